@@ -1,0 +1,33 @@
+"""OMI Physics for glTF: author, export and import OMI physics in Blender.
+
+Blender calls register()/unregister(); the glTF add-on looks up the user-extension classes, the
+dialog draw functions and the pre/post export callbacks on this module by name.
+"""
+
+from . import operators, panels, properties, viewport
+from .io.gltf_export import glTF2_post_export_callback, glTF2_pre_export_callback, glTF2ExportUserExtension
+from .io.gltf_import import glTF2ImportUserExtension
+from .panels.gltf_dialogs import draw_export, draw_import
+
+__all__ = [
+    "draw_export",
+    "draw_import",
+    "glTF2ExportUserExtension",
+    "glTF2ImportUserExtension",
+    "glTF2_post_export_callback",
+    "glTF2_pre_export_callback",
+    "register",
+    "unregister",
+]
+
+_MODULES = (properties, operators, panels, viewport)
+
+
+def register() -> None:
+    for module in _MODULES:
+        module.register()
+
+
+def unregister() -> None:
+    for module in reversed(_MODULES):
+        module.unregister()

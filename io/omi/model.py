@@ -1,0 +1,216 @@
+"""The OMI physics data model: plain, immutable values in glTF space (Y-up, metres, radians).
+
+The model is index-free: a collider holds its `Shape`, `PhysicsMaterial` and `CollisionFilter`
+themselves, not indices into document arrays. The reader resolves indices into values and the writer
+deduplicates values back into arrays, so every other layer compares and copies settings by value.
+Only references to *nodes* (compound trigger members, a joint's connected node) and to *meshes*
+(convex/trimesh shapes) stay references, typed `NodeRef`/`MeshRef`: a glTF index when read from a
+file, a Blender object or mesh in the Blender layer.
+
+No bpy here: this module is shared by the add-on, the command-line validator and the unit tests.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Vec3 = tuple[float, float, float]
+Quat = tuple[float, float, float, float]  # glTF order: x, y, z, w
+NodeRef = Any  # glTF node index in files; bpy Object in the Blender layer
+MeshRef = Any  # glTF mesh index in files; bpy Mesh or Object in the Blender layer
+
+ShapeType = Literal["box", "sphere", "capsule", "cylinder", "convex", "trimesh"]
+MotionType = Literal["static", "kinematic", "dynamic"]
+CombineMode = Literal["average", "minimum", "maximum", "multiply"]
+DriveType = Literal["linear", "angular"]
+DriveMode = Literal["force", "acceleration"]
+
+SHAPE_TYPES: tuple[str, ...] = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
+PRIMITIVE_SHAPE_TYPES: tuple[str, ...] = ("box", "sphere", "capsule", "cylinder")
+MESH_SHAPE_TYPES: tuple[str, ...] = ("convex", "trimesh")
+MOTION_TYPES: tuple[str, ...] = ("static", "kinematic", "dynamic")
+COMBINE_MODES: tuple[str, ...] = ("average", "minimum", "maximum", "multiply")
+DRIVE_TYPES: tuple[str, ...] = ("linear", "angular")
+DRIVE_MODES: tuple[str, ...] = ("force", "acceleration")
+
+ZERO3: Vec3 = (0.0, 0.0, 0.0)
+IDENTITY_QUAT: Quat = (0.0, 0.0, 0.0, 1.0)
+
+# Spec defaults, one home each. Capsule `height` is the mid-height (distance between hemisphere
+# centres); cylinder `height` is the full height.
+DEFAULT_BOX_SIZE: Vec3 = (1.0, 1.0, 1.0)
+DEFAULT_RADIUS = 0.5
+DEFAULT_CAPSULE_HEIGHT = 1.0
+DEFAULT_CYLINDER_HEIGHT = 2.0
+DEFAULT_MASS = 1.0
+DEFAULT_GRAVITY_FACTOR = 1.0
+DEFAULT_FRICTION = 0.6
+DEFAULT_RESTITUTION = 0.0
+DEFAULT_COMBINE: CombineMode = "average"
+
+
+def default_height(shape_type: str) -> float:
+    """The spec's default height, which differs between capsule (mid-height) and cylinder."""
+    return DEFAULT_CYLINDER_HEIGHT if shape_type == "cylinder" else DEFAULT_CAPSULE_HEIGHT
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One OMI_physics_shape entry. Fields that do not apply to `type` keep their defaults."""
+
+    type: str
+    size: Vec3 = DEFAULT_BOX_SIZE
+    radius: float = DEFAULT_RADIUS  # sphere
+    height: float | None = None  # capsule/cylinder; None means the type's default
+    radius_top: float = DEFAULT_RADIUS
+    radius_bottom: float = DEFAULT_RADIUS
+    mesh: MeshRef = None  # convex/trimesh; None means no mesh (-1 in the spec)
+
+    @property
+    def effective_height(self) -> float:
+        return default_height(self.type) if self.height is None else self.height
+
+    @property
+    def is_tapered(self) -> bool:
+        return self.type in ("capsule", "cylinder") and not math.isclose(self.radius_top, self.radius_bottom)
+
+
+@dataclass(frozen=True)
+class Motion:
+    """`motion` of a node: the node is a body whose transform physics drives."""
+
+    type: str = "dynamic"
+    mass: float = DEFAULT_MASS
+    center_of_mass: Vec3 = ZERO3
+    inertia_diagonal: Vec3 = ZERO3  # zero means "let the engine compute it"
+    inertia_orientation: Quat = IDENTITY_QUAT
+    linear_velocity: Vec3 = ZERO3
+    angular_velocity: Vec3 = ZERO3
+    gravity_factor: float = DEFAULT_GRAVITY_FACTOR
+
+
+@dataclass(frozen=True)
+class PhysicsMaterial:
+    static_friction: float = DEFAULT_FRICTION
+    dynamic_friction: float = DEFAULT_FRICTION
+    restitution: float = DEFAULT_RESTITUTION
+    friction_combine: str = DEFAULT_COMBINE
+    restitution_combine: str = DEFAULT_COMBINE
+    name: str = ""  # glTFChildOfRootProperty name; not part of the physics meaning
+
+
+@dataclass(frozen=True)
+class CollisionFilter:
+    collision_systems: tuple[str, ...] = ()
+    collide_with_systems: tuple[str, ...] = ()
+    not_collide_with_systems: tuple[str, ...] = ()
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Collider:
+    """`collider` of a node. shape None: a grouping node that merges its descendants' colliders."""
+
+    shape: Shape | None = None
+    physics_material: PhysicsMaterial | None = None
+    collision_filter: CollisionFilter | None = None
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """`trigger` of a node: a single shape, or a compound made of descendant trigger nodes."""
+
+    shape: Shape | None = None
+    nodes: tuple[NodeRef, ...] = ()
+    collision_filter: CollisionFilter | None = None
+
+    @property
+    def is_compound(self) -> bool:
+        return self.shape is None
+
+
+@dataclass(frozen=True)
+class JointLimit:
+    """One limit. None for min/max means unbounded; None for stiffness means infinitely stiff."""
+
+    linear_axes: tuple[int, ...] = ()
+    angular_axes: tuple[int, ...] = ()
+    min: float | None = None
+    max: float | None = None
+    stiffness: float | None = None
+    damping: float = 0.0
+
+
+@dataclass(frozen=True)
+class JointDrive:
+    """One drive on one degree of freedom. None for max_force means unlimited."""
+
+    type: str = "angular"
+    mode: str = "force"
+    axis: int = 0
+    max_force: float | None = None
+    position_target: float | None = None
+    velocity_target: float | None = None
+    stiffness: float = 0.0
+    damping: float = 0.0
+
+
+@dataclass(frozen=True)
+class JointSettings:
+    """A document-level physicsJoints entry, shareable between joint nodes."""
+
+    limits: tuple[JointLimit, ...] = ()
+    drives: tuple[JointDrive, ...] = ()
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Joint:
+    """The node-level OMI_physics_joint: this node is an attachment frame joined to `connected_node`."""
+
+    settings: JointSettings
+    connected_node: NodeRef
+    enable_collision: bool = False
+
+
+@dataclass(frozen=True)
+class NodePhysics:
+    """Everything OMI says about one node. All None means the node has no physics."""
+
+    motion: Motion | None = None
+    collider: Collider | None = None
+    trigger: Trigger | None = None
+    joint: Joint | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self.motion is None and self.collider is None and self.trigger is None and self.joint is None
+
+
+Severity = Literal["error", "warning", "info"]
+
+
+@dataclass(frozen=True)
+class Issue:
+    """A problem found in input, located by a JSON pointer (RFC 6901) into the glTF document."""
+
+    pointer: str
+    message: str
+    severity: Severity = "warning"
+
+    def __str__(self) -> str:
+        return f"{self.pointer or '/'}: {self.message}"
+
+
+@dataclass
+class PhysicsDocument:
+    """The physics of a whole glTF document: node index -> NodePhysics, plus what was found wrong."""
+
+    nodes: dict[int, NodePhysics] = field(default_factory=dict)
+    issues: list[Issue] = field(default_factory=list)
+    revisions: set[str] = field(default_factory=set)  # which spec revisions the file used
+
+    def warn(self, pointer: str, message: str, severity: Severity = "warning") -> None:
+        self.issues.append(Issue(pointer, message, severity))

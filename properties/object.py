@@ -1,0 +1,48 @@
+"""The root of an object's OMI settings: `Object.omi_physics`."""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import BoolProperty, IntProperty, PointerProperty
+
+from .body import OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
+from .joint import OMIJointSettings
+
+SETTINGS_VERSION = 1  # bump with a migrate step when the stored layout changes
+
+
+class OMIObjectSettings(bpy.types.PropertyGroup):
+    """Everything OMI says about one object. Each part is off until enabled."""
+
+    version: IntProperty(default=SETTINGS_VERSION, options={'HIDDEN'})
+    use_motion: BoolProperty(
+        name="Body",
+        description="This object is a physics body: its transform is driven by the simulation",
+        default=False,
+    )
+    motion: PointerProperty(type=OMIMotionSettings)
+    use_collider: BoolProperty(
+        name="Collider",
+        description="This object has a solid shape that bodies collide with",
+        default=False,
+    )
+    collider: PointerProperty(type=OMIColliderSettings)
+    use_trigger: BoolProperty(
+        name="Trigger",
+        description="This object has a non-solid shape that detects bodies entering it",
+        default=False,
+    )
+    trigger: PointerProperty(type=OMITriggerSettings)
+    use_joint: BoolProperty(
+        name="Joint",
+        description="This object is a joint frame connecting two bodies",
+        default=False,
+    )
+    joint: PointerProperty(type=OMIJointSettings)
+
+    @property
+    def has_physics(self) -> bool:
+        return self.use_motion or self.use_collider or self.use_trigger or self.use_joint
+
+
+CLASSES: tuple[type, ...] = (OMIObjectSettings,)

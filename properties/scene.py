@@ -1,0 +1,99 @@
+"""Scene libraries of physics materials and collision filters, referenced from objects by name."""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
+
+from ..io.omi import model
+
+COMBINE_ITEMS = [
+    ('AVERAGE', "Average", "Use the mean of the two values", 0),
+    ('MINIMUM', "Minimum", "Use the smaller value", 1),
+    ('MAXIMUM', "Maximum", "Use the larger value", 2),
+    ('MULTIPLY', "Multiply", "Use the product of the two values", 3),
+]
+COMBINE_TO_OMI = {item[0]: item[0].lower() for item in COMBINE_ITEMS}
+COMBINE_FROM_OMI = {value: key for key, value in COMBINE_TO_OMI.items()}
+
+
+class OMIPhysicsMaterial(bpy.types.PropertyGroup):
+    """How a surface rubs and bounces; `name` is the key objects use."""
+
+    static_friction: FloatProperty(
+        name="Static Friction",
+        description="Friction of a body at rest: 0 feels like ice, 1 makes it hard to get moving",
+        default=model.DEFAULT_FRICTION,
+        min=0.0,
+        soft_max=1.0,
+    )
+    dynamic_friction: FloatProperty(
+        name="Dynamic Friction",
+        description="Friction of a sliding body: 0 feels like ice, 1 stops it quickly",
+        default=model.DEFAULT_FRICTION,
+        min=0.0,
+        soft_max=1.0,
+    )
+    restitution: FloatProperty(
+        name="Bounciness",
+        description="Restitution: 0 does not bounce, 1 bounces back without losing energy",
+        default=model.DEFAULT_RESTITUTION,
+        min=0.0,
+        soft_max=1.0,
+    )
+    friction_combine: EnumProperty(
+        name="Friction Combine",
+        description="How the frictions of two touching surfaces combine",
+        items=COMBINE_ITEMS,
+        default='AVERAGE',
+    )
+    restitution_combine: EnumProperty(
+        name="Bounce Combine",
+        description="How the bounciness of two touching surfaces combines",
+        items=COMBINE_ITEMS,
+        default='AVERAGE',
+    )
+
+
+class OMISystemName(bpy.types.PropertyGroup):
+    """One collision system (layer) name; the name is the value."""
+
+    use: BoolProperty(default=True, options={'HIDDEN'})
+
+
+FILTER_MODE_ITEMS = [
+    ('ALL', "Collide With All", "Collide with every system", 0),
+    ('ONLY', "Collide Only With", "Collide only with the listed systems", 1),
+    ('EXCEPT', "Collide With All Except", "Collide with every system except the listed ones", 2),
+]
+
+
+class OMICollisionFilter(bpy.types.PropertyGroup):
+    """Which collision systems (layers) an object belongs to and which it collides with."""
+
+    collision_systems: CollectionProperty(type=OMISystemName)
+    mode: EnumProperty(
+        name="Collides With",
+        description="Whether the listed systems are the only ones collided with, or the ones ignored",
+        items=FILTER_MODE_ITEMS,
+        default='ALL',
+    )
+    listed_systems: CollectionProperty(type=OMISystemName)
+
+
+class OMISceneSettings(bpy.types.PropertyGroup):
+    """Per-scene physics libraries and overlay/export options."""
+
+    physics_materials: CollectionProperty(type=OMIPhysicsMaterial)
+    physics_materials_active_index: IntProperty(options={'HIDDEN'})
+    collision_filters: CollectionProperty(type=OMICollisionFilter)
+    collision_filters_active_index: IntProperty(options={'HIDDEN'})
+    show_overlay: BoolProperty(
+        name="Show Physics Overlay",
+        description="Draw collider shapes and joint frames in the 3D viewport",
+        default=True,
+    )
+    new_name: StringProperty(options={'HIDDEN', 'SKIP_SAVE'})
+
+
+CLASSES: tuple[type, ...] = (OMIPhysicsMaterial, OMISystemName, OMICollisionFilter, OMISceneSettings)

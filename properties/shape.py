@@ -1,0 +1,124 @@
+"""The shape of a collider or trigger, in the object's local Blender axes (Z-up).
+
+A capsule or cylinder stands along the object's local Z (glTF's local Y after export). The shape may
+sit off the object's origin (`offset_location`/`offset_rotation`): export writes a child node for it.
+"""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, PointerProperty
+
+from ..io.omi import model
+
+SHAPE_TYPE_ITEMS = [
+    ('BOX', "Box", "A box of the given size, centred on the shape's origin", 'MESH_CUBE', 0),
+    ('SPHERE', "Sphere", "A ball of the given radius", 'MESH_UVSPHERE', 1),
+    ('CAPSULE', "Capsule", "A pill standing along the local Z axis", 'MESH_CAPSULE', 2),
+    ('CYLINDER', "Cylinder", "A cylinder standing along the local Z axis", 'MESH_CYLINDER', 3),
+    ('CONVEX', "Convex Hull", "The convex hull of a mesh: fast, for props of any shape", 'MESH_ICOSPHERE', 4),
+    ('TRIMESH', "Triangle Mesh", "The exact triangles of a mesh: slow, for static level geometry", 'MESH_MONKEY', 5),
+]
+
+MESH_SOURCE_ITEMS = [
+    ('SELF', "This Object", "Use this object's evaluated mesh (modifiers applied)", 0),
+    ('OBJECT', "Collision Mesh", "Use another mesh object, written for the shape but not rendered", 1),
+]
+
+SHAPE_TYPE_TO_OMI = {item[0]: item[0].lower() for item in SHAPE_TYPE_ITEMS}
+SHAPE_TYPE_FROM_OMI = {value: key for key, value in SHAPE_TYPE_TO_OMI.items()}
+
+
+def _is_mesh_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
+    return obj.type == 'MESH'
+
+
+class OMIShapeSettings(bpy.types.PropertyGroup):
+    """Geometry of one physics shape."""
+
+    shape_type: EnumProperty(
+        name="Shape",
+        description="The geometric shape used for collision or overlap detection",
+        items=SHAPE_TYPE_ITEMS,
+        default='BOX',
+    )
+    size: FloatVectorProperty(
+        name="Size",
+        description="Full width, depth and height of the box along the object's local axes",
+        subtype='XYZ_LENGTH',
+        size=3,
+        default=model.DEFAULT_BOX_SIZE,
+        min=0.0,
+        soft_min=0.001,
+        soft_max=100.0,
+        unit='LENGTH',
+    )
+    radius: FloatProperty(
+        name="Radius",
+        description="Radius of the sphere",
+        subtype='DISTANCE',
+        default=model.DEFAULT_RADIUS,
+        min=0.0,
+        soft_max=100.0,
+    )
+    height: FloatProperty(
+        name="Height",
+        description=(
+            "Capsule: distance between the centres of the two hemispheres (full height minus both radii). "
+            "Cylinder: full height"
+        ),
+        subtype='DISTANCE',
+        default=model.DEFAULT_CAPSULE_HEIGHT,
+        min=0.0,
+        soft_max=100.0,
+    )
+    radius_top: FloatProperty(
+        name="Top Radius",
+        description="Radius at the top (+Z); equal radii are the most portable",
+        subtype='DISTANCE',
+        default=model.DEFAULT_RADIUS,
+        min=0.0,
+        soft_max=100.0,
+    )
+    radius_bottom: FloatProperty(
+        name="Bottom Radius",
+        description="Radius at the bottom (-Z); equal radii are the most portable",
+        subtype='DISTANCE',
+        default=model.DEFAULT_RADIUS,
+        min=0.0,
+        soft_max=100.0,
+    )
+    mesh_source: EnumProperty(
+        name="Mesh",
+        description="Which mesh a convex hull or triangle mesh shape is made from",
+        items=MESH_SOURCE_ITEMS,
+        default='SELF',
+    )
+    mesh_object: PointerProperty(
+        name="Collision Mesh",
+        description="Mesh object whose geometry makes the shape; it is exported as collision-only data",
+        type=bpy.types.Object,
+        poll=_is_mesh_object,
+    )
+    offset_location: FloatVectorProperty(
+        name="Offset",
+        description="Position of the shape's centre in the object's local space",
+        subtype='TRANSLATION',
+        size=3,
+        unit='LENGTH',
+    )
+    offset_rotation: FloatVectorProperty(
+        name="Rotation",
+        description="Rotation of the shape relative to the object",
+        subtype='EULER',
+        size=3,
+        unit='ROTATION',
+    )
+    use_offset: BoolProperty(
+        name="Offset Shape",
+        description="The shape is moved or rotated relative to the object; export writes it on a child node",
+        default=False,
+    )
+
+
+CLASSES: tuple[type, ...] = (OMIShapeSettings,)
