@@ -94,6 +94,27 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         default=True,
     )
     new_name: StringProperty(options={'HIDDEN', 'SKIP_SAVE'})
+    # Options of the glTF dialogs (read by the hooks, so headless pipelines set them here too).
+    export_physics: BoolProperty(
+        name="Export OMI Physics",
+        description="Write colliders, bodies, triggers and joints as OMI physics extensions",
+        default=True,
+    )
+    export_rigid_bodies: BoolProperty(
+        name="Include Blender Rigid Bodies",
+        description="Also export objects that have only a Blender rigid body or rigid body constraint, untagged",
+        default=True,
+    )
+    import_physics: BoolProperty(
+        name="Import OMI Physics",
+        description="Read OMI physics extensions into the objects' OMI settings",
+        default=True,
+    )
+    import_rigid_bodies: BoolProperty(
+        name="Create Blender Rigid Bodies",
+        description="Build Blender rigid bodies and constraints from the imported physics, ready to simulate",
+        default=True,
+    )
 
 
 CLASSES: tuple[type, ...] = (OMIPhysicsMaterial, OMISystemName, OMICollisionFilter, OMISceneSettings)

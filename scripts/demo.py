@@ -9,7 +9,7 @@ from pathlib import Path
 import bpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import addon_loader  # noqa: E402
+import addon_loader
 
 OUT_DIR = Path(__file__).resolve().parent.parent / "out" / "demo"
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import bpy
-
 import addon_loader
+import bpy
 
 
 def test_enabled_addon_exposes_settings_and_gltf_hooks(omi_addon):
