@@ -1,0 +1,314 @@
+"""The JSON boundary: narrow untrusted JSON values into Python values without ever raising.
+
+Input files are untrusted: any value may be missing, of the wrong type, NaN, huge or nested oddly.
+Each helper returns either a clean value or the caller's default, and appends a `model.Issue`
+(severity 'error': the value was dropped) with the RFC 6901 pointer of the offending value, so the
+reader stays a straight sequence of reads with no try/except and every dropped value is reported.
+
+`MISSING` stands for an absent key, so that an explicit JSON `null` can be reported while an absent
+optional key silently takes its default.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from .model import Issue
+
+JSON = None | bool | int | float | str | list | dict
+T = TypeVar("T")
+
+
+class _Missing:
+    """The type of MISSING: an absent key (never equal to any JSON value)."""
+
+    _instance: _Missing | None = None
+
+    def __new__(cls) -> _Missing:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+    def __bool__(self) -> bool:
+        return False
+
+
+MISSING: Any = _Missing()
+
+Issues = list[Issue] | None
+
+
+# --- JSON pointers (RFC 6901) ---------------------------------------------------------------------
+
+def escape_token(token: object) -> str:
+    """One pointer token: '~' -> '~0', '/' -> '~1' (in that order, as RFC 6901 requires)."""
+    return str(token).replace("~", "~0").replace("/", "~1")
+
+
+def pointer(*tokens: object) -> str:
+    """A pointer from raw tokens: pointer('nodes', 3, 'extensions') -> '/nodes/3/extensions'."""
+    return "".join("/" + escape_token(token) for token in tokens)
+
+
+def join(base: str, *tokens: object) -> str:
+    """Extend an existing pointer with more raw tokens."""
+    return base + pointer(*tokens)
+
+
+def report(issues: Issues, at: str, message: str, severity: str = "error") -> None:
+    if issues is not None:
+        issues.append(Issue(at, message, severity))  # type: ignore[arg-type]
+
+
+# --- type tests ------------------------------------------------------------------------------------
+
+def is_number(value: object) -> bool:
+    """A finite JSON number (bool is not a number here, although it is an int in Python)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int too large for a float
+        return False
+
+
+def is_index(value: object) -> bool:
+    """A glTFid: a non-negative integer (floats like 2.0 are accepted by JSON parsers as 2.0; not here)."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def describe(value: object) -> str:
+    """A short, safe description of a bad value for messages (never the whole of a huge value)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return repr(shown)
+    if isinstance(value, int | float):
+        text = repr(value)
+        return text if len(text) <= 40 else text[:37] + "..."
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list | tuple):
+        return f"an array of {len(value)}"
+    return type(value).__name__
+
+
+def get(container: object, key: str) -> Any:
+    """container[key] if container is a JSON object holding key, else MISSING."""
+    if isinstance(container, Mapping) and key in container:
+        return container[key]
+    return MISSING
+
+
+# --- narrowing helpers -----------------------------------------------------------------------------
+
+def obj_or_none(value: object, at: str, issues: Issues, what: str = "value") -> dict | None:
+    """A JSON object, or None (reported unless absent)."""
+    if value is MISSING:
+        return None
+    if isinstance(value, Mapping):
+        return value  # type: ignore[return-value]
+    report(issues, at, f"{what} must be an object, got {describe(value)}; dropped")
+    return None
+
+
+def list_or_none(value: object, at: str, issues: Issues, what: str = "value") -> list | None:
+    """A JSON array, or None (reported unless absent)."""
+    if value is MISSING:
+        return None
+    if isinstance(value, list | tuple):
+        return list(value)
+    report(issues, at, f"{what} must be an array, got {describe(value)}; dropped")
+    return None
+
+
+def float_or(
+    value: object,
+    default: T,
+    at: str = "",
+    issues: Issues = None,
+    *,
+    minimum: float | None = None,
+    exclusive_minimum: float | None = None,
+    what: str = "value",
+) -> float | T:
+    """A finite number within the bounds, else `default` (reported unless the key was absent)."""
+    if value is MISSING:
+        return default
+    if not is_number(value):
+        report(issues, at, f"{what} must be a finite number, got {describe(value)}; using the default")
+        return default
+    number = float(value)  # type: ignore[arg-type]
+    if minimum is not None and number < minimum:
+        report(issues, at, f"{what} {describe(value)} is below the minimum {minimum:g}; using the default")
+        return default
+    if exclusive_minimum is not None and number <= exclusive_minimum:
+        report(issues, at, f"{what} {describe(value)} must be greater than {exclusive_minimum:g}; using the default")
+        return default
+    return number
+
+
+def optional_float(value: object, at: str = "", issues: Issues = None, what: str = "value") -> float | None:
+    """A finite number, or None when absent or invalid (reported)."""
+    return float_or(value, None, at, issues, what=what)
+
+
+def int_or(
+    value: object,
+    default: T,
+    at: str = "",
+    issues: Issues = None,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    what: str = "value",
+) -> int | T:
+    """An integer within the bounds, else `default`. A float with an integral value (2.0) is accepted."""
+    if value is MISSING:
+        return default
+    number: int | None = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        number = value
+    elif is_number(value) and float(value).is_integer():  # type: ignore[arg-type]
+        number = int(value)  # type: ignore[arg-type]
+    if number is None:
+        report(issues, at, f"{what} must be an integer, got {describe(value)}; using the default")
+        return default
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        bounds = f"{'' if minimum is None else minimum}..{'' if maximum is None else maximum}"
+        report(issues, at, f"{what} {describe(value)} is out of range {bounds}; dropped")
+        return default
+    return number
+
+
+def bool_or(value: object, default: bool, at: str = "", issues: Issues = None, what: str = "value") -> bool:
+    if value is MISSING:
+        return default
+    if isinstance(value, bool):
+        return value
+    report(issues, at, f"{what} must be true or false, got {describe(value)}; using the default")
+    return default
+
+
+def str_or(value: object, default: T, at: str = "", issues: Issues = None, what: str = "value") -> str | T:
+    if value is MISSING:
+        return default
+    if isinstance(value, str):
+        return value
+    report(issues, at, f"{what} must be a string, got {describe(value)}; using the default")
+    return default
+
+
+def vec_or(
+    value: object,
+    size: int,
+    default: T,
+    at: str = "",
+    issues: Issues = None,
+    *,
+    minimum: float | None = None,
+    exclusive_minimum: float | None = None,
+    what: str = "value",
+) -> tuple[float, ...] | T:
+    """A tuple of exactly `size` finite numbers within the bounds, else `default` (whole vector dropped)."""
+    if value is MISSING:
+        return default
+    if not isinstance(value, list | tuple):
+        report(issues, at, f"{what} must be an array of {size} numbers, got {describe(value)}; using the default")
+        return default
+    if len(value) != size:
+        report(issues, at, f"{what} must have {size} numbers, got {len(value)}; using the default")
+        return default
+    numbers: list[float] = []
+    for position, item in enumerate(value):
+        item_at = join(at, position)
+        if not is_number(item):
+            report(issues, item_at, f"{what} item must be a finite number, got {describe(item)}; "
+                   "the whole value uses the default")
+            return default
+        number = float(item)
+        below = minimum is not None and number < minimum
+        if below or (exclusive_minimum is not None and number <= exclusive_minimum):
+            bound = f">= {minimum:g}" if minimum is not None else f"> {exclusive_minimum:g}"
+            report(issues, item_at, f"{what} item {describe(item)} must be {bound}; the whole value uses the default")
+            return default
+        numbers.append(number)
+    return tuple(numbers)
+
+
+def str_list_or(value: object, default: T, at: str = "", issues: Issues = None,
+                what: str = "value") -> tuple[str, ...] | T:
+    """A tuple of strings; non-string items are dropped one by one (reported), duplicates kept once."""
+    if value is MISSING:
+        return default
+    if not isinstance(value, list | tuple):
+        report(issues, at, f"{what} must be an array of strings, got {describe(value)}; using the default")
+        return default
+    kept: list[str] = []
+    for position, item in enumerate(value):
+        if not isinstance(item, str):
+            report(issues, join(at, position), f"{what} item must be a string, got {describe(item)}; dropped")
+        elif item in kept:
+            report(issues, join(at, position), f"{what} item {describe(item)} is repeated; kept once", "warning")
+        else:
+            kept.append(item)
+    return tuple(kept)
+
+
+def index_list_or(
+    value: object,
+    default: T,
+    at: str = "",
+    issues: Issues = None,
+    *,
+    maximum: int | None = None,
+    what: str = "value",
+) -> tuple[int, ...] | T:
+    """A tuple of distinct non-negative integers (<= maximum); bad items dropped one by one (reported)."""
+    if value is MISSING:
+        return default
+    if not isinstance(value, list | tuple):
+        report(issues, at, f"{what} must be an array of integers, got {describe(value)}; using the default")
+        return default
+    kept: list[int] = []
+    for position, item in enumerate(value):
+        item_at = join(at, position)
+        number = int_or(item, None, item_at, issues, minimum=0, maximum=maximum, what=f"{what} item")
+        if number is None:
+            continue
+        if number in kept:
+            report(issues, item_at, f"{what} item {number} is repeated; kept once", "warning")
+            continue
+        kept.append(number)
+    return tuple(kept)
+
+
+def index_or_none(value: object, count: int, at: str, issues: Issues, what: str) -> int | None:
+    """A glTFid into an array of `count` items; -1 (the READMEs' "none") and absence give None silently."""
+    if value is MISSING:
+        return None
+    if isinstance(value, int | float) and not isinstance(value, bool) and value == -1:
+        return None
+    if not is_index(value):
+        if is_number(value) and float(value).is_integer() and value >= 0:  # type: ignore[arg-type, operator]
+            value = int(value)  # type: ignore[arg-type]
+        else:
+            report(issues, at, f"{what} must be an index (integer >= 0), got {describe(value)}; dropped")
+            return None
+    if value >= count:  # type: ignore[operator]
+        report(issues, at, f"{what} {value} is out of range ({count} available); dropped")
+        return None
+    return value  # type: ignore[return-value]
+
+
+def sequence_items(value: object) -> Sequence[Any]:
+    """The items of a JSON array, or nothing."""
+    return value if isinstance(value, list | tuple) else ()
