@@ -1,0 +1,437 @@
+"""PropertyGroups <-> OMI data model: the one place where an object's settings become model values.
+
+The PropertyGroups hold Blender axes (Z-up, the object's local frame); the model holds glTF axes
+(Y-up). Every axis change goes through `io/blender/axes.py`. Materials and filters live in the scene
+library and are referenced by name; in the model they are values carrying that name.
+
+Problems are reported as `model.Issue`s whose pointer is a JSON pointer into the object's settings
+(e.g. `/collider/physics_material`) and whose message names the object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import bpy
+from mathutils import Euler, Matrix, Vector
+
+from ..io.blender import axes
+from ..io.omi import model
+from . import library, object_physics
+from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI
+from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI
+
+_AXIS_IDS = ('X', 'Y', 'Z')
+_MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
+
+
+def _vec(values) -> tuple[float, ...]:
+    """A tuple of floats without negative zeros (axis swaps negate zeros; files should not show -0.0)."""
+    return tuple(float(v) + 0.0 for v in values)
+
+
+def _issue(issues: list[model.Issue] | None, pointer: str, obj: bpy.types.Object, message: str) -> None:
+    if issues is not None:
+        issues.append(model.Issue(pointer, f"object {obj.name!r}: {message}"))
+
+
+def is_tagged(obj: bpy.types.Object) -> bool:
+    """True when the object has any OMI part enabled."""
+    settings = getattr(obj, "omi_physics", None)
+    return bool(settings is not None and settings.has_physics)
+
+
+def object_scene(obj: bpy.types.Object) -> bpy.types.Scene:
+    """The scene whose library the object's material and filter names refer to."""
+    return obj.users_scene[0] if obj.users_scene else bpy.context.scene
+
+
+def shape_offset_matrix(shape_settings) -> Matrix | None:
+    """The shape's placement relative to its object, or None when the shape sits on the object's origin."""
+    if not shape_settings.use_offset:
+        return None
+    return Matrix.LocRotScale(Vector(shape_settings.offset_location), Euler(shape_settings.offset_rotation), None)
+
+
+# --- PropertyGroups -> model -------------------------------------------------------------------------
+
+
+def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None = None,
+                   pointer: str = "/shape") -> model.Shape:
+    """A shape PropertyGroup as a glTF-space Shape. Convex/trimesh `mesh` is the bpy Object to use."""
+    shape_type = SHAPE_TYPE_TO_OMI[pg.shape_type]
+    if shape_type == "box":
+        return model.Shape("box", size=axes.size_to_gltf(pg.size))
+    if shape_type == "sphere":
+        return model.Shape("sphere", radius=pg.radius)
+    if shape_type in ("capsule", "cylinder"):
+        # Local Blender Z is local glTF Y, and both radii keep their top/bottom meaning.
+        return model.Shape(shape_type, height=pg.height, radius_top=pg.radius_top, radius_bottom=pg.radius_bottom)
+    mesh_object = obj if pg.mesh_source == 'SELF' else pg.mesh_object
+    if mesh_object is None:
+        _issue(issues, f"{pointer}/mesh_object", obj, f"{shape_type} shape has no collision mesh object")
+    elif mesh_object.type not in _MESH_LIKE_TYPES:
+        _issue(issues, f"{pointer}/mesh_source", obj, f"{shape_type} shape: {mesh_object.name!r} has no mesh")
+        mesh_object = None
+    return model.Shape(shape_type, mesh=mesh_object)
+
+
+def motion_to_model(pg) -> model.Motion:
+    return model.Motion(
+        type=MOTION_TYPE_TO_OMI[pg.motion_type],
+        mass=pg.mass,
+        center_of_mass=_vec(axes.vec_to_gltf(pg.center_of_mass)),
+        inertia_diagonal=_vec(axes.size_to_gltf(pg.inertia_diagonal)),  # principal moments: Y and Z swap
+        inertia_orientation=_vec(axes.quat_to_gltf(pg.inertia_orientation)),
+        linear_velocity=_vec(axes.vec_to_gltf(pg.linear_velocity)),
+        angular_velocity=_vec(axes.vec_to_gltf(pg.angular_velocity)),
+        gravity_factor=pg.gravity_factor,
+    )
+
+
+def _material(bl_scene, name: str, obj, issues, pointer: str) -> model.PhysicsMaterial | None:
+    if not name:
+        return None
+    entry = library.find_material(bl_scene, name)
+    if entry is None:
+        _issue(issues, pointer, obj, f"physics material {name!r} is not in the scene library; using the default")
+        return None
+    return library.material_to_model(entry)
+
+
+def _filter(bl_scene, name: str, obj, issues, pointer: str) -> model.CollisionFilter | None:
+    if not name:
+        return None
+    entry = library.find_filter(bl_scene, name)
+    if entry is None:
+        _issue(issues, pointer, obj, f"collision filter {name!r} is not in the scene library; using the default")
+        return None
+    value = library.filter_to_model(entry)
+    if entry.mode == 'ONLY' and not value.collide_with_systems:
+        _issue(issues, pointer, obj, f"collision filter {name!r} collides only with an empty list: "
+               "OMI reads that as colliding with everything")
+    return value
+
+
+def collider_to_model(pg, obj, bl_scene, issues=None) -> model.Collider:
+    return model.Collider(
+        shape=None if pg.is_compound else shape_to_model(pg.shape, obj, issues, "/collider/shape"),
+        physics_material=_material(bl_scene, pg.physics_material, obj, issues, "/collider/physics_material"),
+        collision_filter=_filter(bl_scene, pg.collision_filter, obj, issues, "/collider/collision_filter"),
+    )
+
+
+def trigger_to_model(pg, obj, bl_scene, issues=None) -> model.Trigger:
+    """A single-shape trigger, or a compound whose members are the listed objects (empty slots skipped)."""
+    members: list[bpy.types.Object] = []
+    if pg.is_compound:
+        for index, item in enumerate(pg.nodes):
+            if item.target is None:
+                _issue(issues, f"/trigger/nodes/{index}", obj, "compound trigger member slot is empty; skipped")
+            else:
+                members.append(item.target)
+    return model.Trigger(
+        shape=None if pg.is_compound else shape_to_model(pg.shape, obj, issues, "/trigger/shape"),
+        nodes=tuple(members),
+        collision_filter=_filter(bl_scene, pg.collision_filter, obj, issues, "/trigger/collision_filter"),
+    )
+
+
+def limit_to_model(pg) -> model.JointLimit | None:
+    """A limit in Blender axes as a glTF limit; None when no axis is chosen.
+
+    A single-axis range is signed, so it flips when the axis flips; a 2- or 3-axis limit bounds a radial
+    distance (or angle) and keeps its values.
+    """
+    blender_axes = pg.axes
+    if not blender_axes:
+        return None
+    converted = [axes.axis_to_gltf(axis) for axis in blender_axes]
+    gltf_axes = tuple(sorted(axis for axis, _sign in converted))
+    angular = pg.kind == 'ANGULAR'
+    low = (pg.min_angular if angular else pg.min_linear) if pg.use_min else None
+    high = (pg.max_angular if angular else pg.max_linear) if pg.use_max else None
+    if len(converted) == 1:
+        low, high = axes.signed_range(low, high, converted[0][1])
+    low, high = (None if low is None else low + 0.0), (None if high is None else high + 0.0)
+    return model.JointLimit(
+        linear_axes=() if angular else gltf_axes,
+        angular_axes=gltf_axes if angular else (),
+        min=low,
+        max=high,
+        stiffness=pg.stiffness if pg.use_stiffness else None,
+        damping=pg.damping,
+    )
+
+
+def drive_to_model(pg) -> model.JointDrive:
+    """A drive on a Blender axis as a drive on the matching glTF axis (targets negate when it flips)."""
+    axis, sign = axes.axis_to_gltf(_AXIS_IDS.index(pg.axis))
+    angular = pg.drive_type == 'ANGULAR'
+    position = (pg.position_target_angular if angular else pg.position_target_linear) \
+        if pg.use_position_target else None
+    velocity = pg.velocity_target if pg.use_velocity_target else None
+    if sign < 0:
+        position = None if position is None else -position + 0.0
+        velocity = None if velocity is None else -velocity + 0.0
+    return model.JointDrive(
+        type=pg.drive_type.lower(),
+        mode=pg.mode.lower(),
+        axis=axis,
+        max_force=pg.max_force if pg.use_max_force else None,
+        position_target=position,
+        velocity_target=velocity,
+        stiffness=pg.stiffness,
+        damping=pg.damping,
+    )
+
+
+def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
+    """The joint, or None (with an issue) when it is connected to nothing: the spec requires a node."""
+    if pg.connected_object is None:
+        _issue(issues, "/joint/connected_object", obj, "joint is connected to no object; joint skipped")
+        return None
+    limits: list[model.JointLimit] = []
+    for index, limit_pg in enumerate(pg.limits):
+        limit = limit_to_model(limit_pg)
+        if limit is None:
+            _issue(issues, f"/joint/limits/{index}", obj, "joint limit has no axis; skipped")
+        else:
+            limits.append(limit)
+    drives = tuple(drive_to_model(drive_pg) for drive_pg in pg.drives)
+    return model.Joint(
+        settings=model.JointSettings(limits=tuple(limits), drives=drives),
+        connected_node=pg.connected_object,
+        enable_collision=pg.enable_collision,
+    )
+
+
+def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = None) -> model.NodePhysics:
+    """The enabled parts of `obj.omi_physics` as glTF-space model values (shape offsets excluded)."""
+    settings = object_physics(obj)
+    bl_scene = object_scene(obj)
+    return model.NodePhysics(
+        motion=motion_to_model(settings.motion) if settings.use_motion else None,
+        collider=collider_to_model(settings.collider, obj, bl_scene, issues) if settings.use_collider else None,
+        trigger=trigger_to_model(settings.trigger, obj, bl_scene, issues) if settings.use_trigger else None,
+        joint=joint_to_model(settings.joint, obj, issues) if settings.use_joint else None,
+    )
+
+
+# --- model -> PropertyGroups -------------------------------------------------------------------------
+
+MeshResolver = Callable[[model.MeshRef], "bpy.types.Object | None"]
+NodeResolver = Callable[[model.NodeRef], "bpy.types.Object | None"]
+
+
+def _default_mesh_object(ref: model.MeshRef, obj: bpy.types.Object) -> bpy.types.Object | None:
+    """Without a resolver a mesh reference is a bpy Object, or a Mesh used by `obj` itself."""
+    if isinstance(ref, bpy.types.Object):
+        return ref
+    if isinstance(ref, bpy.types.Mesh) and obj.data == ref:
+        return obj
+    return None
+
+
+def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | None = None,
+                issues: list[model.Issue] | None = None, pointer: str = "/shape") -> None:
+    """Write a glTF-space Shape into a shape PropertyGroup (its offset is left as it is)."""
+    if shape.type not in SHAPE_TYPE_FROM_OMI:
+        _issue(issues, f"{pointer}/shape_type", obj, f"unknown shape type {shape.type!r}; kept {pg.shape_type}")
+        return
+    pg.shape_type = SHAPE_TYPE_FROM_OMI[shape.type]
+    pg.size = axes.size_to_blender(shape.size)
+    pg.radius = shape.radius
+    pg.height = shape.effective_height
+    pg.radius_top = shape.radius_top
+    pg.radius_bottom = shape.radius_bottom
+    if shape.type not in model.MESH_SHAPE_TYPES:
+        return
+    mesh_object = None
+    if shape.mesh is not None:
+        mesh_object = resolve_mesh(shape.mesh) if resolve_mesh is not None else _default_mesh_object(shape.mesh, obj)
+    if mesh_object is None:
+        _issue(issues, f"{pointer}/mesh_object", obj, f"{shape.type} shape: mesh {shape.mesh!r} not found")
+        pg.mesh_source = 'OBJECT'
+        pg.mesh_object = None
+    elif mesh_object == obj:
+        pg.mesh_source = 'SELF'
+    else:
+        pg.mesh_source = 'OBJECT'
+        pg.mesh_object = mesh_object
+
+
+def apply_motion(motion: model.Motion, pg) -> None:
+    pg.motion_type = MOTION_TYPE_FROM_OMI.get(motion.type, 'DYNAMIC')
+    pg.mass = motion.mass
+    pg.center_of_mass = axes.vec_to_blender(motion.center_of_mass)
+    pg.inertia_diagonal = axes.size_to_blender(motion.inertia_diagonal)
+    pg.inertia_orientation = axes.quat_to_blender(motion.inertia_orientation)
+    pg.linear_velocity = axes.vec_to_blender(motion.linear_velocity)
+    pg.angular_velocity = axes.vec_to_blender(motion.angular_velocity)
+    pg.gravity_factor = motion.gravity_factor
+
+
+def _apply_limit(pg, kind: str, gltf_axes: tuple[int, ...], limit: model.JointLimit) -> None:
+    converted = [axes.axis_to_blender(axis) for axis in gltf_axes]
+    used = {axis for axis, _sign in converted}
+    low, high = limit.min, limit.max
+    if len(converted) == 1:
+        low, high = axes.signed_range(low, high, converted[0][1])
+    pg.kind = kind
+    pg.axis_x, pg.axis_y, pg.axis_z = (0 in used), (1 in used), (2 in used)
+    pg.use_min = low is not None
+    pg.use_max = high is not None
+    if kind == 'ANGULAR':
+        pg.min_angular = 0.0 if low is None else low
+        pg.max_angular = 0.0 if high is None else high
+    else:
+        pg.min_linear = 0.0 if low is None else low
+        pg.max_linear = 0.0 if high is None else high
+    pg.use_stiffness = limit.stiffness is not None
+    pg.stiffness = 0.0 if limit.stiffness is None else limit.stiffness
+    pg.damping = limit.damping
+
+
+def _apply_drive(drive: model.JointDrive, pg) -> None:
+    axis, sign = axes.axis_to_blender(drive.axis)
+    position, velocity = drive.position_target, drive.velocity_target
+    if sign < 0:
+        position = None if position is None else -position
+        velocity = None if velocity is None else -velocity
+    pg.drive_type = 'LINEAR' if drive.type == "linear" else 'ANGULAR'
+    pg.mode = 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE'
+    pg.axis = _AXIS_IDS[axis]
+    pg.use_max_force = drive.max_force is not None
+    if drive.max_force is not None:
+        pg.max_force = drive.max_force
+    pg.use_position_target = position is not None
+    if drive.type == "linear":
+        pg.position_target_linear = 0.0 if position is None else position
+    else:
+        pg.position_target_angular = 0.0 if position is None else position
+    pg.use_velocity_target = velocity is not None
+    pg.velocity_target = 0.0 if velocity is None else velocity
+    pg.stiffness = drive.stiffness
+    pg.damping = drive.damping
+
+
+def _is_zero(value: float | None) -> bool:
+    return value is not None and abs(value) <= 1e-9
+
+
+def joint_preset(limits: tuple[model.JointLimit, ...]) -> str:
+    """FIXED, PIN, HINGE, SLIDER or CUSTOM, per the spec's "Special Cases" table.
+
+    Each of the six degrees of freedom is free (no limit), fixed (rigid min = max = 0) or ranged (a
+    rigid single-axis limit with min != max). Anything else (soft limits, a multi-axis range, a degree of
+    freedom under two limits, a non-zero weld) makes the joint CUSTOM. Axis indices are compared among
+    themselves, so glTF or Blender indices give the same answer.
+    """
+    state: dict[tuple[str, int], str] = {}
+    for limit in limits:
+        dofs = [("linear", axis) for axis in limit.linear_axes] + [("angular", axis) for axis in limit.angular_axes]
+        if limit.stiffness is not None:
+            return 'CUSTOM'
+        if _is_zero(limit.min) and _is_zero(limit.max):
+            kind = "fixed"
+        elif len(dofs) == 1 and (limit.min is None or limit.max is None or limit.min < limit.max):
+            kind = "ranged" if (limit.min is not None or limit.max is not None) else "free"
+        else:
+            return 'CUSTOM'
+        for dof in dofs:
+            if dof in state:
+                return 'CUSTOM'
+            state[dof] = kind
+    linear = [state.get(("linear", axis), "free") for axis in range(3)]
+    angular = [state.get(("angular", axis), "free") for axis in range(3)]
+    if linear == ["fixed"] * 3 and angular == ["fixed"] * 3:
+        return 'FIXED'
+    if linear == ["fixed"] * 3 and angular == ["free"] * 3:
+        return 'PIN'
+    if linear == ["fixed"] * 3 and sorted(angular) == ["fixed", "fixed", "ranged"]:
+        return 'HINGE'
+    if sorted(linear) == ["fixed", "fixed", "ranged"]:
+        axis = linear.index("ranged")
+        others_fixed = all(angular[i] == "fixed" for i in range(3) if i != axis)
+        if others_fixed and angular[axis] in ("fixed", "ranged"):
+            return 'SLIDER'
+    return 'CUSTOM'
+
+
+def apply_joint(joint: model.Joint, pg, obj, *, resolve_node: NodeResolver,
+                issues: list[model.Issue] | None = None) -> None:
+    """Write a joint. A limit on both linear and angular axes becomes two PropertyGroup limits."""
+    connected = resolve_node(joint.connected_node)
+    if connected is None:
+        _issue(issues, "/joint/connected_object", obj, f"connected node {joint.connected_node!r} not found")
+    pg.connected_object = connected
+    pg.enable_collision = joint.enable_collision
+    pg.limits.clear()
+    for index, limit in enumerate(joint.settings.limits):
+        if not limit.linear_axes and not limit.angular_axes:
+            _issue(issues, f"/joint/limits/{index}", obj, "joint limit has no axis; skipped")
+        for kind, gltf_axes in (('LINEAR', limit.linear_axes), ('ANGULAR', limit.angular_axes)):
+            if gltf_axes:
+                _apply_limit(pg.limits.add(), kind, tuple(gltf_axes), limit)
+    pg.drives.clear()
+    for drive in joint.settings.drives:
+        _apply_drive(drive, pg.drives.add())
+    pg.preset = joint_preset(joint.settings.limits)
+
+
+def _apply_trigger_nodes(trigger: model.Trigger, pg, obj, resolve_node: NodeResolver, issues) -> None:
+    pg.nodes.clear()
+    for index, ref in enumerate(trigger.nodes):
+        member = resolve_node(ref)
+        if member is None:
+            _issue(issues, f"/trigger/nodes/{index}", obj, f"compound trigger member {ref!r} not found; dropped")
+        else:
+            pg.nodes.add().target = member
+    if trigger.shape is not None and trigger.nodes:
+        _issue(issues, "/trigger/nodes", obj, "trigger has both a shape and member nodes; the members are unused")
+
+
+def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scene: bpy.types.Scene,
+                         resolve_node: NodeResolver, resolve_mesh: MeshResolver | None = None,
+                         issues: list[model.Issue] | None = None) -> None:
+    """Write a glTF-space NodePhysics into `obj.omi_physics`: the inverse of `node_from_object`.
+
+    Parts present are enabled and written, absent parts are disabled (their values kept). Materials
+    and filters are added to (or found in) `scene`'s library. Shape offsets are not touched.
+    """
+    settings = object_physics(obj)
+    settings.use_motion = node.motion is not None
+    if node.motion is not None:
+        apply_motion(node.motion, settings.motion)
+
+    settings.use_collider = node.collider is not None
+    if node.collider is not None:
+        collider_pg = settings.collider
+        collider_pg.is_compound = node.collider.shape is None
+        if node.collider.shape is not None:
+            apply_shape(node.collider.shape, collider_pg.shape, obj, resolve_mesh=resolve_mesh, issues=issues,
+                        pointer="/collider/shape")
+        material = node.collider.physics_material
+        collider_pg.physics_material = "" if material is None else library.material_from_model(scene, material)
+        collision_filter = node.collider.collision_filter
+        collider_pg.collision_filter = (
+            "" if collision_filter is None else library.filter_from_model(scene, collision_filter, issues)
+        )
+
+    settings.use_trigger = node.trigger is not None
+    if node.trigger is not None:
+        trigger_pg = settings.trigger
+        trigger_pg.is_compound = node.trigger.shape is None
+        if node.trigger.shape is not None:
+            apply_shape(node.trigger.shape, trigger_pg.shape, obj, resolve_mesh=resolve_mesh, issues=issues,
+                        pointer="/trigger/shape")
+        _apply_trigger_nodes(node.trigger, trigger_pg, obj, resolve_node, issues)
+        collision_filter = node.trigger.collision_filter
+        trigger_pg.collision_filter = (
+            "" if collision_filter is None else library.filter_from_model(scene, collision_filter, issues)
+        )
+
+    settings.use_joint = node.joint is not None
+    if node.joint is not None:
+        apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node, issues=issues)
