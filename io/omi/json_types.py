@@ -91,6 +91,8 @@ def describe(value: object) -> str:
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
         return repr(shown)
+    if isinstance(value, int) and value.bit_length() > 64:
+        return "a huge integer"
     if isinstance(value, int | float):
         text = repr(value)
         return text if len(text) <= 40 else text[:37] + "..."
@@ -285,7 +287,7 @@ def index_list_or(
         if number is None:
             continue
         if number in kept:
-            report(issues, item_at, f"{what} item {number} is repeated; kept once", "warning")
+            report(issues, item_at, f"{what} item {describe(number)} is repeated; kept once", "warning")
             continue
         kept.append(number)
     return tuple(kept)
@@ -304,7 +306,7 @@ def index_or_none(value: object, count: int, at: str, issues: Issues, what: str)
             report(issues, at, f"{what} must be an index (integer >= 0), got {describe(value)}; dropped")
             return None
     if value >= count:  # type: ignore[operator]
-        report(issues, at, f"{what} {value} is out of range ({count} available); dropped")
+        report(issues, at, f"{what} {describe(value)} is out of range ({count} available); dropped")
         return None
     return value  # type: ignore[return-value]
 

@@ -1,0 +1,211 @@
+"""The rules the OMI specs state beyond JSON types and ranges, each yielding `Issue`s with the pointer of
+the offending value.
+
+Severity: 'error' when the value is unusable and dropped, 'warning' when it is kept but approximated or
+non-portable, 'info' for a legacy revision read into the current one. Type and range checks live in
+`json_types`; the reader calls both while it reads, so what is reported is exactly what is dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+
+from .json_types import describe, is_index, join
+from .model import Issue
+
+# --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
+
+REV_COLLIDER = "OMI_collider"
+REV_BODY_TYPE = "OMI_physics_body.type"
+REV_FLAT_SHAPE = "OMI_physics_shape.flat"
+REV_FULL_HEIGHT_CAPSULE = "OMI_physics_shape.capsule_full_height"
+REV_SHAPE = "OMI_physics_shape"
+REV_BODY = "OMI_physics_body"
+REV_JOINT = "OMI_physics_joint"
+
+LEGACY_REVISION_NOTES = {
+    REV_COLLIDER: "legacy OMI_collider revision: colliders read as OMI_physics_body colliders and triggers",
+    REV_BODY_TYPE: "legacy OMI_physics_body revision with a body `type` enum and node-level OMI_physics_shape: "
+                   "read as motion/collider/trigger",
+    REV_FLAT_SHAPE: "legacy OMI_physics_shape revision with shape values on the shape itself (no per-type "
+                    "sub-object): read as the current form",
+}
+
+LEGACY_BODY_TYPES = {  # legacy body type -> (motion type or None for a trigger body, note)
+    "static": ("static", ""),
+    "kinematic": ("kinematic", ""),
+    "character": ("kinematic", "body type 'character' read as kinematic"),
+    "rigid": ("dynamic", "body type 'rigid' is now 'dynamic'"),
+    "vehicle": ("dynamic", "body type 'vehicle' read as dynamic"),
+    "dynamic": ("dynamic", ""),
+    "trigger": (None, ""),
+}
+
+MOTION_TYPE_ALIASES = {  # motion types of intermediate revisions
+    "rigid": ("dynamic", "motion type 'rigid' is now 'dynamic'"),
+    "character": ("kinematic", "motion type 'character' read as kinematic"),
+    "vehicle": ("dynamic", "motion type 'vehicle' read as dynamic"),
+}
+
+
+def issue(at: str, message: str, severity: str = "error") -> Issue:
+    return Issue(at, message, severity)  # type: ignore[arg-type]
+
+
+# --- node hierarchy --------------------------------------------------------------------------------
+
+class Hierarchy:
+    """Parent/children of glTF nodes, made safe: each node keeps at most one parent and no cycles.
+
+    Broken `children` entries (not an index, out of range, a second parent, a cycle) are ignored with a
+    warning, so walking up or down always ends.
+    """
+
+    def __init__(self, nodes: Sequence[object], issues: list[Issue]) -> None:
+        self.count = len(nodes)
+        self.parent: dict[int, int] = {}
+        self.children: dict[int, list[int]] = {}
+        for index, node in enumerate(nodes):
+            children = node.get("children") if isinstance(node, Mapping) else None
+            if children is None:
+                continue
+            at = join("", "nodes", index, "children")
+            if not isinstance(children, list | tuple):
+                issues.append(issue(at, f"children must be an array, got {describe(children)}; ignored", "warning"))
+                continue
+            for position, child in enumerate(children):
+                self._link(index, child, join(at, position), issues)
+
+    def _link(self, parent: int, child: object, at: str, issues: list[Issue]) -> None:
+        if not is_index(child) or child >= self.count:  # type: ignore[operator]
+            issues.append(issue(at, f"child {describe(child)} is not a node index; ignored", "warning"))
+            return
+        if child in self.parent or child == parent:
+            issues.append(issue(at, f"node {child} already has a parent; link ignored", "warning"))
+            return
+        if child in self.ancestors_or_self(parent):
+            issues.append(issue(at, f"node {child} is an ancestor of node {parent} (a cycle); link ignored", "warning"))
+            return
+        self.parent[child] = parent  # type: ignore[index]
+        self.children.setdefault(parent, []).append(child)  # type: ignore[arg-type]
+
+    def ancestors(self, index: int) -> Iterator[int]:
+        """Parent, grandparent, ... up to the root."""
+        current = self.parent.get(index)
+        while current is not None:
+            yield current
+            current = self.parent.get(current)
+
+    def ancestors_or_self(self, index: int) -> Iterator[int]:
+        yield index
+        yield from self.ancestors(index)
+
+    def is_descendant(self, index: int, ancestor: int) -> bool:
+        return index != ancestor and ancestor in self.ancestors(index)
+
+    def descendants(self, index: int) -> Iterator[int]:
+        """Depth-first, in children order."""
+        stack = list(reversed(self.children.get(index, [])))
+        while stack:
+            current = stack.pop()
+            yield current
+            stack.extend(reversed(self.children.get(current, [])))
+
+
+# --- shapes ----------------------------------------------------------------------------------------
+
+def mesh_missing(shape_type: str, at: str) -> Issue:
+    """convex/trimesh without a usable mesh: kept (the model allows it) but it has no geometry."""
+    return issue(at, f"{shape_type} shape has no mesh (missing or -1); it has no geometry", "warning")
+
+
+def full_height_capsule(at: str, radius: float, height: float, mid_height: float) -> Issue:
+    return issue(at, f"capsule in the old full-height form (radius {radius:g}, height {height:g}): read as "
+                     f"mid-height {mid_height:g} with radiusTop = radiusBottom = {radius:g}", "warning")
+
+
+def capsule_too_short(at: str, radius: float, height: float) -> Issue:
+    return issue(at, f"old full-height capsule shorter than its diameter (radius {radius:g}, height {height:g}): "
+                     "read as a sphere", "warning")
+
+
+def radius_ignored(at: str) -> Issue:
+    return issue(at, "`radius` is ignored where radiusTop/radiusBottom are given", "warning")
+
+
+def unknown_shape_type(at: str, value: str) -> Issue:
+    return issue(at, f"unknown shape type {describe(value)}; shape dropped")
+
+
+# --- bodies ----------------------------------------------------------------------------------------
+
+def unknown_motion_type(at: str, value: object) -> Issue:
+    return issue(at, f"unknown motion type {describe(value)}; read as dynamic")
+
+
+def inertia_off_diagonal(at: str) -> Issue:
+    return issue(at, "inertiaTensor has non-zero off-diagonal terms; only the diagonal is kept", "warning")
+
+
+def filter_masks(at: str, collide_with: Sequence[str], not_collide_with: Sequence[str]) -> Issue | None:
+    """collideWithSystems and notCollideWithSystems are mutually exclusive (README.trigger.md)."""
+    if collide_with and not_collide_with:
+        return issue(at, "collision filter sets both collideWithSystems and notCollideWithSystems; "
+                         "the filter is invalid and dropped")
+    return issue(at, "collision filter lists both collideWithSystems and notCollideWithSystems (one empty); "
+                     "the empty one is ignored", "warning")
+
+
+def compound_member(at: str, member: int, owner: int, is_descendant: bool, has_trigger: bool) -> Issue | None:
+    """A compound trigger's `nodes` item must be a descendant with its own trigger shape."""
+    if member == owner:
+        return issue(at, f"compound trigger lists its own node {member}; dropped")
+    if not is_descendant:
+        return issue(at, f"compound trigger member {member} is not a descendant of node {owner}; dropped")
+    if not has_trigger:
+        return issue(at, f"compound trigger member {member} has no trigger shape; dropped")
+    return None
+
+
+def empty_trigger(at: str) -> Issue:
+    return issue(at, "trigger has neither shape nor nodes (`trigger: {}`): read as a compound trigger made of "
+                     "its descendant triggers; this message is given once per file", "warning")
+
+
+def trigger_without_members(at: str) -> Issue:
+    return issue(at, "trigger has neither a shape nor any descendant trigger to group; dropped")
+
+
+# --- joints ----------------------------------------------------------------------------------------
+
+def limit_rules(at: str, linear: Sequence[int], angular: Sequence[int], low: float | None,
+                high: float | None) -> Issue | None:
+    """The README's rules for one limit; any of them makes the limit useless (dropped)."""
+    if not linear and not angular:
+        return issue(at, "limit has no linearAxes and no angularAxes; dropped")
+    if low is None and high is None:
+        return issue(at, "limit has neither min nor max; dropped")
+    if low is not None and high is not None and low > high:
+        return issue(join(at, "min"), f"limit min {low:g} is greater than max {high:g}; limit dropped")
+    return None
+
+
+def unknown_drive_value(at: str, key: str, value: str, known: Sequence[str]) -> Issue:
+    return issue(at, f"drive {key} {describe(value)} is not one of {', '.join(known)}; kept as is "
+                     "(other extensions may define it), not portable", "warning")
+
+
+def joint_node(at: str, has_body_ancestor: bool, has_own_body: bool, has_mesh: bool) -> list[Issue]:
+    """Placement rules of a joint node (README: its own node, below a body)."""
+    found = []
+    if not has_body_ancestor:
+        found.append(issue(at, "joint node has no physics body ancestor; the joint has nothing to hold", "warning"))
+    if has_own_body or has_mesh:
+        what = " and ".join(name for name, present in (("a physics body", has_own_body), ("a mesh", has_mesh))
+                            if present)
+        found.append(issue(at, f"joint node also has {what}; a joint should be on its own node", "warning"))
+    return found
+
+
+def connected_node_outside_body(at: str, node: int) -> Issue:
+    return issue(at, f"connectedNode {node} is not inside any physics body; it acts as static", "warning")
