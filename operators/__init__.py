@@ -1,15 +1,22 @@
-"""Authoring operators (fit colliders, bodies, joints, copy, sync, validate)."""
+"""Authoring operators (fit colliders, bodies, joints, copy, sync, validate), one module per job."""
 
 import bpy
 
-_CLASSES: tuple[type, ...] = ()
+from . import assign, body, copy, joint, library, state, validate
+
+_CLASSES: tuple[type, ...] = (
+    *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *joint.CLASSES, *library.CLASSES,
+    *validate.CLASSES,
+)
 
 
 def register() -> None:
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
+    state.register_properties()
 
 
 def unregister() -> None:
+    state.unregister_properties()
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)

@@ -2,7 +2,9 @@
 
 import bpy
 
-_CLASSES: tuple[type, ...] = ()
+from . import lists, properties_editor, sidebar
+
+_CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES)
 
 
 def register() -> None:

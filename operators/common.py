@@ -1,0 +1,57 @@
+"""Small helpers the authoring operators share: which objects they act on, and how they report."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import bpy
+
+MESH_LIKE_TYPES = frozenset({'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'})
+
+
+def selected_objects(context: bpy.types.Context) -> list[bpy.types.Object]:
+    """The selected objects (empty outside the 3D viewport's data, e.g. in a file browser)."""
+    return list(getattr(context, "selected_objects", None) or ())
+
+
+def selected_meshes(context: bpy.types.Context) -> list[bpy.types.Object]:
+    """Selected objects that have geometry a shape can be fitted to."""
+    return [obj for obj in selected_objects(context) if obj.type in MESH_LIKE_TYPES]
+
+
+def in_object_mode(context: bpy.types.Context) -> bool:
+    """Edit mode keeps geometry in an edit-mesh that the data API does not see until it is left."""
+    return getattr(context, "mode", 'OBJECT') == 'OBJECT'
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def names(objects: Iterable[bpy.types.Object], limit: int = 3) -> str:
+    """A short, readable list of object names for a report."""
+    listed = [obj.name for obj in objects]
+    text = ", ".join(listed[:limit])
+    return text + (f" and {len(listed) - limit} more" if len(listed) > limit else "")
+
+
+def link_like(new_obj: bpy.types.Object, like: bpy.types.Object, context: bpy.types.Context) -> None:
+    """Link a new object into the collections of `like` (or the active collection)."""
+    collections = list(like.users_collection) or [context.collection or context.scene.collection]
+    for collection in collections:
+        collection.objects.link(new_obj)
+
+
+def body_object(obj: bpy.types.Object | None) -> bpy.types.Object | None:
+    """The body an object belongs to: itself or its nearest ancestor with motion settings."""
+    while obj is not None:
+        if obj.omi_physics.use_motion:
+            return obj
+        obj = obj.parent
+    return None
+
+
+def motion_type_of(obj: bpy.types.Object) -> str:
+    """'STATIC', 'KINEMATIC' or 'DYNAMIC': a shape without a body above it is static (spec default)."""
+    body = body_object(obj)
+    return body.omi_physics.motion.motion_type if body is not None else 'STATIC'

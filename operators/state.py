@@ -1,0 +1,49 @@
+"""Authoring state that belongs to the session, not the file: validation results, list cursors.
+
+Kept on the WindowManager (`WindowManager.omi_authoring`), which Blender does not save with scene
+data, so a stale problem list never travels inside a .blend file.
+"""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import CollectionProperty, EnumProperty, IntProperty, PointerProperty, StringProperty
+
+SEVERITY_ITEMS = [
+    ('ERROR', "Error", "The export will be wrong or rejected", 'ERROR', 0),
+    ('WARNING', "Warning", "The export works but is not portable to every engine", 'INFO', 1),
+    ('INFO', "Info", "Worth knowing; nothing is lost", 'QUESTION', 2),
+]
+
+
+class OMIValidationProblem(bpy.types.PropertyGroup):
+    """One problem found by the scene check; `name` holds the offending object's name."""
+
+    code: StringProperty(name="Code", description="Stable identifier of the check")
+    message: StringProperty(name="Message", description="What is wrong and how to fix it")
+    severity: EnumProperty(name="Severity", items=SEVERITY_ITEMS, default='WARNING')
+
+
+class OMIAuthoringState(bpy.types.PropertyGroup):
+    problems: CollectionProperty(type=OMIValidationProblem)
+    problems_active_index: IntProperty(name="Problem", options={'HIDDEN'})
+    checked: bpy.props.BoolProperty(options={'HIDDEN'}, description="The scene has been checked this session")
+    member_system_index: IntProperty(options={'HIDDEN'})
+    listed_system_index: IntProperty(options={'HIDDEN'})
+
+
+CLASSES: tuple[type, ...] = (OMIValidationProblem, OMIAuthoringState)
+
+
+def authoring_state(context: bpy.types.Context) -> OMIAuthoringState:
+    """The session's authoring state (typed accessor for `window_manager.omi_authoring`)."""
+    return context.window_manager.omi_authoring  # type: ignore[attr-defined]
+
+
+def register_properties() -> None:
+    bpy.types.WindowManager.omi_authoring = PointerProperty(type=OMIAuthoringState)
+
+
+def unregister_properties() -> None:
+    if hasattr(bpy.types.WindowManager, "omi_authoring"):
+        del bpy.types.WindowManager.omi_authoring

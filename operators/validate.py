@@ -1,0 +1,83 @@
+"""Validate the scene's OMI settings into a list the artist can walk through, one click per culprit."""
+
+from __future__ import annotations
+
+import bpy
+from bpy.props import IntProperty
+
+from .common import plural
+from .state import authoring_state
+from .validate_checks import check_scene
+
+
+class OMI_OT_validate_scene(bpy.types.Operator):
+    """List every problem that would make the export wrong or non-portable"""
+
+    bl_idname = "omi.validate_scene"
+    bl_label = "Validate Physics"
+    bl_options = {'REGISTER'}  # writes only session state, nothing to undo
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.scene is not None and context.window_manager is not None
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        problems = check_scene(context.scene, context.evaluated_depsgraph_get())
+        state = authoring_state(context)
+        state.problems.clear()
+        for problem in problems:
+            item = state.problems.add()
+            item.name = problem.object_name
+            item.code = problem.code
+            item.message = problem.message
+            item.severity = problem.severity
+        state.problems_active_index = 0
+        state.checked = True
+        errors = sum(problem.severity == 'ERROR' for problem in problems)
+        if not problems:
+            self.report({'INFO'}, "No problems: the physics will export as shown")
+        else:
+            self.report({'WARNING'} if errors else {'INFO'},
+                        f"{plural(errors, 'error')}, {plural(len(problems) - errors, 'other problem')}")
+        return {'FINISHED'}
+
+
+class OMI_OT_select_problem(bpy.types.Operator):
+    """Select the object a validation problem is about, and make it active"""
+
+    bl_idname = "omi.select_problem"
+    bl_label = "Select Problem Object"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    index: IntProperty(name="Problem", default=-1, description="Problem row; -1 is the active row")
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        if context.window_manager is None or not len(authoring_state(context).problems):
+            cls.poll_message_set("Validate the scene first")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        state = authoring_state(context)
+        index = state.problems_active_index if self.index < 0 else self.index
+        if not 0 <= index < len(state.problems):
+            return {'CANCELLED'}
+        problem = state.problems[index]
+        obj = context.scene.objects.get(problem.name)
+        if obj is None:
+            self.report({'WARNING'}, f"{problem.name or 'The scene'}: {problem.message}")
+            return {'CANCELLED'}
+        view_layer = context.view_layer
+        for other in view_layer.objects:
+            if other.select_get(view_layer=view_layer):
+                other.select_set(False, view_layer=view_layer)
+        if obj.name in view_layer.objects:
+            obj.select_set(True, view_layer=view_layer)
+            view_layer.objects.active = obj
+        state.problems_active_index = index
+        self.report({'INFO'}, f"{obj.name}: {problem.message}")
+        return {'FINISHED'}
+
+
+CLASSES: tuple[type, ...] = (OMI_OT_validate_scene, OMI_OT_select_problem)

@@ -1,0 +1,291 @@
+"""Shared draw functions: one `draw_<thing>(layout, settings)` per settings block.
+
+The Properties editor panels and the 3D viewport sidebar both call these, so a setting looks the same
+wherever it is edited. They only read settings and place widgets: no data changes, no logic beyond
+choosing which fields apply (shape fields by shape type, drive fields by drive kind).
+"""
+
+from __future__ import annotations
+
+import bpy
+
+from ..properties.shape import SHAPE_TYPE_ITEMS
+
+_SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
+_ROUND_TYPES = {'CAPSULE', 'CYLINDER'}
+_MESH_TYPES = {'CONVEX', 'TRIMESH'}
+
+
+def shape_fields(shape) -> tuple[str, ...]:
+    """The shape properties that apply to the shape's type (the only ones drawn)."""
+    if shape.shape_type == 'BOX':
+        return ("size",)
+    if shape.shape_type == 'SPHERE':
+        return ("radius",)
+    if shape.shape_type in _ROUND_TYPES:
+        return ("height", "radius_top", "radius_bottom")
+    if shape.mesh_source == 'OBJECT':
+        return ("mesh_source", "mesh_object")
+    return ("mesh_source",)
+
+
+def draw_shape(layout: bpy.types.UILayout, shape) -> None:
+    """Shape type, the fields of that type, and the optional offset from the object's origin."""
+    layout.prop(shape, "shape_type")
+    column = layout.column(align=True)
+    for name in shape_fields(shape):
+        column.prop(shape, name)
+    layout.prop(shape, "use_offset")
+    if shape.use_offset:
+        offset = layout.column(align=True)
+        offset.prop(shape, "offset_location")
+        offset.prop(shape, "offset_rotation")
+
+
+def motion_fields(motion) -> tuple[str, ...]:
+    """Motion properties that mean something for the motion type."""
+    if motion.motion_type == 'STATIC':
+        return ()
+    if motion.motion_type == 'KINEMATIC':
+        return ("linear_velocity", "angular_velocity")
+    return ("mass", "gravity_factor", "linear_velocity", "angular_velocity", "center_of_mass",
+            "inertia_diagonal", "inertia_orientation")
+
+
+def draw_motion(layout: bpy.types.UILayout, motion) -> None:
+    layout.prop(motion, "motion_type")
+    for name in motion_fields(motion):
+        layout.prop(motion, name)
+
+
+def draw_library_choice(layout: bpy.types.UILayout, settings, name: str, scene_settings, library: str, *,
+                        icon: str) -> None:
+    """A name field that picks an entry of a scene library (materials or filters)."""
+    layout.prop_search(settings, name, scene_settings, library, icon=icon)
+
+
+def draw_collider(layout: bpy.types.UILayout, collider, scene_settings) -> None:
+    layout.prop(collider, "is_compound")
+    if not collider.is_compound:
+        draw_shape(layout, collider.shape)
+    draw_library_choice(layout, collider, "physics_material", scene_settings, "physics_materials", icon='MATERIAL')
+    draw_library_choice(layout, collider, "collision_filter", scene_settings, "collision_filters", icon='FILTER')
+
+
+def draw_trigger(layout: bpy.types.UILayout, trigger) -> None:
+    """Trigger shape, or for a compound trigger the list of its member objects."""
+    layout.prop(trigger, "is_compound")
+    if trigger.is_compound:
+        row = layout.row()
+        row.template_list("OMI_UL_trigger_nodes", "", trigger, "nodes", trigger, "nodes_active_index", rows=3)
+        buttons = row.column(align=True)
+        buttons.operator("omi.trigger_node_add", icon='ADD', text="")
+        buttons.operator("omi.trigger_node_remove", icon='REMOVE', text="")
+    else:
+        draw_shape(layout, trigger.shape)
+
+
+def draw_trigger_filter(layout: bpy.types.UILayout, trigger, scene_settings) -> None:
+    draw_library_choice(layout, trigger, "collision_filter", scene_settings, "collision_filters", icon='FILTER')
+
+
+def limit_fields(limit) -> tuple[str, ...]:
+    """Limit properties that apply: the min/max of the limit's kind, stiffness only when soft."""
+    suffix = "linear" if limit.kind == 'LINEAR' else "angular"
+    fields = ["kind", "axis_x", "axis_y", "axis_z", "use_min"]
+    if limit.use_min:
+        fields.append(f"min_{suffix}")
+    fields.append("use_max")
+    if limit.use_max:
+        fields.append(f"max_{suffix}")
+    fields.append("use_stiffness")
+    if limit.use_stiffness:
+        fields.append("stiffness")
+    fields.append("damping")
+    return tuple(fields)
+
+
+def draw_limit(layout: bpy.types.UILayout, limit) -> None:
+    fields = limit_fields(limit)
+    layout.prop(limit, "kind")
+    axes = layout.row(align=True)
+    for name in ("axis_x", "axis_y", "axis_z"):
+        axes.prop(limit, name, toggle=True)
+    for bound in ("min", "max"):
+        row = layout.row(align=True)
+        row.prop(limit, f"use_{bound}", text="")
+        value = next((name for name in fields if name.startswith(f"{bound}_")), None)
+        if value is None:
+            row.label(text=f"No {'Minimum' if bound == 'min' else 'Maximum'}")
+        else:
+            row.prop(limit, value)
+    layout.prop(limit, "use_stiffness")
+    if "stiffness" in fields:
+        layout.prop(limit, "stiffness")
+    layout.prop(limit, "damping")
+
+
+def drive_kind(drive) -> str:
+    """'SPRING' when the drive has a position target, 'MOTOR' when only a velocity target, else 'NONE'."""
+    if drive.use_position_target:
+        return 'SPRING'
+    if drive.use_velocity_target:
+        return 'MOTOR'
+    return 'NONE'
+
+
+def drive_fields(drive) -> tuple[str, ...]:
+    """Drive properties that apply to the drive's kind and type (linear or angular target)."""
+    fields = ["drive_type", "mode", "axis", "use_position_target"]
+    if drive.use_position_target:
+        fields.append("position_target_linear" if drive.drive_type == 'LINEAR' else "position_target_angular")
+        fields.append("stiffness")
+    fields.append("use_velocity_target")
+    if drive.use_velocity_target:
+        fields.append("velocity_target")
+    fields.append("damping")
+    fields.append("use_max_force")
+    if drive.use_max_force:
+        fields.append("max_force")
+    return tuple(fields)
+
+
+def draw_drive(layout: bpy.types.UILayout, drive) -> None:
+    for name in drive_fields(drive):
+        layout.prop(drive, name)
+
+
+def draw_joint(layout: bpy.types.UILayout, joint) -> None:
+    """Connection, preset, then the limits and drives lists with the active entry's fields."""
+    layout.prop(joint, "connected_object")
+    layout.prop(joint, "enable_collision")
+    layout.prop(joint, "preset")
+
+    layout.label(text="Limits")
+    row = layout.row()
+    row.template_list("OMI_UL_joint_limits", "", joint, "limits", joint, "limits_active_index", rows=3)
+    buttons = row.column(align=True)
+    buttons.operator("omi.joint_limit_add", icon='ADD', text="")
+    buttons.operator("omi.joint_limit_remove", icon='REMOVE', text="")
+    if 0 <= joint.limits_active_index < len(joint.limits):
+        draw_limit(layout.box(), joint.limits[joint.limits_active_index])
+
+    layout.label(text="Drives")
+    row = layout.row()
+    row.template_list("OMI_UL_joint_drives", "", joint, "drives", joint, "drives_active_index", rows=2)
+    buttons = row.column(align=True)
+    buttons.operator("omi.joint_drive_add", icon='ADD', text="").kind = 'MOTOR'
+    buttons.operator("omi.joint_drive_add", icon='FORCE_HARMONIC', text="").kind = 'SPRING'
+    buttons.operator("omi.joint_drive_remove", icon='REMOVE', text="")
+    if 0 <= joint.drives_active_index < len(joint.drives):
+        draw_drive(layout.box(), joint.drives[joint.drives_active_index])
+
+
+def draw_material(layout: bpy.types.UILayout, material) -> None:
+    column = layout.column(align=True)
+    column.prop(material, "static_friction")
+    column.prop(material, "dynamic_friction")
+    layout.prop(material, "restitution")
+    layout.prop(material, "friction_combine")
+    layout.prop(material, "restitution_combine")
+
+
+def draw_filter(layout: bpy.types.UILayout, collision_filter, ui_state) -> None:
+    """Member systems, then the mask: the listed systems only when the mode uses a list.
+
+    `ui_state` (WindowManager.omi_authoring) holds the lists' active rows, which filters do not store.
+    """
+    layout.label(text="Member Of")
+    row = layout.row()
+    row.template_list("OMI_UL_system_names", "members", collision_filter, "collision_systems",
+                      ui_state, "member_system_index", rows=2)
+    buttons = row.column(align=True)
+    buttons.operator("omi.filter_system_add", icon='ADD', text="").listed = False
+    buttons.operator("omi.filter_system_remove", icon='REMOVE', text="").listed = False
+    layout.prop(collision_filter, "mode")
+    if collision_filter.mode != 'ALL':
+        row = layout.row()
+        row.template_list("OMI_UL_system_names", "listed", collision_filter, "listed_systems",
+                          ui_state, "listed_system_index", rows=2)
+        buttons = row.column(align=True)
+        buttons.operator("omi.filter_system_add", icon='ADD', text="").listed = True
+        buttons.operator("omi.filter_system_remove", icon='REMOVE', text="").listed = True
+
+
+def draw_library(layout: bpy.types.UILayout, scene_settings, kind: str, ui_state) -> None:
+    """A scene library (kind 'MATERIAL' or 'FILTER'): list, add/preset/rename/remove, active entry."""
+    collection, index_name, list_id = (
+        ("physics_materials", "physics_materials_active_index", "OMI_UL_physics_materials")
+        if kind == 'MATERIAL' else
+        ("collision_filters", "collision_filters_active_index", "OMI_UL_collision_filters")
+    )
+    row = layout.row()
+    row.template_list(list_id, "", scene_settings, collection, scene_settings, index_name, rows=3)
+    buttons = row.column(align=True)
+    buttons.operator("omi.library_add", icon='ADD', text="").kind = kind
+    buttons.operator_menu_enum("omi.library_add_preset", "preset", icon='PRESET', text="").kind = kind
+    buttons.operator("omi.library_remove", icon='REMOVE', text="").kind = kind
+    buttons.operator("omi.library_rename", icon='GREASEPENCIL', text="").kind = kind
+    entries = getattr(scene_settings, collection)
+    index = getattr(scene_settings, index_name)
+    if 0 <= index < len(entries):
+        box = layout.box()
+        if kind == 'MATERIAL':
+            draw_material(box, entries[index])
+        else:
+            draw_filter(box, entries[index], ui_state)
+
+
+# --- compact summaries (sidebar) ---------------------------------------------------------------------
+
+
+def shape_summary(shape) -> str:
+    """One line describing a shape, e.g. 'Box 1 x 2 x 0.5 m'."""
+    label = _SHAPE_LABELS[shape.shape_type]
+    if shape.shape_type == 'BOX':
+        return f"{label} {' x '.join(f'{v:.3g}' for v in shape.size)} m"
+    if shape.shape_type == 'SPHERE':
+        return f"{label} r {shape.radius:.3g} m"
+    if shape.shape_type in _ROUND_TYPES:
+        return f"{label} r {shape.radius_bottom:.3g}/{shape.radius_top:.3g} h {shape.height:.3g} m"
+    source = shape.mesh_object.name if shape.mesh_source == 'OBJECT' and shape.mesh_object else "own mesh"
+    return f"{label} ({source})"
+
+
+def summary_lines(obj: bpy.types.Object) -> list[tuple[str, str]]:
+    """(icon, text) lines that say what OMI makes of the object, for the sidebar's compact summary."""
+    settings = obj.omi_physics
+    lines: list[tuple[str, str]] = []
+    if settings.use_motion:
+        motion = settings.motion
+        text = motion.motion_type.title() + " body"
+        if motion.motion_type == 'DYNAMIC':
+            text += f", {motion.mass:.3g} kg"
+        lines.append(('PHYSICS', text))
+    if settings.use_collider:
+        collider = settings.collider
+        text = "Compound collider" if collider.is_compound else "Collider: " + shape_summary(collider.shape)
+        lines.append(('MESH_CUBE', text))
+        if collider.physics_material:
+            lines.append(('MATERIAL', "Material: " + collider.physics_material))
+        if collider.collision_filter:
+            lines.append(('FILTER', "Filter: " + collider.collision_filter))
+    if settings.use_trigger:
+        trigger = settings.trigger
+        text = (f"Compound trigger ({len(trigger.nodes)} parts)" if trigger.is_compound
+                else "Trigger: " + shape_summary(trigger.shape))
+        lines.append(('GHOST_ENABLED', text))
+    if settings.use_joint:
+        joint = settings.joint
+        target = joint.connected_object.name if joint.connected_object else "nothing"
+        lines.append(('CONSTRAINT', f"{joint.preset.title()} joint to {target}"))
+    if not lines:
+        lines.append(('INFO', "No OMI physics"))
+    return lines
+
+
+def draw_summary(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
+    column = layout.column(align=True)
+    column.label(text=obj.name, icon='OBJECT_DATA')
+    for icon, text in summary_lines(obj):
+        column.label(text=text, icon=icon)

@@ -1,0 +1,77 @@
+"""UI lists for the scene libraries, joint limits and drives, compound trigger parts and problems."""
+
+from __future__ import annotations
+
+import bpy
+
+from .draw import drive_kind
+
+_SEVERITY_ICONS = {'ERROR': 'ERROR', 'WARNING': 'INFO', 'INFO': 'QUESTION'}
+
+
+class OMI_UL_physics_materials(bpy.types.UIList):
+    """Library materials; names change through the Rename button so references follow."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        layout.label(text=item.name, icon='MATERIAL')
+
+
+class OMI_UL_collision_filters(bpy.types.UIList):
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        layout.label(text=item.name, icon='FILTER')
+
+
+class OMI_UL_system_names(bpy.types.UIList):
+    """Collision system names: edited in place (nothing refers to them by name)."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        layout.prop(item, "name", text="", emboss=False, icon='OUTLINER_COLLECTION')
+
+
+class OMI_UL_joint_limits(bpy.types.UIList):
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        axes = "".join(axis for axis, used in zip("XYZ", (item.axis_x, item.axis_y, item.axis_z), strict=True)
+                       if used) or "-"
+        bounds = "fixed" if limit_is_fixed(item) else "range"
+        layout.label(text=f"{item.kind.title()} {axes} ({bounds})",
+                     icon='CON_LOCLIMIT' if item.kind == 'LINEAR' else 'CON_ROTLIMIT')
+
+
+def limit_is_fixed(limit) -> bool:
+    suffix = "linear" if limit.kind == 'LINEAR' else "angular"
+    return (limit.use_min and limit.use_max
+            and getattr(limit, f"min_{suffix}") == getattr(limit, f"max_{suffix}"))
+
+
+class OMI_UL_joint_drives(bpy.types.UIList):
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        layout.label(text=f"{drive_kind(item).title()} {item.drive_type.lower()} {item.axis}",
+                     icon='FORCE_HARMONIC' if drive_kind(item) == 'SPRING' else 'FORCE_FORCE')
+
+
+class OMI_UL_trigger_nodes(bpy.types.UIList):
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        layout.prop(item, "target", text="", emboss=False)
+
+
+class OMI_UL_problems(bpy.types.UIList):
+    """Validation problems: severity icon, object name, message; the row's button selects the object."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, index=0,
+                  _flt_flag=0):
+        row = layout.row(align=True)
+        row.label(text=item.name or "Scene", icon=_SEVERITY_ICONS.get(item.severity, 'INFO'))
+        row.label(text=item.message)
+        row.operator("omi.select_problem", text="", icon='RESTRICT_SELECT_OFF', emboss=False).index = index
+
+
+CLASSES: tuple[type, ...] = (
+    OMI_UL_physics_materials, OMI_UL_collision_filters, OMI_UL_system_names, OMI_UL_joint_limits,
+    OMI_UL_joint_drives, OMI_UL_trigger_nodes, OMI_UL_problems,
+)

@@ -1,0 +1,111 @@
+"""Properties editor > Physics: the 'OMI Physics' panel and its sub-panels (one per part that applies)."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..operators.state import authoring_state
+from ..properties import object_physics, scene_physics
+from . import draw
+
+
+class _PhysicsTab:
+    bl_space_type = 'PROPERTIES'
+    bl_region_type = 'WINDOW'
+    bl_context = "physics"
+
+
+class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
+    """What OMI makes of the active object: which parts are on."""
+
+    bl_label = "OMI Physics"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.object is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        settings = object_physics(context.object)
+        grid = self.layout.grid_flow(columns=2, even_columns=True, align=True)
+        for name, icon in (("use_motion", 'PHYSICS'), ("use_collider", 'MESH_CUBE'),
+                           ("use_trigger", 'GHOST_ENABLED'), ("use_joint", 'CONSTRAINT')):
+            grid.prop(settings, name, toggle=True, icon=icon)
+
+
+class _OMISubPanel(_PhysicsTab):
+    bl_parent_id = "PHYSICS_PT_omi"
+    part = ""
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.object
+        return obj is not None and bool(getattr(object_physics(obj), f"use_{cls.part}"))
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layout = self.layout
+        layout.use_property_split = True
+        layout.use_property_decorate = False
+        self.draw_part(layout, context)
+
+
+class PHYSICS_PT_omi_body(_OMISubPanel, bpy.types.Panel):
+    bl_label = "Body Motion"
+    part = "motion"
+
+    def draw_part(self, layout, context) -> None:
+        draw.draw_motion(layout, object_physics(context.object).motion)
+
+
+class PHYSICS_PT_omi_collider(_OMISubPanel, bpy.types.Panel):
+    bl_label = "Collider"
+    part = "collider"
+
+    def draw_part(self, layout, context) -> None:
+        draw.draw_collider(layout, object_physics(context.object).collider, scene_physics(context.scene))
+
+
+class PHYSICS_PT_omi_trigger(_OMISubPanel, bpy.types.Panel):
+    bl_label = "Trigger"
+    part = "trigger"
+
+    def draw_part(self, layout, context) -> None:
+        trigger = object_physics(context.object).trigger
+        draw.draw_trigger(layout, trigger)
+        draw.draw_trigger_filter(layout, trigger, scene_physics(context.scene))
+
+
+class PHYSICS_PT_omi_joint(_OMISubPanel, bpy.types.Panel):
+    bl_label = "Joint"
+    part = "joint"
+
+    def draw_part(self, layout, context) -> None:
+        draw.draw_joint(layout, object_physics(context.object).joint)
+
+
+class _LibraryPanel(_PhysicsTab):
+    bl_parent_id = "PHYSICS_PT_omi"
+    bl_options = {'DEFAULT_CLOSED'}
+    kind = 'MATERIAL'
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.scene is not None and context.object is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        draw.draw_library(self.layout, scene_physics(context.scene), self.kind, authoring_state(context))
+
+
+class PHYSICS_PT_omi_materials(_LibraryPanel, bpy.types.Panel):
+    bl_label = "Scene Physics Materials"
+    kind = 'MATERIAL'
+
+
+class PHYSICS_PT_omi_filters(_LibraryPanel, bpy.types.Panel):
+    bl_label = "Scene Collision Filters"
+    kind = 'FILTER'
+
+
+CLASSES: tuple[type, ...] = (
+    PHYSICS_PT_omi, PHYSICS_PT_omi_body, PHYSICS_PT_omi_collider, PHYSICS_PT_omi_trigger, PHYSICS_PT_omi_joint,
+    PHYSICS_PT_omi_materials, PHYSICS_PT_omi_filters,
+)

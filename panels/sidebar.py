@@ -1,0 +1,124 @@
+"""3D viewport sidebar > Physics: tools that act on every selected object, and the active one's summary."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..operators.state import authoring_state
+from ..properties import scene_physics
+from ..properties.body import MOTION_TYPE_ITEMS
+from ..properties.joint import JOINT_PRESET_ITEMS
+from ..properties.shape import SHAPE_TYPE_ITEMS
+from . import draw
+
+
+class _Sidebar:
+    bl_space_type = 'VIEW_3D'
+    bl_region_type = 'UI'
+    bl_category = "Physics"
+
+
+class VIEW3D_PT_omi_physics(_Sidebar, bpy.types.Panel):
+    """Tag the whole selection at once: bodies, colliders, materials and filters."""
+
+    bl_label = "OMI Physics"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layout = self.layout
+        selected = len(getattr(context, "selected_objects", ()) or ())
+        layout.label(text=f"{selected} selected", icon='RESTRICT_SELECT_OFF')
+
+        layout.label(text="Body")
+        row = layout.row(align=True)
+        for identifier, name, _description, icon, _number in MOTION_TYPE_ITEMS:
+            row.operator("omi.make_body", text=name, icon=icon).motion_type = identifier
+
+        layout.label(text="Fit Collider")
+        grid = layout.grid_flow(columns=3, even_columns=True, align=True)
+        for identifier, name, _description, icon, _number in SHAPE_TYPE_ITEMS:
+            grid.operator("omi.fit_collider", text=name, icon=icon).shape_type = identifier
+        row = layout.row(align=True)
+        row.operator("omi.convex_decomposition", icon='MOD_EXPLODE')
+        row.operator("omi.tag_from_names", icon='SORTALPHA')
+
+        column = layout.column(align=True)
+        column.operator_menu_enum("omi.assign_material", "material", icon='MATERIAL')
+        column.operator_menu_enum("omi.assign_filter", "collision_filter", icon='FILTER')
+        row = layout.row(align=True)
+        row.operator("omi.copy_settings", icon='COPYDOWN')
+        row.operator("omi.clear_physics", icon='X')
+
+
+class VIEW3D_PT_omi_active(_Sidebar, bpy.types.Panel):
+    bl_label = "Active Object"
+    bl_parent_id = "VIEW3D_PT_omi_physics"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.active_object is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        draw.draw_summary(self.layout, context.active_object)
+
+
+class VIEW3D_PT_omi_joints(_Sidebar, bpy.types.Panel):
+    bl_label = "Joints"
+    bl_parent_id = "VIEW3D_PT_omi_physics"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw(self, _context: bpy.types.Context) -> None:
+        layout = self.layout
+        layout.label(text="Join the two selected bodies:")
+        grid = layout.grid_flow(columns=3, even_columns=True, align=True)
+        for identifier, name, _description, _number in JOINT_PRESET_ITEMS:
+            grid.operator("omi.create_joint", text=name).preset = identifier
+        row = layout.row(align=True)
+        row.operator("omi.joint_drive_add", text="Add Motor", icon='FORCE_FORCE').kind = 'MOTOR'
+        row.operator("omi.joint_drive_add", text="Add Spring", icon='FORCE_HARMONIC').kind = 'SPRING'
+
+
+class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
+    """Scene libraries, Blender rigid body sync and the overlay switch."""
+
+    bl_label = "Scene"
+    bl_parent_id = "VIEW3D_PT_omi_physics"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.scene is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layout = self.layout
+        settings = scene_physics(context.scene)
+        layout.prop(settings, "show_overlay", icon='OVERLAY')
+        column = layout.column(align=True)
+        column.operator("omi.sync_to_rigid_bodies", icon='PLAY')
+        column.operator("omi.sync_from_rigid_bodies", icon='IMPORT')
+        state = authoring_state(context)
+        layout.label(text="Physics Materials")
+        draw.draw_library(layout, settings, 'MATERIAL', state)
+        layout.label(text="Collision Filters")
+        draw.draw_library(layout, settings, 'FILTER', state)
+
+
+class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
+    bl_label = "Validate"
+    bl_parent_id = "VIEW3D_PT_omi_physics"
+
+    def draw(self, context: bpy.types.Context) -> None:
+        layout = self.layout
+        state = authoring_state(context)
+        layout.operator("omi.validate_scene", icon='CHECKMARK')
+        if not state.checked:
+            return
+        if not len(state.problems):
+            layout.label(text="No problems found", icon='CHECKMARK')
+            return
+        layout.template_list("OMI_UL_problems", "", state, "problems", state, "problems_active_index", rows=4)
+        layout.operator("omi.select_problem", icon='RESTRICT_SELECT_OFF')
+
+
+CLASSES: tuple[type, ...] = (
+    VIEW3D_PT_omi_physics, VIEW3D_PT_omi_active, VIEW3D_PT_omi_joints, VIEW3D_PT_omi_scene, VIEW3D_PT_omi_validate,
+)
