@@ -80,7 +80,10 @@ class Hierarchy:
         if not is_index(child) or child >= self.count:  # type: ignore[operator]
             issues.append(issue(at, f"child {describe(child)} is not a node index; ignored", "warning"))
             return
-        if child in self.parent or child == parent:
+        if child == parent:
+            issues.append(issue(at, f"node {child} lists itself as a child; link ignored", "warning"))
+            return
+        if child in self.parent:
             issues.append(issue(at, f"node {child} already has a parent; link ignored", "warning"))
             return
         if child in self.ancestors_or_self(parent):
