@@ -250,8 +250,12 @@ def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | Non
     mesh_object = None
     if shape.mesh is not None:
         mesh_object = resolve_mesh(shape.mesh) if resolve_mesh is not None else _default_mesh_object(shape.mesh, obj)
-    if mesh_object is None:
+    if mesh_object is not None and mesh_object.type not in _MESH_LIKE_TYPES:
+        _issue(issues, f"{pointer}/mesh_object", obj, f"{shape.type} shape: {mesh_object.name!r} has no mesh")
+        mesh_object = None
+    elif mesh_object is None:
         _issue(issues, f"{pointer}/mesh_object", obj, f"{shape.type} shape: mesh {shape.mesh!r} not found")
+    if mesh_object is None:
         pg.mesh_source = 'OBJECT'
         pg.mesh_object = None
     elif mesh_object == obj:

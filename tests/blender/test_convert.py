@@ -159,7 +159,7 @@ def test_mesh_shapes_reference_objects(conv, clean_scene):
     assert target.omi_physics.collider.shape.mesh_source == 'SELF'
 
 
-def test_missing_mesh_object_is_an_issue(conv, clean_scene):
+def test_missing_mesh_object_is_an_issue(conv, model, clean_scene):
     obj = new_object("Hull")
     obj.omi_physics.use_collider = True
     shape = obj.omi_physics.collider.shape
@@ -181,6 +181,14 @@ def test_missing_mesh_object_is_an_issue(conv, clean_scene):
     conv.apply_node_to_object(node, target, scene=bpy.context.scene, resolve_node=lambda ref: ref,
                               resolve_mesh=lambda _ref: None, issues=unresolved)
     assert len(unresolved) == 1
+    assert target.omi_physics.collider.shape.mesh_object is None
+
+    not_a_mesh: list = []
+    node = model.NodePhysics(collider=model.Collider(model.Shape("convex", mesh=0)))
+    conv.apply_node_to_object(node, target, scene=bpy.context.scene, resolve_node=lambda ref: ref,
+                              resolve_mesh=lambda _ref: obj, issues=not_a_mesh)  # obj is an empty
+    assert len(not_a_mesh) == 1 and "no mesh" in not_a_mesh[0].message
+    assert target.omi_physics.collider.shape.mesh_object is None
 
 
 def test_compound_collider_has_no_shape(conv, clean_scene):
