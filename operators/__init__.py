@@ -2,11 +2,11 @@
 
 import bpy
 
-from . import assign, body, copy, joint, library, state, validate
+from . import assign, body, copy, fit, joint, library, naming, state, validate
 
 _CLASSES: tuple[type, ...] = (
-    *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *joint.CLASSES, *library.CLASSES,
-    *validate.CLASSES,
+    *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *fit.CLASSES, *joint.CLASSES,
+    *library.CLASSES, *naming.CLASSES, *validate.CLASSES,
 )
 
 

@@ -9,11 +9,12 @@ from ..properties import object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
 from .common import names, plural, selected_objects
 
+# An ENUM_FLAG set: the numbers are bit values (a 0 would never be selected).
 PART_ITEMS = [
-    ('MOTION', "Body", "Motion settings", 0),
-    ('COLLIDER', "Collider", "Solid shape", 1),
-    ('TRIGGER', "Trigger", "Non-solid shape", 2),
-    ('JOINT', "Joint", "Joint settings", 3),
+    ('MOTION', "Body", "Motion settings", 1),
+    ('COLLIDER', "Collider", "Solid shape", 2),
+    ('TRIGGER', "Trigger", "Non-solid shape", 4),
+    ('JOINT', "Joint", "Joint settings", 8),
 ]
 PART_SETTINGS = {'MOTION': "motion", 'COLLIDER': "collider", 'TRIGGER': "trigger", 'JOINT': "joint"}
 

@@ -25,7 +25,10 @@ def in_object_mode(context: bpy.types.Context) -> bool:
 
 
 def plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """'1 body', '3 bodies', '2 colliders'."""
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{count} {noun}s"
 
 
 def names(objects: Iterable[bpy.types.Object], limit: int = 3) -> str:

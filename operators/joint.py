@@ -29,14 +29,16 @@ class _PresetProperties:
     angle_max: FloatProperty(name="Maximum Angle", subtype='ANGLE', default=math.pi / 2)
     distance_min: FloatProperty(name="Minimum Offset", subtype='DISTANCE', default=-0.5)
     distance_max: FloatProperty(name="Maximum Offset", subtype='DISTANCE', default=0.5)
-    free_rotation: BoolProperty(name="Free Rotation", description="The slider may also turn around its axis")
+    slider_turns: BoolProperty(
+        name="Turns",
+        description="The slider may also turn around its axis, between the minimum and maximum angle",
+    )
 
     def limits(self):
         if self.preset == 'HINGE':
-            lower, upper = self.angle_min, self.angle_max
-        else:
-            lower, upper = self.distance_min, self.distance_max
-        return preset_limits(self.preset, self.axis, lower, upper, self.free_rotation)
+            return preset_limits(self.preset, self.axis, self.angle_min, self.angle_max)
+        turn = (self.angle_min, self.angle_max) if self.slider_turns else None
+        return preset_limits(self.preset, self.axis, self.distance_min, self.distance_max, turn)
 
     def draw_preset(self, layout: bpy.types.UILayout) -> None:
         layout.prop(self, "preset")
@@ -48,7 +50,10 @@ class _PresetProperties:
             layout.prop(self, "axis")
             layout.prop(self, "distance_min")
             layout.prop(self, "distance_max")
-            layout.prop(self, "free_rotation")
+            layout.prop(self, "slider_turns")
+            if self.slider_turns:
+                layout.prop(self, "angle_min")
+                layout.prop(self, "angle_max")
 
 
 def _new_empty(context: bpy.types.Context, name: str, parent: bpy.types.Object, world: Matrix, *,

@@ -2,7 +2,8 @@
 
 OMI_physics_joint names four special cases ("fixed" = min and max zero, "free" = not limited):
 fixed (all axes fixed), pin (linear fixed, angular free), hinge (one angular axis in a range, the rest
-fixed) and slider (one linear axis in a range, optionally free rotation around it, the rest fixed).
+fixed) and slider (one linear axis in a range, optionally the rotation around it in a range too, the
+rest fixed).
 """
 
 from __future__ import annotations
@@ -25,8 +26,11 @@ def _others(axis: int) -> tuple[int, ...]:
 
 
 def preset_limits(preset: str, axis: str = 'Z', lower: float = 0.0, upper: float = 0.0,
-                  free_rotation: bool = False) -> list[LimitSpec]:
-    """The limits of a preset; `axis`/`lower`/`upper` are the hinge's angle range or the slider's travel."""
+                  turn: tuple[float, float] | None = None) -> list[LimitSpec]:
+    """The limits of a preset; `axis`/`lower`/`upper` are the hinge's angle range or the slider's travel.
+
+    `turn` (slider only) lets the slider also turn around its axis within (min, max) radians.
+    """
     index = AXIS_INDEX[axis]
     all_axes = (0, 1, 2)
     if preset == 'FIXED':
@@ -41,7 +45,10 @@ def preset_limits(preset: str, axis: str = 'Z', lower: float = 0.0, upper: float
         ]
     if preset == 'SLIDER':
         limits = [LimitSpec('LINEAR', (index,), lower, upper), LimitSpec('LINEAR', _others(index), 0.0, 0.0)]
-        limits.append(LimitSpec('ANGULAR', _others(index) if free_rotation else all_axes, 0.0, 0.0))
+        if turn is None:
+            limits.append(LimitSpec('ANGULAR', all_axes, 0.0, 0.0))
+        else:
+            limits += [LimitSpec('ANGULAR', _others(index), 0.0, 0.0), LimitSpec('ANGULAR', (index,), *turn)]
         return limits
     return []  # CUSTOM: the artist builds the limits
 

@@ -1,0 +1,152 @@
+"""Write fitted shapes into an object's settings, or into a new child collider object.
+
+The fits themselves (io/blender/fit.py) work in the object's local space, where the shape settings
+live too: on the object itself a fitted shape inherits the object's transform exactly as the mesh does.
+A child collider is placed so that its own world scale is 1 (engines dislike scaled shape nodes): its
+local matrix cancels the parent's world scale and the shape's lengths carry the scale instead.
+"""
+
+from __future__ import annotations
+
+import bmesh
+import bpy
+import numpy as np
+from mathutils import Euler, Matrix, Vector
+
+from ..io.blender import fit
+from ..properties import object_physics
+from .common import link_like
+
+ROLE_ITEMS = [
+    ('COLLIDER', "Collider", "A solid shape that bodies collide with", 0),
+    ('TRIGGER', "Trigger", "A non-solid volume that detects bodies", 1),
+]
+TARGET_ITEMS = [
+    ('SELF', "This Object", "Put the shape on the object itself", 0),
+    ('CHILD', "New Child", "Add a new, unscaled child object that holds the shape", 1),
+]
+_EPSILON = 1e-9
+HULL_SUFFIX = ".hull"
+COLLIDER_SUFFIX = ".collider"
+
+
+def part_settings(obj: bpy.types.Object, role: str):
+    """Turn the role (collider or trigger) on and return its settings; a shape of its own, not compound."""
+    settings = object_physics(obj)
+    if role == 'TRIGGER':
+        settings.use_trigger = True
+        part = settings.trigger
+    else:
+        settings.use_collider = True
+        part = settings.collider
+    part.is_compound = False
+    return part
+
+
+def set_offset(shape, center: Vector, rotation: Euler | None) -> None:
+    """Place the shape at `center` (rotated by `rotation`) in its object's frame; no offset when at rest."""
+    rotation = rotation or Euler((0.0, 0.0, 0.0))
+    shape.offset_location = center
+    shape.offset_rotation = rotation
+    shape.use_offset = center.length > _EPSILON or any(abs(a) > _EPSILON for a in rotation)
+
+
+def world_scale(obj: bpy.types.Object) -> Vector:
+    return obj.matrix_world.to_scale()
+
+
+def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scale: Vector | None = None
+                  ) -> tuple[Vector, Euler | None, bool]:
+    """Fit a box/sphere/capsule/cylinder to `obj` into `shape`; return (center, rotation, exact).
+
+    With `scale`, the shape is sized for the object's points scaled by it (a child collider that
+    cancels the scale): exact for boxes and uniform scales; for round shapes under a non-uniform scale
+    the radius grows by the largest cross-axis factor, so the shape still encloses the mesh (exact=False).
+    """
+    scale = scale if scale is not None else Vector((1.0, 1.0, 1.0))
+    uniform = max(scale) - min(scale) <= 1e-6 * max(scale)
+    shape.shape_type = shape_type
+    if shape_type == 'BOX':
+        size, center = fit.fit_box(obj, depsgraph)
+        shape.size = Vector(s * k for s, k in zip(size, scale, strict=True))
+        return center, None, True
+    if shape_type == 'SPHERE':
+        radius, center = fit.fit_sphere(obj, depsgraph)
+        shape.radius = radius * max(scale)
+        return center, None, uniform
+    fitter = fit.fit_capsule if shape_type == 'CAPSULE' else fit.fit_cylinder
+    radius, height, center, rotation = fitter(obj, depsgraph)
+    axis_vector = rotation.to_matrix() @ Vector((0.0, 0.0, 1.0))
+    axis = max(range(3), key=lambda i: abs(axis_vector[i]))
+    across = max(scale[i] for i in range(3) if i != axis)
+    radius_scaled = radius * across
+    if shape_type == 'CAPSULE':
+        length = (height + 2.0 * radius) * scale[axis]
+        shape.height = max(0.0, length - 2.0 * radius_scaled)
+    else:
+        shape.height = height * scale[axis]
+    shape.radius_top = shape.radius_bottom = radius_scaled
+    return center, rotation, uniform
+
+
+def hull_points(obj: bpy.types.Object, budget: int | None, depsgraph) -> tuple[np.ndarray, int]:
+    """(points of the hull within `budget`, vertex count of the full hull) in the object's local space."""
+    points = np.array([tuple(p) for p in fit.convex_hull_points(obj, None, depsgraph)], dtype=np.float64)
+    full = len(points)
+    if budget is not None and full > budget:
+        points = points[fit.simplify_hull(points, budget)]
+    return points, full
+
+
+def hull_mesh(name: str, points: np.ndarray) -> bpy.types.Mesh:
+    """A closed mesh: the convex hull of `points` (every point a hull vertex)."""
+    bm = bmesh.new()
+    try:
+        for point in points:
+            bm.verts.new(point)
+        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)
+        loose = {v for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, bmesh.types.BMVert)}
+        bmesh.ops.delete(bm, geom=list(loose), context='VERTS')
+        mesh = bpy.data.meshes.new(name)
+        bm.to_mesh(mesh)
+    finally:
+        bm.free()
+    return mesh
+
+
+def baked_mesh(obj: bpy.types.Object, depsgraph, scale: Vector) -> bpy.types.Mesh:
+    """A copy of the evaluated mesh with `scale` applied to its vertices."""
+    mesh = bpy.data.meshes.new_from_object(obj.evaluated_get(depsgraph))
+    mesh.name = obj.name + COLLIDER_SUFFIX
+    mesh.transform(Matrix.Diagonal((*scale, 1.0)))
+    return mesh
+
+
+def collision_only(obj: bpy.types.Object) -> None:
+    """Show an object as a wireframe and keep it out of renders: it only stands for collision geometry."""
+    obj.display_type = 'WIRE'
+    obj.hide_render = True
+
+
+def new_child(context: bpy.types.Context, parent: bpy.types.Object, name: str, data, basis: Matrix
+              ) -> bpy.types.Object:
+    """A child of `parent` with local matrix `basis` (parent inverse identity), in the parent's collections."""
+    child = bpy.data.objects.new(name, data)
+    link_like(child, parent, context)
+    child.parent = parent
+    child.matrix_parent_inverse = Matrix.Identity(4)
+    child.matrix_basis = basis
+    return child
+
+
+def compensation(scale: Vector) -> Matrix:
+    """The local scale that cancels a parent's world scale (child world scale 1)."""
+    return Matrix.Diagonal((*(1.0 / s if abs(s) > _EPSILON else 1.0 for s in scale), 1.0))
+
+
+def reuse_hull_object(obj: bpy.types.Object, shape) -> bpy.types.Object | None:
+    """The collision-mesh child an earlier fit made for this shape, to refill instead of adding another."""
+    previous = shape.mesh_object if shape.mesh_source == 'OBJECT' else None
+    if previous is not None and previous.parent == obj and previous.name.startswith(obj.name + HULL_SUFFIX):
+        return previous
+    return None
