@@ -1,15 +1,11 @@
 """Viewport overlay of collider shapes and joint frames (gpu module, batched)."""
 
-import bpy
-
-_CLASSES: tuple[type, ...] = ()
+from . import overlay
 
 
 def register() -> None:
-    for cls in _CLASSES:
-        bpy.utils.register_class(cls)
+    overlay.register()
 
 
 def unregister() -> None:
-    for cls in reversed(_CLASSES):
-        bpy.utils.unregister_class(cls)
+    overlay.unregister()

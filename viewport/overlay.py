@@ -1,0 +1,144 @@
+"""The viewport overlay: one GPU batch of every collider and joint line, rebuilt only when the scene changes.
+
+A depsgraph handler marks the lines dirty (and drops cached mesh edges of objects whose geometry
+changed); the draw callback rebuilds lines and batch on the next redraw only. Nothing here touches the
+GPU in background mode, where Blender has none: the lines are still built, the batch is skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import bpy
+from bpy.app.handlers import persistent
+
+from ..properties import scene_physics
+from .collect import MeshEdgeCache, OverlayLines, scene_lines
+
+LINE_WIDTH = 1.5
+
+
+@dataclass
+class OverlayState:
+    """Session state of the overlay; holds arrays and a GPU batch, never Blender objects."""
+
+    dirty: bool = True
+    scene_key: int | None = None
+    lines: OverlayLines | None = None
+    batch: object | None = None
+    shader: object | None = None
+    mesh_cache: MeshEdgeCache = field(default_factory=MeshEdgeCache)
+    rebuilds: int = 0
+
+    def invalidate(self) -> None:
+        self.dirty = True
+
+
+STATE = OverlayState()
+_draw_handle = None
+
+
+def gpu_available() -> bool:
+    """False in background mode, where the gpu module refuses to draw."""
+    return not bpy.app.background
+
+
+def rebuild(scene: bpy.types.Scene, depsgraph=None) -> OverlayLines:
+    """Build the lines (and, with a GPU, the batch) for `scene` now."""
+    lines = scene_lines(scene.objects, STATE.mesh_cache, depsgraph)
+    STATE.lines = lines
+    STATE.batch = _make_batch(lines) if gpu_available() else None
+    STATE.dirty = False
+    STATE.scene_key = scene.session_uid
+    STATE.rebuilds += 1
+    return lines
+
+
+def _make_batch(lines: OverlayLines):
+    import gpu  # noqa: PLC0415 - only with a GPU
+    from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
+
+    if STATE.shader is None:
+        STATE.shader = gpu.shader.from_builtin('POLYLINE_FLAT_COLOR')
+    if not len(lines.positions):
+        return None
+    return batch_for_shader(STATE.shader, 'LINES', {"pos": lines.positions, "color": lines.colors})
+
+
+def draw() -> None:
+    """SpaceView3D POST_VIEW callback: rebuild when dirty, then draw the one batch."""
+    context = bpy.context
+    scene = context.scene
+    if scene is None or not scene_physics(scene).show_overlay:
+        return
+    if STATE.dirty or STATE.scene_key != scene.session_uid:
+        rebuild(scene, context.evaluated_depsgraph_get())
+    if STATE.batch is None:
+        return
+    import gpu  # noqa: PLC0415 - only with a GPU
+
+    gpu.state.blend_set('ALPHA')
+    gpu.state.depth_test_set('LESS_EQUAL')
+    _x, _y, width, height = gpu.state.viewport_get()
+    STATE.shader.bind()
+    STATE.shader.uniform_float("viewportSize", (width, height))
+    STATE.shader.uniform_float("lineWidth", LINE_WIDTH)
+    STATE.batch.draw(STATE.shader)
+    gpu.state.depth_test_set('NONE')
+    gpu.state.blend_set('NONE')
+
+
+@persistent
+def on_depsgraph_update(_scene, depsgraph) -> None:
+    """Any change may move, add or retag a collider: mark dirty; drop mesh edges whose geometry changed."""
+    STATE.invalidate()
+    for update in depsgraph.updates:
+        if update.is_updated_geometry and isinstance(update.id, bpy.types.Object):
+            STATE.mesh_cache.forget(update.id.original.session_uid)
+
+
+@persistent
+def on_load(_filepath) -> None:
+    STATE.mesh_cache.clear()
+    STATE.invalidate()
+
+
+@persistent
+def on_frame_change(_scene, _depsgraph=None) -> None:
+    STATE.invalidate()
+
+
+_HANDLERS = (
+    (bpy.app.handlers.depsgraph_update_post, on_depsgraph_update),
+    (bpy.app.handlers.load_post, on_load),
+    (bpy.app.handlers.frame_change_post, on_frame_change),
+)
+
+
+def register() -> None:
+    global _draw_handle  # noqa: PLW0603 - the one draw handle of this add-on
+    for handlers, function in _HANDLERS:
+        if function not in handlers:
+            handlers.append(function)
+    if _draw_handle is None:
+        _draw_handle = bpy.types.SpaceView3D.draw_handler_add(draw, (), 'WINDOW', 'POST_VIEW')
+    STATE.mesh_cache.clear()
+    STATE.invalidate()
+
+
+def unregister() -> None:
+    global _draw_handle  # noqa: PLW0603
+    if _draw_handle is not None:
+        bpy.types.SpaceView3D.draw_handler_remove(_draw_handle, 'WINDOW')
+        _draw_handle = None
+    for handlers, function in _HANDLERS:
+        if function in handlers:
+            handlers.remove(function)
+    STATE.batch = None
+    STATE.shader = None
+    STATE.lines = None
+    STATE.mesh_cache.clear()
+
+
+def is_registered() -> bool:
+    return _draw_handle is not None
