@@ -2,10 +2,10 @@
 
 import bpy
 
-from . import assign, body, copy, fit, joint, library, naming, state, validate
+from . import assign, body, copy, decompose, fit, joint, library, naming, state, validate
 
 _CLASSES: tuple[type, ...] = (
-    *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *fit.CLASSES, *joint.CLASSES,
+    *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *joint.CLASSES,
     *library.CLASSES, *naming.CLASSES, *validate.CLASSES,
 )
 

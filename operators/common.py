@@ -28,7 +28,9 @@ def plural(count: int, noun: str) -> str:
     """'1 body', '3 bodies', '2 colliders'."""
     if count == 1:
         return f"{count} {noun}"
-    return f"{count} {noun[:-1]}ies" if noun.endswith("y") and noun[-2:-1] not in "aeiou" else f"{count} {noun}s"
+    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
+        return f"{count} {noun[:-1]}ies"
+    return f"{count} {noun}es" if noun.endswith(("s", "sh", "ch", "x")) else f"{count} {noun}s"
 
 
 def names(objects: Iterable[bpy.types.Object], limit: int = 3) -> str:
