@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-SEGMENTS = 32  # per full circle
+SEGMENTS = 24  # per full circle: a multiple of 4, so the rings reach the shape's extremes
 
 ROLE_COLORS: dict[str, tuple[float, float, float, float]] = {
     'STATIC': (0.45, 0.62, 0.95, 1.0),
@@ -81,8 +81,11 @@ ROUND_TEMPLATES = {kind: _round_template(kind) for kind in ("sphere", "capsule",
 
 
 def transform(matrices: np.ndarray, local: np.ndarray) -> np.ndarray:
-    """(N, 4, 4) matrices applied to (N, V, 3) local points -> (N, V, 3) world points."""
-    return np.einsum("nij,nvj->nvi", matrices[:, :3, :3], local) + matrices[:, None, :3, 3]
+    """(N, 4, 4) matrices applied to (N, V, 3) local points -> (N, V, 3) world points (float32)."""
+    matrices = np.asarray(matrices, dtype=np.float32)
+    world = np.matmul(np.asarray(local, dtype=np.float32), matrices[:, :3, :3].transpose(0, 2, 1))
+    world += matrices[:, None, :3, 3]
+    return world
 
 
 def boxes(matrices: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -98,10 +101,9 @@ def rounds(kind: str, matrices: np.ndarray, radius_top: np.ndarray, radius_botto
     if not len(matrices):
         return np.empty((0, 3))
     template = ROUND_TEMPLATES[kind]
-    radius = np.where(template.top[None], radius_top[:, None], radius_bottom[:, None])  # (N, V)
-    local = template.directions[None] * radius[..., None]
-    shift = np.where(template.top, 1.0, -1.0)[None] * half_height[:, None]  # (N, V)
-    local[..., 2] += shift
+    radius = np.where(template.top[None], radius_top[:, None], radius_bottom[:, None]).astype(np.float32)
+    local = template.directions.astype(np.float32)[None] * radius[..., None]  # (N, V, 3)
+    local[..., 2] += np.where(template.top, 1.0, -1.0).astype(np.float32)[None] * half_height[:, None]
     return transform(matrices, local).reshape(-1, 3)
 
 
@@ -165,4 +167,4 @@ class LineBuffer:
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
         if not self.positions:
             return np.empty((0, 3), np.float32), np.empty((0, 4), np.float32)
-        return np.concatenate(self.positions), np.ascontiguousarray(np.concatenate(self.colors), dtype=np.float32)
+        return np.concatenate(self.positions), np.concatenate(self.colors).astype(np.float32, copy=False)
