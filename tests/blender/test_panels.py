@@ -291,3 +291,58 @@ def test_drawing_changes_no_data(ui, tagged):
         if panel.poll(context) if hasattr(panel, "poll") else True:
             draw_panel(panel, context)
     assert (snapshot(settings), snapshot(bpy.context.scene.omi_physics)) == before
+
+
+def test_ui_lists_draw_each_row(ui, tagged):
+    settings = tagged.omi_physics
+    scene = bpy.context.scene.omi_physics
+    bpy.ops.omi.library_add(kind='MATERIAL')
+    bpy.ops.omi.library_add(kind='FILTER')
+    bpy.ops.omi.filter_system_add(system="Player")
+    limit = settings.joint.limits.add()
+    limit.kind = 'ANGULAR'
+    limit.axis_y = False
+    drive = settings.joint.drives.add()
+    drive.use_position_target = True
+    node = settings.trigger.nodes.add()
+    rows = {
+        "OMI_UL_physics_materials": (scene, scene.physics_materials[0]),
+        "OMI_UL_collision_filters": (scene, scene.collision_filters[0]),
+        "OMI_UL_system_names": (scene.collision_filters[0], scene.collision_filters[0].collision_systems[0]),
+        "OMI_UL_joint_limits": (settings.joint, limit),
+        "OMI_UL_joint_drives": (settings.joint, drive),
+        "OMI_UL_trigger_nodes": (settings.trigger, node),
+    }
+    drawn = {}
+    for name, (data, item) in rows.items():
+        row = Recorder()
+        getattr(ui.lists, name).draw_item(None, None, row, data, item, 0, data, "", 0)
+        drawn[name] = row
+    assert drawn["OMI_UL_physics_materials"].labels() == ["Material"]  # names change through Rename only
+    assert drawn["OMI_UL_system_names"].props() == ["name"]  # system names are edited in place
+    assert drawn["OMI_UL_joint_limits"].labels() == ["Angular XZ (fixed)"]
+    assert drawn["OMI_UL_joint_drives"].labels() == ["Spring angular X"]
+    assert drawn["OMI_UL_trigger_nodes"].props() == ["target"]
+
+
+@pytest.mark.parametrize(("shape_type", "budget_shown"), [('BOX', False), ('CONVEX', True)])
+def test_fit_redo_panel_shows_the_budget_for_hulls_only(omi, shape_type, budget_shown):
+    fit = omi("operators.fit").OMI_OT_fit_collider
+    stand_in = types.SimpleNamespace(layout=Recorder(), shape_type=shape_type, use_vertex_budget=True)
+    fit.draw(stand_in, None)
+    shown = stand_in.layout.props()
+    assert shown[:3] == ["shape_type", "role", "target"]
+    assert ("vertex_budget" in shown) is budget_shown
+
+
+@pytest.mark.parametrize(("preset", "expected"), [
+    ('FIXED', ["preset"]),
+    ('HINGE', ["preset", "axis", "angle_min", "angle_max"]),
+    ('SLIDER', ["preset", "axis", "distance_min", "distance_max", "slider_turns"]),
+])
+def test_create_joint_redo_panel_shows_the_preset_parameters(omi, preset, expected):
+    joint = omi("operators.joint").OMI_OT_create_joint
+    stand_in = types.SimpleNamespace(layout=Recorder(), preset=preset, slider_turns=False)
+    stand_in.draw_preset = types.MethodType(joint.draw_preset, stand_in)
+    joint.draw(stand_in, None)
+    assert stand_in.layout.props() == ["location", "enable_collision", *expected]
