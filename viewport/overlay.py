@@ -43,9 +43,9 @@ def gpu_available() -> bool:
     return not bpy.app.background
 
 
-def rebuild(scene: bpy.types.Scene, depsgraph=None) -> OverlayLines:
-    """Build the lines (and, with a GPU, the batch) for `scene` now."""
-    lines = scene_lines(scene.objects, STATE.mesh_cache, depsgraph)
+def rebuild(scene: bpy.types.Scene, depsgraph=None, objects=None) -> OverlayLines:
+    """Build the lines (and, with a GPU, the batch) for `objects` (default: all of `scene`'s) now."""
+    lines = scene_lines(scene.objects if objects is None else objects, STATE.mesh_cache, depsgraph)
     STATE.lines = lines
     STATE.batch = _make_batch(lines) if gpu_available() else None
     STATE.dirty = False
@@ -72,7 +72,7 @@ def draw() -> None:
     if scene is None or not scene_physics(scene).show_overlay:
         return
     if STATE.dirty or STATE.scene_key != scene.session_uid:
-        rebuild(scene, context.evaluated_depsgraph_get())
+        rebuild(scene, context.evaluated_depsgraph_get(), context.visible_objects)
     if STATE.batch is None:
         return
     import gpu  # noqa: PLC0415 - only with a GPU

@@ -163,10 +163,15 @@ def test_overlay_rebuilds_only_after_a_change_and_never_touches_the_gpu_here(omi
     overlay.draw()
     assert overlay.STATE.rebuilds == rebuilds + 1
     assert overlay.STATE.lines.positions[:, 0].min() == pytest.approx(0.5, abs=1e-5)
+    obj.hide_set(True)  # hidden objects are not drawn
+    bpy.context.view_layer.update()
+    overlay.draw()
+    assert overlay.STATE.lines.shapes == 0
+    obj.hide_set(False)
     bpy.context.scene.omi_physics.show_overlay = False
     bpy.context.view_layer.update()
     overlay.draw()
-    assert overlay.STATE.rebuilds == rebuilds + 1  # hidden: not even rebuilt
+    assert overlay.STATE.rebuilds == rebuilds + 2  # overlay off: not even rebuilt
     bpy.context.scene.omi_physics.show_overlay = True
 
 
