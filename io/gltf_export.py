@@ -1,8 +1,26 @@
-"""glTF exporter hooks (io_scene_gltf2 user extension): thin, calls io/omi and io/blender."""
+"""glTF exporter hooks (io_scene_gltf2 user extension): thin, calls io/blender/export_physics.
+
+The exporter swallows exceptions raised by hooks (it logs one line and carries on), so every hook
+catches at its boundary and reports through the export log, naming the object it was working on.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+import bpy
+
+from .blender import gltf_compat
+from .blender.export_physics import PhysicsExport
+
+_SETTINGS_PROPERTY = "omi_physics"  # the add-on's PropertyGroups, never to be written as glTF extras
+_BLACK_LISTED_KEY = "omi_physics_black_listed"
+
+
+def _log_error(export_settings: dict, message: str) -> None:
+    log = export_settings.get("log")
+    if log is not None:
+        log.error(f"OMI physics: {message}", popup=True)
 
 
 class glTF2ExportUserExtension:
@@ -10,11 +28,63 @@ class glTF2ExportUserExtension:
 
     def __init__(self) -> None:
         self.enabled = True
+        self._physics: PhysicsExport | None = None
+
+    def _session(self, export_settings: dict) -> PhysicsExport:
+        if self._physics is None:
+            self._physics = PhysicsExport(export_settings, bpy.context.scene)
+        return self._physics
+
+    def gather_node_mesh_hook(self, hook_node_mesh: Any, blender_object: Any, export_settings: dict) -> None:
+        """An object used only as another object's collision mesh is written for the shape, not rendered."""
+        try:
+            if self._session(export_settings).hides_render_mesh(blender_object):
+                hook_node_mesh.export_mesh = False
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"collision mesh check failed on {getattr(blender_object, 'name', '?')!r}: "
+                                        f"{error}")
+
+    def gather_node_hook(self, gltf_node: Any, blender_object: Any, export_settings: dict) -> None:
+        try:
+            self._session(export_settings).record(gltf_node, blender_object)
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"object {getattr(blender_object, 'name', '?')!r} skipped: {error}")
+
+    def gather_scene_hook(self, gltf_scene: Any, blender_scene: Any, export_settings: dict) -> None:
+        try:
+            self._session(export_settings).write_scene(gltf_scene)
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"scene {getattr(blender_scene, 'name', '?')!r}: physics not written: {error}")
+
+    def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
+        try:
+            self._session(export_settings).finish(gltf)
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"document-level physics not written: {error}")
 
 
 def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
-    """Runs before the exporter gathers anything."""
+    """Runs before the exporter gathers anything: keep the add-on's settings out of glTF extras.
+
+    Blender 4.2 lists PropertyGroup pointers among an object's custom properties, so the exporter's
+    'Custom Properties' option would write them as extras; 5.0 no longer does. Either way the name goes
+    on the exporter's black list for this export only.
+    """
+    try:
+        black_list = gltf_compat.extras_black_list()
+        if black_list is not None and _SETTINGS_PROPERTY not in black_list:
+            black_list.append(_SETTINGS_PROPERTY)
+            export_settings[_BLACK_LISTED_KEY] = True
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not keep the OMI settings out of extras: {error}")
 
 
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
-    """Runs after the exporter gathered everything, before the file is written."""
+    """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
+    try:
+        black_list = gltf_compat.extras_black_list()
+        if export_settings.pop(_BLACK_LISTED_KEY, False) and black_list is not None \
+                and _SETTINGS_PROPERTY in black_list:
+            black_list.remove(_SETTINGS_PROPERTY)
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not restore the exporter's extras list: {error}")

@@ -1,0 +1,194 @@
+"""Where the extra glTF nodes of an export go: shape frames, scale compensation, joint attachment frames.
+
+The glTF exporter writes each object's node with the object's own transform. A shape that sits off the
+object's origin, a primitive shape under a scaled object, or a joint's attachment frame needs nodes of
+its own below the object's node. This module decides their local transforms; it works in Blender axes
+(mathutils matrices, world space) and converts one finished local transform to glTF TRS through
+`axes.py` at the very end.
+
+Primitive shapes never sit on a scaled frame: the spec discourages it and engines cannot scale a sphere
+or capsule unevenly. Their frame's scale is baked into the shape's dimensions and the shape goes on a
+node whose global transform is rigid. Box, cylinder (with even radial scale) and any uniform scale stay
+exact; what cannot (a sphere or capsule scaled unevenly, a box slanted by a rotation inside an uneven
+scale) is approximated and described in words. Convex and triangle-mesh shapes follow any linear
+transform exactly, so they keep the frame as it is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass
+
+from mathutils import Matrix
+
+from ..omi import model
+from . import axes
+
+TOLERANCE = 1e-5  # relative; float32 PropertyGroup values and matrix products stay well inside it
+MIN_SCALE = 1e-9
+
+
+@dataclass(frozen=True)
+class GltfTRS:
+    """One node's local transform in glTF axes; None for a component at its identity value."""
+
+    translation: tuple[float, float, float] | None
+    rotation: tuple[float, float, float, float] | None  # x, y, z, w
+    scale: tuple[float, float, float] | None
+
+
+@dataclass(frozen=True)
+class ShapePlacement:
+    """How a shape is written: on `len(chain)` new nodes below the object's node (none: on the node itself)."""
+
+    chain: tuple[Matrix, ...]
+    shape: model.Shape
+    approximation: str = ""  # what was approximated, in an artist's words; empty when exact
+
+
+def rigid(matrix: Matrix) -> Matrix:
+    """The matrix without its scale (and without shear): location and rotation only."""
+    location, rotation, _scale = matrix.decompose()
+    return Matrix.LocRotScale(location, rotation, None)
+
+
+def _close(a: Matrix, b: Matrix, size: float = 1.0) -> bool:
+    tolerance = TOLERANCE * max(1.0, size)
+    return all(abs(a[row][col] - b[row][col]) <= tolerance for row in range(4) for col in range(4))
+
+
+def is_trs(matrix: Matrix) -> bool:
+    """True when a glTF node (translation, rotation, scale) can hold the matrix exactly."""
+    location, rotation, scale = matrix.decompose()
+    return _close(Matrix.LocRotScale(location, rotation, scale), matrix, location.length)
+
+
+def is_rigid(matrix: Matrix) -> bool:
+    """True when the matrix has no scale: unit, orthogonal axes."""
+    return _close(rigid(matrix), matrix, matrix.translation.length)
+
+
+def coincide(a: Matrix, b: Matrix) -> bool:
+    """True when two frames are at the same place with the same orientation and scale."""
+    return _close(a, b, max(a.translation.length, b.translation.length))
+
+
+def child_chain(parent_world: Matrix, target_world: Matrix) -> tuple[Matrix, ...] | None:
+    """Local matrices of the nodes to append below a node whose global transform is `parent_world`, so
+    that the last node's global transform is `target_world`.
+
+    One node when its TRS can hold the relative transform. Otherwise (an unevenly scaled parent and a
+    target turned against its scale axes) two: the first undoes the parent's scale, the second is rigid.
+    None when the parent is scaled to zero and nothing can be placed below it.
+    """
+    _location, _rotation, scale = parent_world.decompose()
+    if min(abs(component) for component in scale) < MIN_SCALE:
+        return None
+    local = parent_world.inverted_safe() @ target_world
+    if is_trs(local):
+        return (local,)
+    unscale = Matrix.Diagonal((1.0 / scale[0], 1.0 / scale[1], 1.0 / scale[2], 1.0))
+    unscaled_world = parent_world @ unscale
+    return unscale, rigid(unscaled_world).inverted_safe() @ target_world
+
+
+def _axis_lengths(frame: Matrix) -> tuple[tuple[float, float, float], bool]:
+    """Lengths of the frame's three axes in Blender order, and whether the axes are orthogonal."""
+    linear = frame.to_3x3()
+    columns = [linear.col[index] for index in range(3)]
+    lengths = tuple(column.length for column in columns)
+    orthogonal = True
+    for first, second in ((0, 1), (0, 2), (1, 2)):
+        denominator = lengths[first] * lengths[second]
+        if denominator > 0.0 and abs(columns[first].dot(columns[second])) > TOLERANCE * denominator:
+            orthogonal = False
+    return lengths, orthogonal  # type: ignore[return-value]
+
+
+def _equal(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=TOLERANCE, abs_tol=MIN_SCALE)
+
+
+def _baked_shape(shape: model.Shape, factors: tuple[float, float, float], orthogonal: bool) -> tuple[model.Shape, str]:
+    """The shape with `factors` (per glTF shape axis) baked in, and what had to be approximated."""
+    fx, fy, fz = factors
+    slanted = "" if orthogonal else " and slanted by a rotation inside that scale"
+    if shape.type == "box":
+        size = (shape.size[0] * fx, shape.size[1] * fy, shape.size[2] * fz)
+        note = "" if orthogonal else f"a slanted box was exported as the box of size {_fmt(size)} around it"
+        return dataclasses.replace(shape, size=size), note
+    if shape.type == "sphere":
+        radius = shape.radius * max(factors)
+        note = "" if orthogonal and _equal(fx, fy) and _equal(fy, fz) else (
+            f"the sphere is scaled unevenly{slanted}; exported as a sphere of radius {radius:.4g} that encloses it")
+        return dataclasses.replace(shape, radius=radius), note
+    radial = max(fx, fz)
+    radius_top, radius_bottom = shape.radius_top * radial, shape.radius_bottom * radial
+    if shape.type == "cylinder":
+        height = shape.effective_height * fy
+        note = "" if orthogonal and _equal(fx, fz) else (
+            f"the cylinder is scaled unevenly across its axis{slanted}; exported with radius scaled by {radial:.4g}")
+        return dataclasses.replace(shape, height=height, radius_top=radius_top, radius_bottom=radius_bottom), note
+    # Capsule: keep the full length along the axis; the end caps stay hemispheres of the scaled radius.
+    full_length = (shape.effective_height + shape.radius_top + shape.radius_bottom) * fy
+    height = full_length - radius_top - radius_bottom
+    note = ""
+    if not (orthogonal and _equal(fx, fy) and _equal(fy, fz)):
+        note = (f"the capsule is scaled unevenly{slanted}; exported with radius scaled by {radial:.4g} "
+                f"and its full length kept")
+    if height <= TOLERANCE * full_length:
+        height = max(TOLERANCE * full_length, MIN_SCALE)
+        note = (f"the capsule is scaled so much wider than long{slanted} that it became a ball; exported with the "
+                f"shortest possible middle")
+    return dataclasses.replace(shape, height=height, radius_top=radius_top, radius_bottom=radius_bottom), note
+
+
+def _fmt(values: tuple[float, ...]) -> str:
+    return " x ".join(f"{value:.4g}" for value in values)
+
+
+def place_shape(shape: model.Shape, node_world: Matrix, offset: Matrix | None) -> ShapePlacement | None:
+    """Where and how to write `shape` (glTF-space, in its frame's local units) of an object whose node has
+    the global transform `node_world`; `offset` is the shape's frame relative to the object, or None.
+
+    None when the frame is scaled to zero (there is no volume to export).
+    """
+    frame = node_world @ offset if offset is not None else node_world
+    lengths, orthogonal = _axis_lengths(frame)
+    if min(lengths) < MIN_SCALE:
+        return None
+    on_frame = (offset,) if offset is not None else ()
+    if shape.type in model.MESH_SHAPE_TYPES:
+        return ShapePlacement(on_frame, shape)
+    if orthogonal and all(_equal(length, 1.0) for length in lengths):
+        return ShapePlacement(on_frame, shape)
+    chain = child_chain(node_world, rigid(frame))
+    if chain is None:
+        return None
+    blender_x, blender_y, blender_z = lengths
+    baked, note = _baked_shape(shape, (blender_x, blender_z, blender_y), orthogonal)  # glTF x, y, z
+    return ShapePlacement(chain, baked, note)
+
+
+def _rounded(value: float, identity: float) -> float:
+    """Values within float noise of the identity become the identity, as the glTF exporter does."""
+    return identity if abs(value - identity) < 1e-6 else float(value) + 0.0
+
+
+def trs_to_gltf(local: Matrix) -> GltfTRS:
+    """A local transform in Blender axes as glTF TRS; components at their identity value are None."""
+    location, rotation, scale = local.decompose()
+    rotation.normalize()
+    translation = tuple(_rounded(value, 0.0) for value in axes.vec_to_gltf(location))
+    quaternion = axes.quat_to_gltf(rotation)
+    if quaternion[3] < 0.0:
+        quaternion = tuple(-value for value in quaternion)
+    quaternion = tuple(_rounded(value, identity) for value, identity in zip(quaternion, (0.0, 0.0, 0.0, 1.0),
+                                                                             strict=True))
+    sizes = tuple(_rounded(value, 1.0) for value in axes.size_to_gltf(scale))
+    return GltfTRS(
+        translation=None if translation == (0.0, 0.0, 0.0) else translation,  # type: ignore[arg-type]
+        rotation=None if quaternion == (0.0, 0.0, 0.0, 1.0) else quaternion,  # type: ignore[arg-type]
+        scale=None if sizes == (1.0, 1.0, 1.0) else sizes,  # type: ignore[arg-type]
+    )

@@ -1,0 +1,116 @@
+"""Joint attachment frames for export: which node carries a joint and which node it is connected to.
+
+A joint joins two bodies at one frame. In the file, the joint node sits inside one body and its
+connected node inside the other, and both are at that frame in the exported pose, so an engine starts
+the simulation with the joint at rest, exactly as Blender does.
+
+- A joint from the OMI settings: the frame is the joint object. Its own node is the joint node when it
+  carries nothing else and is not scaled; otherwise a child node at the frame is added. The connected
+  object's node is the connected node when it already sits at the frame; otherwise a child node at the
+  frame is added below it. A joint object outside every body finds its body through a Blender rigid
+  body constraint on it (`object1`), as `adopt_constraint` leaves it.
+- A Blender rigid body constraint: the frame is the constraint object (location and rotation); a node
+  at the frame is added below each of `object1` and `object2` (the connected body's own node is used
+  when it already sits at the frame).
+
+The joint goes under the dynamic body where only one side is dynamic (ERRATA); turning a joint around
+negates its single-axis ranges and its drive targets, since the motion is then seen from the other side.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import bpy
+from mathutils import Matrix
+
+from ..omi import model
+from . import adopt, export_frames
+
+
+@dataclass(frozen=True)
+class JointSide:
+    """One end of a joint: the object whose node holds the frame, and whether that node is the frame."""
+
+    anchor: bpy.types.Object
+    reuse: bool
+
+
+@dataclass(frozen=True)
+class JointPlan:
+    source: bpy.types.Object  # the object the joint was set on: named in messages and in new nodes
+    settings: model.JointSettings
+    enable_collision: bool
+    frame: Matrix  # world space, rigid
+    joint_side: JointSide
+    connected_side: JointSide
+
+
+def _reversed_limit(limit: model.JointLimit) -> model.JointLimit:
+    return dataclasses.replace(limit, min=None if limit.max is None else -limit.max + 0.0,
+                               max=None if limit.min is None else -limit.min + 0.0)
+
+
+def reversed_settings(settings: model.JointSettings) -> model.JointSettings:
+    """The same joint seen from the connected side: single-axis ranges and drive targets negate.
+
+    A limit on two or three axes bounds a distance or an angle from the other frame, which is the same
+    from both sides.
+    """
+    limits = [_reversed_limit(limit) if len(limit.linear_axes) + len(limit.angular_axes) == 1 else limit
+              for limit in settings.limits]
+    drives = [dataclasses.replace(
+        drive,
+        position_target=None if drive.position_target is None else -drive.position_target + 0.0,
+        velocity_target=None if drive.velocity_target is None else -drive.velocity_target + 0.0,
+    ) for drive in settings.drives]
+    return dataclasses.replace(settings, limits=tuple(limits), drives=tuple(drives))
+
+
+def _sits_at(obj: bpy.types.Object, frame: Matrix) -> bool:
+    return export_frames.coincide(obj.matrix_world, frame)
+
+
+def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: bool,
+                       body_of: Callable[[bpy.types.Object], bpy.types.Object | None]) -> JointPlan:
+    """The plan of a joint set in the OMI settings of `obj`, connected to the object `joint.connected_node`.
+
+    `owns_node`: the object's node carries nothing but the joint (no mesh, no body part).
+    """
+    connected: bpy.types.Object = joint.connected_node
+    frame = export_frames.rigid(obj.matrix_world)
+    anchor = obj
+    constraint = obj.rigid_body_constraint
+    if body_of(obj) is None and constraint is not None and constraint.object1 is not None:
+        connected_body = body_of(connected)
+        anchor = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
+        anchor = anchor if anchor is not None else obj
+    reuse_own = anchor is obj and owns_node and export_frames.is_rigid(obj.matrix_world)
+    return JointPlan(
+        source=obj, settings=joint.settings, enable_collision=joint.enable_collision, frame=frame,
+        joint_side=JointSide(anchor, reuse_own),
+        connected_side=JointSide(connected, _sits_at(connected, frame)),
+    )
+
+
+def plan_from_constraint(obj: bpy.types.Object, joint: adopt.ConstraintJoint) -> JointPlan:
+    """The plan of a Blender rigid body constraint on `obj` (usually an empty at the pivot)."""
+    frame = export_frames.rigid(obj.matrix_world)
+    return JointPlan(
+        source=obj, settings=joint.settings, enable_collision=joint.enable_collision, frame=frame,
+        joint_side=JointSide(joint.object1, False),
+        connected_side=JointSide(joint.object2, _sits_at(joint.object2, frame)),
+    )
+
+
+def oriented(plan: JointPlan, is_dynamic: Callable[[bpy.types.Object], bool]) -> JointPlan:
+    """The plan with the joint on the dynamic side when only the connected side is dynamic."""
+    if is_dynamic(plan.joint_side.anchor) or not is_dynamic(plan.connected_side.anchor):
+        return plan
+    # The connected object's own node may be a body's node, which cannot also carry the joint: a new node.
+    return dataclasses.replace(
+        plan, settings=reversed_settings(plan.settings), joint_side=JointSide(plan.connected_side.anchor, False),
+        connected_side=JointSide(plan.joint_side.anchor, plan.joint_side.reuse),
+    )

@@ -1,0 +1,70 @@
+"""The few io_scene_gltf2 classes and lists the export hooks need, found lazily on every supported version.
+
+io_scene_gltf2 renamed most of its modules between Blender 4.2 (`gltf2_blender_extras.py`,
+`gltf2_io_binary_data.py`, ...) and 5.0 (`extras.py`, `binary_data.py`, ...); only
+`io/com/gltf2_io_extensions.py` kept its path. So nothing here is imported at module level: the glTF
+data classes are taken from the module of a live node the exporter hands to a hook, and the other
+modules are looked up under the same package root by each known name in turn.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from types import ModuleType
+from typing import Any
+
+_EXTRAS_MODULES = ("blender.com.extras", "blender.com.gltf2_blender_extras")
+_BINARY_DATA_MODULES = ("io.exp.binary_data", "io.exp.gltf2_io_binary_data")
+_EXTENSIONS_MODULE = "io.com.gltf2_io_extensions"
+_DEFAULT_ROOT = "io_scene_gltf2"
+
+
+def package_root(gltf_object: Any = None) -> str:
+    """The glTF add-on's package name ('io_scene_gltf2', or bl_ext.* if it is installed as an extension)."""
+    module_name = type(gltf_object).__module__ if gltf_object is not None else ""
+    for marker in (".io.com.", ".blender."):
+        if marker in module_name:
+            return module_name.split(marker)[0]
+    return _DEFAULT_ROOT
+
+
+def _first_module(root: str, names: tuple[str, ...]) -> ModuleType | None:
+    for name in names:
+        try:
+            return importlib.import_module(f"{root}.{name}")
+        except ImportError:
+            continue
+    return None
+
+
+def gltf_io(gltf_object: Any) -> ModuleType:
+    """The module defining the glTF data classes (Node, Mesh, Accessor, ...), from one of its objects."""
+    return sys.modules[type(gltf_object).__module__]
+
+
+def binary_data_class(root: str = _DEFAULT_ROOT) -> type:
+    """The BinaryData class the exporter moves into its buffer when it meets one."""
+    module = _first_module(root, _BINARY_DATA_MODULES)
+    if module is None or not hasattr(module, "BinaryData"):
+        raise ImportError(f"no BinaryData class in {root}")
+    return module.BinaryData
+
+
+def extension_class(root: str = _DEFAULT_ROOT) -> type:
+    """`Extension`: a node-level extension the exporter traverses and lists in extensionsUsed."""
+    return importlib.import_module(f"{root}.{_EXTENSIONS_MODULE}").Extension
+
+
+def extras_black_list() -> list[str] | None:
+    """The exporter's list of custom property names never written as extras (mutated in place)."""
+    module = _first_module(_DEFAULT_ROOT, _EXTRAS_MODULES)
+    black_list = getattr(module, "BLACK_LIST", None)
+    if isinstance(black_list, list):
+        return black_list
+    for name, loaded in list(sys.modules.items()):  # the add-on may live under another package name
+        if ".blender.com." in name and hasattr(loaded, "generate_extras"):
+            black_list = getattr(loaded, "BLACK_LIST", None)
+            if isinstance(black_list, list):
+                return black_list
+    return None
