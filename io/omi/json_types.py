@@ -294,10 +294,11 @@ def index_list_or(
 
 
 def index_or_none(value: object, count: int, at: str, issues: Issues, what: str) -> int | None:
-    """A glTFid into an array of `count` items; -1 (the READMEs' "none") and absence give None silently."""
+    """A glTFid into an array of `count` items; absence gives None silently, -1 (the READMEs' "none") with an info."""
     if value is MISSING:
         return None
     if isinstance(value, int | float) and not isinstance(value, bool) and value == -1:
+        report(issues, at, f"{what} -1 means none; the schema wants the key omitted instead", "info")
         return None
     if not is_index(value):
         if is_number(value) and float(value).is_integer() and value >= 0:  # type: ignore[arg-type, operator]

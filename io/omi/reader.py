@@ -158,7 +158,11 @@ class _Reader:
     def document_array(self, extension: str, key: str) -> tuple[str, list]:
         at = join("", "extensions", extension)
         container = obj_or_none(get(self.extensions, extension), at, self.issues, extension)
-        items = list_or_none(get(container, key), join(at, key), self.issues, key) if container else None
+        items = list_or_none(get(container, key), join(at, key), self.issues, key) if container is not None else None
+        if key in ("shapes", "physicsJoints", "colliders") and container is not None and (
+                items == [] or key not in container):
+            found = "empty" if items == [] else "missing"
+            self.issues.append(rules.issue(join(at, key), f"{key} is {found} (the schema wants at least one)", "info"))
         return join(at, key), items or []
 
     def read_document_arrays(self) -> None:
@@ -224,6 +228,9 @@ class _Reader:
             details, details_at = shape, at  # no sub-object: defaults (ERRATA) or flat legacy values
             if not legacy_collider and any(key in shape for key in FLAT_SHAPE_KEYS):
                 self.revision(rules.REV_FLAT_SHAPE, at)
+            elif not legacy_collider:
+                self.issues.append(rules.issue(at, f"shape has no `{shape_type}` sub-object: all defaults (the "
+                                                   "schema wants it written, even empty)", "info"))
         else:
             details_at = join(at, type_value if type_value in shape else shape_type)
             details = obj_or_none(details_raw, details_at, self.issues, f"{type_value} values") or {}
@@ -354,6 +361,9 @@ class _Reader:
         if found is not None:
             issues.append(found)
             return None
+        if linear and angular:
+            issues.append(rules.issue(at, "limit on both linear and angular axes: read as one, written as two "
+                                          "(the schema allows one kind per limit)", "info"))
         return JointLimit(linear, angular, low, high, stiffness, damping)
 
     def infinite_if_negative(self, value: object, at: str, what: str) -> float | None:
@@ -703,6 +713,8 @@ class _Reader:
             report(self.issues, at, f"joint node has no {missing}; joint dropped")
             return
         settings = self.resolve(settings_value, self.joint_settings, join(at, "joint"), "joint")
+        if settings is None and settings_value == -1:
+            report(self.issues, join(at, "joint"), "joint -1 is not a joint settings index; joint dropped")
         connected = index_or_none(connected_value, len(self.nodes_json), join(at, "connectedNode"), self.issues,
                                   "connectedNode")
         if connected is None and connected_value == -1:

@@ -396,7 +396,7 @@ def _set_document_extension(gltf: dict, name: str, arrays: dict[str, list], keys
 
 def write_document(doc: PhysicsDocument, gltf: Mapping) -> dict:
     """A deep copy of `gltf` whose OMI content is `doc` in the current revision; nothing else changes."""
-    out: dict = copy.deepcopy(dict(gltf)) if isinstance(gltf, Mapping) else {}
+    out: dict = _copy_json(gltf) if isinstance(gltf, Mapping) else {}
     nodes = out.get("nodes") if isinstance(out.get("nodes"), list) else []
     meshes = out.get("meshes") if isinstance(out.get("meshes"), list) else []
     for node in nodes:
@@ -439,6 +439,19 @@ def write_document(doc: PhysicsDocument, gltf: Mapping) -> dict:
         del out["extensions"]
     _update_extension_lists(out, used)
     return out
+
+
+def _copy_json(value: Any, _active: frozenset[int] = frozenset()) -> Any:
+    """A copy of JSON-like data in which no two places share an object (unlike copy.deepcopy, which keeps
+    aliasing: two nodes given as one dict must not receive each other's extensions). Cycles stay shared."""
+    if isinstance(value, Mapping | list | tuple):
+        if id(value) in _active:
+            return value
+        active = _active | {id(value)}
+        if isinstance(value, Mapping):
+            return {key: _copy_json(item, active) for key, item in value.items()}
+        return [_copy_json(item, active) for item in value]
+    return copy.copy(value)
 
 
 def _update_extension_lists(out: dict, used: set[str]) -> None:

@@ -153,6 +153,9 @@ CASES = {
         {_joint(3) + "/joint": 1}, [(_joint(3) + "/joint", "error", "out of range")], {3}),
     "connected node out of range": (
         {_joint(3) + "/connectedNode": 99}, [(_joint(3) + "/connectedNode", "error", "out of range")], {3}),
+    "joint settings -1": (
+        {_joint(3) + "/joint": -1}, [(_joint(3) + "/joint", "info", "-1 means none"),
+                                     (_joint(3) + "/joint", "error", "joint dropped")], {3}),
     "connected node -1": (
         {_joint(3) + "/connectedNode": -1}, [(_joint(3) + "/connectedNode", "error", "not a node")], {3}),
     "connected to itself": (

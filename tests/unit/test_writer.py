@@ -209,3 +209,14 @@ def test_write_document_without_physics_removes_omi(writer, model):
               "extensionsRequired": ["OMI_physics_body"], "nodes": [{"extensions": {"OMI_physics_body": {}}}]}
     out = writer.write_document(model.PhysicsDocument(), source)
     assert out == {"asset": {"version": "2.0"}, "nodes": [{}]}
+
+
+def test_write_document_does_not_share_objects_between_nodes(writer, model):
+    """A Python-made input may give two nodes as one dict; each written node gets its own extensions."""
+    shared = {"name": "Twin"}
+    source = {"nodes": [shared, shared]}
+    doc = model.PhysicsDocument(nodes={0: model.NodePhysics(motion=model.Motion())})
+    out = writer.write_document(doc, source)
+    assert out["nodes"][0]["extensions"] == {"OMI_physics_body": {"motion": {"type": "dynamic"}}}
+    assert out["nodes"][1] == {"name": "Twin"}
+    assert shared == {"name": "Twin"}
