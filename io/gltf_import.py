@@ -1,10 +1,89 @@
-"""glTF importer hooks (io_scene_gltf2 user extension): thin, calls io/omi and io/blender."""
+"""glTF importer hooks (io_scene_gltf2 user extension): thin, calls io/omi and io/blender.
+
+The scene's glTF import options (`Scene.omi_physics.import_physics` / `import_rigid_bodies`) decide
+what happens. Every problem goes to the importer's log as a warning and the import goes on.
+"""
 
 from __future__ import annotations
+
+import traceback
+from typing import Any
+
+import bpy
+
+from ..properties import scene_physics
+from .blender import rigid_body
+from .blender.import_nodes import ImportPlan
+from .omi import model
+
+EXTENSIONS = ("OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint", "OMI_collider")
+LOG_PREFIX = "OMI physics"
 
 
 class glTF2ImportUserExtension:
     """Created by the glTF importer once per import."""
 
     def __init__(self) -> None:
-        self.enabled = True
+        from io_scene_gltf2.io.com.gltf2_io_extensions import Extension  # noqa: PLC0415 - lazy by design
+
+        # Files that list the OMI extensions as required import instead of being refused.
+        self.extensions = [Extension(name=name, extension={}, required=True) for name in EXTENSIONS]
+        self.plan: ImportPlan | None = None
+        self.issues: list[model.Issue] = []
+
+    def gather_import_gltf_before_hook(self, gltf: Any) -> None:
+        """Read the physics and prepare the importer's data before it creates any object."""
+        try:
+            options = scene_physics(bpy.context.scene)
+            if not options.import_physics:
+                return
+            self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
+            self.issues.extend(self.plan.doc.issues)
+            if not self.plan.doc.nodes:
+                return
+            if options.import_rigid_bodies:
+                rigid_body.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
+            self.plan.prepare(gltf)
+        except Exception as error:  # a hook must never end the import
+            self._failed(gltf, "reading the physics", error)
+            self.plan = None
+
+    def gather_import_scene_after_nodes_hook(self, _gltf_scene: Any, bl_scene: bpy.types.Scene, gltf: Any) -> None:
+        """Write the settings into the created objects and build the Blender rigid bodies."""
+        try:
+            if self.plan is not None and self.plan.doc.nodes:
+                self.plan.finish(gltf, bl_scene, self.issues)
+        except Exception as error:
+            self._failed(gltf, "creating the physics", error)
+        finally:
+            self._log(gltf)
+
+    def _failed(self, gltf: Any, doing: str, error: Exception) -> None:
+        gltf.log.error(f"{LOG_PREFIX}: failed while {doing}: {type(error).__name__}: {error}")
+        gltf.log.debug(traceback.format_exc())
+
+    def _log(self, gltf: Any) -> None:
+        """Each issue as a warning (info stays info), named by node; one summary in the import report."""
+        problems = 0
+        for issue in self.issues:
+            message = f"{LOG_PREFIX}: {self._where(gltf, issue.pointer)}{issue.message}"
+            if issue.severity == "info":
+                gltf.log.info(message)
+            else:
+                gltf.log.warning(message)
+                problems += 1
+        if problems:
+            gltf.log.warning(f"{LOG_PREFIX}: {problems} problem(s) in the file's physics; see the console",
+                             popup=True)
+        self.issues = []
+
+    def _where(self, gltf: Any, pointer: str) -> str:
+        """`/nodes/3/...` -> `node 3 'Name' (/nodes/3/...): `; other pointers as they are."""
+        if not pointer:
+            return ""
+        parts = pointer.split("/")
+        if len(parts) > 2 and parts[1] == "nodes" and parts[2].isdigit() and self.plan is not None:
+            name = self.plan.node_name(gltf, int(parts[2]))
+            if name:
+                return f"node {parts[2]} {name!r} ({pointer}): "
+        return f"{pointer}: "

@@ -1,0 +1,202 @@
+"""OMI physics for the glTF importer: what the physics needs from the importer's data and objects.
+
+Before the importer makes objects (`ImportPlan.prepare`), the glTF data is adjusted so that the importer
+itself makes what the physics needs, with its own mesh code and naming:
+- a convex or triangle-mesh shape needs its glTF mesh as a mesh object, even when no node shows it: a
+  node without a mesh gets the shape's mesh (its object then holds the collision mesh and is marked as
+  a shape mesh); a node with another mesh gets a new child node holding the shape's mesh;
+- when Blender rigid bodies are wanted, every body or collider node without a mesh gets a one-triangle
+  placeholder mesh, so the importer makes a mesh object (a Blender rigid body must be one); its data
+  becomes the exact shape mesh afterwards. Export writes no mesh for these objects (shape meshes).
+New nodes and meshes are appended, so the file's own indices keep their meaning.
+
+After the importer made the objects (`ImportPlan.finish`), the settings are written to them with the
+PropertyGroup conversion, and the Blender rigid bodies built from those settings.
+"""
+
+from __future__ import annotations
+
+import base64
+import struct
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import bpy
+
+from ...properties import convert
+from ..omi import model, reader
+from . import rigid_body
+
+_PLACEHOLDER_POSITIONS = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
+_FLOAT = 5126
+
+
+def document_json(data: Any) -> dict:
+    """The parts of the importer's parsed glTF the physics reader looks at, as plain JSON values."""
+    nodes = []
+    for node in data.nodes or []:
+        entry: dict[str, Any] = {}
+        for key, value in (("name", node.name), ("children", node.children), ("mesh", node.mesh),
+                           ("camera", node.camera), ("skin", node.skin), ("extensions", node.extensions)):
+            if value is not None:
+                entry[key] = value
+        nodes.append(entry)
+    document: dict[str, Any] = {"nodes": nodes, "meshes": [{"name": mesh.name} for mesh in data.meshes or []]}
+    if data.extensions is not None:
+        document["extensions"] = data.extensions
+    if data.extensions_used is not None:
+        document["extensionsUsed"] = data.extensions_used
+    return document
+
+
+def _shape_meshes(node: model.NodePhysics) -> list[int]:
+    """The glTF mesh indices the node's convex/trimesh shapes use, collider first."""
+    found = []
+    for part in (node.collider, node.trigger):
+        shape = part.shape if part is not None else None
+        if shape is not None and shape.type in model.MESH_SHAPE_TYPES and isinstance(shape.mesh, int) \
+                and shape.mesh not in found:
+            found.append(shape.mesh)
+    return found
+
+
+class ImportPlan:
+    """One import's physics: the document read before the objects exist, finished once they do."""
+
+    def __init__(self, doc: model.PhysicsDocument, build_rigid_bodies: bool) -> None:
+        self.doc = doc
+        self.build_rigid_bodies = build_rigid_bodies
+        self.placeholders: set[int] = set()  # node index -> object whose mesh is the placeholder
+        self.own_shape_mesh: set[int] = set()  # nodes given their shape's mesh (collision-only mesh objects)
+        self.collision_nodes: dict[tuple[int, int], int] = {}  # (node, mesh) -> new child node holding the mesh
+        self.node_count = 0
+
+    @classmethod
+    def read(cls, gltf: Any, build_rigid_bodies: bool) -> ImportPlan:
+        return cls(reader.read_document(document_json(gltf.data)), build_rigid_bodies)
+
+    # --- before the importer creates objects -----------------------------------------------------------
+
+    def prepare(self, gltf: Any) -> None:
+        """Adjust the importer's data so its objects can carry the physics (see the module docstring)."""
+        data = gltf.data
+        nodes = data.nodes or []
+        self.node_count = len(nodes)
+        mesh_count = len(data.meshes or [])
+        bones = {joint for skin in data.skins or [] for joint in skin.joints or []}
+        placeholder = None
+        for index, node in self.doc.nodes.items():
+            if not 0 <= index < len(nodes):
+                continue
+            gltf_node = nodes[index]
+            plain = index not in bones and gltf_node.camera is None and \
+                "KHR_lights_punctual" not in (gltf_node.extensions or {})
+            for mesh in _shape_meshes(node):
+                if not 0 <= mesh < mesh_count or gltf_node.mesh == mesh:
+                    continue
+                if gltf_node.mesh is None and plain:
+                    gltf_node.mesh = mesh
+                    self.own_shape_mesh.add(index)
+                else:
+                    self.collision_nodes[(index, mesh)] = self._add_child(data, gltf_node, mesh)
+            needs_mesh = node.motion is not None or node.collider is not None
+            if self.build_rigid_bodies and needs_mesh and gltf_node.mesh is None and plain:
+                if placeholder is None:
+                    placeholder = self._add_placeholder_mesh(data)
+                gltf_node.mesh = placeholder
+                self.placeholders.add(index)
+
+    @staticmethod
+    def _add_child(data: Any, parent: Any, mesh: int) -> int:
+        gltf_io = sys.modules[type(data).__module__]
+        name = f"{parent.name or 'Node'} collision mesh"
+        data.nodes.append(gltf_io.Node.from_dict({"name": name, "mesh": mesh}))
+        index = len(data.nodes) - 1
+        parent.children = [*(parent.children or []), index]
+        return index
+
+    @staticmethod
+    def _add_placeholder_mesh(data: Any) -> int:
+        """A one-triangle glTF mesh (its buffer inline), for the importer to make mesh objects with."""
+        gltf_io = sys.modules[type(data).__module__]
+        payload = struct.pack("<9f", *_PLACEHOLDER_POSITIONS)
+        uri = "data:application/octet-stream;base64," + base64.b64encode(payload).decode("ascii")
+        data.buffers = [*(data.buffers or []), gltf_io.Buffer.from_dict({"byteLength": len(payload), "uri": uri})]
+        data.buffer_views = [*(data.buffer_views or []), gltf_io.BufferView.from_dict(
+            {"buffer": len(data.buffers) - 1, "byteLength": len(payload)})]
+        data.accessors = [*(data.accessors or []), gltf_io.Accessor.from_dict(
+            {"bufferView": len(data.buffer_views) - 1, "componentType": _FLOAT, "count": 3, "type": "VEC3",
+             "min": [0.0, 0.0, 0.0], "max": [1.0, 1.0, 0.0]})]
+        data.meshes = [*(data.meshes or []), gltf_io.Mesh.from_dict(
+            {"name": "OMI placeholder", "primitives": [{"attributes": {"POSITION": len(data.accessors) - 1}}]})]
+        return len(data.meshes) - 1
+
+    # --- after the importer created the objects ---------------------------------------------------------
+
+    def objects(self, gltf: Any) -> dict[int, bpy.types.Object]:
+        """glTF node index -> the object the importer made for it (bones and skipped nodes are absent)."""
+        found = {}
+        for index, vnode in gltf.vnodes.items():
+            obj = getattr(vnode, "blender_object", None)
+            if isinstance(index, int) and obj is not None:
+                found[index] = obj
+        return found
+
+    def finish(self, gltf: Any, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> list[bpy.types.Object]:
+        """Write the settings into the objects, then build the Blender rigid bodies; the objects written."""
+        objects = self.objects(gltf)
+        self._mark_shape_meshes(objects)
+        written = []
+        for index, node in self.doc.nodes.items():
+            obj = objects.get(index)
+            if obj is None:
+                issues.append(model.Issue(f"/nodes/{index}", "node has no Blender object (a bone, or not in the "
+                                                             "imported scene): its physics is not imported"))
+                continue
+            try:
+                convert.apply_node_to_object(node, obj, scene=bl_scene, resolve_node=objects.get,
+                                             resolve_mesh=self._mesh_resolver(index, objects), issues=issues)
+            except Exception as error:  # one bad node must not cost the others their settings
+                issues.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: settings not written "
+                                                             f"({type(error).__name__}: {error})", "error"))
+                continue
+            written.append(obj)
+        rigid_body.refresh_shape_meshes(objects[index] for index in self.placeholders if index in objects)
+        self._drop_placeholder_mesh()
+        if self.build_rigid_bodies:
+            collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
+            rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects], issues)
+        return written
+
+    def _mark_shape_meshes(self, objects: Mapping[int, bpy.types.Object]) -> None:
+        self._placeholder_mesh = None
+        for index in self.placeholders:
+            obj = objects.get(index)
+            if obj is not None and obj.type == 'MESH':
+                self._placeholder_mesh = obj.data
+                rigid_body.mark_shape_mesh(obj)
+        for index in (*self.own_shape_mesh, *self.collision_nodes.values()):
+            obj = objects.get(index)
+            if obj is not None and obj.type == 'MESH':
+                rigid_body.mark_shape_mesh(obj)
+
+    def _drop_placeholder_mesh(self) -> None:
+        mesh = self._placeholder_mesh
+        if mesh is not None and mesh.users == 0:
+            bpy.data.meshes.remove(mesh)
+
+    def _mesh_resolver(self, index: int, objects: Mapping[int, bpy.types.Object]):
+        """The node's convex/trimesh mesh references -> the objects holding those meshes."""
+
+        def resolve(mesh: model.MeshRef) -> bpy.types.Object | None:
+            child = self.collision_nodes.get((index, mesh))
+            if child is not None:
+                return objects.get(child)
+            return objects.get(index)  # the node holds the mesh itself (its own, or given above)
+
+        return resolve
+
+    def node_name(self, gltf: Any, index: int) -> str | None:
+        nodes = gltf.data.nodes or []
+        return nodes[index].name if 0 <= index < len(nodes) else None

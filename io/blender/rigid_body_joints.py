@@ -1,0 +1,265 @@
+"""OMI joint limits and drives -> Blender rigid body constraint settings.
+
+Input and output are in the joint object's local Blender axes. Blender has one frame per constraint (the
+constraint object's), so each result says how to turn that frame: HINGE turns about its local Z,
+SLIDER, PISTON and MOTOR work along its local X.
+
+Sign conventions, measured on Bullet through Blender with object1 = the joint's body and object2 = the
+connected body: a linear limit bounds object2's offset along the axis, as OMI does; angular limits and
+motor targets (linear and angular) count the other way, so they are negated here.
+
+The special cases of the spec become Blender's special constraints when the limits match exactly
+(weld -> FIXED, pin -> POINT, hinge -> HINGE, slider -> SLIDER, slider with turning -> PISTON); any other
+rigid limits -> GENERIC; soft limits and spring drives -> GENERIC_SPRING; velocity drives -> one MOTOR
+constraint per axis, on top. Blender measures every limit from the bodies' starting pose, so linear
+limits are shifted by the connected frame's starting offset.
+
+Pure Python: no bpy, so the mapping is tested on its own.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+AXES = "xyz"
+EPSILON = 1e-6
+FAR = 1.0e6  # metres: stands for "unbounded" on one side of a linear limit
+UNLIMITED_FORCE = 1.0e9  # a motor without a force limit
+HALF_PI = math.pi / 2.0
+
+# Names of what Blender cannot express, used in the one "kept in the settings" warning.
+SOFT_RANGE = "soft joint limits with a range (Blender limits are rigid)"
+HALF_BOUNDED_ANGLE = "angular limits bounded on one side only"
+MULTI_AXIS_RANGE = "multi-axis joint limits with a range (applied per axis)"
+WIDE_Y_ANGLE = "generic joint angles about Y beyond +-90 degrees"
+SPRING_TARGET = "spring drive targets away from the starting pose"
+DRIVE_ACCELERATION = "acceleration-mode joint drives (Blender drives apply forces)"
+MOTOR_DAMPING = "velocity drive damping (Blender motors reach their target up to the force limit)"
+SPRING_AND_MOTOR = "drives with both a position and a velocity target"
+ROTATED_REST = "joint frames turned against each other at the start (Blender measures angles from there)"
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit in Blender axes. None bounds are open; stiffness None is rigid."""
+
+    angular: bool
+    axes: tuple[int, ...]
+    low: float | None
+    high: float | None
+    stiffness: float | None = None
+    damping: float = 0.0
+
+
+@dataclass(frozen=True)
+class Drive:
+    """One drive on one Blender axis of the joint frame."""
+
+    angular: bool
+    axis: int
+    acceleration: bool = False
+    max_force: float | None = None
+    position_target: float | None = None
+    velocity_target: float | None = None
+    stiffness: float = 0.0
+    damping: float = 0.0
+
+
+@dataclass(frozen=True)
+class ConstraintSpec:
+    """One Blender rigid body constraint: its type, the frame turn, and RigidBodyConstraint values.
+
+    `align` None keeps the joint's axes; 'Z' (hinge) or 'X' (slider, piston, motor) puts that axis of the
+    constraint frame on joint axis `axis`.
+    """
+
+    type: str
+    align: str | None = None
+    axis: int = 0
+    values: dict[str, object] = field(default_factory=dict)
+
+
+@dataclass
+class _Dof:
+    low: float | None = None
+    high: float | None = None
+    limited: bool = False
+    stiffness: float | None = None  # None: rigid
+    damping: float = 0.0
+    spring_stiffness: float = 0.0
+    spring_damping: float = 0.0
+
+    @property
+    def state(self) -> str:
+        """free, fixed (rigid at the start pose), range (rigid limits) or spring (soft at the start pose)."""
+        if self.limited and (self.low is not None or self.high is not None):
+            at_start = _zero(self.low) and _zero(self.high)
+            if self.stiffness is None:
+                return "fixed" if at_start else "range"
+            return "spring" if at_start else "range"
+        return "spring" if self.spring_stiffness > 0.0 else "free"
+
+
+def _zero(value: float | None) -> bool:
+    return value is not None and abs(value) <= EPSILON
+
+
+def _shift(value: float | None, offset: float) -> float | None:
+    return None if value is None else value - offset
+
+
+def _dofs(limits: Iterable[Limit], rest_offset: tuple[float, float, float], notes: set[str]) -> dict:
+    dofs = {(angular, axis): _Dof() for angular in (False, True) for axis in range(3)}
+    for limit in limits:
+        if len(limit.axes) > 1 and not (_zero(limit.low) and _zero(limit.high)):
+            notes.add(MULTI_AXIS_RANGE)
+        for axis in limit.axes:
+            dof = dofs[(limit.angular, axis)]
+            offset = 0.0 if limit.angular else rest_offset[axis]
+            low, high = _shift(limit.low, offset), _shift(limit.high, offset)
+            dof.low = low if dof.low is None else (dof.low if low is None else max(dof.low, low))
+            dof.high = high if dof.high is None else (dof.high if high is None else min(dof.high, high))
+            if not dof.limited:
+                dof.stiffness = limit.stiffness
+            elif dof.stiffness is not None:
+                dof.stiffness = None if limit.stiffness is None else max(dof.stiffness, limit.stiffness)
+            dof.damping = max(dof.damping, limit.damping)
+            dof.limited = True
+    for dof in dofs.values():
+        if dof.limited and dof.stiffness is not None:
+            if _zero(dof.low) and _zero(dof.high):
+                dof.spring_stiffness, dof.spring_damping = dof.stiffness, dof.damping
+            elif dof.low is not None or dof.high is not None:
+                notes.add(SOFT_RANGE)
+    return dofs
+
+
+def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, notes: set[str]) -> list[Drive]:
+    """Spring drives onto their degree of freedom; the velocity drives (motors) are returned."""
+    motors: list[Drive] = []
+    for drive in drives:
+        if drive.acceleration:
+            notes.add(DRIVE_ACCELERATION)
+        if drive.position_target is None:
+            if drive.velocity_target is not None:
+                motors.append(drive)
+            continue
+        if drive.velocity_target not in (None, 0.0):
+            notes.add(SPRING_AND_MOTOR)
+        target = drive.position_target - (0.0 if drive.angular else rest_offset[drive.axis])
+        if abs(target) > EPSILON:
+            notes.add(SPRING_TARGET)
+        dof = dofs[(drive.angular, drive.axis)]
+        dof.spring_stiffness = max(dof.spring_stiffness, drive.stiffness)
+        dof.spring_damping = max(dof.spring_damping, drive.damping)
+    return motors
+
+
+def _range(dof: _Dof, angular: bool, notes: set[str], limit: float = math.pi) -> tuple[float, float]:
+    """Blender's lower/upper for a limited degree of freedom (angles negated, open ends closed)."""
+    low, high = dof.low, dof.high
+    if angular:
+        if low is None or high is None:
+            notes.add(HALF_BOUNDED_ANGLE)
+        low = -limit if low is None else max(low, -2.0 * math.pi)
+        high = limit if high is None else min(high, 2.0 * math.pi)
+        return -high, -low
+    return (-FAR if low is None else low), (FAR if high is None else high)
+
+
+def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
+    values: dict[str, object] = {}
+    for (angular, axis), dof in dofs.items():
+        kind = "ang" if angular else "lin"
+        name = f"{kind}_{AXES[axis]}"
+        state = dof.state
+        limited = state in ("fixed", "range")
+        values[f"use_limit_{name}"] = limited
+        if limited:
+            wide = HALF_PI if (angular and axis == 1) else math.pi
+            lower, upper = _range(dof, angular, notes, wide)
+            if angular and axis == 1 and (lower < -HALF_PI - EPSILON or upper > HALF_PI + EPSILON):
+                notes.add(WIDE_Y_ANGLE)
+                lower, upper = max(lower, -HALF_PI), min(upper, HALF_PI)
+            values[f"limit_{name}_lower"], values[f"limit_{name}_upper"] = lower, upper
+        if springs:
+            spring = "spring_ang_" if angular else "spring_"
+            values[f"use_{spring}{AXES[axis]}"] = dof.spring_stiffness > 0.0
+            suffix = f"ang_{AXES[axis]}" if angular else AXES[axis]
+            values[f"spring_stiffness_{suffix}"] = dof.spring_stiffness
+            values[f"spring_damping_{suffix}"] = dof.spring_damping
+    if springs:
+        values["spring_type"] = 'SPRING2'
+        return ConstraintSpec('GENERIC_SPRING', values=values)
+    return ConstraintSpec('GENERIC', values=values)
+
+
+def _special(dofs: dict, notes: set[str]) -> ConstraintSpec | None:
+    """FIXED, POINT, HINGE, SLIDER or PISTON when the rigid limits are exactly one of them."""
+    linear = [dofs[(False, axis)].state for axis in range(3)]
+    angular = [dofs[(True, axis)].state for axis in range(3)]
+    if any(state == "spring" for state in linear + angular):
+        return None
+    open_linear = [axis for axis in range(3) if linear[axis] != "fixed"]
+    open_angular = [axis for axis in range(3) if angular[axis] != "fixed"]
+    if not open_linear and not open_angular:
+        return ConstraintSpec('FIXED')
+    if not open_linear and angular == ["free"] * 3:
+        return ConstraintSpec('POINT')
+    if not open_linear and len(open_angular) == 1:
+        axis = open_angular[0]
+        values: dict[str, object] = {"use_limit_ang_z": angular[axis] == "range"}
+        if angular[axis] == "range":
+            values["limit_ang_z_lower"], values["limit_ang_z_upper"] = _range(dofs[(True, axis)], True, notes)
+        return ConstraintSpec('HINGE', 'Z', axis, values)
+    if len(open_linear) == 1 and (not open_angular or open_angular == open_linear):
+        axis = open_linear[0]
+        values = {"use_limit_lin_x": linear[axis] == "range"}
+        if linear[axis] == "range":
+            values["limit_lin_x_lower"], values["limit_lin_x_upper"] = _range(dofs[(False, axis)], False, notes)
+        if not open_angular:
+            return ConstraintSpec('SLIDER', 'X', axis, values)
+        values["use_limit_ang_x"] = angular[axis] == "range"
+        if angular[axis] == "range":
+            values["limit_ang_x_lower"], values["limit_ang_x_upper"] = _range(dofs[(True, axis)], True, notes)
+        return ConstraintSpec('PISTON', 'X', axis, values)
+    return None
+
+
+def _motors(motors: list[Drive], notes: set[str]) -> list[ConstraintSpec]:
+    by_axis: dict[int, dict[str, object]] = {}
+    for drive in motors:
+        if drive.damping > 0.0:
+            notes.add(MOTOR_DAMPING)
+        kind = "ang" if drive.angular else "lin"
+        values = by_axis.setdefault(drive.axis, {})
+        values[f"use_motor_{kind}"] = True
+        values[f"motor_{kind}_target_velocity"] = -float(drive.velocity_target)
+        values[f"motor_{kind}_max_impulse"] = UNLIMITED_FORCE if drive.max_force is None else drive.max_force
+    return [ConstraintSpec('MOTOR', 'X', axis, values) for axis, values in sorted(by_axis.items())]
+
+
+def plan_constraints(limits: Iterable[Limit], drives: Iterable[Drive],
+                     rest_offset: tuple[float, float, float] = (0.0, 0.0, 0.0),
+                     rest_rotated: bool = False) -> tuple[list[ConstraintSpec], set[str]]:
+    """The Blender constraints of one joint, and the names of what they cannot express.
+
+    `rest_offset` is where the connected frame starts, in joint-frame Blender axes; `rest_rotated` says
+    that it starts turned against the joint frame.
+    """
+    notes: set[str] = set()
+    limits, drives = list(limits), list(drives)
+    dofs = _dofs(limits, rest_offset, notes)
+    motors = _add_springs(dofs, drives, rest_offset, notes)
+    if rest_rotated and any(limit.angular for limit in limits):
+        notes.add(ROTATED_REST)
+    specs: list[ConstraintSpec] = []
+    constrained = any(dof.state != "free" for dof in dofs.values())
+    if constrained:
+        springs = any(dof.state == "spring" or dof.spring_stiffness > 0.0 for dof in dofs.values())
+        special = None if springs else _special(dofs, notes)
+        specs.append(special or _generic(dofs, notes, springs))
+    specs.extend(_motors(motors, notes))
+    return specs, notes
