@@ -441,17 +441,26 @@ def write_document(doc: PhysicsDocument, gltf: Mapping) -> dict:
     return out
 
 
-def _copy_json(value: Any, _active: frozenset[int] = frozenset()) -> Any:
+def _copy_json(value: Any) -> Any:
     """A copy of JSON-like data in which no two places share an object (unlike copy.deepcopy, which keeps
-    aliasing: two nodes given as one dict must not receive each other's extensions). Cycles stay shared."""
-    if isinstance(value, Mapping | list | tuple):
-        if id(value) in _active:
-            return value
-        active = _active | {id(value)}
-        if isinstance(value, Mapping):
-            return {key: _copy_json(item, active) for key, item in value.items()}
-        return [_copy_json(item, active) for item in value]
-    return copy.copy(value)
+    aliasing: two nodes given as one dict must not receive each other's extensions). Iterative, so any
+    depth json.loads accepts is fine; a cycle (Python-made input only) is kept as a shared reference."""
+    containers = (Mapping, list, tuple)
+    if not isinstance(value, containers):
+        return value
+    root: Any = {} if isinstance(value, Mapping) else [None] * len(value)
+    stack = [(value, root, frozenset({id(value)}))]
+    while stack:
+        source, target, path = stack.pop()
+        items = source.items() if isinstance(source, Mapping) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, containers) and id(item) not in path:
+                child: Any = {} if isinstance(item, Mapping) else [None] * len(item)
+                stack.append((item, child, path | {id(item)}))
+                target[key] = child
+            else:
+                target[key] = copy.copy(item) if isinstance(item, containers) else item
+    return root
 
 
 def _update_extension_lists(out: dict, used: set[str]) -> None:

@@ -220,3 +220,19 @@ def test_write_document_does_not_share_objects_between_nodes(writer, model):
     assert out["nodes"][0]["extensions"] == {"OMI_physics_body": {"motion": {"type": "dynamic"}}}
     assert out["nodes"][1] == {"name": "Twin"}
     assert shared == {"name": "Twin"}
+
+
+def test_write_document_copes_with_deep_and_cyclic_input(writer, model):
+    deep: list = []
+    innermost = deep
+    for _ in range(3000):  # deeper than the recursion limit, as deep as json.loads goes
+        innermost.append([])
+        innermost = innermost[0]
+    cyclic: dict = {"name": "Loop"}
+    cyclic["self"] = cyclic
+    source = {"nodes": [{"name": "A", "extras": {"deep": deep}}, cyclic]}
+    doc = model.PhysicsDocument(nodes={0: model.NodePhysics(collider=model.Collider(model.Shape("sphere")))})
+    out = writer.write_document(doc, source)
+    assert out["nodes"][0]["extensions"]["OMI_physics_body"] == {"collider": {"shape": 0}}
+    assert out["nodes"][0]["extras"]["deep"] is not deep
+    assert out["nodes"][1]["name"] == "Loop"
