@@ -158,11 +158,6 @@ def float_or(
     return number
 
 
-def optional_float(value: object, at: str = "", issues: Issues = None, what: str = "value") -> float | None:
-    """A finite number, or None when absent or invalid (reported)."""
-    return float_or(value, None, at, issues, what=what)
-
-
 def int_or(
     value: object,
     default: T,
