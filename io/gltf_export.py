@@ -10,10 +10,12 @@ from typing import Any
 
 import bpy
 
-from .blender import gltf_compat
+from .blender import gltf_compat, rigid_body
 from .blender.export_physics import PhysicsExport
 
-_SETTINGS_PROPERTY = "omi_physics"  # the add-on's PropertyGroups, never to be written as glTF extras
+# The add-on's own data on objects, never to be written as glTF extras: the settings PropertyGroup and
+# the ID property markers of the Blender rigid body builder.
+_PRIVATE_PROPERTIES = ("omi_physics", rigid_body.GENERATED, rigid_body.SHAPE_MESH, rigid_body.OWNER)
 _BLACK_LISTED_KEY = "omi_physics_black_listed"
 
 
@@ -35,8 +37,14 @@ class glTF2ExportUserExtension:
             self._physics = PhysicsExport(export_settings, bpy.context.scene)
         return self._physics
 
+    def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: dict) -> None:
+        try:
+            self._session(export_settings).drop_generated(vtree)
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"could not leave out the generated rigid body helpers: {error}")
+
     def gather_node_mesh_hook(self, hook_node_mesh: Any, blender_object: Any, export_settings: dict) -> None:
-        """An object used only as another object's collision mesh is written for the shape, not rendered."""
+        """A physics shape stand-in, or an object used only as a collision mesh, is not rendered."""
         try:
             if self._session(export_settings).hides_render_mesh(blender_object):
                 hook_node_mesh.export_mesh = False
@@ -67,14 +75,19 @@ def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa:
     """Runs before the exporter gathers anything: keep the add-on's settings out of glTF extras.
 
     Blender 4.2 lists PropertyGroup pointers among an object's custom properties, so the exporter's
-    'Custom Properties' option would write them as extras; 5.0 no longer does. Either way the name goes
-    on the exporter's black list for this export only.
+    'Custom Properties' option would write them as extras (5.0 no longer does); the rigid body builder's
+    markers are plain ID properties on both. The names go on the exporter's black list for this export
+    only, and only those that were not on it already come off again afterwards.
     """
     try:
         black_list = gltf_compat.extras_black_list()
-        if black_list is not None and _SETTINGS_PROPERTY not in black_list:
-            black_list.append(_SETTINGS_PROPERTY)
-            export_settings[_BLACK_LISTED_KEY] = True
+        if black_list is None:
+            _log_error(export_settings, "the exporter's extras black list was not found; with 'Custom Properties' "
+                                        "on, the OMI settings may be written as extras")
+            return
+        added = [name for name in _PRIVATE_PROPERTIES if name not in black_list]
+        black_list.extend(added)
+        export_settings[_BLACK_LISTED_KEY] = added
     except Exception as error:  # hook boundary: report, never raise
         _log_error(export_settings, f"could not keep the OMI settings out of extras: {error}")
 
@@ -83,8 +96,8 @@ def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
     try:
         black_list = gltf_compat.extras_black_list()
-        if export_settings.pop(_BLACK_LISTED_KEY, False) and black_list is not None \
-                and _SETTINGS_PROPERTY in black_list:
-            black_list.remove(_SETTINGS_PROPERTY)
+        for name in export_settings.pop(_BLACK_LISTED_KEY, None) or ():
+            if black_list is not None and name in black_list:
+                black_list.remove(name)
     except Exception as error:  # hook boundary: report, never raise
         _log_error(export_settings, f"could not restore the exporter's extras list: {error}")

@@ -28,7 +28,7 @@ from mathutils import Matrix
 
 from ...properties import convert, object_physics
 from ..omi import model, writer
-from . import adopt, export_frames, export_joints, export_meshes, gltf_compat
+from . import adopt, export_frames, export_joints, export_meshes, gltf_compat, rigid_body
 
 # Collision-only meshes ride in their shape node's extension dict under this key so that the exporter's
 # traversal gives them an index (and moves their data into the buffer); finish() removes the key.
@@ -165,9 +165,22 @@ class PhysicsExport:
 
     # --- gathering ---------------------------------------------------------------------------------
 
+    @staticmethod
+    def drop_generated(vtree: Any) -> None:
+        """Objects the add-on generated for Blender's simulation (rigid_body.GENERATED) never become nodes."""
+        for vnode in vtree.nodes.values():
+            obj = getattr(vnode, "blender_object", None)
+            if obj is not None and rigid_body.is_generated(obj):
+                vnode.keep_tag = False
+
     def hides_render_mesh(self, obj: bpy.types.Object | None) -> bool:
-        """True for an untagged object used as another object's collision mesh: it is not rendered."""
-        if not self.enabled or obj is None:
+        """True when the object's mesh is not visible geometry: a physics shape stand-in made by the importer
+        (rigid_body.SHAPE_MESH), or an untagged object used as another object's collision mesh."""
+        if obj is None:
+            return False
+        if rigid_body.is_shape_mesh(obj):
+            return True
+        if not self.enabled:
             return False
         if self._collision_meshes is None:
             self._collision_meshes = _collision_mesh_objects(bpy.data.objects)
