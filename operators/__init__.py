@@ -2,11 +2,11 @@
 
 import bpy
 
-from . import assign, body, copy, decompose, fit, joint, library, naming, state, validate
+from . import assign, body, copy, decompose, fit, joint, library, naming, state, sync, validate
 
 _CLASSES: tuple[type, ...] = (
     *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *joint.CLASSES,
-    *library.CLASSES, *naming.CLASSES, *validate.CLASSES,
+    *library.CLASSES, *naming.CLASSES, *sync.CLASSES, *validate.CLASSES,
 )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, EnumProperty
 
+from ..io.blender import rigid_body
 from ..properties import object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
 from .common import names, plural, selected_objects
@@ -100,8 +101,6 @@ class OMI_OT_clear_physics(bpy.types.Operator):
         objects = selected_objects(context)
         cleared = [obj for obj in objects if clear_parts(obj, set(self.parts))]
         if self.rigid_bodies:
-            from ..io.blender import rigid_body  # noqa: PLC0415 - lands with the rigid body translation
-
             rigid_body.clear_rigid_bodies(objects)
         self.report({'INFO'}, f"Cleared OMI physics from {plural(len(cleared), 'object')}")
         return {'FINISHED'}

@@ -13,7 +13,7 @@ import bpy
 import numpy as np
 from mathutils import Euler, Matrix, Vector
 
-from ..io.blender import fit
+from ..io.blender import fit, rigid_body
 from ..properties import object_physics
 from .common import link_like
 
@@ -123,9 +123,8 @@ def baked_mesh(obj: bpy.types.Object, depsgraph, scale: Vector) -> bpy.types.Mes
 
 
 def collision_only(obj: bpy.types.Object) -> None:
-    """Show an object as a wireframe and keep it out of renders: it only stands for collision geometry."""
-    obj.display_type = 'WIRE'
-    obj.hide_render = True
+    """Declare the object's mesh collision geometry: drawn as wire, not rendered, not exported as a mesh."""
+    rigid_body.mark_shape_mesh(obj)
 
 
 def new_child(context: bpy.types.Context, parent: bpy.types.Object, name: str, data, basis: Matrix

@@ -273,7 +273,7 @@ def test_ordinary_names_do_not_match(omi, name):
     assert omi("operators.naming").parse_name(name) is None
 
 
-def test_tag_from_names_adopts_unreal_and_godot_assets(clean_scene):
+def test_tag_from_names_adopts_unreal_and_godot_assets(omi, clean_scene):
     crate = add_cube("Crate", (4.0, 0.0, 0.0))
     crate.rotation_euler = (0.0, 0.0, 0.5)
     crate_box = add_cube("UBX_Crate_00", (4.0, 0.0, 0.25), size=1.0)
@@ -297,12 +297,13 @@ def test_tag_from_names_adopts_unreal_and_godot_assets(clean_scene):
                for a, b in zip(row_a, row_b, strict=True))
     box = crate_box.omi_physics.collider.shape
     assert box.shape_type == 'BOX' and tuple(box.size) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
-    assert crate_box.hide_render and crate_box.display_type == 'WIRE'
+    shape_mesh = omi("io.blender.rigid_body").is_shape_mesh
+    assert shape_mesh(crate_box) and crate_box.display_type == 'WIRE'
     assert crate_hull.omi_physics.collider.shape.shape_type == 'CONVEX'
-    assert wall.omi_physics.collider.shape.shape_type == 'TRIMESH' and wall.hide_render
+    assert wall.omi_physics.collider.shape.shape_type == 'TRIMESH' and shape_mesh(wall)
     assert wall.omi_physics.motion.motion_type == 'STATIC'
     assert barrel.omi_physics.motion.motion_type == 'DYNAMIC'
-    assert barrel.omi_physics.collider.shape.shape_type == 'CONVEX' and not barrel.hide_render
+    assert barrel.omi_physics.collider.shape.shape_type == 'CONVEX' and not shape_mesh(barrel)
     assert sensor.omi_physics.collider.shape.shape_type == 'SPHERE'
     assert sensor.omi_physics.collider.shape.radius == pytest.approx(1.5)
     assert not plain.omi_physics.has_physics
