@@ -134,10 +134,6 @@ def _generated_collection(bl_scene: bpy.types.Scene) -> bpy.types.Collection:
     return collection
 
 
-def _view_layer(bl_scene: bpy.types.Scene) -> bpy.types.ViewLayer:
-    return bpy.context.view_layer if bpy.context.scene == bl_scene else bl_scene.view_layers[0]
-
-
 # --- reading the settings ----------------------------------------------------------------------------
 
 
@@ -187,6 +183,25 @@ def body_object(obj: bpy.types.Object) -> bpy.types.Object | None:
         if _has_shape_collider(obj):
             return obj
         obj = obj.parent
+    return None
+
+
+def shape_carrier(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The object whose Blender rigid body shape stands for `obj`'s collider shape (None: none does).
+
+    That is `obj` itself, the generated object made for its shape, or the body whose own rigid body took
+    the shape of its only collider.
+    """
+    for made in obj.users_scene[0].objects if obj.users_scene else ():
+        if is_generated(made) and made.get(OWNER) == obj and made.rigid_body is not None:
+            return made
+    rigid = obj.rigid_body
+    if rigid is not None and rigid.collision_shape != 'COMPOUND':
+        return obj
+    body = body_object(obj)
+    if body is not None and body is not obj and body.rigid_body is not None \
+            and body.rigid_body.collision_shape != 'COMPOUND':
+        return body
     return None
 
 
@@ -255,10 +270,24 @@ class _Frames:
         return found
 
     def relative(self, obj: bpy.types.Object, base: bpy.types.Object) -> Matrix:
+        """`obj` in `base`'s frame; exact (no inversion) when `base` is an ancestor."""
+        local = Matrix.Identity(4)
+        current = obj
+        while current is not None and current is not base and current.parent_type == 'OBJECT':
+            local = current.matrix_parent_inverse @ current.matrix_basis @ local
+            current = current.parent
+        if current is base:
+            return local
         return self.world(base).inverted_safe() @ self.world(obj)
 
 
+_IDENTITY = Matrix.Identity(4)
+_NO_COLLECTIONS = (False,) * rigid_body_filters.COLLECTION_COUNT
+
+
 def _is_identity(matrix: Matrix) -> bool:
+    if matrix == _IDENTITY:
+        return True
     return all(abs(matrix[i][j] - (1.0 if i == j else 0.0)) <= TOLERANCE for i in range(4) for j in range(4))
 
 
@@ -354,23 +383,28 @@ class _Meshes:
 
     def shape(self, pg, scale=(1.0, 1.0, 1.0)) -> bpy.types.Mesh:
         """A mesh of the primitive shape with exact bounds, in its local Blender axes, scale baked."""
-        sx, sy, sz = scale
         kind = pg.shape_type.lower()
-        values = (tuple(pg.size), pg.radius, pg.height, pg.radius_top, pg.radius_bottom, (sx, sy, sz))
-        key = f"{kind}:" + ",".join(f"{v:.6g}" for v in _flatten(values))
+        size, radius, height, radius_top, radius_bottom = tuple(pg.size), pg.radius, pg.height, pg.radius_top, \
+            pg.radius_bottom
+        if kind == "box":
+            values = size
+        elif kind == "sphere":
+            values = (radius,)
+        else:
+            values = (height, radius_top, radius_bottom)
+        key = f"{kind}:{_key(values)}:{_key(scale)}"
         name = f"OMI {kind}"
 
         def make() -> bpy.types.Mesh:
-            mesh = meshes.shape_mesh(kind, tuple(pg.size), pg.radius, pg.height, pg.radius_top, pg.radius_bottom,
-                                     name)
-            if (sx, sy, sz) != (1.0, 1.0, 1.0):
-                mesh.transform(Matrix.Diagonal((sx, sy, sz, 1.0)))
+            mesh = meshes.shape_mesh(kind, size, radius, height, radius_top, radius_bottom, name)
+            if tuple(scale) != (1.0, 1.0, 1.0):
+                mesh.transform(Matrix.Diagonal((*scale, 1.0)))
             return mesh
 
         return self._get(key, name, make)
 
     def scaled_copy(self, source: bpy.types.Mesh, scale) -> bpy.types.Mesh:
-        key = f"scaled:{source.name}:" + ",".join(f"{v:.6g}" for v in scale)
+        key = f"scaled:{source.name}:{_key(scale)}"
 
         def make() -> bpy.types.Mesh:
             mesh = source.copy()
@@ -387,11 +421,9 @@ def _still_primitive(shape_type: str, scale: tuple[float, float, float]) -> bool
     return shape_type == 'BOX' or uniform or (shape_type == 'CYLINDER' and round_section)
 
 
-def _flatten(values) -> list[float]:
-    flat: list[float] = []
-    for value in values:
-        flat.extend(_flatten(value) if isinstance(value, tuple) else [float(value)])
-    return flat
+def _key(values) -> str:
+    """Floats as a mesh cache key: equal to 6 significant digits is the same mesh."""
+    return ",".join(f"{value:.6g}" for value in values)
 
 
 def _source_mesh(shape: _Shape) -> bpy.types.Mesh | None:
@@ -462,7 +494,7 @@ def _note_motion(body: _Body, report: _Report) -> None:
         (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
         (CENTER_OF_MASS, tuple(motion.center_of_mass) != zero),
         (INERTIA, tuple(motion.inertia_diagonal) != zero
-         or not _is_identity(Quaternion(motion.inertia_orientation).to_matrix().to_4x4())),
+         or Quaternion(motion.inertia_orientation).angle > 1e-6),
     )
     for feature, used in checks:
         if used:
@@ -488,8 +520,9 @@ class _Builder:
         self.world = ensure_world(bl_scene)
         self.generated = _generated_collection(bl_scene)
         self.made: list[bpy.types.Object] = []
+        self.linked: set[bpy.types.Object] = set(self.world.collection.objects)
 
-    # -- before the depsgraph update: decide, assign meshes, create and link objects
+    # -- first: decide, assign meshes, create and link objects (linking makes rigid_body and rigid_body_constraint)
 
     def prepare_body(self, body: _Body, bodies: dict) -> None:
         owner = body.owner
@@ -540,7 +573,9 @@ class _Builder:
         return shape, made, True
 
     def _link_body(self, obj: bpy.types.Object) -> None:
-        if obj.name not in self.world.collection.objects:
+        """Into the world's collection: a mesh object gets its `rigid_body` right away (no depsgraph update)."""
+        if obj not in self.linked:
+            self.linked.add(obj)
             self.world.collection.objects.link(obj)
 
     def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, object]]:
@@ -585,9 +620,9 @@ class _Builder:
             made.append((empty, (spec, first, second, joint.enable_collision)))
         return made
 
-    # -- after the depsgraph update: rigid body and constraint settings
+    # -- then: rigid body and constraint settings
 
-    def finish_body(self, body: _Body, assignment: rigid_body_filters.Assignment) -> None:
+    def finish_body(self, body: _Body, collections_of: dict[bpy.types.Object, tuple[bool, ...]]) -> None:
         owner = body.owner
         rigid = owner.rigid_body
         if rigid is None:
@@ -601,10 +636,10 @@ class _Builder:
             if mass < 0.001:
                 self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's 0.001 kg: 0.001 used")
             rigid.mass = max(mass, 0.001)
-        material, collision_filter = self._surface(body)
+        material = self._material(body)
         rigid.friction = model.DEFAULT_FRICTION if material is None else material.dynamic_friction
         rigid.restitution = model.DEFAULT_RESTITUTION if material is None else material.restitution
-        collections = assignment.of(collision_filter) if body.shapes else (False,) * 20
+        collections = collections_of.get(owner, _NO_COLLECTIONS) if body.shapes else _NO_COLLECTIONS
         rigid.collision_collections = collections
         if not body.shapes:
             self.report.warn(owner, "/collider", "body has no collider shape: it collides with nothing")
@@ -661,30 +696,24 @@ class _Builder:
             rigid.use_margin = True
             rigid.collision_margin = 0.0  # a triangle mesh's margin would thicken it
 
-    def _surface(self, body: _Body):
-        """The body's physics material and collision filter (Blender has one of each per body)."""
-        names = {(shape.material, shape.filter) for shape in body.shapes}
-        if len(names) > 1:
+    def _material(self, body: _Body) -> model.PhysicsMaterial | None:
+        """The body's physics material: Blender has one per body (the first name, when colliders differ)."""
+        surfaces = {(shape.material, shape.filter) for shape in body.shapes}
+        if len(surfaces) > 1:
             self.report.cannot(MIXED_SURFACES, body.owner)
-        material_name, filter_name = (body.shapes[0].material, body.shapes[0].filter) if body.shapes else ("", "")
-        material = collision_filter = None
-        entry = library.find_material(self.scene, material_name)
-        if entry is not None:
-            material = library.material_to_model(entry)
-            if material.friction_combine != "average" or material.restitution_combine != "average":
-                self.report.cannot(COMBINE_MODES, body.owner)
-            if not math.isclose(material.static_friction, material.dynamic_friction, abs_tol=1e-6):
-                self.report.cannot(STATIC_FRICTION, body.owner)
-        elif material_name:
-            self.report.warn(body.owner, "/collider/physics_material",
-                             f"physics material {material_name!r} is not in the scene library: default used")
-        entry = library.find_filter(self.scene, filter_name)
-        if entry is not None:
-            collision_filter = library.filter_to_model(entry)
-        elif filter_name:
-            self.report.warn(body.owner, "/collider/collision_filter",
-                             f"collision filter {filter_name!r} is not in the scene library: collides with all")
-        return material, collision_filter
+        name = min((shape.material for shape in body.shapes), default="")
+        entry = library.find_material(self.scene, name)
+        if entry is None:
+            if name:
+                self.report.warn(body.owner, "/collider/physics_material",
+                                 f"physics material {name!r} is not in the scene library: default used")
+            return None
+        material = library.material_to_model(entry)
+        if material.friction_combine != "average" or material.restitution_combine != "average":
+            self.report.cannot(COMBINE_MODES, body.owner)
+        if not math.isclose(material.static_friction, material.dynamic_friction, abs_tol=1e-6):
+            self.report.cannot(STATIC_FRICTION, body.owner)
+        return material
 
     def finish_joint(self, empty: bpy.types.Object, plan) -> None:
         spec, first, second, enable_collision = plan
@@ -724,18 +753,33 @@ def _drives(joint) -> list[rigid_body_joints.Drive]:
     return found
 
 
-def _filters_in_use(bl_scene: bpy.types.Scene):
-    """Every collision filter value the scene's colliders use (None: no filter), for a scene-wide mapping."""
-    found: list = [None]
-    names = set()
+def _collision_collections(bl_scene: bpy.types.Scene, report: _Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
+    """Collision collections of every body in the scene, from their collision filters.
+
+    Scene-wide, so that building some bodies again keeps them consistent with the others. A body's
+    filter is its colliders' (the first name, when they differ).
+    """
+    names: dict[bpy.types.Object, set[str]] = {}
     for obj in bl_scene.objects:
-        if _has_shape_collider(obj):
-            names.add(_settings(obj).collider.collision_filter)
-    for name in sorted(name for name in names if name):
-        entry = library.find_filter(bl_scene, name)
-        if entry is not None:
-            found.append(library.filter_to_model(entry))
-    return found
+        if _has_shape_collider(obj) and not is_generated(obj):
+            owner = body_object(obj)
+            names.setdefault(owner, set()).add(_settings(obj).collider.collision_filter)
+    owners = sorted(names, key=lambda owner: owner.name)
+    values: dict[str, model.CollisionFilter | None] = {"": None}
+    filters = []
+    for owner in owners:
+        name = min(names[owner])
+        if name not in values:
+            entry = library.find_filter(bl_scene, name)
+            if entry is None:
+                report.warn(owner, "/collider/collision_filter",
+                            f"collision filter {name!r} is not in the scene library: collides with everything")
+            values[name] = None if entry is None else library.filter_to_model(entry)
+        filters.append(values[name])
+    assignment = rigid_body_filters.assign(filters)
+    for problem in assignment.problems:
+        report.issues.append(model.Issue("", problem))
+    return dict(zip(owners, assignment.collections, strict=True))
 
 
 def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
@@ -786,12 +830,13 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             report.warn(body.owner, "", f"a body right under the compound body {parent_body.name!r} is simulated as "
                                         "part of it (Blender takes a compound's rigid-body children as its shapes)")
     planned_joints = [made for obj in joints for made in builder.prepare_joint(obj)]
-    _view_layer(bl_scene).update()  # gives the linked objects their rigid_body / rigid_body_constraint
-    assignment = rigid_body_filters.assign(_filters_in_use(bl_scene))
-    for problem in assignment.problems:
-        report.issues.append(model.Issue("", problem))
+    collections_of = _collision_collections(bl_scene, report)
     for body in bodies.values():
-        builder.finish_body(body, assignment)
+        builder.finish_body(body, collections_of)
+    for owner, collections in collections_of.items():  # bodies built before stay consistent with these
+        if owner not in bodies and owner.rigid_body is not None \
+                and tuple(owner.rigid_body.collision_collections) != collections:
+            owner.rigid_body.collision_collections = collections
     for empty, plan in planned_joints:
         builder.finish_joint(empty, plan)
     cache = builder.world.point_cache

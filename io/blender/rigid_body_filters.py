@@ -2,21 +2,21 @@
 
 Blender (Bullet) lets two rigid bodies collide when they share at least one of 20 collision
 collections; OMI lets them collide when each one's filter accepts the other's collision systems. The
-two are matched exactly by cliques: every group of filters that all collide with each other gets one
-collection, and a body belongs to the collections of its filter's groups. Bodies with the same filter
-values therefore share their collections. Without filters every body lands in collection 0, Blender's
-default.
+two are matched exactly by cliques: every group of filters (or of bodies) that all collide with each other
+gets one collection, and a body belongs to the collections of its groups. Bodies with the same filter
+values share their collections, except when their filter does not collide with itself: those are told
+apart. Without filters every body lands in collection 0, Blender's default.
 
 What Blender cannot say is reported: more groups than 20 collections (the extra groups share the last
-collection, so they collide too much rather than fall through each other), and a filter that does not
-collide with itself while colliding with others (Blender makes bodies that share collections collide).
+collection, so they collide too much rather than fall through each other), and bodies whose filter does
+not collide with itself when they cannot each get collections of their own (Blender makes bodies that
+share a collection collide).
 
 Pure Python: no bpy, so the mapping is tested on its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..omi import model
@@ -52,16 +52,10 @@ def _key(value: FilterKey) -> tuple:
 
 @dataclass(frozen=True)
 class Assignment:
-    """Collision collections per filter (by value), and what could not be expressed."""
+    """Collision collections per body (in the order given), and what could not be expressed."""
 
-    collections: dict[tuple, tuple[bool, ...]]
+    collections: tuple[tuple[bool, ...], ...]
     problems: tuple[str, ...]
-
-    def of(self, value: FilterKey) -> tuple[bool, ...]:
-        return self.collections.get(_key(value), _ONLY_FIRST)
-
-
-_ONLY_FIRST = (True,) + (False,) * (COLLECTION_COUNT - 1)
 
 
 def _label(value: FilterKey) -> str:
@@ -71,7 +65,7 @@ def _label(value: FilterKey) -> str:
 
 
 def _cliques(count: int, adjacent: list[list[bool]]) -> list[set[int]]:
-    """Greedy edge clique cover (self-loops included): every colliding pair shares at least one clique."""
+    """Greedy edge clique cover: every adjacent pair, and every vertex adjacent to itself, shares a clique."""
     uncovered = {(i, j) for i in range(count) for j in range(i, count) if adjacent[i][j]}
     cliques: list[set[int]] = []
     for i, j in sorted(uncovered):
@@ -86,29 +80,62 @@ def _cliques(count: int, adjacent: list[list[bool]]) -> list[set[int]]:
     return cliques
 
 
-def assign(filters: Iterable[FilterKey]) -> Assignment:
-    """Collision collections for every filter value in `filters` (None: a body without a filter)."""
-    values: dict[tuple, FilterKey] = {}
-    for value in filters:
-        values.setdefault(_key(value), value)
-    keys = sorted(values, key=lambda k: (k != (), k))  # "no filter" first: its group gets collection 0
-    count = len(keys)
-    adjacent = [[collide(values[a], values[b]) for b in keys] for a in keys]
+Vertex = tuple[tuple, int | None]  # (filter key, body index when the vertex is one body, else None)
+
+
+def _cover(bodies: list[FilterKey], classes: dict[tuple, FilterKey],
+           apart: set[tuple]) -> tuple[list[Vertex], list[set[int]]]:
+    """Cliques over one vertex per filter value, or per body for the values in `apart`.
+
+    A shared vertex stands for several bodies, which Blender makes collide with each other: it is
+    adjacent to itself whenever it collides with anything. Bodies kept apart are never adjacent to
+    bodies of their own filter.
+    """
+    vertices: list[Vertex] = []
+    for key in classes:
+        if key in apart:
+            vertices.extend((key, index) for index, body in enumerate(bodies) if _key(body) == key)
+        else:
+            vertices.append((key, None))
+    count = len(vertices)
+    adjacent = [[False] * count for _ in range(count)]
+    for i, (key_i, body_i) in enumerate(vertices):
+        for j, (key_j, _body_j) in enumerate(vertices):
+            if i != j and not (key_i == key_j and body_i is not None):
+                adjacent[i][j] = collide(classes[key_i], classes[key_j])
+    for i, (key, body) in enumerate(vertices):
+        adjacent[i][i] = body is None and (collide(classes[key], classes[key]) or any(adjacent[i]))
+    return vertices, _cliques(count, adjacent)
+
+
+def assign(bodies: list[FilterKey]) -> Assignment:
+    """Collision collections for each body, given each body's filter (None: no filter).
+
+    Bodies whose filter collides with itself share their collections. Those whose filter does not get
+    collections of their own, while Blender's 20 allow it; otherwise they share them and collide.
+    """
+    classes: dict[tuple, FilterKey] = {}
+    for value in sorted(bodies, key=lambda v: (_key(v) != (), _key(v))):  # "no filter" first: collection 0
+        classes.setdefault(_key(value), value)
+    apart = {key for key, value in classes.items() if not collide(value, value)}
+    vertices, cliques = _cover(bodies, classes, apart)
     problems: list[str] = []
-    for i, key in enumerate(keys):
-        if not adjacent[i][i] and any(adjacent[i]):
-            problems.append(f"bodies with filter {_label(values[key])} collide with each other in Blender: "
-                            "bodies sharing collision collections always collide")
-            adjacent[i][i] = True
-    cliques = _cliques(count, adjacent)
+    if len(cliques) > COLLECTION_COUNT and apart:
+        vertices, cliques = _cover(bodies, classes, set())
+        for key in sorted(apart):
+            vertex = vertices.index((key, None))
+            if sum(_key(body) == key for body in bodies) > 1 and any(vertex in clique for clique in cliques):
+                problems.append(f"bodies with filter {_label(classes[key])} collide with each other in Blender: "
+                                "too few collision collections to keep them apart")
     if len(cliques) > COLLECTION_COUNT:
         problems.append(f"the collision filters need {len(cliques)} collision collections, Blender has "
                         f"{COLLECTION_COUNT}: the last groups share collection {COLLECTION_COUNT}")
-    collections: dict[tuple, tuple[bool, ...]] = {}
-    for i, key in enumerate(keys):
-        flags = [False] * COLLECTION_COUNT
-        for index, clique in enumerate(cliques):
-            if i in clique:
-                flags[min(index, COLLECTION_COUNT - 1)] = True
-        collections[key] = tuple(flags)
+    flags_of: dict[Vertex, list[bool]] = {}
+    for number, clique in enumerate(cliques):
+        for vertex in clique:
+            flags_of.setdefault(vertices[vertex], [False] * COLLECTION_COUNT)[min(number, COLLECTION_COUNT - 1)] = True
+    nothing = [False] * COLLECTION_COUNT
+    collections = tuple(
+        tuple(flags_of.get((_key(body), index)) or flags_of.get((_key(body), None)) or nothing)
+        for index, body in enumerate(bodies))
     return Assignment(collections, tuple(problems))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import math
 
 import pytest
 
@@ -145,9 +144,13 @@ def test_nothing_constrained_gives_nothing(joints):
     assert joints.plan_constraints([], []) == ([], set())
 
 
+def shares(a: tuple[bool, ...], b: tuple[bool, ...]) -> bool:
+    return any(x and y for x, y in zip(a, b, strict=True))
+
+
 def test_no_filters_keep_blenders_default_collection(filters):
-    result = filters.assign([None])
-    assert result.of(None) == (True,) + (False,) * 19
+    result = filters.assign([None, None, None])
+    assert result.collections == ((True,) + (False,) * 19,) * 3
     assert result.problems == ()
 
 
@@ -156,29 +159,35 @@ def test_filters_collide_exactly_as_omi_says(filters, model):
     player = model.CollisionFilter(("player",), ("world",), name="Player")
     ghost = model.CollisionFilter(("ghost",), (), ("world", "player"), name="Ghost")
     nothing = model.CollisionFilter((), ("nobody",), name="Nothing")
-    values = [None, world, player, ghost, nothing]
-    result = filters.assign(values)
-    for a, b in itertools.product(values, repeat=2):
-        shared = any(x and y for x, y in zip(result.of(a), result.of(b), strict=True))
-        if a is b and a is player:
-            continue  # player does not collide with player in OMI; reported below
-        assert shared == filters.collide(a, b), (a, b)
-    assert not any(result.of(nothing))
-    assert any("'Player'" in problem for problem in result.problems)
+    bodies = [None, world, world, player, player, player, ghost, ghost, nothing]
+    result = filters.assign(bodies)
+    assert result.problems == ()
+    for (i, a), (j, b) in itertools.combinations(enumerate(bodies), 2):
+        assert shares(result.collections[i], result.collections[j]) == filters.collide(a, b), (a, b)
+    assert not any(result.collections[-1])
+    assert not filters.collide(player, player)  # players are kept apart: one collection each
 
 
-def test_same_systems_share_collections_whatever_the_name(filters, model):
+def test_same_values_share_collections_whatever_the_name(filters, model):
     a = model.CollisionFilter(("a",), name="One")
     b = model.CollisionFilter(("a",), name="Two")
     result = filters.assign([None, a, b])
-    assert result.of(a) == result.of(b)
+    assert result.collections[1] == result.collections[2]
 
 
 def test_more_groups_than_blender_has_are_reported(filters, model):
     # 25 filters that each collide only with themselves need 25 collections.
-    values = [model.CollisionFilter((f"s{i}",), (f"s{i}",)) for i in range(25)]
-    result = filters.assign(values)
+    bodies = [model.CollisionFilter((f"s{i}",), (f"s{i}",)) for i in range(25)]
+    result = filters.assign(bodies)
     assert any("20" in problem for problem in result.problems)
-    for value in values:
-        assert sum(result.of(value)) == 1
-    assert math.isclose(sum(sum(result.of(v)) for v in values), 25)
+    assert all(sum(flags) == 1 for flags in result.collections)
+    assert not shares(result.collections[0], result.collections[1])
+
+
+def test_bodies_kept_apart_share_when_collections_run_out(filters, model):
+    ground = model.CollisionFilter(("ground",), name="Ground")
+    crate = model.CollisionFilter(("crate",), ("ground",), name="Crate")
+    bodies = [ground] + [crate] * 30
+    result = filters.assign(bodies)
+    assert any("'Crate'" in problem and "each other" in problem for problem in result.problems)
+    assert all(shares(result.collections[0], flags) for flags in result.collections[1:])

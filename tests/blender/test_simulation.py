@@ -1,0 +1,209 @@
+"""What physics promises, checked by stepping Blender's simulation over 120 frames after an import.
+
+Scenes are glTF documents written here (glTF axes: Y up), imported through bpy.ops.import_scene.gltf.
+Positions are read back in glTF axes so the expectations read like the files.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import import_support as support
+import pytest
+from mathutils import Matrix, Vector
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
+BODY = support.BODY
+FLOOR_TOP = 0.0
+REST_TOLERANCE = 0.03  # Bullet lets resting boxes sink a little
+
+
+def to_gltf(matrix: Matrix) -> Matrix:
+    return support.TO_BLENDER.inverted() @ matrix @ support.TO_BLENDER
+
+
+def position(obj) -> Vector:
+    return to_gltf(obj.matrix_world).translation
+
+
+def floor_node(**extra) -> dict:
+    return {"name": "Floor", "translation": [0.0, -0.5, 0.0],
+            "extensions": {BODY: {"collider": {"shape": 0, **extra}}}}
+
+
+def body_nodes(name: str, height: float, *, shape: int = 1, motion: str = "dynamic",
+               collider: dict | None = None) -> list[dict]:
+    """A body node, its collider child and a visible mesh under the collider (Godot's layout), as a
+    parent chain for `layout`."""
+    return [
+        {"name": name, "translation": [0.0, height, 0.0], "extensions": {BODY: {"motion": {"type": motion}}}},
+        {"name": f"{name}Shape", "extensions": {BODY: {"collider": {"shape": shape, **(collider or {})}}}},
+        {"name": f"{name}Mesh", "mesh": 0},
+    ]
+
+
+def layout(*chains: list[dict]) -> list[dict]:
+    """Concatenate parent chains (each node the parent of the next one in its chain) into one node list."""
+    nodes: list[dict] = []
+    for chain in chains:
+        start = len(nodes)
+        for offset, node in enumerate(chain):
+            nodes.append(node)
+            if offset + 1 < len(chain):
+                node["children"] = [start + offset + 1]
+    return nodes
+
+
+BOXES = [{"type": "box", "box": {"size": [10.0, 1.0, 10.0]}}, {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}]
+
+
+def scene_path(tmp_path: Path, name: str, nodes: list[dict], shapes=None, **arrays) -> Path:
+    return support.write_gltf(tmp_path, name, support.document(nodes, shapes or BOXES, meshes=True, **arrays))
+
+
+def test_dynamic_box_falls_and_rests_on_static_floor(tmp_path):
+    imported = support.import_gltf(scene_path(tmp_path, "fall", layout([floor_node()], body_nodes("Crate", 3.0))))
+    crate, floor, mesh = imported.obj("Crate"), imported.obj("Floor"), imported.obj("CrateMesh")
+    floor_start = floor.matrix_world.copy()
+    support.step(110)
+    before = position(crate)
+    support.step(120)
+    after = position(crate)
+    assert after.y == pytest.approx(FLOOR_TOP + 0.5, abs=REST_TOLERANCE)  # resting on the floor, not in it
+    assert (after - before).length < 1e-3  # at rest
+    assert abs(after.x) < 1e-3 and abs(after.z) < 1e-3
+    assert support.matrices_close(floor.matrix_world, floor_start, 1e-6)  # the static floor does not move
+    assert (position(mesh) - after).length < 1e-4  # the visible mesh goes with its body
+
+
+def test_box_falls_through_a_trigger(tmp_path):
+    trigger = {"name": "Sensor", "translation": [0.0, 1.5, 0.0], "extensions": {BODY: {"trigger": {"shape": 1}}}}
+    nodes = layout([floor_node()], body_nodes("Crate", 4.0), [trigger])
+    imported = support.import_gltf(scene_path(tmp_path, "trigger", nodes))
+    assert imported.obj("Sensor").rigid_body is None
+    support.step()
+    assert position(imported.obj("Crate")).y == pytest.approx(0.5, abs=REST_TOLERANCE)  # on the floor
+
+
+@pytest.mark.parametrize("filtered", [False, True])
+def test_collision_filters_decide_who_collides(tmp_path, filtered):
+    filters = [{"name": "Ground", "collisionSystems": ["ground"]},
+               {"name": "Crates", "collisionSystems": ["crate"], "collideWithSystems": ["ground"]}]
+    crate = {"collisionFilter": 1} if filtered else {}
+    nodes = layout([floor_node(**({"collisionFilter": 0} if filtered else {}))],
+                   body_nodes("Lower", 1.0, collider=crate), body_nodes("Upper", 3.0, collider=crate))
+    imported = support.import_gltf(scene_path(tmp_path, "filters", nodes, filters=filters if filtered else None))
+    support.step()
+    lower, upper = position(imported.obj("Lower")), position(imported.obj("Upper"))
+    assert lower.y == pytest.approx(0.5, abs=REST_TOLERANCE)
+    # Crates only collide with the ground: the upper one falls through the lower one.
+    assert upper.y == pytest.approx(0.5 if filtered else 1.5, abs=REST_TOLERANCE)
+
+
+def test_compound_body_rests_on_its_lowest_collider(tmp_path):
+    """Three colliders make one body: two direct children and one under a grouping node."""
+    nodes = [
+        floor_node(),
+        {"name": "Table", "translation": [0.0, 4.0, 0.0], "children": [2, 3, 4],
+         "extensions": {BODY: {"motion": {"type": "dynamic", "mass": 3.0}}}},
+        {"name": "Left", "translation": [-1.0, 0.0, 0.0], "extensions": {BODY: {"collider": {"shape": 1}}}},
+        {"name": "Right", "translation": [1.0, 0.0, 0.0], "extensions": {BODY: {"collider": {"shape": 1}}}},
+        {"name": "Group", "translation": [0.0, -1.0, 0.0], "children": [5]},
+        {"name": "Leg", "extensions": {BODY: {"collider": {"shape": 1}}}},
+    ]
+    imported = support.import_gltf(scene_path(tmp_path, "compound", nodes))
+    table = imported.obj("Table")
+    assert table.rigid_body.collision_shape == 'COMPOUND' and table.rigid_body.mass == pytest.approx(3.0)
+    support.step()
+    rest = position(table)
+    assert rest.y == pytest.approx(1.5, abs=REST_TOLERANCE)  # the leg (1 m below) stands on the floor
+    assert abs(rest.x) < 0.01
+    assert position(imported.obj("Leg")).y == pytest.approx(0.5, abs=REST_TOLERANCE)
+
+
+def test_kinematic_and_static_bodies_hold_what_lands_on_them(tmp_path):
+    platform = body_nodes("Platform", 1.0, motion="kinematic")
+    nodes = layout([floor_node()], platform, body_nodes("Crate", 4.0))
+    imported = support.import_gltf(scene_path(tmp_path, "kinematic", nodes))
+    platform_object = imported.obj("Platform")
+    assert platform_object.rigid_body.kinematic
+    start = platform_object.matrix_world.copy()
+    support.step()
+    assert support.matrices_close(platform_object.matrix_world, start, 1e-6)  # not simulated: held in place
+    assert position(imported.obj("Crate")).y == pytest.approx(2.0, abs=REST_TOLERANCE)  # on the platform
+
+
+def test_welded_pair_keeps_its_relative_transform(spec_dir):
+    imported = support.import_gltf(Path(spec_dir) / "OMI_physics_joint" / "examples" / "weld_joint.gltf")
+    a, b = imported.obj("BodyA"), imported.obj("BodyB")
+    start_a, relative = a.matrix_world.copy(), a.matrix_world.inverted() @ b.matrix_world
+    support.step()
+    assert (a.matrix_world.translation - start_a.translation).length > 0.2  # they did fall
+    now = a.matrix_world.inverted() @ b.matrix_world
+    assert (now.translation - relative.translation).length < 2e-3
+    assert support.rotation_angle(now, relative) < 2e-3
+
+
+def _joint_scene(tmp_path: Path, name: str, limits: list[dict], *, tilt: float, shape: int, lever: float) -> Path:
+    """A static post, and a dynamic part joined to it at the post's origin; both turned by `tilt` about Z.
+
+    The part's origin (its centre of mass: OMI's default) sits `lever` along its X from the joint.
+    """
+    turn = [0.0, 0.0, math.sin(tilt / 2), math.cos(tilt / 2)]
+    centre = [lever * math.cos(tilt), lever * math.sin(tilt), 0.0]
+    nodes = [
+        {"name": "Post", "rotation": turn, "children": [1], "extensions": {BODY: {"motion": {"type": "static"}}}},
+        {"name": "Anchor"},
+        {"name": "Part", "translation": centre, "rotation": turn, "children": [3, 4],
+         "extensions": {BODY: {"motion": {"type": "dynamic"}}}},
+        {"name": "PartShape", "extensions": {BODY: {"collider": {"shape": shape}}}},
+        {"name": "Joint", "translation": [-lever, 0.0, 0.0],
+         "extensions": {support.JOINT: {"joint": 0, "connectedNode": 1}}},
+    ]
+    shapes = [{"type": "sphere", "sphere": {"radius": 0.1}}, {"type": "box", "box": {"size": [1.0, 0.1, 0.1]}}]
+    gltf = support.document(nodes, shapes, joints=[{"limits": limits}])
+    return support.write_gltf(tmp_path, name, gltf)
+
+
+def test_slider_stays_on_its_axis_within_its_limits(tmp_path):
+    """A ball on a rail that slopes down along its X: gravity pulls it to one end of the slider range.
+
+    OMI measures the connected frame (the rail's anchor) from the joint frame (on the ball): as the
+    ball slides down +X, the anchor's offset goes negative and stops at min = -0.5.
+    """
+    limits = [{"linearAxes": [1, 2], "min": 0.0, "max": 0.0}, {"linearAxes": [0], "min": -0.5, "max": 0.25},
+              {"angularAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]
+    imported = support.import_gltf(_joint_scene(tmp_path, "slider", limits, tilt=math.radians(-30), shape=0, lever=0.0))
+    (constraint,) = support.constraints_of(imported.obj("Joint"))
+    assert constraint.rigid_body_constraint.type == 'SLIDER'
+    ball, post = imported.obj("Part"), imported.obj("Post")
+    scene = support.bpy.context.scene
+    scene.frame_end = 120
+    offsets = []
+    for frame in range(1, 121):
+        scene.frame_set(frame)
+        in_post = to_gltf(post.matrix_world).inverted() @ position(ball)
+        offsets.append(in_post)
+    for offset in offsets:
+        assert math.hypot(offset.y, offset.z) < 5e-3  # on the rail's axis
+        assert -0.25 - 0.01 <= offset.x <= 0.5 + 0.01  # the ball's offset is minus the anchor's
+    assert offsets[-1].x == pytest.approx(0.5, abs=5e-3)  # held at the end of the range it slid to
+
+
+def test_hinge_stops_at_its_limit_with_the_files_sign(tmp_path):
+    """A bar hinged at one end about Z falls clockwise; its limit is the post's angle seen from the bar.
+
+    The bar turning by -a about Z turns the post by +a in the bar's frame, so the stop is max = 1.0 rad.
+    """
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0, 1], "min": 0.0, "max": 0.0},
+              {"angularAxes": [2], "min": -0.5, "max": 1.0}]
+    imported = support.import_gltf(_joint_scene(tmp_path, "hinge", limits, tilt=0.0, shape=1, lever=0.5))
+    (constraint,) = support.constraints_of(imported.obj("Joint"))
+    assert constraint.rigid_body_constraint.type == 'HINGE'
+    support.step()
+    bar = to_gltf(imported.obj("Part").matrix_world)
+    axis = bar.to_3x3() @ Vector((1.0, 0.0, 0.0))
+    assert math.atan2(axis.y, axis.x) == pytest.approx(-1.0, abs=0.02)
+    assert (bar @ Vector((-0.5, 0.0, 0.0))).length < 5e-3  # still on its hinge
