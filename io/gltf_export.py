@@ -20,9 +20,11 @@ _BLACK_LISTED_KEY = "omi_physics_black_listed"
 
 
 def _log_error(export_settings: dict, message: str) -> None:
+    """A failure inside a hook, shown to the artist as a warning: the file is still written, and an error
+    report would make a scripted `bpy.ops.export_scene.gltf` call raise after the export succeeded."""
     log = export_settings.get("log")
     if log is not None:
-        log.error(f"OMI physics: {message}", popup=True)
+        log.warning(f"OMI physics: {message}", popup=True)
 
 
 class glTF2ExportUserExtension:
@@ -60,7 +62,7 @@ class glTF2ExportUserExtension:
 
     def gather_scene_hook(self, gltf_scene: Any, blender_scene: Any, export_settings: dict) -> None:
         try:
-            self._session(export_settings).write_scene(gltf_scene)
+            self._session(export_settings).write_scene(gltf_scene, blender_scene)
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"scene {getattr(blender_scene, 'name', '?')!r}: physics not written: {error}")
 

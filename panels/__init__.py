@@ -2,7 +2,7 @@
 
 import bpy
 
-from . import lists, properties_editor, sidebar
+from . import gltf_dialogs, lists, properties_editor, sidebar
 
 _CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES)
 
@@ -10,8 +10,10 @@ _CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sideb
 def register() -> None:
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
+    gltf_dialogs.register()
 
 
 def unregister() -> None:
+    gltf_dialogs.unregister()
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import bpy
 
+from ..io.blender import gltf_compat
+
+# The key the glTF add-on itself uses for an add-on's draw function (its module name), so that Blender
+# 4.2, which registers the function on its own when the dialog opens, does not draw it twice.
+_ADDON_MODULE = __package__.rpartition(".")[0]
+
 
 def draw_export(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
     """Called by the glTF exporter dialog with its layout."""
@@ -31,3 +37,16 @@ def draw_import(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
         body.use_property_decorate = False
         body.active = settings.import_physics
         body.prop(settings, "import_rigid_bodies")
+
+
+def register() -> None:
+    """Show `draw_export` in the glTF export dialog (glTF-Blender-IO 4.4+ no longer finds it by itself)."""
+    draws = gltf_compat.exporter_dialog_draws()
+    if draws is not None:
+        draws[_ADDON_MODULE] = draw_export
+
+
+def unregister() -> None:
+    draws = gltf_compat.exporter_dialog_draws()
+    if draws is not None and draws.get(_ADDON_MODULE) is draw_export:
+        del draws[_ADDON_MODULE]

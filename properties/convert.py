@@ -206,10 +206,15 @@ def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
     )
 
 
-def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = None) -> model.NodePhysics:
-    """The enabled parts of `obj.omi_physics` as glTF-space model values (shape offsets excluded)."""
+def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = None,
+                     bl_scene: bpy.types.Scene | None = None) -> model.NodePhysics:
+    """The enabled parts of `obj.omi_physics` as glTF-space model values (shape offsets excluded).
+
+    `bl_scene` holds the library the material and filter names refer to; without it the object's first
+    scene is looked up, which scans every object of every scene (pass it when converting many objects).
+    """
     settings = object_physics(obj)
-    bl_scene = object_scene(obj)
+    bl_scene = bl_scene if bl_scene is not None else object_scene(obj)
     return model.NodePhysics(
         motion=motion_to_model(settings.motion) if settings.use_motion else None,
         collider=collider_to_model(settings.collider, obj, bl_scene, issues) if settings.use_collider else None,

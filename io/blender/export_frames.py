@@ -155,10 +155,12 @@ def place_shape(shape: model.Shape, node_world: Matrix, offset: Matrix | None) -
     None when the frame is scaled to zero (there is no volume to export).
     """
     frame = node_world @ offset if offset is not None else node_world
+    on_frame = (offset,) if offset is not None else ()
+    if frame.to_3x3().is_orthogonal:  # unit axes at right angles (checked in C): the common, exact case
+        return ShapePlacement(on_frame, shape)
     lengths, orthogonal = _axis_lengths(frame)
     if min(lengths) < MIN_SCALE:
         return None
-    on_frame = (offset,) if offset is not None else ()
     if shape.type in model.MESH_SHAPE_TYPES:
         return ShapePlacement(on_frame, shape)
     if orthogonal and all(_equal(length, 1.0) for length in lengths):

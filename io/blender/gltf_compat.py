@@ -68,3 +68,16 @@ def extras_black_list() -> list[str] | None:
             if isinstance(black_list, list):
                 return black_list
     return None
+
+
+def exporter_dialog_draws() -> dict | None:
+    """The glTF add-on's registry of export dialog draw functions, by add-on name; None without one.
+
+    glTF-Blender-IO 4.2 fills it itself when the dialog opens; from 4.4 on an add-on registers its own.
+    """
+    try:
+        module = importlib.import_module(_DEFAULT_ROOT)
+    except ImportError:
+        return None
+    draws = getattr(module, "exporter_extension_layout_draw", None)
+    return draws if isinstance(draws, dict) else None

@@ -101,13 +101,23 @@ def test_one_broken_object_does_not_stop_the_others(clean_scene, tmp_path, omi, 
     tag_shape(broken, "collider", 'SPHERE')
     original = convert.node_from_object
 
-    def failing(obj, issues=None):
+    def failing(obj, issues=None, bl_scene=None):
         if obj.name == "Broken":
             raise RuntimeError("bad data")
-        return original(obj, issues)
+        return original(obj, issues, bl_scene)
 
     monkeypatch.setattr(convert, "node_from_object", failing)
     result = export(tmp_path, failures_expected=True)
     assert result.body("Crate")["motion"]["mass"] == 4
     assert result.body("Broken") == {}
     assert result.warnings("'Broken'", "bad data")
+
+
+def test_the_export_dialog_shows_the_physics_options(clean_scene, omi_addon):
+    import io_scene_gltf2
+    from ui_recorder import Recorder
+
+    assert io_scene_gltf2.exporter_extension_layout_draw[omi_addon.__name__] is omi_addon.draw_export
+    layout = Recorder()
+    io_scene_gltf2.export_panel_user_extension(bpy.context, layout)  # what the dialog's draw() calls
+    assert {"export_physics", "export_rigid_bodies"} <= layout.prop_set(clean_scene.omi_physics)

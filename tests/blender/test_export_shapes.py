@@ -366,3 +366,22 @@ def test_physics_materials_and_collision_filters_are_shared(clean_scene, tmp_pat
         collider = result.body(f"Slab{index}")["collider"]
         assert collider["physicsMaterial"] == 0 and collider["collisionFilter"] == 0
     assert result.body("Sensor")["trigger"]["collisionFilter"] == 0
+
+
+def test_motion_settings_are_written_in_gltf_axes(clean_scene, tmp_path):
+    obj = empty("Rover", location=(1, 2, 3), rotation=(0.1, 0.2, 0.3))
+    tag_shape(obj, "collider", 'BOX')
+    tag_motion(obj, 'DYNAMIC', mass=12.5, center_of_mass=(0.1, 0.2, 0.3), inertia_diagonal=(1.0, 2.0, 3.0),
+               inertia_orientation=(0.5, 0.5, 0.5, 0.5), linear_velocity=(1.0, 2.0, 3.0),
+               angular_velocity=(0.4, 0.5, 0.6), gravity_factor=0.25)
+    result = export(tmp_path)
+    motion = result.body("Rover")["motion"]
+    expected = {  # Blender (x, y, z) -> glTF (x, z, -y); principal moments swap Y and Z
+        "mass": [12.5], "centerOfMass": [0.1, 0.3, -0.2], "inertiaDiagonal": [1.0, 3.0, 2.0],
+        "inertiaOrientation": [0.5, 0.5, -0.5, 0.5], "linearVelocity": [1.0, 3.0, -2.0],
+        "angularVelocity": [0.4, 0.6, -0.5], "gravityFactor": [0.25],
+    }
+    assert motion["type"] == "dynamic"
+    for key, value in expected.items():
+        written = motion[key] if isinstance(motion[key], list) else [motion[key]]
+        assert close(written, value, 1e-6), (key, written)
