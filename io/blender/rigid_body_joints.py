@@ -143,7 +143,7 @@ def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, notes: set[st
         if drive.acceleration:
             notes.add(DRIVE_ACCELERATION)
         if drive.position_target is None:
-            if drive.velocity_target is not None:
+            if drive.velocity_target is not None and drive.damping > 0.0:  # damping 0: the drive pushes nothing
                 motors.append(drive)
             continue
         if drive.velocity_target not in (None, 0.0):

@@ -120,7 +120,7 @@ def test_linear_limits_are_measured_from_the_starting_offset(joints):
 
 def test_velocity_drives_are_motors_with_negated_targets(joints):
     drives = [joints.Drive(True, 2, velocity_target=3.0, max_force=10.0, damping=1.0),
-              joints.Drive(False, 2, velocity_target=-1.0)]
+              joints.Drive(False, 2, velocity_target=-1.0, damping=5.0)]
     specs, notes = joints.plan_constraints([lin(joints, (0, 1, 2)), ang(joints, (0, 1))], drives)
     assert [(spec.type, spec.axis) for spec in specs] == [('HINGE', 2), ('MOTOR', 2)]
     motor = specs[1].values
@@ -129,6 +129,12 @@ def test_velocity_drives_are_motors_with_negated_targets(joints):
     assert motor["use_motor_lin"] is True and motor["motor_lin_target_velocity"] == 1.0
     assert motor["motor_lin_max_impulse"] == joints.UNLIMITED_FORCE
     assert joints.MOTOR_DAMPING in notes
+
+
+def test_velocity_drive_without_damping_pushes_nothing(joints):
+    """OMI's drive force is damping * (target - velocity): zero damping makes no motor."""
+    specs, notes = joints.plan_constraints([], [joints.Drive(True, 0, velocity_target=2.0)])
+    assert specs == [] and notes == set()
 
 
 def test_spring_drive_on_a_free_axis(joints):
