@@ -42,6 +42,7 @@ from . import meshes, rigid_body_filters, rigid_body_joints
 GENERATED = "omi_generated"
 SHAPE_MESH = "omi_shape_mesh"
 OWNER = "omi_owner"
+FOLLOW = "OMI rigid body"  # the Child Of constraint between a non-mesh body and its generated rigid body
 GENERATED_COLLECTION = "OMI Rigid Bodies"
 WORLD_COLLECTION = "RigidBodyWorld"
 CONSTRAINTS_COLLECTION = "RigidBodyConstraints"
@@ -154,6 +155,7 @@ class _Body:
     shapes: list[_Shape] = field(default_factory=list)
     compound: bool = False
     carriers: list[tuple[_Shape, bpy.types.Object, bool]] = field(default_factory=list)  # (shape, object, made)
+    rigid: bpy.types.Object | None = None  # the object with the Blender rigid body: the owner, or its proxy
 
 
 def _settings(obj: bpy.types.Object):
@@ -186,21 +188,36 @@ def body_object(obj: bpy.types.Object) -> bpy.types.Object | None:
     return None
 
 
+def _made_for(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    scene_objects = obj.users_scene[0].objects if obj.users_scene else ()
+    return [made for made in scene_objects if is_generated(made) and made.get(OWNER) == obj]
+
+
+def rigid_object(body: bpy.types.Object | None) -> bpy.types.Object | None:
+    """The object with the Blender rigid body of a body object: itself, or the mesh generated for it."""
+    if body is None or body.rigid_body is not None:
+        return body
+    for made in _made_for(body):
+        if made.get(GENERATED) == "body" and made.rigid_body is not None:
+            return made
+    return None
+
+
 def shape_carrier(obj: bpy.types.Object) -> bpy.types.Object | None:
     """The object whose Blender rigid body shape stands for `obj`'s collider shape (None: none does).
 
-    That is `obj` itself, the generated object made for its shape, or the body whose own rigid body took
-    the shape of its only collider.
+    That is `obj` itself, the generated object made for its shape, or the body (or the mesh generated
+    for it) whose own rigid body took the shape of its only collider.
     """
-    for made in obj.users_scene[0].objects if obj.users_scene else ():
-        if is_generated(made) and made.get(OWNER) == obj and made.rigid_body is not None:
-            return made
+    made = [other for other in _made_for(obj) if other.rigid_body is not None]
+    for other in made:
+        if other.get(GENERATED) != "body":
+            return other
     rigid = obj.rigid_body
     if rigid is not None and rigid.collision_shape != 'COMPOUND':
         return obj
-    body = body_object(obj)
-    if body is not None and body is not obj and body.rigid_body is not None \
-            and body.rigid_body.collision_shape != 'COMPOUND':
+    body = rigid_object(body_object(obj))
+    if body is not None and body.rigid_body.collision_shape != 'COMPOUND':
         return body
     return None
 
@@ -526,36 +543,55 @@ class _Builder:
 
     def prepare_body(self, body: _Body, bodies: dict) -> None:
         owner = body.owner
-        if owner.type != 'MESH':
-            self.report.warn(owner, "", f"Blender rigid bodies need a mesh object, this is {owner.type.lower()}: "
-                                        "no Blender rigid body")
-            return
         shapes = body.shapes
-        if len(shapes) == 1 and is_shape_mesh(owner) and shapes[0].carrier is not owner:
-            relative = self.frames.relative(shapes[0].carrier, owner)
-            if shapes[0].pg.shape_type in _PRIMITIVE_TYPES and not shapes[0].pg.use_offset \
-                    and _is_identity(relative):
-                # One collider right on the body: the body's own display mesh becomes the shape.
-                owner.data = self.meshes.shape(shapes[0].pg)
-                body.carriers.append((shapes[0], owner, False))
-                self._link_body(owner)
-                return
-        if len(shapes) == 1 and _fits(owner, shapes[0]):
-            if is_shape_mesh(owner) and shapes[0].pg.shape_type in _PRIMITIVE_TYPES:
-                owner.data = self.meshes.shape(shapes[0].pg)
+        rigid = body.rigid = owner if owner.type == 'MESH' else self._proxy(body)
+        ours = rigid is not owner or is_shape_mesh(owner)  # its mesh data may be replaced
+        if len(shapes) == 1 and ours and shapes[0].pg.shape_type in _PRIMITIVE_TYPES and not shapes[0].pg.use_offset \
+                and (shapes[0].carrier is owner or _is_identity(self.frames.relative(shapes[0].carrier, owner))):
+            # One collider right on the body: the body's own display mesh becomes the shape.
+            rigid.data = self.meshes.shape(shapes[0].pg)
+            body.carriers.append((shapes[0], rigid, False))
+            self._link_body(rigid)
+            return
+        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0]):
             body.carriers.append((shapes[0], owner, False))
             self._link_body(owner)
             return
         body.compound = bool(shapes)
-        if is_shape_mesh(owner) and not any(shape.carrier is owner for shape in shapes):
-            owner.data = self.meshes.body()
+        if ours and not any(shape.carrier is rigid for shape in shapes):
+            rigid.data = self.meshes.body()
         for shape in shapes:
             body.carriers.append(self._carrier(body, shape, bodies))
-        self._link_body(owner)
+        self._link_body(rigid)
+
+    def _proxy(self, body: _Body) -> bpy.types.Object:
+        """A generated mesh object that carries the rigid body of a body whose object is not a mesh.
+
+        It starts where the body is; a dynamic body then follows it, and it follows any other body, with
+        a Child Of constraint on the follower.
+        """
+        owner = body.owner
+        self.report.warn(owner, "", f"a {owner.type.lower()} cannot be a Blender rigid body: a generated mesh "
+                                    f"object carries it, and a {FOLLOW!r} constraint keeps the two together")
+        proxy = bpy.data.objects.new(f"{owner.name} rigid body", self.meshes.body())
+        proxy[GENERATED] = "body"
+        proxy[OWNER] = owner
+        proxy.display_type = 'WIRE'
+        start = self.frames.world(owner)
+        proxy.matrix_basis = start
+        self.generated.objects.link(proxy)
+        self.made.append(proxy)
+        follower, leader = (owner, proxy) if body.motion == 'DYNAMIC' else (proxy, owner)
+        constraint = follower.constraints.new('CHILD_OF')
+        constraint.name = FOLLOW
+        constraint.target = leader
+        constraint.inverse_matrix = start.inverted_safe()
+        constraint.set_inverse_pending = False
+        return proxy
 
     def _carrier(self, body: _Body, shape: _Shape, bodies: dict) -> tuple[_Shape, bpy.types.Object, bool]:
         carrier = shape.carrier
-        direct = carrier.parent is body.owner and carrier.parent_type == 'OBJECT'
+        direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
         if direct and carrier not in bodies and _fits(carrier, shape) \
                 and _unit_scale(carrier.matrix_parent_inverse @ carrier.matrix_basis):
             if is_shape_mesh(carrier) and shape.pg.shape_type in _PRIMITIVE_TYPES:
@@ -565,7 +601,7 @@ class _Builder:
         made = bpy.data.objects.new(f"{carrier.name} shape", self.meshes.body())
         made[GENERATED] = "shape"
         made[OWNER] = carrier
-        made.parent = body.owner
+        made.parent = body.rigid
         made.display_type = 'WIRE'
         self.generated.objects.link(made)
         self.made.append(made)
@@ -585,7 +621,7 @@ class _Builder:
         if other is None:
             self.report.warn(obj, "/joint/connected_object", "joint is connected to nothing: no Blender constraint")
             return []
-        first, second = body_object(obj), body_object(other)
+        first, second = rigid_object(body_object(obj)), rigid_object(body_object(other))
         if first is None or second is None:
             lonely = obj if first is None else other
             self.report.warn(obj, "/joint", f"{lonely.name!r} is in no body: no Blender constraint")
@@ -624,7 +660,7 @@ class _Builder:
 
     def finish_body(self, body: _Body, collections_of: dict[bpy.types.Object, tuple[bool, ...]]) -> None:
         owner = body.owner
-        rigid = owner.rigid_body
+        rigid = body.rigid.rigid_body if body.rigid is not None else None
         if rigid is None:
             return
         _note_motion(body, self.report)
@@ -646,7 +682,7 @@ class _Builder:
             rigid.collision_shape = 'SPHERE'
             return
         if not body.compound:
-            self._shape_settings(rigid, body.carriers[0][0], owner is body.carriers[0][0].carrier)
+            self._shape_settings(rigid, body.carriers[0][0], body.rigid is body.carriers[0][0].carrier)
             return
         rigid.collision_shape = 'COMPOUND'
         owner_world = self.frames.world(owner)
@@ -789,6 +825,10 @@ def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
         return
     doomed = [obj for obj in bpy.data.objects
               if is_generated(obj) and (obj.get(OWNER) in targets or obj.parent in targets)]
+    for obj in targets:
+        follow = obj.constraints.get(FOLLOW)
+        if follow is not None:
+            obj.constraints.remove(follow)
     keep = [obj for obj in targets if obj.rigid_body is not None and not is_generated(obj)]
     if keep:
         scenes = {bl_scene for obj in keep for bl_scene in obj.users_scene}
@@ -824,9 +864,10 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
     builder = _Builder(bl_scene, report)
     for body in bodies.values():
         builder.prepare_body(body, bodies)
+    for body in bodies.values():
         parent_body = body_object(body.owner.parent) if body.owner.parent is not None else None
         if parent_body is not None and parent_body in bodies and bodies[parent_body].compound \
-                and body.owner.parent is parent_body:
+                and body.owner.parent is bodies[parent_body].rigid:
             report.warn(body.owner, "", f"a body right under the compound body {parent_body.name!r} is simulated as "
                                         "part of it (Blender takes a compound's rigid-body children as its shapes)")
     planned_joints = [made for obj in joints for made in builder.prepare_joint(obj)]
@@ -834,9 +875,9 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
     for body in bodies.values():
         builder.finish_body(body, collections_of)
     for owner, collections in collections_of.items():  # bodies built before stay consistent with these
-        if owner not in bodies and owner.rigid_body is not None \
-                and tuple(owner.rigid_body.collision_collections) != collections:
-            owner.rigid_body.collision_collections = collections
+        rigid = rigid_object(owner) if owner not in bodies else None
+        if rigid is not None and tuple(rigid.rigid_body.collision_collections) != collections:
+            rigid.rigid_body.collision_collections = collections
     for empty, plan in planned_joints:
         builder.finish_joint(empty, plan)
     cache = builder.world.point_cache

@@ -1,0 +1,84 @@
+"""`build_rigid_bodies` on objects authored in Blender (what the "settings -> Blender" operator calls):
+bodies that are empties get a generated mesh object that carries their rigid body."""
+
+from __future__ import annotations
+
+import bmesh
+import bpy
+import import_support as support
+import pytest
+
+
+@pytest.fixture
+def rigid_body(omi):
+    return omi("io.blender.rigid_body")
+
+
+def cube(name: str, size, location=(0.0, 0.0, 0.0), parent=None) -> bpy.types.Object:
+    mesh = bpy.data.meshes.new(name)
+    bm = bmesh.new()
+    bmesh.ops.create_cube(bm, size=1.0)
+    bmesh.ops.scale(bm, vec=size, verts=bm.verts[:])
+    bm.to_mesh(mesh)
+    bm.free()
+    obj = bpy.data.objects.new(name, mesh)
+    obj.location = location
+    obj.parent = parent
+    bpy.context.scene.collection.objects.link(obj)
+    return obj
+
+
+def collider(obj: bpy.types.Object, size) -> None:
+    obj.omi_physics.use_collider = True
+    obj.omi_physics.collider.shape.shape_type = 'BOX'
+    obj.omi_physics.collider.shape.size = size
+
+
+def authored_scene(motion: str = 'DYNAMIC'):
+    bpy.ops.wm.read_homefile(use_empty=True)
+    cart = bpy.data.objects.new("Cart", None)
+    cart.location = (0.0, 0.0, 3.0)
+    bpy.context.scene.collection.objects.link(cart)
+    cart.omi_physics.use_motion = True
+    cart.omi_physics.motion.motion_type = motion
+    crate = cube("Crate", (2.0, 2.0, 2.0), parent=cart)
+    collider(crate, (2.0, 2.0, 2.0))  # the crate's own mesh is the shape
+    floor = bpy.data.objects.new("Floor", None)
+    bpy.context.scene.collection.objects.link(floor)
+    collider(floor, (10.0, 10.0, 0.1))
+    return cart, crate, floor
+
+
+def test_empty_body_gets_a_generated_rigid_body_that_it_follows(rigid_body):
+    cart, crate, floor = authored_scene()
+    issues = []
+    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], issues)
+    proxy = rigid_body.rigid_object(cart)
+    assert proxy is not None and proxy is not cart and rigid_body.is_generated(proxy)
+    assert proxy.rigid_body.type == 'ACTIVE' and cart.constraints[rigid_body.FOLLOW].target == proxy
+    assert rigid_body.shape_carrier(crate).rigid_body.collision_shape == 'BOX'
+    assert any("cannot be a Blender rigid body" in issue.message for issue in issues)
+    floor_rigid = rigid_body.rigid_object(floor)
+    assert floor_rigid.rigid_body.type == 'PASSIVE'
+    assert tuple(rigid_body.shape_carrier(floor).dimensions) == pytest.approx((10.0, 10.0, 0.1))
+    support.step()
+    assert cart.matrix_world.translation.z == pytest.approx(0.05 + 1.0, abs=0.03)  # the crate stands on the floor
+    assert crate.matrix_world.translation.z == pytest.approx(cart.matrix_world.translation.z)
+
+    rigid_body.clear_rigid_bodies([cart, crate, floor])
+    assert not any(rigid_body.is_generated(obj) for obj in bpy.context.scene.objects)
+    assert rigid_body.FOLLOW not in cart.constraints
+    assert all(obj.rigid_body is None for obj in bpy.context.scene.objects)
+
+
+def test_kinematic_empty_body_leads_its_generated_rigid_body(rigid_body):
+    cart, crate, floor = authored_scene('KINEMATIC')
+    cart.keyframe_insert("location", frame=1)
+    cart.location.x = 5.0
+    cart.keyframe_insert("location", frame=30)
+    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], [])
+    proxy = rigid_body.rigid_object(cart)
+    assert proxy.rigid_body.kinematic and proxy.constraints[rigid_body.FOLLOW].target == cart
+    support.step(30)
+    assert (proxy.matrix_world.translation - cart.matrix_world.translation).length < 1e-5
+    assert cart.matrix_world.translation.x == pytest.approx(5.0)
