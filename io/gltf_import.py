@@ -6,7 +6,10 @@ what happens. Every problem goes to the importer's log as a warning and the impo
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import traceback
+from collections.abc import Iterator
 from typing import Any
 
 import bpy
@@ -18,6 +21,23 @@ from .omi import model
 
 EXTENSIONS = ("OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint", "OMI_collider")
 LOG_PREFIX = "OMI physics"
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off during a hook.
+
+    The hooks allocate many small objects while the importer holds a large heap (its parsed glTF), so
+    the collector would run again and again over that heap: measured, about a sixth of the physics
+    import time at 5000 bodies. Nothing made here holds reference cycles; the collector catches up after.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class glTF2ImportUserExtension:
@@ -37,7 +57,8 @@ class glTF2ImportUserExtension:
             options = scene_physics(bpy.context.scene)
             if not options.import_physics:
                 return
-            self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
+            with _collector_paused():
+                self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return
@@ -52,7 +73,8 @@ class glTF2ImportUserExtension:
         """Write the settings into the created objects and build the Blender rigid bodies."""
         try:
             if self.plan is not None and self.plan.doc.nodes:
-                self.plan.finish(gltf, bl_scene, self.issues)
+                with _collector_paused():
+                    self.plan.finish(gltf, bl_scene, self.issues)
         except Exception as error:
             self._failed(gltf, "creating the physics", error)
         finally:

@@ -50,6 +50,13 @@ def document_json(data: Any) -> dict:
     return document
 
 
+def _at_parent(node: Any) -> bool:
+    """Whether a glTF node sits exactly on its parent (identity transform)."""
+    identity = (node.translation in (None, [0, 0, 0]) and node.rotation in (None, [0, 0, 0, 1])
+                and node.scale in (None, [1, 1, 1]))
+    return identity and node.matrix in (None, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
+
+
 def _shape_meshes(node: model.NodePhysics) -> list[int]:
     """The glTF mesh indices the node's convex/trimesh shapes use, collider first."""
     found = []
@@ -85,6 +92,7 @@ class ImportPlan:
         self.node_count = len(nodes)
         mesh_count = len(data.meshes or [])
         bones = {joint for skin in data.skins or [] for joint in skin.joints or []}
+        carried = self._carried_by_their_body(nodes)
         placeholder = None
         for index, node in self.doc.nodes.items():
             if not 0 <= index < len(nodes):
@@ -100,12 +108,33 @@ class ImportPlan:
                     self.own_shape_mesh.add(index)
                 else:
                     self.collision_nodes[(index, mesh)] = self._add_child(data, gltf_node, mesh)
-            needs_mesh = node.motion is not None or node.collider is not None
+            shaped = node.collider is not None and node.collider.shape is not None
+            needs_mesh = node.motion is not None or (shaped and index not in carried)
             if self.build_rigid_bodies and needs_mesh and gltf_node.mesh is None and plain:
                 if placeholder is None:
                     placeholder = self._add_placeholder_mesh(data)
                 gltf_node.mesh = placeholder
                 self.placeholders.add(index)
+
+    def _carried_by_their_body(self, nodes: list) -> set[int]:
+        """Collider nodes whose shape their body's own object will carry: the body's only collider, on a
+        node that sits exactly on the body. They need no mesh object of their own."""
+        parents = {child: index for index, node in enumerate(nodes) for child in node.children or []
+                   if isinstance(child, int)}
+        colliders: dict[int, list[int]] = {}
+        for index, node in self.doc.nodes.items():
+            if node.collider is None or node.collider.shape is None or node.motion is not None:
+                continue
+            owner, path = parents.get(index), [index]
+            while owner is not None and (owner not in self.doc.nodes or self.doc.nodes[owner].motion is None):
+                path.append(owner)
+                owner = parents.get(owner) if len(path) <= len(nodes) else None  # a broken file's cycle ends here
+            if owner is not None:
+                colliders.setdefault(owner, []).append(index)
+                if not all(_at_parent(nodes[step]) for step in path):
+                    colliders[owner].append(-1)  # off the body's origin: the body is a compound
+        return {members[0] for members in colliders.values()
+                if len(members) == 1 and self.doc.nodes[members[0]].collider.shape.type in model.PRIMITIVE_SHAPE_TYPES}
 
     @staticmethod
     def _add_child(data: Any, parent: Any, mesh: int) -> int:
@@ -162,11 +191,15 @@ class ImportPlan:
                                                              f"({type(error).__name__}: {error})", "error"))
                 continue
             written.append(obj)
-        rigid_body.refresh_shape_meshes(objects[index] for index in self.placeholders if index in objects)
-        self._drop_placeholder_mesh()
-        if self.build_rigid_bodies:
-            collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
-            rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects], issues)
+        # Bodies get their mesh from the build; the other stand-ins show their own shape.
+        rigid_body.refresh_shape_meshes(objects[index] for index in self.placeholders
+                                        if index in objects and self.doc.nodes[index].motion is None)
+        try:
+            if self.build_rigid_bodies:
+                collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
+                rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects], issues)
+        finally:
+            self._drop_placeholder_mesh()
         return written
 
     def _mark_shape_meshes(self, objects: Mapping[int, bpy.types.Object]) -> None:

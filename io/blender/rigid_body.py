@@ -225,7 +225,7 @@ def shape_carrier(obj: bpy.types.Object) -> bpy.types.Object | None:
 def _children_map(bl_scene: bpy.types.Scene) -> dict[bpy.types.Object, list[bpy.types.Object]]:
     """Parent -> children for the scene (Object.children walks all of bpy.data each time)."""
     children: dict[bpy.types.Object, list[bpy.types.Object]] = {}
-    for obj in bl_scene.objects:
+    for obj in bpy.data.objects:  # not bl_scene.objects: that would rebuild the scene's object cache first
         if obj.parent is not None:
             children.setdefault(obj.parent, []).append(obj)
     return children
@@ -537,7 +537,8 @@ class _Builder:
         self.world = ensure_world(bl_scene)
         self.generated = _generated_collection(bl_scene)
         self.made: list[bpy.types.Object] = []
-        self.linked: set[bpy.types.Object] = set(self.world.collection.objects)
+        self.built_before = set(self.world.collection.objects)  # rigid bodies this build leaves alone
+        self.linked: set[bpy.types.Object] = set(self.built_before)
 
     # -- first: decide, assign meshes, create and link objects (linking makes rigid_body and rigid_body_constraint)
 
@@ -789,17 +790,19 @@ def _drives(joint) -> list[rigid_body_joints.Drive]:
     return found
 
 
-def _collision_collections(bl_scene: bpy.types.Scene, report: _Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
-    """Collision collections of every body in the scene, from their collision filters.
-
-    Scene-wide, so that building some bodies again keeps them consistent with the others. A body's
-    filter is its colliders' (the first name, when they differ).
+def _collision_collections(bl_scene: bpy.types.Scene, bodies: dict[bpy.types.Object, _Body], others: bool,
+                           report: _Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
+    """Collision collections of the bodies, from their collision filters (the first name, when colliders
+    differ). With `others` (rigid bodies built before), every body of the scene is mapped, so that all
+    stay consistent.
     """
-    names: dict[bpy.types.Object, set[str]] = {}
-    for obj in bl_scene.objects:
-        if _has_shape_collider(obj) and not is_generated(obj):
-            owner = body_object(obj)
-            names.setdefault(owner, set()).add(_settings(obj).collider.collision_filter)
+    names = {owner: {shape.filter for shape in body.shapes} for owner, body in bodies.items() if body.shapes}
+    if others:
+        for obj in bl_scene.objects:
+            if _has_shape_collider(obj) and not is_generated(obj):
+                owner = body_object(obj)
+                if owner not in bodies:
+                    names.setdefault(owner, set()).add(_settings(obj).collider.collision_filter)
     owners = sorted(names, key=lambda owner: owner.name)
     values: dict[str, model.CollisionFilter | None] = {"": None}
     filters = []
@@ -871,7 +874,7 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             report.warn(body.owner, "", f"a body right under the compound body {parent_body.name!r} is simulated as "
                                         "part of it (Blender takes a compound's rigid-body children as its shapes)")
     planned_joints = [made for obj in joints for made in builder.prepare_joint(obj)]
-    collections_of = _collision_collections(bl_scene, report)
+    collections_of = _collision_collections(bl_scene, bodies, bool(builder.built_before), report)
     for body in bodies.values():
         builder.finish_body(body, collections_of)
     for owner, collections in collections_of.items():  # bodies built before stay consistent with these

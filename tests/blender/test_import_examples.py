@@ -128,12 +128,20 @@ def test_meshes_and_materials_import_with_the_physics(spec_dir):
 
 def test_shape_stand_ins_are_wire_and_not_rendered(spec_dir, rigid_body):
     imported = support.import_gltf(Path(spec_dir) / "OMI_physics_body" / "examples" / "basic" / "dynamic_box.gltf")
-    for name in ("DynamicBox", "BoxShape"):
-        obj = imported.obj(name)
-        assert rigid_body.is_shape_mesh(obj)
-        assert obj.display_type == 'WIRE'
-        assert not obj.visible_camera and not obj.visible_shadow
+    body = imported.obj("DynamicBox")
+    assert rigid_body.is_shape_mesh(body)
+    assert body.display_type == 'WIRE'
+    assert not body.visible_camera and not body.visible_shadow
+    # The body's only collider sits on it: the body's own object shows and carries the shape.
+    assert imported.obj("BoxShape").type == 'EMPTY' and rigid_body.shape_carrier(imported.obj("BoxShape")) == body
     assert "OMI placeholder" not in bpy.data.meshes
+
+
+def test_colliders_of_a_compound_body_show_their_own_shapes(spec_dir, rigid_body):
+    imported = support.import_gltf(Path(spec_dir) / "OMI_physics_joint" / "examples" / "weld_joint.gltf")
+    collider = imported.obj("ColliderA")  # turned against its body: the body is a compound
+    assert rigid_body.is_shape_mesh(collider) and collider.display_type == 'WIRE'
+    assert rigid_body.shape_carrier(collider) == collider
 
 
 def test_collision_mesh_that_no_node_shows_is_imported(spec_dir, rigid_body):

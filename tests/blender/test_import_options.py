@@ -113,3 +113,30 @@ def test_a_failing_hook_still_imports_the_rest(spec_dir, omi, monkeypatch):
                for _level, text in imported.messages)
     assert imported.obj("BodyA").omi_physics.use_motion  # the settings were written before the failure
     assert len(imported.obj("MeshA").data.polygons) > 0
+
+
+def test_collision_collections_stay_consistent_across_imports(tmp_path):
+    """Two imports of crates that only collide with the ground: no crate shares a collection with another."""
+    filters = [{"name": "Ground", "collisionSystems": ["ground"]},
+               {"name": "Crates", "collisionSystems": ["crate"], "collideWithSystems": ["ground"]}]
+    nodes = [{"name": "Floor", "extensions": {support.BODY: {"collider": {"shape": 0, "collisionFilter": 0}}}}]
+    for index in range(2):
+        nodes.append({"name": f"Crate{index}", "translation": [0.0, 2.0 + 2 * index, 0.0],
+                      "extensions": {support.BODY: {"motion": {"type": "dynamic"},
+                                                    "collider": {"shape": 0, "collisionFilter": 1}}}})
+    path = support.write_gltf(tmp_path, "crates", support.document(
+        nodes, [{"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}], filters=filters))
+    support.import_gltf(path)
+    support.import_gltf(path, empty=False)
+    bodies = [obj for obj in bpy.context.scene.objects if obj.rigid_body is not None]
+    crates = [obj for obj in bodies if obj.name.startswith("Crate")]
+    floors = [obj for obj in bodies if obj.name.startswith("Floor")]
+    assert len(crates) == 4 and len(floors) == 2
+
+    def shares(a, b) -> bool:
+        return any(x and y for x, y in zip(a.rigid_body.collision_collections, b.rigid_body.collision_collections,
+                                           strict=True))
+
+    for a in crates:
+        assert all(shares(a, floor) for floor in floors)
+        assert not any(shares(a, b) for b in crates if b is not a)
