@@ -170,3 +170,32 @@ def test_shape_mesh_beside_another_mesh_gets_its_own_object(tmp_path, rigid_body
     carrier = rigid_body.shape_carrier(rock)
     assert carrier is not None and carrier.rigid_body.collision_shape == 'CONVEX_HULL'
     assert carrier.data == shape.mesh_object.data
+
+
+@pytest.mark.parametrize(("shape", "blender_shape", "extents"), [
+    ({"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.25, "radiusBottom": 0.5}},
+     'CONVEX_HULL', (1.0, 1.0, 1.75)),
+    ({"type": "cylinder", "cylinder": {"height": 2.0, "radiusTop": 0.25, "radiusBottom": 0.5}},
+     'CONVEX_HULL', (1.0, 1.0, 2.0)),
+    ({"type": "cylinder", "cylinder": {"height": 2.0, "radiusTop": 0.0, "radiusBottom": 0.5}}, 'CONE', (1.0, 1.0, 2.0)),
+])
+def test_tapered_shapes_are_hulls_of_their_exact_size(tmp_path, rigid_body, shape, blender_shape, extents):
+    nodes = [{"name": "Post", "extensions": {support.BODY: {"collider": {"shape": 0}}}}]
+    imported = support.import_gltf(support.write_gltf(tmp_path, "tapered", support.document(nodes, [shape])))
+    post = imported.obj("Post")
+    assert post.rigid_body.collision_shape == blender_shape
+    assert tuple(post.dimensions) == pytest.approx(extents, abs=1e-4)
+    if blender_shape == 'CONVEX_HULL':
+        assert any("tapered" in text and "'Post'" in text for text in imported.warnings)
+
+
+def test_what_blender_cannot_express_is_named_once_and_kept(spec_dir):
+    path = Path(spec_dir) / "OMI_physics_body" / "examples" / "complex" / "dynamic_with_velocity.gltf"
+    imported = support.import_gltf(path)
+    named = [text for text in imported.warnings if "cannot express" in text]
+    assert len(named) == 1
+    assert "initial linear velocity ('DynamicWithVelocity')" in named[0]
+    assert "initial angular velocity ('DynamicWithVelocity')" in named[0]
+    motion = imported.obj("DynamicWithVelocity").omi_physics.motion
+    assert tuple(motion.linear_velocity) == pytest.approx((1.0, -3.0, 2.0))  # glTF (1, 2, 3) in Blender axes
+    assert tuple(motion.angular_velocity) == pytest.approx((4.0, -6.0, 5.0))

@@ -6,6 +6,7 @@ Positions are read back in glTF axes so the expectations read like the files.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -207,3 +208,37 @@ def test_hinge_stops_at_its_limit_with_the_files_sign(tmp_path):
     axis = bar.to_3x3() @ Vector((1.0, 0.0, 0.0))
     assert math.atan2(axis.y, axis.x) == pytest.approx(-1.0, abs=0.02)
     assert (bar @ Vector((-0.5, 0.0, 0.0))).length < 5e-3  # still on its hinge
+
+
+def test_pin_holds_the_joint_point_together(tmp_path):
+    """A rigid pin (all linear axes fixed): the bar swings, the joint point stays on the post."""
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]
+    imported = support.import_gltf(_joint_scene(tmp_path, "pin", limits, tilt=0.3, shape=1, lever=0.5))
+    (constraint,) = support.constraints_of(imported.obj("Joint"))
+    assert constraint.rigid_body_constraint.type == 'POINT'
+    scene = support.bpy.context.scene
+    lowest = 0.0
+    for frame in range(1, 121):
+        scene.frame_set(frame)
+        bar = to_gltf(imported.obj("Part").matrix_world)
+        assert (bar @ Vector((-0.5, 0.0, 0.0))).length < 5e-3  # the pinned end stays on the post
+        lowest = min(lowest, (bar @ Vector((0.5, 0.0, 0.0))).y)
+    assert lowest < -0.9  # the free end swung down through the bottom
+
+
+def test_velocity_drive_turns_at_its_target_with_the_files_sign(tmp_path):
+    """A hinge about the vertical Y axis driven at +1 rad/s: OMI's target is the post's turn seen from
+    the part, so the part turns at -1 rad/s about +Y."""
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0, 2], "min": 0.0, "max": 0.0}]
+    path = _joint_scene(tmp_path, "motor", limits, tilt=0.0, shape=1, lever=0.5)
+    gltf = json.loads(path.read_text())
+    gltf["extensions"][support.JOINT]["physicsJoints"][0]["drives"] = [
+        {"type": "angular", "mode": "force", "axis": 1, "velocityTarget": 1.0, "damping": 1000.0, "maxForce": 1000.0}]
+    imported = support.import_gltf(support.write_gltf(tmp_path, "motor", gltf))
+    types = sorted(o.rigid_body_constraint.type for o in support.constraints_of(imported.obj("Joint")))
+    assert types == ['HINGE', 'MOTOR']
+    support.step(25)  # 24 steps: one second at 24 frames per second
+    bar = to_gltf(imported.obj("Part").matrix_world)
+    axis = bar.to_3x3() @ Vector((1.0, 0.0, 0.0))
+    turned = math.atan2(-axis.z, axis.x)  # the angle about +Y from +X
+    assert turned == pytest.approx(-1.0, abs=0.1)
