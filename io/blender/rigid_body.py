@@ -37,7 +37,17 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ...properties import library
 from ..omi import model
-from . import meshes, rigid_body_filters, rigid_body_joints
+from . import rigid_body_filters, rigid_body_joints
+from .rigid_body_shapes import (
+    MESH_TYPES,
+    PRIMITIVE_TYPES,
+    TOLERANCE,
+    ShapeMeshes,
+    bounds_match,
+    collision_shape,
+    is_tapered,
+    still_primitive,
+)
 
 GENERATED = "omi_generated"
 SHAPE_MESH = "omi_shape_mesh"
@@ -46,12 +56,8 @@ FOLLOW = "OMI rigid body"  # the Child Of constraint between a non-mesh body and
 GENERATED_COLLECTION = "OMI Rigid Bodies"
 WORLD_COLLECTION = "RigidBodyWorld"
 CONSTRAINTS_COLLECTION = "RigidBodyConstraints"
-TOLERANCE = 1e-5
 
 _AXIS_IDS = ('X', 'Y', 'Z')
-_PRIMITIVE_TYPES = ('BOX', 'SPHERE', 'CAPSULE', 'CYLINDER')
-_MESH_TYPES = ('CONVEX', 'TRIMESH')
-_MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 # Turns that put the constraint's working axis ('Z' for hinges, 'X' for the others) on a joint axis.
 _ALIGN = {
     ('Z', 0): Quaternion((0.0, 1.0, 0.0), math.pi / 2), ('Z', 1): Quaternion((1.0, 0.0, 0.0), -math.pi / 2),
@@ -321,126 +327,12 @@ def _shape_offset(pg) -> Matrix:
 def _placement(shape: _Shape, frames: _Frames) -> Matrix:
     """Where the shape sits in world space (a collision mesh object sits where it is)."""
     pg = shape.pg
-    if pg.shape_type in _MESH_TYPES and pg.mesh_source == 'OBJECT' and pg.mesh_object is not None:
+    if pg.shape_type in MESH_TYPES and pg.mesh_source == 'OBJECT' and pg.mesh_object is not None:
         return frames.world(pg.mesh_object)
     return frames.world(shape.carrier) @ _shape_offset(pg)
 
 
-# --- shape meshes ------------------------------------------------------------------------------------
-
-
-def _is_tapered(pg) -> bool:
-    return pg.shape_type in ('CAPSULE', 'CYLINDER') and not math.isclose(pg.radius_top, pg.radius_bottom,
-                                                                        abs_tol=TOLERANCE)
-
-
-def collision_shape(pg) -> str:
-    """Blender's collision shape for a shape PropertyGroup (tapered shapes are convex hulls)."""
-    if pg.shape_type == 'CONVEX':
-        return 'CONVEX_HULL'
-    if pg.shape_type == 'TRIMESH':
-        return 'MESH'
-    if _is_tapered(pg):
-        return 'CONE' if pg.shape_type == 'CYLINDER' and pg.radius_top <= TOLERANCE else 'CONVEX_HULL'
-    return pg.shape_type
-
-
-def _bounds(pg, scale=(1.0, 1.0, 1.0)) -> tuple[float, float, float]:
-    """The full extents of a primitive shape along its local axes."""
-    sx, sy, sz = scale
-    if pg.shape_type == 'BOX':
-        return (pg.size[0] * sx, pg.size[1] * sy, pg.size[2] * sz)
-    if pg.shape_type == 'SPHERE':
-        return (2 * pg.radius * sx, 2 * pg.radius * sy, 2 * pg.radius * sz)
-    radius = max(pg.radius_top, pg.radius_bottom)
-    height = pg.height if pg.shape_type == 'CYLINDER' else pg.height + pg.radius_top + pg.radius_bottom
-    return (2 * radius * sx, 2 * radius * sy, height * sz)
-
-
-def _mesh_bounds_match(mesh: bpy.types.Mesh, pg) -> bool:
-    """Whether Blender's shape from this mesh's bounds is the shape the settings describe."""
-    if not mesh.vertices or pg.shape_type not in _PRIMITIVE_TYPES or _is_tapered(pg):
-        return False
-    low = [min(v.co[i] for v in mesh.vertices) for i in range(3)]
-    high = [max(v.co[i] for v in mesh.vertices) for i in range(3)]
-    want = _bounds(pg)
-    tolerance = TOLERANCE * max(1.0, *want)
-    if any(abs(low[i] + high[i]) > tolerance for i in range(3)):
-        return False  # Blender centres the shape on the object's origin
-    size = [high[i] - low[i] for i in range(3)]
-    if pg.shape_type == 'BOX':
-        return all(abs(size[i] - want[i]) <= tolerance for i in range(3))
-    if pg.shape_type == 'SPHERE':
-        return abs(max(size) - want[0]) <= tolerance
-    return abs(max(size[0], size[1]) - want[0]) <= tolerance and abs(size[2] - want[2]) <= tolerance
-
-
-class _Meshes:
-    """Generated shape meshes, shared between equal shapes (also across builds)."""
-
-    def __init__(self) -> None:
-        self._by_key: dict[str, bpy.types.Mesh] = {}
-        for mesh in bpy.data.meshes:
-            key = mesh.get(GENERATED)
-            if isinstance(key, str):
-                self._by_key.setdefault(key, mesh)
-
-    def _get(self, key: str, name: str, make) -> bpy.types.Mesh:
-        mesh = self._by_key.get(key)
-        if mesh is None:
-            mesh = make()
-            mesh.name = name
-            mesh[GENERATED] = key
-            self._by_key[key] = mesh
-        return mesh
-
-    def body(self) -> bpy.types.Mesh:
-        """The vertex-less mesh of a compound body whose shapes are all on other objects."""
-        return self._get("body", "OMI body", lambda: bpy.data.meshes.new("OMI body"))
-
-    def shape(self, pg, scale=(1.0, 1.0, 1.0)) -> bpy.types.Mesh:
-        """A mesh of the primitive shape with exact bounds, in its local Blender axes, scale baked."""
-        kind = pg.shape_type.lower()
-        size, radius, height, radius_top, radius_bottom = tuple(pg.size), pg.radius, pg.height, pg.radius_top, \
-            pg.radius_bottom
-        if kind == "box":
-            values = size
-        elif kind == "sphere":
-            values = (radius,)
-        else:
-            values = (height, radius_top, radius_bottom)
-        key = f"{kind}:{_key(values)}:{_key(scale)}"
-        name = f"OMI {kind}"
-
-        def make() -> bpy.types.Mesh:
-            mesh = meshes.shape_mesh(kind, size, radius, height, radius_top, radius_bottom, name)
-            if tuple(scale) != (1.0, 1.0, 1.0):
-                mesh.transform(Matrix.Diagonal((*scale, 1.0)))
-            return mesh
-
-        return self._get(key, name, make)
-
-    def scaled_copy(self, source: bpy.types.Mesh, scale) -> bpy.types.Mesh:
-        key = f"scaled:{source.name}:{_key(scale)}"
-
-        def make() -> bpy.types.Mesh:
-            mesh = source.copy()
-            mesh.transform(Matrix.Diagonal((*scale, 1.0)))
-            return mesh
-
-        return self._get(key, f"{source.name} scaled", make)
-
-
-def _still_primitive(shape_type: str, scale: tuple[float, float, float]) -> bool:
-    """Whether a primitive stretched by `scale` along its axes is still that primitive."""
-    uniform = max(scale) - min(scale) <= TOLERANCE * max(scale)
-    round_section = abs(scale[0] - scale[1]) <= TOLERANCE * max(scale)
-    return shape_type == 'BOX' or uniform or (shape_type == 'CYLINDER' and round_section)
-
-
-def _key(values) -> str:
-    """Floats as a mesh cache key: equal to 6 significant digits is the same mesh."""
-    return ",".join(f"{value:.6g}" for value in values)
+# --- shape meshes (see rigid_body_shapes) -------------------------------------------------------------
 
 
 def _source_mesh(shape: _Shape) -> bpy.types.Mesh | None:
@@ -457,15 +349,15 @@ def refresh_shape_meshes(objects: Iterable[bpy.types.Object]) -> None:
 
     Objects holding a convex/trimesh shape's mesh keep it.
     """
-    cache = _Meshes()
+    cache = ShapeMeshes(GENERATED)
     for obj in objects:
         if not is_shape_mesh(obj):
             continue
         settings = _settings(obj)
         shape = settings.collider.shape if _has_shape_collider(obj) else None
-        if shape is not None and shape.shape_type in _PRIMITIVE_TYPES:
+        if shape is not None and shape.shape_type in PRIMITIVE_TYPES:
             obj.data = cache.shape(shape)
-        elif shape is None or shape.shape_type not in _MESH_TYPES:
+        elif shape is None or shape.shape_type not in MESH_TYPES:
             obj.data = cache.body()
 
 
@@ -477,21 +369,20 @@ class _Report:
 
     def __init__(self, issues: list[model.Issue] | None) -> None:
         self.issues = issues if issues is not None else []
-        self.unsupported: dict[str, list[str]] = {}
+        self.unsupported: dict[str, dict[str, None]] = {}  # feature -> object names, in order
 
     def warn(self, obj: bpy.types.Object, pointer: str, message: str) -> None:
         self.issues.append(model.Issue(pointer, f"object {obj.name!r}: {message}"))
 
     def cannot(self, feature: str, obj: bpy.types.Object) -> None:
-        names = self.unsupported.setdefault(feature, [])
-        if obj.name not in names:
-            names.append(obj.name)
+        self.unsupported.setdefault(feature, {})[obj.name] = None
 
     def finish(self) -> None:
         if not self.unsupported:
             return
         parts = []
-        for feature, names in self.unsupported.items():
+        for feature, found in self.unsupported.items():
+            names = list(found)
             shown = ", ".join(repr(name) for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5
                                                                   else "")
             parts.append(f"{feature} ({shown})")
@@ -510,8 +401,7 @@ def _note_motion(body: _Body, report: _Report) -> None:
         (ANGULAR_VELOCITY, tuple(motion.angular_velocity) != zero),
         (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
         (CENTER_OF_MASS, tuple(motion.center_of_mass) != zero),
-        (INERTIA, tuple(motion.inertia_diagonal) != zero
-         or Quaternion(motion.inertia_orientation).angle > 1e-6),
+        (INERTIA, tuple(motion.inertia_diagonal) != zero or abs(abs(motion.inertia_orientation[0]) - 1.0) > 1e-6),
     )
     for feature, used in checks:
         if used:
@@ -523,9 +413,9 @@ def _fits(obj: bpy.types.Object, shape: _Shape) -> bool:
     pg = shape.pg
     if obj.type != 'MESH' or obj is not shape.carrier or pg.use_offset:
         return False
-    if pg.shape_type in _MESH_TYPES:
+    if pg.shape_type in MESH_TYPES:
         return pg.mesh_source == 'SELF' or pg.mesh_object is obj
-    return is_shape_mesh(obj) or _mesh_bounds_match(obj.data, pg)
+    return is_shape_mesh(obj) or bounds_match(obj.data, pg)
 
 
 class _Builder:
@@ -533,10 +423,9 @@ class _Builder:
         self.scene = bl_scene
         self.report = report
         self.frames = _Frames()
-        self.meshes = _Meshes()
+        self.meshes = ShapeMeshes(GENERATED)
         self.world = ensure_world(bl_scene)
         self.generated = _generated_collection(bl_scene)
-        self.made: list[bpy.types.Object] = []
         self.built_before = set(self.world.collection.objects)  # rigid bodies this build leaves alone
         self.linked: set[bpy.types.Object] = set(self.built_before)
 
@@ -547,7 +436,7 @@ class _Builder:
         shapes = body.shapes
         rigid = body.rigid = owner if owner.type == 'MESH' else self._proxy(body)
         ours = rigid is not owner or is_shape_mesh(owner)  # its mesh data may be replaced
-        if len(shapes) == 1 and ours and shapes[0].pg.shape_type in _PRIMITIVE_TYPES and not shapes[0].pg.use_offset \
+        if len(shapes) == 1 and ours and shapes[0].pg.shape_type in PRIMITIVE_TYPES and not shapes[0].pg.use_offset \
                 and (shapes[0].carrier is owner or _is_identity(self.frames.relative(shapes[0].carrier, owner))):
             # One collider right on the body: the body's own display mesh becomes the shape.
             rigid.data = self.meshes.shape(shapes[0].pg)
@@ -581,7 +470,6 @@ class _Builder:
         start = self.frames.world(owner)
         proxy.matrix_basis = start
         self.generated.objects.link(proxy)
-        self.made.append(proxy)
         follower, leader = (owner, proxy) if body.motion == 'DYNAMIC' else (proxy, owner)
         constraint = follower.constraints.new('CHILD_OF')
         constraint.name = FOLLOW
@@ -595,7 +483,7 @@ class _Builder:
         direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
         if direct and carrier not in bodies and _fits(carrier, shape) \
                 and _unit_scale(carrier.matrix_parent_inverse @ carrier.matrix_basis):
-            if is_shape_mesh(carrier) and shape.pg.shape_type in _PRIMITIVE_TYPES:
+            if is_shape_mesh(carrier) and shape.pg.shape_type in PRIMITIVE_TYPES:
                 carrier.data = self.meshes.shape(shape.pg)
             self._link_body(carrier)
             return shape, carrier, False
@@ -605,7 +493,6 @@ class _Builder:
         made.parent = body.rigid
         made.display_type = 'WIRE'
         self.generated.objects.link(made)
-        self.made.append(made)
         self._link_body(made)
         return shape, made, True
 
@@ -616,7 +503,7 @@ class _Builder:
             self.world.collection.objects.link(obj)
 
     def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, object]]:
-        """Constraint objects for one joint object, with what they need after the update."""
+        """Constraint objects for one joint object, each with what `finish_joint` needs."""
         joint = _settings(obj).joint
         other = joint.connected_object
         if other is None:
@@ -653,7 +540,6 @@ class _Builder:
             empty.matrix_basis = self.frames.world(first).inverted_safe() @ world
             self.generated.objects.link(empty)
             self.world.constraints.objects.link(empty)
-            self.made.append(empty)
             made.append((empty, (spec, first, second, joint.enable_collision)))
         return made
 
@@ -704,7 +590,7 @@ class _Builder:
         made.matrix_basis = Matrix.LocRotScale(location, rotation, None)
         pg = shape.pg
         scale = (1.0, 1.0, 1.0) if _unit_scale(relative) else tuple(scale)
-        if pg.shape_type in _MESH_TYPES:
+        if pg.shape_type in MESH_TYPES:
             source = _source_mesh(shape)
             if source is None:
                 self.report.warn(shape.carrier, "/collider/shape", f"{pg.shape_type.lower()} shape has no mesh: "
@@ -714,7 +600,7 @@ class _Builder:
                 made.data = source if scale == (1.0, 1.0, 1.0) else self.meshes.scaled_copy(source, scale)
             return
         made.data = self.meshes.shape(pg, scale)
-        if not _still_primitive(pg.shape_type, scale):
+        if not still_primitive(pg.shape_type, scale):
             made[GENERATED] = "shape hull"  # the baked mesh is no longer the primitive: use its hull
             self.report.cannot(BAKED_SCALE, shape.carrier)
 
@@ -723,7 +609,7 @@ class _Builder:
         kind = collision_shape(pg)
         if rigid.id_data.get(GENERATED) == "shape hull":
             kind = 'CONVEX_HULL'
-        if _is_tapered(pg):
+        if is_tapered(pg):
             self.report.cannot(TAPERED, shape.carrier)
         rigid.collision_shape = kind
         if kind in ('CONVEX_HULL', 'MESH'):
