@@ -116,7 +116,8 @@ def _baked_shape(shape: model.Shape, factors: tuple[float, float, float], orthog
     slanted = "" if orthogonal else " and slanted by a rotation inside that scale"
     if shape.type == "box":
         size = (shape.size[0] * fx, shape.size[1] * fy, shape.size[2] * fz)
-        note = "" if orthogonal else f"a slanted box was exported as the box of size {_fmt(size)} around it"
+        note = "" if orthogonal else (f"the box is slanted by a rotation inside an uneven scale; exported as a "
+                                      f"right-angled box with the same edge lengths ({_fmt(size)})")
         return dataclasses.replace(shape, size=size), note
     if shape.type == "sphere":
         radius = shape.radius * max(factors)

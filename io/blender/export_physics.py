@@ -127,7 +127,9 @@ class PhysicsExport:
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._items = _Items()
-        self._written: list[tuple[Any, str, dict, str]] = []  # (node, extension name, content, object name)
+        # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
+        self._pending: list[tuple[Any, str, dict, str]] = []
+        self._node_extensions_used: set[str] = set()
         self._meshes: export_meshes.ShapeMeshes | None = None
         self._mesh_slots: dict[int, _MeshSlot] = {}
         self._node_slots: dict[int, _NodeSlot] = {}
@@ -136,9 +138,8 @@ class PhysicsExport:
         self._collision_meshes: set[bpy.types.Object] | None = None
         self._gltf_io: Any = None
         self._some_node: Any = None
-        self._extension: type | None = None
         if self.enabled and not export_settings.get("gltf_yup", True):
-            self.warn("OMI physics needs the '+Y Up' export option; physics was not exported")
+            self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
             self.enabled = False
         if self.enabled and export_settings.get("gltf_flatten_obj_hierarchy"):
             self.warn("'Flatten Object Hierarchy' takes colliders out of their bodies and joint frames out of "
@@ -198,7 +199,6 @@ class PhysicsExport:
         if self._gltf_io is None:
             self._some_node = records[0][0]
             self._gltf_io = gltf_compat.gltf_io(records[0][0])
-            self._extension = gltf_compat.extension_class(gltf_compat.package_root(records[0][0]))
         with _collector_paused():
             _SceneWrite(self, gltf_scene, bl_scene, records).run()
 
@@ -210,7 +210,7 @@ class PhysicsExport:
             return
         node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
         mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
-        for node, name, content, obj_name in self._written:
+        for node, name, content, obj_name in self._pending:
             content.pop(_MESH_CARRIER_KEY, None)
             if name == writer.JOINT:
                 index = node_index.get(id(content["connectedNode"].node))
@@ -255,7 +255,7 @@ class PhysicsExport:
         if arrays["physicsJoints"]:
             gltf.extensions[writer.JOINT] = {"physicsJoints": arrays["physicsJoints"]}
             used.append(writer.JOINT)
-        for name in used:
+        for name in (*used, *sorted(self._node_extensions_used)):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)
 
@@ -293,12 +293,17 @@ class PhysicsExport:
         )
 
     def attach(self, carrier: _Carrier, extensions: dict[str, dict]) -> None:
+        """Put node-level extensions on the node as plain JSON dicts (the exporter traverses and writes them
+        as they are; extensionsUsed is completed in `finish`), remembering those that hold placeholders."""
         node = carrier.node
         if node.extensions is None:
             node.extensions = {}
         for name, content in extensions.items():
-            node.extensions[name] = self._extension(name, content, False)
-            self._written.append((node, name, content, carrier.obj.name))
+            node.extensions[name] = content
+            self._node_extensions_used.add(name)
+            trigger = content.get("trigger")
+            if name == writer.JOINT or _MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
+                self._pending.append((node, name, content, carrier.obj.name))
 
     @property
     def items(self) -> _Items:

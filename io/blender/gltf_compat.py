@@ -1,10 +1,9 @@
 """The few io_scene_gltf2 classes and lists the export hooks need, found lazily on every supported version.
 
 io_scene_gltf2 renamed most of its modules between Blender 4.2 (`gltf2_blender_extras.py`,
-`gltf2_io_binary_data.py`, ...) and 5.0 (`extras.py`, `binary_data.py`, ...); only
-`io/com/gltf2_io_extensions.py` kept its path. So nothing here is imported at module level: the glTF
-data classes are taken from the module of a live node the exporter hands to a hook, and the other
-modules are looked up under the same package root by each known name in turn.
+`gltf2_io_binary_data.py`, ...) and 5.0 (`extras.py`, `binary_data.py`, ...). So nothing here is imported
+at module level: the glTF data classes are taken from the module of a live node the exporter hands to a
+hook, and the other modules are looked up under the same package root by each known name in turn.
 """
 
 from __future__ import annotations
@@ -16,7 +15,6 @@ from typing import Any
 
 _EXTRAS_MODULES = ("blender.com.extras", "blender.com.gltf2_blender_extras")
 _BINARY_DATA_MODULES = ("io.exp.binary_data", "io.exp.gltf2_io_binary_data")
-_EXTENSIONS_MODULE = "io.com.gltf2_io_extensions"
 _DEFAULT_ROOT = "io_scene_gltf2"
 
 
@@ -49,11 +47,6 @@ def binary_data_class(root: str = _DEFAULT_ROOT) -> type:
     if module is None or not hasattr(module, "BinaryData"):
         raise ImportError(f"no BinaryData class in {root}")
     return module.BinaryData
-
-
-def extension_class(root: str = _DEFAULT_ROOT) -> type:
-    """`Extension`: a node-level extension the exporter traverses and lists in extensionsUsed."""
-    return importlib.import_module(f"{root}.{_EXTENSIONS_MODULE}").Extension
 
 
 def extras_black_list() -> list[str] | None:
