@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))  # n
 import addon_loader
 
 COUNTS = (100, 1000, 5000)
-REPEATS = {100: 3, 1000: 3, 5000: 2}
+REPEATS = {100: 5, 1000: 3, 5000: 3}
 
 
 def _box_mesh_buffer() -> tuple[str, int, int]:

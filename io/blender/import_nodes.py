@@ -74,10 +74,10 @@ class ImportPlan:
     def __init__(self, doc: model.PhysicsDocument, build_rigid_bodies: bool) -> None:
         self.doc = doc
         self.build_rigid_bodies = build_rigid_bodies
-        self.placeholders: set[int] = set()  # node index -> object whose mesh is the placeholder
+        self.placeholders: set[int] = set()  # nodes given the placeholder mesh
         self.own_shape_mesh: set[int] = set()  # nodes given their shape's mesh (collision-only mesh objects)
         self.collision_nodes: dict[tuple[int, int], int] = {}  # (node, mesh) -> new child node holding the mesh
-        self.node_count = 0
+        self._placeholder_mesh: bpy.types.Mesh | None = None
 
     @classmethod
     def read(cls, gltf: Any, build_rigid_bodies: bool) -> ImportPlan:
@@ -89,7 +89,6 @@ class ImportPlan:
         """Adjust the importer's data so its objects can carry the physics (see the module docstring)."""
         data = gltf.data
         nodes = data.nodes or []
-        self.node_count = len(nodes)
         mesh_count = len(data.meshes or [])
         bones = {joint for skin in data.skins or [] for joint in skin.joints or []}
         carried = self._carried_by_their_body(nodes)
@@ -123,7 +122,10 @@ class ImportPlan:
                    if isinstance(child, int)}
         colliders: dict[int, list[int]] = {}
         for index, node in self.doc.nodes.items():
-            if node.collider is None or node.collider.shape is None or node.motion is not None:
+            if node.collider is None or node.collider.shape is None:
+                continue
+            if node.motion is not None:  # the body's own shape
+                colliders.setdefault(index, []).append(index)
                 continue
             owner, path = parents.get(index), [index]
             while owner is not None and (owner not in self.doc.nodes or self.doc.nodes[owner].motion is None):
@@ -133,8 +135,8 @@ class ImportPlan:
                 colliders.setdefault(owner, []).append(index)
                 if not all(_at_parent(nodes[step]) for step in path):
                     colliders[owner].append(-1)  # off the body's origin: the body is a compound
-        return {members[0] for members in colliders.values()
-                if len(members) == 1 and self.doc.nodes[members[0]].collider.shape.type in model.PRIMITIVE_SHAPE_TYPES}
+        return {members[0] for owner, members in colliders.items() if len(members) == 1 and members[0] != owner
+                and self.doc.nodes[members[0]].collider.shape.type in model.PRIMITIVE_SHAPE_TYPES}
 
     @staticmethod
     def _add_child(data: Any, parent: Any, mesh: int) -> int:
@@ -203,7 +205,6 @@ class ImportPlan:
         return written
 
     def _mark_shape_meshes(self, objects: Mapping[int, bpy.types.Object]) -> None:
-        self._placeholder_mesh = None
         for index in self.placeholders:
             obj = objects.get(index)
             if obj is not None and obj.type == 'MESH':

@@ -737,14 +737,18 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
     Works from the objects' OMI settings only, replacing what an earlier build made for them; problems
     and what Blender cannot express go to `issues`.
     """
-    objects = [obj for obj in objects if _settings(obj) is not None and not is_generated(obj)]
     report = _Report(issues)
-    children = _children_map(bl_scene)
-    bodies = _plan_bodies(objects, children)
-    joints = [obj for obj in objects if _settings(obj).use_joint]
-    triggers = [obj for obj in objects if _settings(obj).use_trigger]
-    for obj in triggers:
-        report.cannot(TRIGGERS, obj)
+    kept, joints = [], []
+    for obj in objects:
+        settings = _settings(obj)
+        if settings is None or is_generated(obj):
+            continue
+        kept.append(obj)
+        if settings.use_joint:
+            joints.append(obj)
+        if settings.use_trigger:
+            report.cannot(TRIGGERS, obj)
+    bodies = _plan_bodies(kept, _children_map(bl_scene))
     if not bodies and not joints:
         report.finish()
         return

@@ -199,3 +199,19 @@ def test_what_blender_cannot_express_is_named_once_and_kept(spec_dir):
     motion = imported.obj("DynamicWithVelocity").omi_physics.motion
     assert tuple(motion.linear_velocity) == pytest.approx((1.0, -3.0, 2.0))  # glTF (1, 2, 3) in Blender axes
     assert tuple(motion.angular_velocity) == pytest.approx((4.0, -6.0, 5.0))
+
+
+def test_body_with_its_own_shape_and_a_child_collider_is_one_compound(tmp_path, rigid_body):
+    nodes = [{"name": "Hammer", "translation": [0.0, 2.0, 0.0], "children": [1],
+              "extensions": {support.BODY: {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+             {"name": "Head", "extensions": {support.BODY: {"collider": {"shape": 1}}}}]
+    shapes = [{"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.05, "radiusBottom": 0.05}},
+              {"type": "box", "box": {"size": [0.4, 0.2, 0.2]}}]
+    imported = support.import_gltf(support.write_gltf(tmp_path, "hammer", support.document(nodes, shapes)))
+    hammer, head = imported.obj("Hammer"), imported.obj("Head")
+    assert hammer.rigid_body.collision_shape == 'COMPOUND'
+    carriers = {rigid_body.shape_carrier(hammer), rigid_body.shape_carrier(head)}
+    assert None not in carriers and len(carriers) == 2
+    kinds = sorted(carrier.rigid_body.collision_shape for carrier in carriers)
+    assert kinds == ['BOX', 'CAPSULE']
+    assert all(carrier.parent == hammer for carrier in carriers)
