@@ -8,7 +8,6 @@ import base64
 import contextlib
 import json
 import logging
-import math
 import struct
 from collections.abc import Iterator
 from pathlib import Path
@@ -202,7 +201,3 @@ def step(frames: int = 120) -> None:
 
 def rotation_angle(a: Matrix, b: Matrix) -> float:
     return a.to_quaternion().rotation_difference(b.to_quaternion()).angle
-
-
-def degrees(value: float) -> float:
-    return math.degrees(value)
