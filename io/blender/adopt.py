@@ -21,9 +21,8 @@ The mapping follows what Blender's Bullet simulation does, not only what its pan
 - OMI measures the connected node (object2's side) relative to the joint node (object1's side). Bullet
   does so for translations and for the piston's rotation, but a hinge angle and a 6-DOF (generic,
   generic spring) rotation are object1 relative to object2, and a motor drives object1 relative to
-  object2: those ranges and velocities change sign. (Measured by simulating each case in Blender: with
-  limits [-0.3, 0.6] and gravity turning object2 the negative way, a hinge or 6-DOF rotation stops at
-  -0.6, a slider, piston or 6-DOF translation at -0.3; a motor with target +1 moves object2 at -1.)
+  object2: those ranges and velocities change sign. One measured table, `rigid_body_joints.BULLET_SIGN`,
+  says so for the export and the import alike.
 - A motor's "max impulse" acts as a force (N, or N*m): Bullet divides it by the step rate (measured:
   1 N on 2 kg moves 0.25 m in 1 s at any substep count). Spring stiffness is N/m; the 'Blender 2.8'
   spring's damping is N*s/m (a 1 kg body on 10 N/m, damping 0.5, overshoots by exactly the damped
@@ -40,6 +39,7 @@ import bpy
 from ...properties import convert, library, object_physics
 from ..omi import model
 from . import axes
+from .rigid_body_joints import bullet_sign
 
 COLLISION_SYSTEM_NAME = "Collision Collection {}"
 # A Bullet motor reaches its target velocity within one step as long as its force limit allows; an OMI
@@ -230,8 +230,6 @@ def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, is
 # --- constraints -------------------------------------------------------------------------------------
 
 _FIXED = (0.0, 0.0)
-# Constraint types whose rotation limits Bullet measures as object1 relative to object2 (see above).
-_ROTATION_OF_OBJECT1 = frozenset({'HINGE', 'GENERIC', 'GENERIC_SPRING'})
 
 
 def _dof_ranges(constraint: bpy.types.RigidBodyConstraint) -> dict[tuple[str, int], tuple[float, float] | None]:
@@ -279,7 +277,7 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
             _warn(issues, obj, f"its {dof} {_AXES[blender_axis].upper()} limit has lower > upper, which Blender "
                   "treats as no limit; exported free")
             continue
-        if dof == "angular" and constraint.type in _ROTATION_OF_OBJECT1:
+        if bullet_sign(constraint.type, dof == "angular") < 0:
             lower, upper = -upper + 0.0, -lower + 0.0
         if lower == 0.0 and upper == 0.0:
             fixed[dof].append(gltf_axis)
@@ -324,7 +322,8 @@ def _drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
             max_force = getattr(constraint, f"motor_{prefix}_max_impulse")  # Bullet applies it as a force
             drives.append(model.JointDrive(
                 type=dof, mode="force", axis=0, max_force=max_force,
-                velocity_target=-getattr(constraint, f"motor_{prefix}_target_velocity") + 0.0,
+                velocity_target=bullet_sign('MOTOR', dof == "angular")
+                * getattr(constraint, f"motor_{prefix}_target_velocity") + 0.0,
                 damping=max_force / MOTOR_SPEED_TOLERANCE,
             ))
     return tuple(drives)

@@ -4,9 +4,8 @@ Input and output are in the joint object's local Blender axes. Blender has one f
 constraint object's), so each result says how to turn that frame: HINGE turns about its local Z,
 SLIDER, PISTON and MOTOR work along its local X.
 
-Sign conventions, measured on Bullet through Blender with object1 = the joint's body and object2 = the
-connected body: a linear limit bounds object2's offset along the axis, as OMI does; angular limits and
-motor targets (linear and angular) count the other way, so they are negated here.
+Sign conventions: `BULLET_SIGN`, shared with the export (`adopt`), with object1 = the joint's body and
+object2 = the connected body.
 
 The special cases of the spec become Blender's special constraints when the limits match exactly
 (weld -> FIXED, pin -> POINT, hinge -> HINGE, slider -> SLIDER, slider with turning -> PISTON); any other
@@ -28,6 +27,25 @@ EPSILON = 1e-6
 FAR = 1.0e6  # metres: stands for "unbounded" on one side of a linear limit
 UNLIMITED_FORCE = 1.0e9  # a motor without a force limit
 HALF_PI = math.pi / 2.0
+
+# How Blender's value counts against OMI's, per (constraint type, "linear"/"angular"): +1 where a Blender
+# range bounds object2 seen from object1 in the constraint frame, as OMI bounds the connected node seen
+# from the joint node; -1 where it counts the other way (the range is negated and its ends swapped).
+# Measured in Blender (5.0.1 and 4.2) with a [0, 1] range, gravity pushing each way and the dynamic body
+# as object1 and as object2: translations of every type and the piston's turn stay in [0, 1]; hinge and
+# 6-DOF turns (about X, Y and Z, both spring types) in [-1, 0]. A motor with target +1 moves object2
+# seen from object1 at -1, linear and angular.
+BULLET_SIGN: dict[tuple[str, str], int] = {
+    ('SLIDER', "linear"): 1, ('PISTON', "linear"): 1, ('GENERIC', "linear"): 1, ('GENERIC_SPRING', "linear"): 1,
+    ('PISTON', "angular"): 1,
+    ('HINGE', "angular"): -1, ('GENERIC', "angular"): -1, ('GENERIC_SPRING', "angular"): -1,
+    ('MOTOR', "linear"): -1, ('MOTOR', "angular"): -1,
+}
+
+
+def bullet_sign(constraint_type: str, angular: bool) -> int:
+    """The `BULLET_SIGN` of a constraint's linear or angular values; +1 for types without such ranges."""
+    return BULLET_SIGN.get((constraint_type, "angular" if angular else "linear"), 1)
 
 # Names of what Blender cannot express, used in the one "kept in the settings" warning.
 SOFT_RANGE = "soft joint limits with a range (Blender limits are rigid)"
@@ -157,19 +175,21 @@ def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, notes: set[st
     return motors
 
 
-def _range(dof: _Dof, angular: bool, notes: set[str], limit: float = math.pi) -> tuple[float, float]:
-    """Blender's lower/upper for a limited degree of freedom (angles negated, open ends closed)."""
+def _range(dof: _Dof, kind: str, angular: bool, notes: set[str], limit: float = math.pi) -> tuple[float, float]:
+    """Blender's lower/upper for a limited degree of freedom of a `kind` constraint (open ends closed)."""
     low, high = dof.low, dof.high
     if angular:
         if low is None or high is None:
             notes.add(HALF_BOUNDED_ANGLE)
         low = -limit if low is None else max(low, -2.0 * math.pi)
         high = limit if high is None else min(high, 2.0 * math.pi)
-        return -high, -low
-    return (-FAR if low is None else low), (FAR if high is None else high)
+    else:
+        low, high = (-FAR if low is None else low), (FAR if high is None else high)
+    return (low, high) if bullet_sign(kind, angular) > 0 else (-high, -low)
 
 
 def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
+    constraint_type = 'GENERIC_SPRING' if springs else 'GENERIC'
     values: dict[str, object] = {}
     for (angular, axis), dof in dofs.items():
         kind = "ang" if angular else "lin"
@@ -179,7 +199,7 @@ def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
         values[f"use_limit_{name}"] = limited
         if limited:
             wide = HALF_PI if (angular and axis == 1) else math.pi
-            lower, upper = _range(dof, angular, notes, wide)
+            lower, upper = _range(dof, constraint_type, angular, notes, wide)
             if angular and axis == 1 and (lower < -HALF_PI - EPSILON or upper > HALF_PI + EPSILON):
                 notes.add(WIDE_Y_ANGLE)
                 lower, upper = max(lower, -HALF_PI), min(upper, HALF_PI)
@@ -192,8 +212,7 @@ def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
             values[f"spring_damping_{suffix}"] = dof.spring_damping
     if springs:
         values["spring_type"] = 'SPRING2'
-        return ConstraintSpec('GENERIC_SPRING', values=values)
-    return ConstraintSpec('GENERIC', values=values)
+    return ConstraintSpec(constraint_type, values=values)
 
 
 def _special(dofs: dict, notes: set[str]) -> ConstraintSpec | None:
@@ -212,19 +231,22 @@ def _special(dofs: dict, notes: set[str]) -> ConstraintSpec | None:
         axis = open_angular[0]
         values: dict[str, object] = {"use_limit_ang_z": angular[axis] == "range"}
         if angular[axis] == "range":
-            values["limit_ang_z_lower"], values["limit_ang_z_upper"] = _range(dofs[(True, axis)], True, notes)
+            values["limit_ang_z_lower"], values["limit_ang_z_upper"] = _range(dofs[(True, axis)], 'HINGE', True,
+                                                                              notes)
         return ConstraintSpec('HINGE', 'Z', axis, values)
     if len(open_linear) == 1 and (not open_angular or open_angular == open_linear):
         axis = open_linear[0]
+        kind = 'PISTON' if open_angular else 'SLIDER'
         values = {"use_limit_lin_x": linear[axis] == "range"}
         if linear[axis] == "range":
-            values["limit_lin_x_lower"], values["limit_lin_x_upper"] = _range(dofs[(False, axis)], False, notes)
-        if not open_angular:
-            return ConstraintSpec('SLIDER', 'X', axis, values)
-        values["use_limit_ang_x"] = angular[axis] == "range"
-        if angular[axis] == "range":
-            values["limit_ang_x_lower"], values["limit_ang_x_upper"] = _range(dofs[(True, axis)], True, notes)
-        return ConstraintSpec('PISTON', 'X', axis, values)
+            values["limit_lin_x_lower"], values["limit_lin_x_upper"] = _range(dofs[(False, axis)], kind, False,
+                                                                              notes)
+        if open_angular:
+            values["use_limit_ang_x"] = angular[axis] == "range"
+            if angular[axis] == "range":
+                values["limit_ang_x_lower"], values["limit_ang_x_upper"] = _range(dofs[(True, axis)], kind, True,
+                                                                                  notes)
+        return ConstraintSpec(kind, 'X', axis, values)
     return None
 
 
@@ -236,7 +258,7 @@ def _motors(motors: list[Drive], notes: set[str]) -> list[ConstraintSpec]:
         kind = "ang" if drive.angular else "lin"
         values = by_axis.setdefault(drive.axis, {})
         values[f"use_motor_{kind}"] = True
-        values[f"motor_{kind}_target_velocity"] = -float(drive.velocity_target)
+        values[f"motor_{kind}_target_velocity"] = bullet_sign('MOTOR', drive.angular) * float(drive.velocity_target)
         values[f"motor_{kind}_max_impulse"] = UNLIMITED_FORCE if drive.max_force is None else drive.max_force
     return [ConstraintSpec('MOTOR', 'X', axis, values) for axis, values in sorted(by_axis.items())]
 

@@ -1,10 +1,12 @@
-"""The pure mappings behind the import: joint limits -> Blender constraints, collision filters -> collections."""
+"""The pure mappings behind the import: joint limits -> Blender constraints, collision filters -> collections;
+and the import's constraints read back by the export's mapping."""
 
 from __future__ import annotations
 
 import itertools
 
 import pytest
+from export_support import add_constraint, add_rigid_body, mesh_object
 
 
 @pytest.fixture
@@ -70,13 +72,16 @@ def test_slider_moves_along_its_axis_with_the_same_range(joints, axis):
     assert spec.values == {"use_limit_lin_x": True, "limit_lin_x_lower": -1.75, "limit_lin_x_upper": 0.25}
 
 
-def test_slider_that_also_turns_is_a_piston(joints):
+def test_slider_that_also_turns_is_a_piston_with_the_same_ranges(joints):
+    """Bullet's piston counts its turn the way OMI does (unlike the hinge): the range is kept as it is."""
     specs, _ = joints.plan_constraints(
-        [lin(joints, (1, 2)), lin(joints, (0,), -1.0, 1.0), ang(joints, (1, 2)), ang(joints, (0,), 0.0, 0.5)], [])
+        [lin(joints, (1, 2)), lin(joints, (0,), -1.0, 0.5), ang(joints, (1, 2)), ang(joints, (0,), 0.0, 0.5)], [])
     (spec,) = specs
     assert (spec.type, spec.axis) == ('PISTON', 0)
-    assert spec.values["limit_ang_x_lower"] == pytest.approx(-0.5)
-    assert spec.values["limit_ang_x_upper"] == pytest.approx(0.0)
+    assert (spec.values["limit_lin_x_lower"], spec.values["limit_lin_x_upper"]) == (-1.0, 0.5)
+    assert spec.values["limit_ang_x_lower"] == pytest.approx(0.0)
+    assert spec.values["limit_ang_x_upper"] == pytest.approx(0.5)
+
 
 
 def test_other_rigid_limits_are_generic_per_axis(joints):
@@ -197,3 +202,42 @@ def test_bodies_kept_apart_share_when_collections_run_out(filters, model):
     result = filters.assign(bodies)
     assert any("'Crate'" in problem and "each other" in problem for problem in result.problems)
     assert all(shares(result.collections[0], flags) for flags in result.collections[1:])
+
+
+# Blender axes X and Z are glTF X and Y with the same sign, so these ranges read back unchanged.
+READ_BACK = {
+    # name: (limits, drives) in Blender axes (X and Z only)
+    "piston": (((False, (1, 2), 0.0, 0.0), (False, (0,), -0.5, 0.25), (True, (1, 2), 0.0, 0.0),
+                (True, (0,), 0.0, 0.5)), ()),
+    "slider": (((False, (1, 2), 0.0, 0.0), (False, (0,), -0.5, 0.25), (True, (0, 1, 2), 0.0, 0.0)), ()),
+    "hinge": (((False, (0, 1, 2), 0.0, 0.0), (True, (0, 1), 0.0, 0.0), (True, (2,), -0.25, 1.0)), ()),
+    "generic": (((False, (0, 1, 2), 0.0, 0.0), (True, (0,), -0.5, 0.75), (True, (2,), 0.0, 0.25)), ()),
+    "motor": ((), ((True, 2.0), (False, -1.0))),
+}
+
+
+@pytest.mark.parametrize("case", list(READ_BACK))
+def test_import_constraints_read_back_as_the_same_joint(clean_scene, joints, omi, case):
+    """The import's Blender constraint, read by the export's mapping, gives the file's ranges and targets:
+    both sides count Bullet's signs from one table."""
+    adopt = omi("io.blender.adopt")
+    limit_rows, drive_rows = READ_BACK[case]
+    limits = [joints.Limit(angular, axes, low, high) for angular, axes, low, high in limit_rows]
+    drives = [joints.Drive(angular, 0, velocity_target=target, damping=1.0) for angular, target in drive_rows]
+    specs, _notes = joints.plan_constraints(limits, drives)
+    (spec,) = specs
+    assert spec.align is None or (spec.align, spec.axis) in {('X', 0), ('Z', 2)}  # no turn of the frame
+    first, second = mesh_object("First"), mesh_object("Second", location=(0.0, 0.0, 2.0))
+    add_rigid_body(first, 'PASSIVE')
+    add_rigid_body(second, 'ACTIVE')
+    pivot = add_constraint("Joint", spec.type, first, second, **spec.values)
+    joint = adopt.constraint_joint(pivot, [])
+    gltf_axis = {0: 0, 2: 1}
+    ranges = {("angular" if limit.angular_axes else "linear", (limit.angular_axes or limit.linear_axes)[0]):
+              (limit.min, limit.max) for limit in joint.settings.limits
+              if len(limit.angular_axes) + len(limit.linear_axes) == 1 and limit.min != limit.max}
+    expected = {("angular" if angular else "linear", gltf_axis[axes[0]]): (pytest.approx(low), pytest.approx(high))
+                for angular, axes, low, high in limit_rows if len(axes) == 1}
+    assert ranges == expected
+    targets = {drive.type: drive.velocity_target for drive in joint.settings.drives}
+    assert targets == {("angular" if angular else "linear"): pytest.approx(target) for angular, target in drive_rows}

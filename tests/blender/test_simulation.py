@@ -242,3 +242,60 @@ def test_velocity_drive_turns_at_its_target_with_the_files_sign(tmp_path):
     axis = bar.to_3x3() @ Vector((1.0, 0.0, 0.0))
     turned = math.atan2(-axis.z, axis.x)  # the angle about +Y from +X
     assert turned == pytest.approx(-1.0, abs=0.1)
+
+
+def _turning_scene(tmp_path: Path, name: str, limits: list[dict], lever: float) -> Path:
+    """A static post, and a dynamic bar joined to it at the origin with a joint about glTF X.
+
+    The bar's centre sits `lever` along glTF Z, so gravity (-Y) turns it about +X when `lever` > 0 and
+    about -X when `lever` < 0. The joint node is on the bar, the connected node (Anchor) on the post.
+    """
+    nodes = [
+        {"name": "Post", "children": [1], "extensions": {BODY: {"motion": {"type": "static"}}}},
+        {"name": "Anchor"},
+        {"name": "Bar", "translation": [0.0, 0.0, lever], "children": [3, 4],
+         "extensions": {BODY: {"motion": {"type": "dynamic"}}}},
+        {"name": "BarShape", "extensions": {BODY: {"collider": {"shape": 0}}}},
+        {"name": "Joint", "translation": [0.0, 0.0, -lever],
+         "extensions": {support.JOINT: {"joint": 0, "connectedNode": 1}}},
+    ]
+    shapes = [{"type": "box", "box": {"size": [0.1, 0.1, 2.0 * abs(lever)]}}]
+    return support.write_gltf(tmp_path, name, support.document(nodes, shapes, joints=[{"limits": limits}]))
+
+
+TURN_RANGE = {"angularAxes": [0], "min": 0.0, "max": math.radians(60.0)}
+TURNING_JOINTS = {
+    # name: (Blender constraint the import makes, the file's limits besides TURN_RANGE)
+    "piston": ('PISTON', [{"linearAxes": [1, 2], "min": 0.0, "max": 0.0},
+                          {"angularAxes": [1, 2], "min": 0.0, "max": 0.0},
+                          {"linearAxes": [0], "min": -0.1, "max": 0.1}]),
+    "hinge": ('HINGE', [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
+                        {"angularAxes": [1, 2], "min": 0.0, "max": 0.0}]),
+    "generic": ('GENERIC', [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
+                            {"angularAxes": [1], "min": -0.02, "max": 0.02},
+                            {"angularAxes": [2], "min": 0.0, "max": 0.0}]),
+}
+
+
+@pytest.mark.parametrize("lever", [0.5, -0.5])
+@pytest.mark.parametrize("joint", list(TURNING_JOINTS))
+def test_joint_turns_only_within_the_files_angular_range(tmp_path, joint, lever):
+    """OMI's angular range [0, 60 deg] about X bounds the anchor's turn seen from the joint frame (on the
+    bar). Gravity turning the bar the negative way turns the anchor the positive way: it stops at 60 deg;
+    turned the positive way, the bar is held at 0."""
+    kind, limits = TURNING_JOINTS[joint]
+    imported = support.import_gltf(_turning_scene(tmp_path, joint, [*limits, TURN_RANGE], lever))
+    (constraint,) = support.constraints_of(imported.obj("Joint"))
+    assert constraint.rigid_body_constraint.type == kind
+    scene = support.bpy.context.scene
+    scene.frame_end = 96
+    angles = []
+    for frame in range(1, 97):
+        scene.frame_set(frame)
+        seen = to_gltf(imported.obj("Joint").matrix_world).inverted() @ to_gltf(imported.obj("Anchor").matrix_world)
+        angles.append(seen.to_euler('XYZ').x)
+        assert seen.translation.length < 0.11  # still on the joint (the piston may slide 0.1 along X)
+    low, high = TURN_RANGE["min"], TURN_RANGE["max"]
+    assert all(low - 0.02 <= angle <= high + 0.02 for angle in angles), (min(angles), max(angles))
+    expected = high if lever < 0 else low
+    assert angles[-1] == pytest.approx(expected, abs=0.02)
