@@ -10,8 +10,8 @@ The mapping follows what Blender's Bullet simulation does, not only what its pan
 - Primitive shapes take their size from the object's bounding box but are centred on its origin (box:
   the box's size; sphere: the largest half-size; capsule, cylinder and cone: the largest X/Y half-size as
   radius and the Z size as full height). A cone is a cylinder whose top radius is 0.
-- Bullet multiplies the friction and the restitution of two touching bodies, so the physics material
-  says "multiply" for both.
+- Bullet multiplies the friction and the restitution of two touching bodies (`bullet.BULLET_COMBINE`),
+  so the physics material says "multiply" for both.
 - Two bodies collide when they share a collision collection; a filter whose systems and collide-with
   systems are both the body's collections says exactly that.
 - A COMPOUND parent is one body made of its direct rigid-body children's shapes, with the parent's
@@ -21,7 +21,7 @@ The mapping follows what Blender's Bullet simulation does, not only what its pan
 - OMI measures the connected node (object2's side) relative to the joint node (object1's side). Bullet
   does so for translations and for the piston's rotation, but a hinge angle and a 6-DOF (generic,
   generic spring) rotation are object1 relative to object2, and a motor drives object1 relative to
-  object2: those ranges and velocities change sign. One measured table, `rigid_body_joints.BULLET_SIGN`,
+  object2: those ranges and velocities change sign. One measured table, `bullet.BULLET_SIGN`,
   says so for the export and the import alike.
 - A motor's "max impulse" acts as a force (N, or N*m): Bullet divides it by the step rate (measured:
   1 N on 2 kg moves 0.25 m in 1 s at any substep count). Spring stiffness is N/m; the 'Blender 2.8'
@@ -39,7 +39,7 @@ import bpy
 from ...properties import convert, library, object_physics
 from ..omi import model
 from . import axes
-from .rigid_body_joints import bullet_sign
+from .bullet import BULLET_COMBINE, bullet_sign
 
 COLLISION_SYSTEM_NAME = "Collision Collection {}"
 # A Bullet motor reaches its target velocity within one step as long as its force limit allows; an OMI
@@ -115,8 +115,8 @@ def _material(rigid_body: bpy.types.RigidBodyObject) -> model.PhysicsMaterial:
         static_friction=rigid_body.friction,
         dynamic_friction=rigid_body.friction,
         restitution=rigid_body.restitution,
-        friction_combine="multiply",
-        restitution_combine="multiply",
+        friction_combine=BULLET_COMBINE,
+        restitution_combine=BULLET_COMBINE,
     )
 
 

@@ -38,6 +38,7 @@ from mathutils import Matrix, Quaternion, Vector
 from ...properties import library
 from ..omi import model
 from . import rigid_body_filters, rigid_body_joints
+from .bullet import BULLET_COMBINE
 from .rigid_body_shapes import (
     MESH_TYPES,
     PRIMITIVE_TYPES,
@@ -71,7 +72,9 @@ ANGULAR_VELOCITY = "initial angular velocity"
 GRAVITY_FACTOR = "gravity factor"
 CENTER_OF_MASS = "center of mass offset"
 INERTIA = "inertia"
-COMBINE_MODES = "friction/restitution combine modes (Bullet multiplies)"
+FRICTION_COMBINE = f"friction combine modes other than {BULLET_COMBINE!r} (Bullet multiplies the two bodies' friction)"
+RESTITUTION_COMBINE = (f"restitution combine modes other than {BULLET_COMBINE!r} (Bullet multiplies the two "
+                       "bodies' restitution)")
 STATIC_FRICTION = "static friction (Blender has one friction: the dynamic one is used)"
 TRIGGERS = "triggers (no Blender rigid body: they must not collide)"
 MIXED_SURFACES = "different physics materials or collision filters within one body (the first is used)"
@@ -632,8 +635,10 @@ class _Builder:
                                  f"physics material {name!r} is not in the scene library: default used")
             return None
         material = library.material_to_model(entry)
-        if material.friction_combine != "average" or material.restitution_combine != "average":
-            self.report.cannot(COMBINE_MODES, body.owner)
+        if material.friction_combine != BULLET_COMBINE:
+            self.report.cannot(FRICTION_COMBINE, body.owner)
+        if material.restitution_combine != BULLET_COMBINE:
+            self.report.cannot(RESTITUTION_COMBINE, body.owner)
         if not math.isclose(material.static_friction, material.dynamic_friction, abs_tol=1e-6):
             self.report.cannot(STATIC_FRICTION, body.owner)
         return material

@@ -4,8 +4,8 @@ Input and output are in the joint object's local Blender axes. Blender has one f
 constraint object's), so each result says how to turn that frame: HINGE turns about its local Z,
 SLIDER, PISTON and MOTOR work along its local X.
 
-Sign conventions: `BULLET_SIGN`, shared with the export (`adopt`), with object1 = the joint's body and
-object2 = the connected body.
+Sign conventions: `bullet.BULLET_SIGN`, shared with the export (`adopt`), with object1 = the joint's body
+and object2 = the connected body.
 
 The special cases of the spec become Blender's special constraints when the limits match exactly
 (weld -> FIXED, pin -> POINT, hinge -> HINGE, slider -> SLIDER, slider with turning -> PISTON); any other
@@ -22,30 +22,13 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from .bullet import bullet_sign
+
 AXES = "xyz"
 EPSILON = 1e-6
 FAR = 1.0e6  # metres: stands for "unbounded" on one side of a linear limit
 UNLIMITED_FORCE = 1.0e9  # a motor without a force limit
 HALF_PI = math.pi / 2.0
-
-# How Blender's value counts against OMI's, per (constraint type, "linear"/"angular"): +1 where a Blender
-# range bounds object2 seen from object1 in the constraint frame, as OMI bounds the connected node seen
-# from the joint node; -1 where it counts the other way (the range is negated and its ends swapped).
-# Measured in Blender (5.0.1 and 4.2) with a [0, 1] range, gravity pushing each way and the dynamic body
-# as object1 and as object2: translations of every type and the piston's turn stay in [0, 1]; hinge and
-# 6-DOF turns (about X, Y and Z, both spring types) in [-1, 0]. A motor with target +1 moves object2
-# seen from object1 at -1, linear and angular.
-BULLET_SIGN: dict[tuple[str, str], int] = {
-    ('SLIDER', "linear"): 1, ('PISTON', "linear"): 1, ('GENERIC', "linear"): 1, ('GENERIC_SPRING', "linear"): 1,
-    ('PISTON', "angular"): 1,
-    ('HINGE', "angular"): -1, ('GENERIC', "angular"): -1, ('GENERIC_SPRING', "angular"): -1,
-    ('MOTOR', "linear"): -1, ('MOTOR', "angular"): -1,
-}
-
-
-def bullet_sign(constraint_type: str, angular: bool) -> int:
-    """The `BULLET_SIGN` of a constraint's linear or angular values; +1 for types without such ranges."""
-    return BULLET_SIGN.get((constraint_type, "angular" if angular else "linear"), 1)
 
 # Names of what Blender cannot express, used in the one "kept in the settings" warning.
 SOFT_RANGE = "soft joint limits with a range (Blender limits are rigid)"

@@ -299,3 +299,92 @@ def test_joint_turns_only_within_the_files_angular_range(tmp_path, joint, lever)
     assert all(low - 0.02 <= angle <= high + 0.02 for angle in angles), (min(angles), max(angles))
     expected = high if lever < 0 else low
     assert angles[-1] == pytest.approx(expected, abs=0.02)
+
+
+SLOPE = math.radians(30.0)  # tan 30 deg = 0.577: a product of 0.4 slides, an average of 0.65 would hold
+COMBINE_PAIRS = ((0.8, 0.5), (0.4, 1.0))  # (moving body, floor): the same product, 0.4
+
+
+def _material(value: float, quantity: str, mode: str) -> dict:
+    friction = value if quantity == "friction" else 0.5
+    return {"staticFriction": friction, "dynamicFriction": friction,
+            "restitution": value if quantity == "restitution" else 0.0,
+            "frictionCombine": mode, "restitutionCombine": mode}
+
+
+def _combine_scene(tmp_path: Path, quantity: str, moving: float, floor: float, mode: str) -> Path:
+    """A box resting on the floor (friction) or a ball 1 m above it (restitution), each with its material."""
+    shape, height = (1, 0.5) if quantity == "friction" else (2, 1.5)
+    nodes = layout([floor_node(physicsMaterial=0)],
+                   body_nodes("Mover", height, shape=shape, collider={"physicsMaterial": 1}))
+    materials = [_material(floor, quantity, mode), _material(moving, quantity, mode)]
+    shapes = [*BOXES, {"type": "sphere", "sphere": {"radius": 0.5}}]
+    return scene_path(tmp_path, f"{quantity}-{mode}-{moving}", nodes, shapes, materials=materials)
+
+
+def _combine_warnings(imported) -> list[str]:
+    return [text for text in imported.warnings if "combine" in text]
+
+
+def _moved(imported, quantity: str) -> float:
+    """Friction: how far the box slid down a 30 degree slope in 47 steps (gravity tilted; the floor stays
+    flat). Restitution: how high the ball rose after its first bounce (one substep per frame: with more,
+    Bullet treats the contact as resting and drops the bounce)."""
+    scene = support.bpy.context.scene
+    mover = imported.obj("Mover")
+    if quantity == "friction":
+        scene.gravity = (9.81 * math.sin(SLOPE), 0.0, -9.81 * math.cos(SLOPE))
+        start = position(mover)
+        support.step(48)
+        return (position(mover) - start).x
+    scene.rigidbody_world.substeps_per_frame = 1
+    heights = []
+    for frame in range(1, 49):
+        scene.frame_set(frame)
+        heights.append(position(mover).y - 0.5)
+    landed = next(index for index in range(1, len(heights)) if heights[index] > heights[index - 1])
+    return max(heights[landed:])
+
+
+def _expected(quantity: str, combined: float) -> float:
+    if quantity == "friction":
+        acceleration = 9.81 * (math.sin(SLOPE) - combined * math.cos(SLOPE))
+        return 0.5 * acceleration * (47 / 24) ** 2
+    return combined ** 2 * 1.0  # rebound height of a 1 m drop
+
+
+@pytest.mark.parametrize("quantity", ["friction", "restitution"])
+def test_multiply_combine_is_what_blender_simulates_without_a_warning(tmp_path, quantity):
+    """Bullet multiplies both bodies' values: a file that says "multiply" is simulated as it means, so the
+    import says nothing. Pairs with the same product move alike (under any other mode they would not), by
+    the product's amount; a smaller product moves otherwise."""
+    moved = []
+    for moving, floor in (*COMBINE_PAIRS, (0.8, 0.25)):
+        imported = support.import_gltf(_combine_scene(tmp_path, quantity, moving, floor, "multiply"))
+        assert _combine_warnings(imported) == []
+        moved.append(_moved(imported, quantity))
+    same, other, smaller = moved
+    assert same == pytest.approx(other, abs=1e-4)
+    if quantity == "friction":
+        assert same == pytest.approx(_expected(quantity, 0.4), rel=0.05)
+        assert smaller == pytest.approx(_expected(quantity, 0.2), rel=0.05)
+    else:  # at 24 steps per second the ball sinks into the floor before it bounces, which adds a little
+        assert same == pytest.approx(_expected(quantity, 0.4), abs=0.06)
+        assert smaller < same - 0.05
+
+
+@pytest.mark.parametrize("mode", ["average", "minimum", "maximum"])
+@pytest.mark.parametrize("quantity", ["friction", "restitution"])
+def test_other_combine_modes_are_named_where_blender_differs(tmp_path, quantity, mode):
+    """The file's own combination differs from Blender's product: named once, with the body."""
+    moving, floor = COMBINE_PAIRS[0]
+    imported = support.import_gltf(_combine_scene(tmp_path, quantity, moving, floor, mode))
+    (warning,) = _combine_warnings(imported)
+    assert f"{quantity} combine modes other than 'multiply'" in warning and "'Mover'" in warning
+    other = "restitution" if quantity == "friction" else "friction"
+    assert f"{other} combine" in warning  # _material gives both quantities the same mode
+    settings = imported.obj("MoverShape").omi_physics.collider
+    assert settings.physics_material  # kept in the settings for the export
+    if mode == "average" and quantity == "friction":
+        # What the file means (an average of 0.65 holds the box on the slope) is not what Blender does.
+        assert _expected(quantity, (moving + floor) / 2) < 0.0 < _moved(imported, quantity)

@@ -1,0 +1,35 @@
+"""How Blender's Bullet simulation counts and combines, as measured: one home for both directions.
+
+The import (`rigid_body`, `rigid_body_joints`) and the export (`adopt`) read these tables, so the two
+sides cannot disagree. Each value was measured by simulating the case in Blender 5.0.1 and 4.2; the
+simulation tests of import and export check them again.
+
+Pure Python: no bpy.
+"""
+
+from __future__ import annotations
+
+# How Blender's value counts against OMI's, per (constraint type, "linear"/"angular"): +1 where a Blender
+# range bounds object2 seen from object1 in the constraint frame, as OMI bounds the connected node seen
+# from the joint node; -1 where it counts the other way (the range is negated and its ends swapped).
+# Measured with a [0, 1] range, gravity pushing each way and the dynamic body as object1 and as object2:
+# translations of every type and the piston's turn stay in [0, 1]; hinge and 6-DOF turns (about X, Y and
+# Z, both spring types) in [-1, 0]. A motor with target +1 moves object2 seen from object1 at -1, linear
+# and angular.
+BULLET_SIGN: dict[tuple[str, str], int] = {
+    ('SLIDER', "linear"): 1, ('PISTON', "linear"): 1, ('GENERIC', "linear"): 1, ('GENERIC_SPRING', "linear"): 1,
+    ('PISTON', "angular"): 1,
+    ('HINGE', "angular"): -1, ('GENERIC', "angular"): -1, ('GENERIC_SPRING', "angular"): -1,
+    ('MOTOR', "linear"): -1, ('MOTOR', "angular"): -1,
+}
+
+# How two touching bodies' friction and restitution combine: Bullet multiplies both, whatever the bodies
+# say. Measured: pairs with equal products (0.8 and 0.5, 0.4 and 1, 1 and 0.4, 0.632 twice) move alike to
+# 1e-6 m (a box on a 30 degree slope slides as with friction 0.4; a ball dropped 1 m rebounds 0.16 m,
+# restitution 0.4), while a different product moves differently.
+BULLET_COMBINE = "multiply"
+
+
+def bullet_sign(constraint_type: str, angular: bool) -> int:
+    """The `BULLET_SIGN` of a constraint's linear or angular values; +1 for types without such ranges."""
+    return BULLET_SIGN.get((constraint_type, "angular" if angular else "linear"), 1)
