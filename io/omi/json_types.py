@@ -44,10 +44,21 @@ Issues = list[Issue] | None
 
 
 # --- JSON pointers (RFC 6901) ---------------------------------------------------------------------
+# A reader makes a pointer for every value it looks at but needs the text only for the few it reports, so
+# a pointer (`Where`) is either its RFC 6901 text or the tuple of its raw tokens from the document root
+# (`ROOT` is the empty tuple), and `join` keeps the kind it is given: extending a tuple is a tuple
+# concatenation, and the text is made once, by `pointer_text`, when an Issue is created.
+
+Where = str | tuple
+ROOT: tuple = ()
+
 
 def escape_token(token: object) -> str:
     """One pointer token: '~' -> '~0', '/' -> '~1' (in that order, as RFC 6901 requires)."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" in text or "/" in text:
+        return text.replace("~", "~0").replace("/", "~1")
+    return text
 
 
 def pointer(*tokens: object) -> str:
@@ -55,14 +66,21 @@ def pointer(*tokens: object) -> str:
     return "".join("/" + escape_token(token) for token in tokens)
 
 
-def join(base: str, *tokens: object) -> str:
-    """Extend an existing pointer with more raw tokens."""
-    return base + pointer(*tokens)
+def join(base: Where, *tokens: object) -> Where:
+    """Extend a pointer with more raw tokens: a token tuple stays a tuple, a text stays a text."""
+    if type(base) is tuple:
+        return base + tokens
+    return base + pointer(*tokens)  # type: ignore[operator]
 
 
-def report(issues: Issues, at: str, message: str, severity: str = "error") -> None:
+def pointer_text(at: Where) -> str:
+    """The RFC 6901 text of a pointer."""
+    return at if isinstance(at, str) else pointer(*at)
+
+
+def report(issues: Issues, at: Where, message: str, severity: str = "error") -> None:
     if issues is not None:
-        issues.append(Issue(at, message, severity))  # type: ignore[arg-type]
+        issues.append(Issue(pointer_text(at), message, severity))  # type: ignore[arg-type]
 
 
 # --- type tests ------------------------------------------------------------------------------------
@@ -105,6 +123,8 @@ def describe(value: object) -> str:
 
 def get(container: object, key: str) -> Any:
     """container[key] if container is a JSON object holding key, else MISSING."""
+    if type(container) is dict:  # what json.loads makes, tested without the slower ABC check
+        return container.get(key, MISSING)
     if isinstance(container, Mapping) and key in container:
         return container[key]
     return MISSING
@@ -112,17 +132,17 @@ def get(container: object, key: str) -> Any:
 
 # --- narrowing helpers -----------------------------------------------------------------------------
 
-def obj_or_none(value: object, at: str, issues: Issues, what: str = "value") -> dict | None:
+def obj_or_none(value: object, at: Where, issues: Issues, what: str = "value") -> dict | None:
     """A JSON object, or None (reported unless absent)."""
     if value is MISSING:
         return None
-    if isinstance(value, Mapping):
+    if type(value) is dict or isinstance(value, Mapping):
         return value  # type: ignore[return-value]
     report(issues, at, f"{what} must be an object, got {describe(value)}; dropped")
     return None
 
 
-def list_or_none(value: object, at: str, issues: Issues, what: str = "value") -> list | None:
+def list_or_none(value: object, at: Where, issues: Issues, what: str = "value") -> list | None:
     """A JSON array, or None (reported unless absent)."""
     if value is MISSING:
         return None
@@ -135,7 +155,7 @@ def list_or_none(value: object, at: str, issues: Issues, what: str = "value") ->
 def float_or(
     value: object,
     default: T,
-    at: str = "",
+    at: Where = "",
     issues: Issues = None,
     *,
     minimum: float | None = None,
@@ -161,7 +181,7 @@ def float_or(
 def int_or(
     value: object,
     default: T,
-    at: str = "",
+    at: Where = "",
     issues: Issues = None,
     *,
     minimum: int | None = None,
@@ -186,7 +206,7 @@ def int_or(
     return number
 
 
-def bool_or(value: object, default: bool, at: str = "", issues: Issues = None, what: str = "value") -> bool:
+def bool_or(value: object, default: bool, at: Where = "", issues: Issues = None, what: str = "value") -> bool:
     if value is MISSING:
         return default
     if isinstance(value, bool):
@@ -195,7 +215,7 @@ def bool_or(value: object, default: bool, at: str = "", issues: Issues = None, w
     return default
 
 
-def str_or(value: object, default: T, at: str = "", issues: Issues = None, what: str = "value") -> str | T:
+def str_or(value: object, default: T, at: Where = "", issues: Issues = None, what: str = "value") -> str | T:
     if value is MISSING:
         return default
     if isinstance(value, str):
@@ -208,7 +228,7 @@ def vec_or(
     value: object,
     size: int,
     default: T,
-    at: str = "",
+    at: Where = "",
     issues: Issues = None,
     *,
     minimum: float | None = None,
@@ -241,7 +261,7 @@ def vec_or(
     return tuple(numbers)
 
 
-def str_list_or(value: object, default: T, at: str = "", issues: Issues = None,
+def str_list_or(value: object, default: T, at: Where = "", issues: Issues = None,
                 what: str = "value") -> tuple[str, ...] | T:
     """A tuple of strings; non-string items are dropped one by one (reported), duplicates kept once."""
     if value is MISSING:
@@ -263,7 +283,7 @@ def str_list_or(value: object, default: T, at: str = "", issues: Issues = None,
 def index_list_or(
     value: object,
     default: T,
-    at: str = "",
+    at: Where = "",
     issues: Issues = None,
     *,
     maximum: int | None = None,
@@ -288,7 +308,7 @@ def index_list_or(
     return tuple(kept)
 
 
-def index_or_none(value: object, count: int, at: str, issues: Issues, what: str) -> int | None:
+def index_or_none(value: object, count: int, at: Where, issues: Issues, what: str) -> int | None:
     """A glTFid into an array of `count` items; absence gives None silently, -1 (the READMEs' "none") with an info."""
     if value is MISSING:
         return None

@@ -22,6 +22,8 @@ from typing import Any
 from . import model, rules
 from .json_types import (
     MISSING,
+    ROOT,
+    Where,
     bool_or,
     describe,
     float_or,
@@ -101,10 +103,10 @@ class _Node:
     trigger: Trigger | None = None
     joint: Joint | None = None
     # compound trigger still to resolve: explicit members (pointer, index) or implicit (`trigger: {}`)
-    compound_members: list[tuple[str, int]] | None = None
+    compound_members: list[tuple[Where, int]] | None = None
     implicit_compound: bool = False
     legacy_trigger_body: bool = False
-    legacy_shapes: list[tuple[str, Shape, bool]] = field(default_factory=list)  # (pointer, shape, is_trigger)
+    legacy_shapes: list[tuple[Where, Shape, bool]] = field(default_factory=list)  # (pointer, shape, is_trigger)
 
 
 class _Reader:
@@ -120,11 +122,12 @@ class _Reader:
         self.hierarchy = rules.Hierarchy(self.nodes_json, self.issues)
         self.nodes: dict[int, _Node] = {}
         self.noted: set[str] = set()
+        self.joint_nodes: list[int] = []  # nodes with an OMI_physics_joint key, in index order
         self.extensions = obj_or_none(get(gltf, "extensions"), "/extensions", self.issues, "extensions") or {}
 
     # --- bookkeeping -----------------------------------------------------------------------------
 
-    def revision(self, name: str, at: str) -> None:
+    def revision(self, name: str, at: Where) -> None:
         """Record a revision; legacy ones get one 'info' issue per file."""
         if name not in self.doc.revisions and name in rules.LEGACY_REVISION_NOTES:
             self.issues.append(rules.issue(at, rules.LEGACY_REVISION_NOTES[name], "info"))
@@ -146,8 +149,8 @@ class _Reader:
             self.read_node(index, node_json)
         self.attach_legacy_shapes()
         self.resolve_compound_triggers()
-        for index, node_json in enumerate(self.nodes_json):
-            self.read_joint(index, node_json)
+        for index in self.joint_nodes:
+            self.read_joint(index, self.nodes_json[index])
         self.check_extensions_used()
         for index in sorted(self.nodes):
             built = self.nodes[index]
@@ -155,8 +158,8 @@ class _Reader:
             if not physics.is_empty:
                 self.doc.nodes[index] = physics
 
-    def document_array(self, extension: str, key: str) -> tuple[str, list]:
-        at = join("", "extensions", extension)
+    def document_array(self, extension: str, key: str) -> tuple[Where, list]:
+        at = join(ROOT, "extensions", extension)
         container = obj_or_none(get(self.extensions, extension), at, self.issues, extension)
         items = list_or_none(get(container, key), join(at, key), self.issues, key) if container is not None else None
         if key in ("shapes", "physicsJoints", "colliders") and container is not None and (
@@ -180,7 +183,7 @@ class _Reader:
         self.joint_settings = [self.read_joint_settings(item, join(at, i)) for i, item in enumerate(raw)]
         joint_root = get(self.extensions, JOINT)
         if isinstance(joint_root, Mapping) and "constraints" in joint_root and "physicsJoints" not in joint_root:
-            self.issues.append(rules.issue(join("", "extensions", JOINT, "constraints"),
+            self.issues.append(rules.issue(join(ROOT, "extensions", JOINT, "constraints"),
                                            "the first OMI_physics_joint revision (`constraints`) is not supported; "
                                            "ignored", "warning"))
         at, raw = self.document_array(COLLIDER, "colliders")
@@ -188,7 +191,7 @@ class _Reader:
             self.revision(rules.REV_COLLIDER, at)
         self.colliders = [self.read_legacy_collider(item, join(at, i)) for i, item in enumerate(raw)]
 
-    def resolve(self, value: object, items: Sequence[Any], at: str, what: str) -> Any:
+    def resolve(self, value: object, items: Sequence[Any], at: Where, what: Where) -> Any:
         """The item an index refers to, or None (reported) if the index or the item is unusable."""
         index = index_or_none(value, len(items), at, self.issues, what)
         if index is None:
@@ -199,7 +202,7 @@ class _Reader:
 
     # --- shapes ----------------------------------------------------------------------------------
 
-    def read_shape(self, raw: object, at: str, *, legacy_collider: bool = False) -> Shape | None:
+    def read_shape(self, raw: object, at: Where, *, legacy_collider: bool = False) -> Shape | None:
         shape = obj_or_none(raw, at, self.issues, "shape")
         if shape is None:
             if raw is MISSING:
@@ -236,7 +239,7 @@ class _Reader:
             details = obj_or_none(details_raw, details_at, self.issues, f"{type_value} values") or {}
         return self.shape_values(shape_type, details, details_at)
 
-    def shape_values(self, shape_type: str, details: Mapping, at: str) -> Shape:
+    def shape_values(self, shape_type: str, details: Mapping, at: Where) -> Shape:
         issues = self.issues
         if shape_type == "box":
             size = vec_or(get(details, "size"), 3, model.DEFAULT_BOX_SIZE, join(at, "size"), issues,
@@ -254,7 +257,7 @@ class _Reader:
             return Shape(shape_type, mesh=mesh)
         return self.round_shape(shape_type, details, at)
 
-    def round_shape(self, shape_type: str, details: Mapping, at: str) -> Shape:
+    def round_shape(self, shape_type: str, details: Mapping, at: Where) -> Shape:
         """Capsule or cylinder, in the current form or the old single-radius form."""
         issues = self.issues
         has_new_radii = "radiusTop" in details or "radiusBottom" in details
@@ -281,7 +284,7 @@ class _Reader:
                           minimum=0.0, what="radiusBottom")
         return Shape(shape_type, height=height, radius_top=top, radius_bottom=bottom)
 
-    def read_legacy_collider(self, raw: object, at: str) -> tuple[Shape, bool] | None:
+    def read_legacy_collider(self, raw: object, at: Where) -> tuple[Shape, bool] | None:
         """An OMI_collider colliders[] entry: (shape, is_trigger)."""
         shape = self.read_shape(raw, at, legacy_collider=True)
         if shape is None:
@@ -291,7 +294,7 @@ class _Reader:
 
     # --- materials and filters -------------------------------------------------------------------
 
-    def read_material(self, raw: object, at: str) -> PhysicsMaterial | None:
+    def read_material(self, raw: object, at: Where) -> PhysicsMaterial | None:
         material = obj_or_none(raw, at, self.issues, "physics material")
         if material is None:
             return None
@@ -310,7 +313,7 @@ class _Reader:
         values["name"] = str_or(get(material, "name"), "", join(at, "name"), self.issues, "name")
         return PhysicsMaterial(**values)
 
-    def read_filter(self, raw: object, at: str) -> CollisionFilter | None:
+    def read_filter(self, raw: object, at: Where) -> CollisionFilter | None:
         collision_filter = obj_or_none(raw, at, self.issues, "collision filter")
         if collision_filter is None:
             return None
@@ -328,7 +331,7 @@ class _Reader:
 
     # --- joint settings --------------------------------------------------------------------------
 
-    def read_joint_settings(self, raw: object, at: str) -> JointSettings | None:
+    def read_joint_settings(self, raw: object, at: Where) -> JointSettings | None:
         settings = obj_or_none(raw, at, self.issues, "joint settings")
         if settings is None:
             return None
@@ -344,7 +347,7 @@ class _Reader:
         name = str_or(get(settings, "name"), "", join(at, "name"), self.issues, "name")
         return JointSettings(kept_limits, kept_drives, name)
 
-    def read_limit(self, raw: object, at: str) -> JointLimit | None:
+    def read_limit(self, raw: object, at: Where) -> JointLimit | None:
         limit = obj_or_none(raw, at, self.issues, "limit")
         if limit is None:
             return None
@@ -366,7 +369,7 @@ class _Reader:
                                           "(the schema allows one kind per limit)", "info"))
         return JointLimit(linear, angular, low, high, stiffness, damping)
 
-    def infinite_if_negative(self, value: object, at: str, what: str) -> float | None:
+    def infinite_if_negative(self, value: object, at: Where, what: Where) -> float | None:
         """Limit stiffness / drive maxForce: absent or negative means infinite (None), per ERRATA."""
         number = float_or(value, None, at, self.issues, what=what)
         if number is not None and number < 0.0:
@@ -375,7 +378,7 @@ class _Reader:
             return None
         return number
 
-    def read_drive(self, raw: object, at: str) -> JointDrive | None:
+    def read_drive(self, raw: object, at: Where) -> JointDrive | None:
         drive = obj_or_none(raw, at, self.issues, "drive")
         if drive is None:
             return None
@@ -414,16 +417,20 @@ class _Reader:
     # --- nodes: bodies ---------------------------------------------------------------------------
 
     def node_extensions(self, index: int, node_json: object) -> Mapping:
-        if not isinstance(node_json, Mapping):
-            report(self.issues, join("", "nodes", index), f"node must be an object, got {describe(node_json)}; "
+        if type(node_json) is not dict and not isinstance(node_json, Mapping):
+            report(self.issues, join(ROOT, "nodes", index), f"node must be an object, got {describe(node_json)}; "
                    "ignored")
             return {}
-        return obj_or_none(get(node_json, "extensions"), join("", "nodes", index, "extensions"), self.issues,
+        return obj_or_none(get(node_json, "extensions"), join(ROOT, "nodes", index, "extensions"), self.issues,
                            "extensions") or {}
 
     def read_node(self, index: int, node_json: object) -> None:
         extensions = self.node_extensions(index, node_json)
-        at = join("", "nodes", index, "extensions")
+        if JOINT in extensions:
+            self.joint_nodes.append(index)  # read once every body is known
+        if BODY not in extensions and SHAPE not in extensions and COLLIDER not in extensions:
+            return
+        at = join(ROOT, "nodes", index, "extensions")
         body = obj_or_none(get(extensions, BODY), join(at, BODY), self.issues, BODY)
         if body is not None:
             self.read_body(index, body, join(at, BODY))
@@ -445,7 +452,7 @@ class _Reader:
             elif "collider" not in collider_ref:
                 report(self.issues, join(at, COLLIDER), "node-level OMI_collider has no `collider`; ignored")
 
-    def read_body(self, index: int, body: Mapping, at: str) -> None:
+    def read_body(self, index: int, body: Mapping, at: Where) -> None:
         current = [key for key in ("motion", "collider", "trigger") if key in body]
         if current:
             self.revision(rules.REV_BODY, at)
@@ -463,7 +470,7 @@ class _Reader:
         if "trigger" in body:
             self.read_trigger(index, body["trigger"], join(at, "trigger"))
 
-    def read_motion(self, raw: object, at: str) -> Motion | None:
+    def read_motion(self, raw: object, at: Where) -> Motion | None:
         motion = obj_or_none(raw, at, self.issues, "motion")
         if motion is None:
             return None
@@ -481,7 +488,7 @@ class _Reader:
             motion_type = "dynamic"
         return Motion(motion_type, **self.motion_values(motion, at))
 
-    def motion_values(self, motion: Mapping, at: str) -> dict[str, Any]:
+    def motion_values(self, motion: Mapping, at: Where) -> dict[str, Any]:
         issues = self.issues
         values: dict[str, Any] = {
             "mass": float_or(get(motion, "mass"), model.DEFAULT_MASS, join(at, "mass"), issues, minimum=0.0,
@@ -510,7 +517,7 @@ class _Reader:
         values["inertia_orientation"] = orientation
         return values
 
-    def read_collider(self, raw: object, at: str) -> Collider | None:
+    def read_collider(self, raw: object, at: Where) -> Collider | None:
         collider = obj_or_none(raw, at, self.issues, "collider")
         if collider is None:
             return None
@@ -521,7 +528,7 @@ class _Reader:
                                         "collisionFilter")
         return Collider(shape, material, collision_filter)
 
-    def read_trigger(self, index: int, raw: object, at: str) -> None:
+    def read_trigger(self, index: int, raw: object, at: Where) -> None:
         trigger = obj_or_none(raw, at, self.issues, "trigger")
         if trigger is None:
             return
@@ -559,7 +566,7 @@ class _Reader:
                 continue
             node.compound_members.append((member_at, member_index))
 
-    def read_legacy_body(self, index: int, body: Mapping, at: str) -> None:
+    def read_legacy_body(self, index: int, body: Mapping, at: Where) -> None:
         self.revision(rules.REV_BODY_TYPE, at)
         type_value = body["type"]
         if not isinstance(type_value, str) or type_value not in rules.LEGACY_BODY_TYPES:
@@ -578,7 +585,7 @@ class _Reader:
             values["inertia_diagonal"] = self.inertia_tensor(body["inertiaTensor"], join(at, "inertiaTensor"))
         node.motion = Motion(motion_type, **values)
 
-    def inertia_tensor(self, raw: object, at: str) -> tuple[float, float, float]:
+    def inertia_tensor(self, raw: object, at: Where) -> tuple[float, float, float]:
         """The diagonal of a legacy 3x3 inertia tensor (9 numbers, flat or as 3 rows)."""
         rows = raw if isinstance(raw, list | tuple) else None
         if rows is not None and len(rows) == 3 and all(isinstance(row, list | tuple) for row in rows):
@@ -640,7 +647,7 @@ class _Reader:
     def resolve_compound_triggers(self) -> None:
         for index in sorted(self.nodes):
             node = self.nodes[index]
-            body_at = join("", "nodes", index, "extensions", BODY)
+            body_at = join(ROOT, "nodes", index, "extensions", BODY)
             if node.compound_members is not None:
                 kept = []
                 for at, member in node.compound_members:
@@ -666,7 +673,7 @@ class _Reader:
                     continue  # the trigger body carries its own shape: its children stand alone
                 self.group_descendant_triggers(index, join(body_at, "type"))
 
-    def group_descendant_triggers(self, index: int, at: str) -> None:
+    def group_descendant_triggers(self, index: int, at: Where) -> None:
         """A compound trigger made of the descendant shape triggers that belong to this node."""
         members = [member for member in self.own_descendants(index) if self.has_shape_trigger(member)]
         if members:
@@ -699,10 +706,8 @@ class _Reader:
         return False
 
     def read_joint(self, index: int, node_json: object) -> None:
-        extensions = get(node_json, "extensions")
-        at = join("", "nodes", index, "extensions", JOINT)
-        raw = get(extensions, JOINT) if isinstance(extensions, Mapping) else MISSING
-        joint = obj_or_none(raw, at, self.issues, JOINT)
+        at = join(ROOT, "nodes", index, "extensions", JOINT)
+        joint = obj_or_none(get(get(node_json, "extensions"), JOINT), at, self.issues, JOINT)
         if joint is None:
             return
         self.revision(rules.REV_JOINT, at)

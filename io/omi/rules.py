@@ -8,9 +8,9 @@ non-portable, 'info' for a legacy revision read into the current one. Type and r
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 
-from .json_types import describe, is_index, join
+from .json_types import MISSING, ROOT, Where, describe, get, is_index, join, pointer_text
 from .model import Issue
 
 # --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
@@ -48,8 +48,8 @@ MOTION_TYPE_ALIASES = {  # motion types of intermediate revisions
 }
 
 
-def issue(at: str, message: str, severity: str = "error") -> Issue:
-    return Issue(at, message, severity)  # type: ignore[arg-type]
+def issue(at: Where, message: str, severity: str = "error") -> Issue:
+    return Issue(pointer_text(at), message, severity)  # type: ignore[arg-type]
 
 
 # --- node hierarchy --------------------------------------------------------------------------------
@@ -66,17 +66,17 @@ class Hierarchy:
         self.parent: dict[int, int] = {}
         self.children: dict[int, list[int]] = {}
         for index, node in enumerate(nodes):
-            children = node.get("children") if isinstance(node, Mapping) else None
-            if children is None:
+            children = get(node, "children")
+            if children is MISSING or children is None:
                 continue
-            at = join("", "nodes", index, "children")
+            at = join(ROOT, "nodes", index, "children")
             if not isinstance(children, list | tuple):
                 issues.append(issue(at, f"children must be an array, got {describe(children)}; ignored", "warning"))
                 continue
             for position, child in enumerate(children):
                 self._link(index, child, join(at, position), issues)
 
-    def _link(self, parent: int, child: object, at: str, issues: list[Issue]) -> None:
+    def _link(self, parent: int, child: object, at: Where, issues: list[Issue]) -> None:
         if not is_index(child) or child >= self.count:  # type: ignore[operator]
             issues.append(issue(at, f"child {describe(child)} is not a node index; ignored", "warning"))
             return
@@ -117,40 +117,40 @@ class Hierarchy:
 
 # --- shapes ----------------------------------------------------------------------------------------
 
-def mesh_missing(shape_type: str, at: str) -> Issue:
+def mesh_missing(shape_type: str, at: Where) -> Issue:
     """convex/trimesh without a usable mesh: kept (the model allows it) but it has no geometry."""
     return issue(at, f"{shape_type} shape has no mesh (missing or -1); it has no geometry", "warning")
 
 
-def full_height_capsule(at: str, radius: float, height: float, mid_height: float) -> Issue:
+def full_height_capsule(at: Where, radius: float, height: float, mid_height: float) -> Issue:
     return issue(at, f"capsule in the old full-height form (radius {radius:g}, height {height:g}): read as "
                      f"mid-height {mid_height:g} with radiusTop = radiusBottom = {radius:g}", "warning")
 
 
-def capsule_too_short(at: str, radius: float, height: float) -> Issue:
+def capsule_too_short(at: Where, radius: float, height: float) -> Issue:
     return issue(at, f"old full-height capsule shorter than its diameter (radius {radius:g}, height {height:g}): "
                      "read as a sphere", "warning")
 
 
-def radius_ignored(at: str) -> Issue:
+def radius_ignored(at: Where) -> Issue:
     return issue(at, "`radius` is ignored where radiusTop/radiusBottom are given", "warning")
 
 
-def unknown_shape_type(at: str, value: str) -> Issue:
+def unknown_shape_type(at: Where, value: str) -> Issue:
     return issue(at, f"unknown shape type {describe(value)}; shape dropped")
 
 
 # --- bodies ----------------------------------------------------------------------------------------
 
-def unknown_motion_type(at: str, value: object) -> Issue:
+def unknown_motion_type(at: Where, value: object) -> Issue:
     return issue(at, f"unknown motion type {describe(value)}; read as dynamic")
 
 
-def inertia_off_diagonal(at: str) -> Issue:
+def inertia_off_diagonal(at: Where) -> Issue:
     return issue(at, "inertiaTensor has non-zero off-diagonal terms; only the diagonal is kept", "warning")
 
 
-def filter_masks(at: str, collide_with: Sequence[str], not_collide_with: Sequence[str]) -> Issue | None:
+def filter_masks(at: Where, collide_with: Sequence[str], not_collide_with: Sequence[str]) -> Issue | None:
     """collideWithSystems and notCollideWithSystems are mutually exclusive (README.trigger.md)."""
     if collide_with and not_collide_with:
         return issue(at, "collision filter sets both collideWithSystems and notCollideWithSystems; "
@@ -159,7 +159,7 @@ def filter_masks(at: str, collide_with: Sequence[str], not_collide_with: Sequenc
                      "the empty one is ignored", "warning")
 
 
-def compound_member(at: str, member: int, owner: int, is_descendant: bool, has_trigger: bool) -> Issue | None:
+def compound_member(at: Where, member: int, owner: int, is_descendant: bool, has_trigger: bool) -> Issue | None:
     """A compound trigger's `nodes` item must be a descendant with its own trigger shape."""
     if member == owner:
         return issue(at, f"compound trigger lists its own node {member}; dropped")
@@ -170,18 +170,18 @@ def compound_member(at: str, member: int, owner: int, is_descendant: bool, has_t
     return None
 
 
-def empty_trigger(at: str) -> Issue:
+def empty_trigger(at: Where) -> Issue:
     return issue(at, "trigger has neither shape nor nodes (`trigger: {}`): read as a compound trigger made of "
                      "its descendant triggers; this message is given once per file", "warning")
 
 
-def trigger_without_members(at: str) -> Issue:
+def trigger_without_members(at: Where) -> Issue:
     return issue(at, "trigger has neither a shape nor any descendant trigger to group; dropped")
 
 
 # --- joints ----------------------------------------------------------------------------------------
 
-def limit_rules(at: str, linear: Sequence[int], angular: Sequence[int], low: float | None,
+def limit_rules(at: Where, linear: Sequence[int], angular: Sequence[int], low: float | None,
                 high: float | None) -> Issue | None:
     """The README's rules for one limit; any of them makes the limit useless (dropped)."""
     if not linear and not angular:
@@ -193,12 +193,12 @@ def limit_rules(at: str, linear: Sequence[int], angular: Sequence[int], low: flo
     return None
 
 
-def unknown_drive_value(at: str, key: str, value: str, known: Sequence[str]) -> Issue:
+def unknown_drive_value(at: Where, key: str, value: str, known: Sequence[str]) -> Issue:
     return issue(at, f"drive {key} {describe(value)} is not one of {', '.join(known)}; kept as is "
                      "(other extensions may define it), not portable", "warning")
 
 
-def joint_node(at: str, has_body_ancestor: bool, has_own_body: bool, has_mesh: bool) -> list[Issue]:
+def joint_node(at: Where, has_body_ancestor: bool, has_own_body: bool, has_mesh: bool) -> list[Issue]:
     """Placement rules of a joint node (README: its own node, below a body)."""
     found = []
     if not has_body_ancestor:
@@ -210,5 +210,5 @@ def joint_node(at: str, has_body_ancestor: bool, has_own_body: bool, has_mesh: b
     return found
 
 
-def connected_node_outside_body(at: str, node: int) -> Issue:
+def connected_node_outside_body(at: Where, node: int) -> Issue:
     return issue(at, f"connectedNode {node} is not inside any physics body; it acts as static", "warning")

@@ -441,6 +441,20 @@ def test_pointers_escape_slash_and_tilde(omi):
     assert [issue.pointer for issue in issues] == ["/a~1b"]
 
 
+def test_token_pointers_become_text_only_in_issues(omi):
+    """The reader's pointers are token tuples; an Issue always carries the same RFC 6901 text."""
+    json_types = omi("io.omi.json_types")
+    at = json_types.join(json_types.join(json_types.ROOT, "nodes", 3), "a/b~c")
+    assert at == ("nodes", 3, "a/b~c")
+    assert json_types.pointer_text(at) == json_types.join("", "nodes", 3, "a/b~c") == "/nodes/3/a~1b~0c"
+    assert json_types.pointer_text(json_types.ROOT) == ""
+    issues: list = []
+    json_types.vec_or([1.0, "x", 3.0], 3, None, at, issues)
+    json_types.report(issues, json_types.ROOT, "whole document")
+    assert [issue.pointer for issue in issues] == ["/nodes/3/a~1b~0c/1", ""]
+    assert all(isinstance(issue.pointer, str) for issue in issues)
+
+
 def test_validate_returns_the_reading_issues(reader):
     gltf = json.loads(json.dumps(BASE))
     gltf["nodes"][1]["extensions"][BODY]["motion"]["mass"] = -1
