@@ -17,9 +17,7 @@ nodes, and two nodes referencing each other would recurse. Items are deduplicate
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +26,7 @@ import bpy
 from mathutils import Matrix
 
 from ...properties import convert, object_physics
+from ..gc_pause import collector_paused
 from ..omi import model, writer
 from . import adopt, export_frames, export_joints, export_meshes, gltf_compat, rigid_body
 
@@ -199,7 +198,7 @@ class PhysicsExport:
         if self._gltf_io is None:
             self._some_node = records[0][0]
             self._gltf_io = gltf_compat.gltf_io(records[0][0])
-        with _collector_paused():
+        with collector_paused():
             _SceneWrite(self, gltf_scene, bl_scene, records).run()
 
     # --- finishing ---------------------------------------------------------------------------------
@@ -312,23 +311,6 @@ class PhysicsExport:
     @property
     def trigger_nodes(self) -> dict[bpy.types.Object, Any]:
         return self._trigger_nodes
-
-
-@contextlib.contextmanager
-def _collector_paused():
-    """Python's cyclic garbage collector off while one scene's physics is written.
-
-    Writing allocates many small objects while the exporter holds a large heap, so the collector would
-    run again and again over that heap: measured, a third of the physics export time at 5000 objects.
-    The objects made here hold no reference cycles; the collector catches up when it is back on.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _collision_mesh_objects(objects: Iterable[bpy.types.Object]) -> set[bpy.types.Object]:

@@ -1,0 +1,82 @@
+"""The garbage-collector pause shared by the import and export hooks: nesting, the state it restores, and
+both hooks writing their physics inside it."""
+
+from __future__ import annotations
+
+import gc
+
+import import_support as support
+import pytest
+from export_support import export, mesh_object, tag_motion, tag_shape
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
+
+@pytest.fixture
+def pause(omi):
+    return omi("io.gc_pause").collector_paused
+
+
+@pytest.fixture
+def collector_state():
+    """Whatever a test does, the session's collector state is put back."""
+    was_enabled = gc.isenabled()
+    yield
+    if was_enabled:
+        gc.enable()
+    else:
+        gc.disable()
+
+
+@pytest.mark.usefixtures("collector_state")
+def test_nested_pauses_resume_only_after_the_outer_one(pause):
+    gc.enable()
+    with pause():
+        assert not gc.isenabled()
+        with pause():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # the inner pause found it off and leaves it off
+    assert gc.isenabled()
+
+
+@pytest.mark.usefixtures("collector_state")
+def test_a_collector_that_was_off_stays_off_even_after_an_error(pause):
+    gc.disable()
+    with pause():
+        pass
+    assert not gc.isenabled()
+    gc.enable()
+    with pytest.raises(ValueError), pause():
+        raise ValueError("inside")
+    assert gc.isenabled()
+
+
+@pytest.mark.usefixtures("collector_state")
+def test_import_and_export_write_the_physics_with_the_collector_off(omi, monkeypatch, tmp_path):
+    gc.enable()
+    seen: dict[str, bool] = {}
+    import_nodes = omi("io.blender.import_nodes")
+    export_physics = omi("io.blender.export_physics")
+    finish, run = import_nodes.ImportPlan.finish, export_physics._SceneWrite.run
+
+    def recorded(name, method):
+        def wrapper(self, *args, **kwargs):
+            seen[name] = gc.isenabled()
+            return method(self, *args, **kwargs)
+        return wrapper
+
+    monkeypatch.setattr(import_nodes.ImportPlan, "finish", recorded("import", finish))
+    monkeypatch.setattr(export_physics._SceneWrite, "run", recorded("export", run))
+    nodes = [{"name": "Crate", "extensions": {support.BODY: {"motion": {"type": "dynamic"},
+                                                             "collider": {"shape": 0}}}}]
+    imported = support.import_gltf(support.write_gltf(
+        tmp_path, "crate", support.document(nodes, [{"type": "sphere", "sphere": {"radius": 0.5}}])))
+    assert imported.obj("Crate").rigid_body is not None  # the physics was written
+    support.bpy.ops.wm.read_homefile(use_empty=True)
+    crate = mesh_object("Box")
+    tag_motion(crate, 'DYNAMIC')
+    tag_shape(crate, "collider", 'BOX', size=(1.0, 1.0, 1.0))
+    exported = export(tmp_path)
+    assert "motion" in exported.body("Box")
+    assert seen == {"import": False, "export": False}
+    assert gc.isenabled()  # both hooks put it back on
