@@ -428,21 +428,24 @@ class _SceneWrite:
         physics = derived.physics
         if physics.motion is not None:
             self.carrier(node, obj).motion = physics.motion
-        collider = physics.collider
-        if collider is not None:
-            placed = self._place_shape(node, obj, collider.shape, derived.collider_offset, "collider")
-            if placed is not None:
-                target, shape = placed
-                self.carrier(target, obj).collider = collider if shape is collider.shape else \
-                    dataclasses.replace(collider, shape=shape)
-        trigger = physics.trigger
-        if trigger is not None:
-            placed = self._place_shape(node, obj, trigger.shape, derived.trigger_offset, "trigger")
-            if placed is not None:
-                target, shape = placed
-                self.carrier(target, obj).trigger = trigger if shape is trigger.shape else \
-                    dataclasses.replace(trigger, shape=shape)
+        if physics.collider is not None:
+            self._place_part(node, obj, physics.collider, derived.collider_offset, "collider")
+        if physics.trigger is not None:
+            target = self._place_part(node, obj, physics.trigger, derived.trigger_offset, "trigger")
+            if target is not None:
                 self.export.trigger_nodes.setdefault(obj, target)
+
+    def _place_part(self, node: Any, obj: bpy.types.Object, part: model.Collider | model.Trigger,
+                    offset: Matrix | None, role: str) -> Any | None:
+        """Put a collider or trigger (`role`) on the node that carries its shape; that node, None when the
+        shape cannot be exported."""
+        placed = self._place_shape(node, obj, part.shape, offset, role)
+        if placed is None:
+            return None
+        target, shape = placed
+        written = part if shape is part.shape else dataclasses.replace(part, shape=shape)
+        setattr(self.carrier(target, obj), role, written)
+        return target
 
     def _place_shape(self, node: Any, obj: bpy.types.Object, shape: model.Shape | None, offset: Matrix | None,
                      role: str) -> tuple[Any, model.Shape | None] | None:

@@ -7,8 +7,6 @@ each test that exports also proves the file valid.
 from __future__ import annotations
 
 import base64
-import contextlib
-import logging
 import math
 import struct
 from pathlib import Path
@@ -18,6 +16,7 @@ import bmesh
 import bpy
 import numpy as np
 import schema_check
+from import_support import captured_log
 from mathutils import Euler, Matrix, Quaternion, Vector
 
 BODY = "OMI_physics_body"
@@ -150,29 +149,15 @@ def blender_world_to_gltf(matrix: Matrix) -> Matrix:
     return conversion @ matrix @ conversion.inverted()
 
 
-@contextlib.contextmanager
-def captured_log():
-    messages: list[str] = []
-    handler = logging.Handler(level=logging.DEBUG)
-    handler.emit = lambda record: messages.append(record.getMessage())  # type: ignore[method-assign]
-    loggers = [logging.getLogger(name) for name in ("glTFImporter", "glTFImporter_errors")]
-    for logger in loggers:
-        logger.addHandler(handler)
-    try:
-        yield messages
-    finally:
-        for logger in loggers:
-            logger.removeHandler(handler)
-
-
 def export(directory: Path, name: str = "scene", fmt: str = "GLTF_SEPARATE", *, check: bool = True,
            failures_expected: bool = False, **options: Any) -> Exported:
     """Export the current scene with bpy.ops.export_scene.gltf; the file must be valid OMI, and no hook
     may have failed unless the test provokes it."""
     path = Path(directory) / f"{name}{'.glb' if fmt == 'GLB' else '.gltf'}"
-    with captured_log() as messages:
+    with captured_log() as records:  # the glTF add-on logs exports under the importer's logger names too
         result = bpy.ops.export_scene.gltf(filepath=str(path), export_format=fmt, **options)
     assert result == {'FINISHED'}
+    messages = [text for _level, text in records]
     exported = Exported(path, messages)
     errors = [m for m in messages if "OMI physics" in m and ("failed" in m or "could not" in m or "not written" in m)]
     assert failures_expected or not errors, errors
