@@ -16,8 +16,8 @@ import bmesh
 import bpy
 import numpy as np
 import schema_check
-from import_support import captured_log
-from mathutils import Euler, Matrix, Quaternion, Vector
+from import_support import captured_log, node_matrix
+from mathutils import Euler, Matrix, Vector
 
 BODY = "OMI_physics_body"
 SHAPE = "OMI_physics_shape"
@@ -88,13 +88,7 @@ class Exported:
     # --- transforms --------------------------------------------------------------------------------
 
     def local(self, index: int) -> Matrix:
-        node = self.nodes[index]
-        if "matrix" in node:
-            values = node["matrix"]
-            return Matrix([values[0:4], values[4:8], values[8:12], values[12:16]]).transposed()
-        x, y, z, w = node.get("rotation", (0.0, 0.0, 0.0, 1.0))
-        return Matrix.LocRotScale(Vector(node.get("translation", (0.0, 0.0, 0.0))), Quaternion((w, x, y, z)),
-                                  Vector(node.get("scale", (1.0, 1.0, 1.0))))
+        return node_matrix(self.nodes[index])
 
     def world(self, index: int) -> Matrix:
         """The node's global transform, as an importer composes it (glTF axes)."""
