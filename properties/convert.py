@@ -17,6 +17,7 @@ from mathutils import Euler, Matrix, Vector
 
 from ..io.blender import axes
 from ..io.omi import model
+from ..io.omi.json_types import shortest_float32
 from . import library, object_physics
 from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI
 from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI
@@ -25,9 +26,16 @@ _AXIS_IDS = ('X', 'Y', 'Z')
 _MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 
 
+def _float(value: float) -> float:
+    """A PropertyGroup float (a float32) as the shortest decimal that is the same float32: a PG value of 0.3
+    reads as 0.3, not 0.30000001192092896, and writing it back into a PG gives the same float32."""
+    return shortest_float32(value)
+
+
 def _vec(values) -> tuple[float, ...]:
-    """A tuple of floats without negative zeros (axis swaps negate zeros; files should not show -0.0)."""
-    return tuple(float(v) + 0.0 for v in values)
+    """PropertyGroup floats as by `_float`, without negative zeros (axis swaps negate zeros; files should not
+    show -0.0)."""
+    return tuple(_float(v) + 0.0 for v in values)
 
 
 def _issue(issues: list[model.Issue] | None, pointer: str, obj: bpy.types.Object, message: str) -> None:
@@ -61,12 +69,13 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
     """A shape PropertyGroup as a glTF-space Shape. Convex/trimesh `mesh` is the bpy Object to use."""
     shape_type = SHAPE_TYPE_TO_OMI[pg.shape_type]
     if shape_type == "box":
-        return model.Shape("box", size=axes.size_to_gltf(pg.size))
+        return model.Shape("box", size=_vec(axes.size_to_gltf(pg.size)))
     if shape_type == "sphere":
-        return model.Shape("sphere", radius=pg.radius)
+        return model.Shape("sphere", radius=_float(pg.radius))
     if shape_type in ("capsule", "cylinder"):
         # Local Blender Z is local glTF Y, and both radii keep their top/bottom meaning.
-        return model.Shape(shape_type, height=pg.height, radius_top=pg.radius_top, radius_bottom=pg.radius_bottom)
+        return model.Shape(shape_type, height=_float(pg.height), radius_top=_float(pg.radius_top),
+                           radius_bottom=_float(pg.radius_bottom))
     mesh_object = obj if pg.mesh_source == 'SELF' else pg.mesh_object
     if mesh_object is None:
         _issue(issues, f"{pointer}/mesh_object", obj, f"{shape_type} shape has no collision mesh object")
@@ -79,13 +88,13 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
 def motion_to_model(pg) -> model.Motion:
     return model.Motion(
         type=MOTION_TYPE_TO_OMI[pg.motion_type],
-        mass=pg.mass,
+        mass=_float(pg.mass),
         center_of_mass=_vec(axes.vec_to_gltf(pg.center_of_mass)),
         inertia_diagonal=_vec(axes.size_to_gltf(pg.inertia_diagonal)),  # principal moments: Y and Z swap
         inertia_orientation=_vec(axes.quat_to_gltf(pg.inertia_orientation)),
         linear_velocity=_vec(axes.vec_to_gltf(pg.linear_velocity)),
         angular_velocity=_vec(axes.vec_to_gltf(pg.angular_velocity)),
-        gravity_factor=pg.gravity_factor,
+        gravity_factor=_float(pg.gravity_factor),
     )
 
 
@@ -149,8 +158,8 @@ def limit_to_model(pg) -> model.JointLimit | None:
     converted = [axes.axis_to_gltf(axis) for axis in blender_axes]
     gltf_axes = tuple(sorted(axis for axis, _sign in converted))
     angular = pg.kind == 'ANGULAR'
-    low = (pg.min_angular if angular else pg.min_linear) if pg.use_min else None
-    high = (pg.max_angular if angular else pg.max_linear) if pg.use_max else None
+    low = _float(pg.min_angular if angular else pg.min_linear) if pg.use_min else None
+    high = _float(pg.max_angular if angular else pg.max_linear) if pg.use_max else None
     if len(converted) == 1:
         low, high = axes.signed_range(low, high, converted[0][1])
     low, high = (None if low is None else low + 0.0), (None if high is None else high + 0.0)
@@ -159,8 +168,8 @@ def limit_to_model(pg) -> model.JointLimit | None:
         angular_axes=gltf_axes if angular else (),
         min=low,
         max=high,
-        stiffness=pg.stiffness if pg.use_stiffness else None,
-        damping=pg.damping,
+        stiffness=_float(pg.stiffness) if pg.use_stiffness else None,
+        damping=_float(pg.damping),
     )
 
 
@@ -168,9 +177,9 @@ def drive_to_model(pg) -> model.JointDrive:
     """A drive on a Blender axis as a drive on the matching glTF axis (targets negate when it flips)."""
     axis, sign = axes.axis_to_gltf(_AXIS_IDS.index(pg.axis))
     angular = pg.drive_type == 'ANGULAR'
-    position = (pg.position_target_angular if angular else pg.position_target_linear) \
+    position = _float(pg.position_target_angular if angular else pg.position_target_linear) \
         if pg.use_position_target else None
-    velocity = pg.velocity_target if pg.use_velocity_target else None
+    velocity = _float(pg.velocity_target) if pg.use_velocity_target else None
     if sign < 0:
         position = None if position is None else -position + 0.0
         velocity = None if velocity is None else -velocity + 0.0
@@ -178,11 +187,11 @@ def drive_to_model(pg) -> model.JointDrive:
         type=pg.drive_type.lower(),
         mode=pg.mode.lower(),
         axis=axis,
-        max_force=pg.max_force if pg.use_max_force else None,
+        max_force=_float(pg.max_force) if pg.use_max_force else None,
         position_target=position,
         velocity_target=velocity,
-        stiffness=pg.stiffness,
-        damping=pg.damping,
+        stiffness=_float(pg.stiffness),
+        damping=_float(pg.damping),
     )
 
 

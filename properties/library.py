@@ -13,6 +13,7 @@ from collections.abc import Iterable
 import bpy
 
 from ..io.omi import model
+from ..io.omi.json_types import shortest_float32
 from . import scene_physics
 from .scene import COMBINE_FROM_OMI, COMBINE_TO_OMI
 
@@ -103,11 +104,11 @@ def filters_equal(a: model.CollisionFilter, b: model.CollisionFilter) -> bool:
 
 
 def material_to_model(pg) -> model.PhysicsMaterial:
-    """A library material PropertyGroup as a model value carrying its name."""
+    """A library material PropertyGroup as a model value carrying its name (floats as in `convert._float`)."""
     return model.PhysicsMaterial(
-        static_friction=pg.static_friction,
-        dynamic_friction=pg.dynamic_friction,
-        restitution=pg.restitution,
+        static_friction=shortest_float32(pg.static_friction),
+        dynamic_friction=shortest_float32(pg.dynamic_friction),
+        restitution=shortest_float32(pg.restitution),
         friction_combine=COMBINE_TO_OMI[pg.friction_combine],
         restitution_combine=COMBINE_TO_OMI[pg.restitution_combine],
         name=pg.name,

@@ -38,6 +38,7 @@ import bpy
 
 from ...properties import convert, library, object_physics
 from ..omi import model
+from ..omi.json_types import shortest_float32
 from . import axes
 from .bullet import BULLET_COMBINE, bullet_sign
 
@@ -112,9 +113,9 @@ def _collision_filter(rigid_body: bpy.types.RigidBodyObject) -> model.CollisionF
 
 def _material(rigid_body: bpy.types.RigidBodyObject) -> model.PhysicsMaterial:
     return model.PhysicsMaterial(
-        static_friction=rigid_body.friction,
-        dynamic_friction=rigid_body.friction,
-        restitution=rigid_body.restitution,
+        static_friction=shortest_float32(rigid_body.friction),  # float32 values as the settings path reads them
+        dynamic_friction=shortest_float32(rigid_body.friction),
+        restitution=shortest_float32(rigid_body.restitution),
         friction_combine=BULLET_COMBINE,
         restitution_combine=BULLET_COMBINE,
     )
@@ -140,7 +141,7 @@ def _motion(obj: bpy.types.Object, issues: list[model.Issue] | None) -> model.Mo
               "no such locks, so they were not exported")
     if rigid_body.use_start_deactivated:
         _warn(issues, obj, "'Start Deactivated' has no OMI equivalent: the body starts awake")
-    return model.Motion(type="dynamic", mass=rigid_body.mass)
+    return model.Motion(type="dynamic", mass=shortest_float32(rigid_body.mass))
 
 
 def _half_sizes(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[float, float, float]:

@@ -7,11 +7,14 @@ reader stays a straight sequence of reads with no try/except and every dropped v
 
 `MISSING` stands for an absent key, so that an explicit JSON `null` can be reported while an absent
 optional key silently takes its default.
+
+Going the other way, `shortest_float32` keeps Blender's float32 values from showing binary noise in files.
 """
 
 from __future__ import annotations
 
 import math
+import struct
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
@@ -325,6 +328,33 @@ def index_or_none(value: object, count: int, at: Where, issues: Issues, what: st
         report(issues, at, f"{what} {describe(value)} is out of range ({count} available); dropped")
         return None
     return value  # type: ignore[return-value]
+
+
+# --- float32 values --------------------------------------------------------------------------------
+
+_FLOAT32 = struct.Struct("<f")
+
+
+def shortest_float32(value: float) -> float:
+    """The shortest decimal that reads back as the same float32: 0.30000001192092896 -> 0.3.
+
+    Blender keeps PropertyGroup floats as float32; widened to a Python float they carry binary noise that
+    JSON would show. 6 to 9 significant digits are tried (9 always round-trip a float32), so the value
+    written and read back into Blender is exactly the one the artist set. A value that is not a finite
+    float32 is returned unchanged.
+    """
+    number = float(value)
+    try:
+        packed = _FLOAT32.pack(number)
+        if not math.isfinite(number) or _FLOAT32.unpack(packed)[0] != number:
+            return number
+        for digits in range(6, 10):
+            candidate = float(f"{number:.{digits}g}")
+            if _FLOAT32.pack(candidate) == packed:
+                return candidate
+    except OverflowError:  # beyond the float32 range: not a PropertyGroup value
+        pass
+    return number
 
 
 def sequence_items(value: object) -> Sequence[Any]:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import math
 import random
 import re
+import struct
 from dataclasses import fields, is_dataclass
 
 import bpy
+import export_support
 import pytest
 from mathutils import Quaternion, Vector
 
@@ -756,3 +758,119 @@ def test_is_tagged(conv, clean_scene):
     assert conv.is_tagged(obj)
     camera = bpy.data.objects.new("Cam", bpy.data.cameras.new("Cam"))
     assert not conv.is_tagged(camera)
+
+
+# --- float32 values --------------------------------------------------------------------------------------
+
+
+def float32(value: float) -> float:
+    return struct.unpack("<f", struct.pack("<f", value))[0]
+
+
+def noisy_object(value: float, library_entry) -> bpy.types.Object:
+    """A body whose every float property (scalars and vectors) is set to `value`."""
+    obj = new_object("Noisy")
+    settings = obj.omi_physics
+    settings.use_motion = settings.use_collider = settings.use_joint = True
+    motion = settings.motion
+    motion.mass = motion.gravity_factor = value
+    motion.center_of_mass = motion.inertia_diagonal = motion.linear_velocity = motion.angular_velocity = (value,) * 3
+    shape = settings.collider.shape
+    shape.shape_type = 'CAPSULE'
+    shape.height = shape.radius_top = shape.radius_bottom = value
+    library_entry.static_friction = library_entry.dynamic_friction = library_entry.restitution = value
+    settings.collider.physics_material = library_entry.name
+    settings.joint.connected_object = new_object("Other")
+    limit = settings.joint.limits.add()
+    limit.axis_x, limit.axis_y, limit.axis_z = True, False, False
+    limit.use_min = limit.use_max = limit.use_stiffness = True
+    limit.min_linear, limit.max_linear, limit.stiffness, limit.damping = -value, value, value, value
+    drive = settings.joint.drives.add()
+    drive.drive_type, drive.axis = 'LINEAR', 'X'
+    drive.use_max_force = drive.use_position_target = drive.use_velocity_target = True
+    drive.max_force = drive.position_target_linear = drive.velocity_target = drive.stiffness = drive.damping = value
+    return obj
+
+
+def model_floats(node) -> list[float]:
+    """Every float of a body's motion, collider shape, material, limit and drive, unsigned (axis swaps negate)."""
+    motion, shape = node.motion, node.collider.shape
+    material = node.collider.physics_material
+    (limit,), (drive,) = node.joint.settings.limits, node.joint.settings.drives
+    numbers = [motion.mass, motion.gravity_factor, *motion.center_of_mass, *motion.inertia_diagonal,
+            *motion.linear_velocity, *motion.angular_velocity, shape.height, shape.radius_top, shape.radius_bottom,
+            material.static_friction, material.dynamic_friction, material.restitution,
+            -limit.min, limit.max, limit.stiffness, limit.damping,
+            drive.max_force, drive.position_target, drive.velocity_target, drive.stiffness, drive.damping]
+    return [abs(number) for number in numbers]
+
+
+@pytest.mark.parametrize("value", [0.3, 0.123817444, 7.2154, 1e-7, 2.5])
+def test_pg_floats_read_as_the_shortest_decimal(conv, clean_scene, value):
+    """0.3 in a PropertyGroup (0.30000001192092896 as a float32) is 0.3 in the model; a value that needs
+    9 digits to be its float32 keeps all 9."""
+    entry = clean_scene.omi_physics.physics_materials.add()
+    entry.name = "Noise"
+    obj = noisy_object(value, entry)
+    assert obj.omi_physics.motion.mass == float32(value)
+    if value in (0.3, 0.123817444):
+        assert float32(value) != value  # the PropertyGroup really holds the noisy widening
+    issues: list = []
+    node = conv.node_from_object(obj, issues)
+    floats = model_floats(node)
+    assert len(floats) == 29 and issues == []
+    assert all(number == value for number in floats), floats
+    assert node.motion.inertia_orientation == (0.0, 0.0, 0.0, 1.0)
+
+
+def test_pg_to_model_to_pg_is_exact_for_float32(conv, clean_scene):
+    rng = random.Random(32)
+    entry = clean_scene.omi_physics.physics_materials.add()
+    entry.name = "Noise"
+    for index in range(40):
+        value = float32(rng.uniform(0.0, 1000.0) * 10.0 ** rng.randint(-6, 0))
+        obj = noisy_object(value, entry)
+        node = conv.node_from_object(obj)
+        assert [float32(number) for number in model_floats(node)] == [value] * 29
+        copy = new_object(f"Copy{index}")
+        conv.apply_node_to_object(node, copy, scene=clean_scene, resolve_node=lambda ref: ref)
+        motion, original = copy.omi_physics.motion, obj.omi_physics.motion
+        assert motion.mass == original.mass == value
+        assert tuple(motion.linear_velocity) == tuple(original.linear_velocity)
+        assert copy.omi_physics.collider.shape.radius_top == value
+        (limit,) = copy.omi_physics.joint.limits
+        assert (limit.min_linear, limit.max_linear) == (-value, value)
+        material = library_material(clean_scene, copy.omi_physics.collider.physics_material)
+        assert material.static_friction == value
+        assert conv.node_from_object(copy) == node
+        bpy.data.objects.remove(obj)
+
+
+def library_material(bl_scene, name: str):
+    return bl_scene.omi_physics.physics_materials[name]
+
+
+def test_exported_file_shows_the_short_decimal(clean_scene, tmp_path):
+    """Through the real glTF exporter: the file's text holds 0.3 where the PropertyGroups hold 0.3."""
+    bpy.ops.mesh.primitive_cube_add()
+    obj = bpy.context.active_object
+    settings = obj.omi_physics
+    settings.use_motion = settings.use_collider = True
+    settings.motion.mass = 0.3
+    settings.motion.linear_velocity = (0.3, 0.0, 0.0)
+    settings.collider.shape.shape_type = 'SPHERE'
+    settings.collider.shape.radius = 0.3
+    entry = clean_scene.omi_physics.physics_materials.add()
+    entry.name = "Grippy"
+    entry.static_friction = 0.3
+    settings.collider.physics_material = "Grippy"
+    exported = export_support.export(tmp_path)
+    text = exported.path.read_text(encoding="utf-8")
+    body = exported.body(obj.name)
+    motion = body["motion"]
+    assert motion["mass"] == 0.3 and motion["linearVelocity"] == [0.3, 0.0, 0.0]
+    assert exported.shapes()[body["collider"]["shape"]]["sphere"]["radius"] == 0.3
+    material = exported.root(export_support.BODY, "physicsMaterials")[body["collider"]["physicsMaterial"]]
+    assert material["staticFriction"] == 0.3
+    assert re.search(r'"mass":\s*0\.3[,}\s]', text) and re.search(r'"radius":\s*0\.3[,}\s]', text)
+    assert "0.30000001" not in text
