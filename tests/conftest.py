@@ -66,6 +66,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     import bpy
 
     if bpy.app.version < (4, 3, 0) and _exit_status:
+        addon.remove_repository_dirs()  # os._exit skips atexit
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_exit_status[-1])
