@@ -16,6 +16,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+# The extension names, one home each (reader and writer re-export them as BODY, SHAPE, JOINT, ...).
+SHAPE_EXTENSION = "OMI_physics_shape"
+BODY_EXTENSION = "OMI_physics_body"
+JOINT_EXTENSION = "OMI_physics_joint"
+LEGACY_COLLIDER_EXTENSION = "OMI_collider"  # the first revision, read only
+CURRENT_EXTENSIONS: tuple[str, ...] = (SHAPE_EXTENSION, BODY_EXTENSION, JOINT_EXTENSION)
+ALL_EXTENSIONS: tuple[str, ...] = (*CURRENT_EXTENSIONS, LEGACY_COLLIDER_EXTENSION)
+
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]  # glTF order: x, y, z, w
 NodeRef = Any  # glTF node index in files; bpy Object in the Blender layer

@@ -57,10 +57,10 @@ from .model import (
     Trigger,
 )
 
-BODY = "OMI_physics_body"
-SHAPE = "OMI_physics_shape"
-JOINT = "OMI_physics_joint"
-COLLIDER = "OMI_collider"
+BODY = model.BODY_EXTENSION
+SHAPE = model.SHAPE_EXTENSION
+JOINT = model.JOINT_EXTENSION
+COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 
 FLAT_SHAPE_KEYS = ("size", "radius", "radiusTop", "radiusBottom", "height", "mesh")
 LEGACY_MOTION_KEYS = ("mass", "linearVelocity", "angularVelocity", "centerOfMass", "inertiaTensor")
@@ -506,7 +506,7 @@ class _Reader:
         }
         orientation = vec_or(get(motion, "inertiaOrientation"), 4, model.IDENTITY_QUAT,
                              join(at, "inertiaOrientation"), issues, what="inertiaOrientation")
-        length = math.sqrt(sum(component * component for component in orientation))
+        length = math.hypot(*orientation)  # no overflow for huge components, unlike a sum of squares
         if length < 1e-9:
             report(issues, join(at, "inertiaOrientation"), "inertiaOrientation is a zero quaternion; using identity")
             orientation = model.IDENTITY_QUAT

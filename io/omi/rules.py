@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from . import model
 from .json_types import MISSING, ROOT, Where, describe, get, is_index, join, pointer_text
 from .model import Issue
 
 # --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
 
-REV_COLLIDER = "OMI_collider"
+REV_COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 REV_BODY_TYPE = "OMI_physics_body.type"
 REV_FLAT_SHAPE = "OMI_physics_shape.flat"
 REV_FULL_HEIGHT_CAPSULE = "OMI_physics_shape.capsule_full_height"
-REV_SHAPE = "OMI_physics_shape"
-REV_BODY = "OMI_physics_body"
-REV_JOINT = "OMI_physics_joint"
+REV_SHAPE = model.SHAPE_EXTENSION
+REV_BODY = model.BODY_EXTENSION
+REV_JOINT = model.JOINT_EXTENSION
 
 LEGACY_REVISION_NOTES = {
     REV_COLLIDER: "legacy OMI_collider revision: colliders read as OMI_physics_body colliders and triggers",

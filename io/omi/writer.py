@@ -5,9 +5,13 @@ Per-item functions return plain JSON dicts with every spec default omitted and n
 works. A value that could not be written schema-valid (a non-finite number, a zero box side) is left
 out, which means the spec default.
 
-`node_extensions` builds one node's extensions and hands every document-level item to a `ref`
-callback that decides what stands for its index: the document writer below deduplicates equal items
-into arrays and returns ints; the glTF export hook returns `ChildOfRootExtension` objects.
+`node_extensions` builds one node's extensions and hands every document-level item (shape, physics
+material, collision filter, joint settings) to a `ref` callback that decides what stands for its index,
+and every node or mesh reference to `node_ref`/`mesh_ref`. `write_document` below deduplicates equal items
+into arrays (compared as canonical JSON) and maps references to the document's own indices. The glTF
+export hook (io/blender/export_physics.py) resolves indices itself: its `ref` also deduplicates into
+arrays of its own and returns ints, and its node/mesh references are placeholders that it replaces with
+the exporter's indices once every node and mesh has one, before it writes the arrays and extensionsUsed.
 """
 
 from __future__ import annotations
@@ -38,12 +42,12 @@ from .model import (
     Trigger,
 )
 
-BODY = "OMI_physics_body"
-SHAPE = "OMI_physics_shape"
-JOINT = "OMI_physics_joint"
-LEGACY_COLLIDER = "OMI_collider"
-OMI_EXTENSIONS = (SHAPE, BODY, JOINT)
-ALL_OMI_EXTENSIONS = (*OMI_EXTENSIONS, LEGACY_COLLIDER)
+BODY = model.BODY_EXTENSION
+SHAPE = model.SHAPE_EXTENSION
+JOINT = model.JOINT_EXTENSION
+LEGACY_COLLIDER = model.LEGACY_COLLIDER_EXTENSION
+OMI_EXTENSIONS = model.CURRENT_EXTENSIONS
+ALL_OMI_EXTENSIONS = model.ALL_EXTENSIONS
 
 Ref = Callable[[str, dict], Any]
 
@@ -99,8 +103,8 @@ def _put_name(out: dict, name: object) -> None:
 def shape_to_json(shape: Shape, mesh_index: Any = None) -> dict:
     """A shapes[] entry. The per-type sub-object is always written (ERRATA), `{}` when all defaults.
 
-    `mesh_index` is what stands for the mesh of a convex/trimesh shape (an int, or a glTF mesh object in
-    the export hook); None leaves `mesh` out.
+    `mesh_index` is what stands for the mesh of a convex/trimesh shape (an int, or in the export hook a
+    placeholder it later replaces with the mesh's index); None leaves `mesh` out.
     """
     shape_type = shape.type if shape.type in model.SHAPE_TYPES else "box"
     details: dict[str, Any] = {}
@@ -369,7 +373,7 @@ def _clean_node_extensions(node: dict) -> None:
     if not isinstance(extensions, dict):
         return
     touched = False
-    for name in (*OMI_EXTENSIONS, LEGACY_COLLIDER):
+    for name in ALL_OMI_EXTENSIONS:
         if name in extensions:
             del extensions[name]
             touched = True

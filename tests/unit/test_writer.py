@@ -236,3 +236,13 @@ def test_write_document_copes_with_deep_and_cyclic_input(writer, model):
     assert out["nodes"][0]["extensions"]["OMI_physics_body"] == {"collider": {"shape": 0}}
     assert out["nodes"][0]["extras"]["deep"] is not deep
     assert out["nodes"][1]["name"] == "Loop"
+
+
+def test_extension_names_have_one_home(writer, model, omi):
+    """model holds the names; reader, writer and rules use those very strings under their old names."""
+    reader, rules = omi("io.omi.reader"), omi("io.omi.rules")
+    assert model.ALL_EXTENSIONS == ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
+    assert (reader.SHAPE, reader.BODY, reader.JOINT, reader.COLLIDER) == model.ALL_EXTENSIONS
+    assert (writer.SHAPE, writer.BODY, writer.JOINT, writer.LEGACY_COLLIDER) == model.ALL_EXTENSIONS
+    assert writer.OMI_EXTENSIONS == model.CURRENT_EXTENSIONS and writer.ALL_OMI_EXTENSIONS == model.ALL_EXTENSIONS
+    assert (rules.REV_SHAPE, rules.REV_BODY, rules.REV_JOINT, rules.REV_COLLIDER) == model.ALL_EXTENSIONS
