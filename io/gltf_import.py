@@ -17,7 +17,6 @@ from .blender.import_nodes import ImportPlan
 from .gc_pause import collector_paused
 from .omi import model
 
-EXTENSIONS = ("OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint", "OMI_collider")
 LOG_PREFIX = "OMI physics"
 
 
@@ -28,7 +27,7 @@ class glTF2ImportUserExtension:
         from io_scene_gltf2.io.com.gltf2_io_extensions import Extension  # noqa: PLC0415 - lazy by design
 
         # Files that list the OMI extensions as required import instead of being refused.
-        self.extensions = [Extension(name=name, extension={}, required=True) for name in EXTENSIONS]
+        self.extensions = [Extension(name=name, extension={}, required=True) for name in model.ALL_EXTENSIONS]
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
 
