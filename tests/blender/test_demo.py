@@ -1,0 +1,207 @@
+"""The demo (scripts/demo.py): its scene, files and simulation checked in-process, without rendering;
+the whole script once as a subprocess with --no-render; the contact sheet's composing and PNG writing.
+
+The numbers are measured here again from the recorded positions and the imported settings, not taken
+from the demo's own checks, and compared with what its summary says.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import bpy
+import contact_sheet
+import demo
+import demo_scene
+import numpy as np
+import pytest
+import schema_check
+from mathutils import Vector
+
+ROLES = demo_scene.ROLES
+REST_SPEED = 0.05  # m/s
+FRAMES = 120
+
+
+@pytest.fixture(scope="module")
+def outcome(omi_addon, tmp_path_factory) -> demo.DemoResult:
+    """One run of the demo's pipeline without the render; the simulated scene stays loaded."""
+    return demo.run(tmp_path_factory.mktemp("demo"), frames=FRAMES, render=False)
+
+
+def track(outcome, name: str) -> np.ndarray:
+    return outcome.recording.tracks[name].locations
+
+
+def final_speed(outcome, name: str) -> float:
+    locations = track(outcome, name)
+    return float(np.linalg.norm(locations[-1] - locations[-2]) * outcome.recording.fps)
+
+
+def test_both_files_are_valid_and_hold_the_same_physics(outcome, omi):
+    canonical = omi("io.omi.canonical")
+    glb, gltf = (schema_check.load_gltf(outcome.out_dir / name) for name in ("demo.glb", "demo.gltf"))
+    assert schema_check.omi_schema_errors(glb) == []
+    assert schema_check.omi_schema_errors(gltf) == []
+    assert omi("io.omi.reader").read_document(glb).issues == []
+    assert canonical.diff_physics(glb, gltf) == []
+    assert (outcome.out_dir / "demo.bin").is_file()
+    assert outcome.problems == []  # the Validate operator found nothing to complain about
+
+
+def test_the_file_holds_what_the_operators_made(outcome, omi):
+    doc = omi("io.omi.reader").read_document(schema_check.load_gltf(outcome.out_dir / "demo.glb"))
+    names = {index: node.get("name") for index, node in enumerate(outcome.exports[0].gltf["nodes"])}
+    physics = {names[index]: node for index, node in doc.nodes.items()}
+    dynamic = {name for name, node in physics.items() if node.motion and node.motion.type == "dynamic"}
+    assert dynamic == {ROLES.ball, ROLES.door, ROLES.bob, *ROLES.boxes}
+    assert {name for name, node in physics.items() if node.motion and node.motion.type == "static"} == \
+        {ROLES.door_post, ROLES.beam}
+    assert physics[ROLES.ball].collider.shape.type == "sphere"
+    assert physics[ROLES.ball].collider.shape.radius == pytest.approx(demo_scene.BALL_RADIUS, abs=1e-5)
+    assert physics[ROLES.ball].collider.physics_material.name == "Rubber"
+    assert physics[ROLES.trigger].trigger.shape.size == pytest.approx(
+        (demo_scene.TRIGGER_SIZE[0], demo_scene.TRIGGER_SIZE[2], demo_scene.TRIGGER_SIZE[1]))  # glTF axes
+    assert physics[ROLES.trigger].collider is None
+    hinge = physics[ROLES.door_joint].joint
+    assert names[hinge.connected_node] == ROLES.door_anchor
+    ranged = [limit for limit in hinge.settings.limits if limit.min != limit.max]
+    assert len(ranged) == 1 and ranged[0].angular_axes == (1,)  # Blender Z is glTF Y
+    assert (ranged[0].min, ranged[0].max) == pytest.approx((-demo_scene.DOOR_SWING, demo_scene.DOOR_SWING))
+    pin = physics[ROLES.pendulum_joint].joint
+    assert [(limit.linear_axes, limit.angular_axes, limit.min, limit.max) for limit in pin.settings.limits] == \
+        [((0, 1, 2), (), 0.0, 0.0)]
+
+
+def test_the_import_builds_rigid_bodies_and_constraints(outcome):
+    scene = bpy.context.scene
+    active = {obj.name for obj in scene.objects if obj.rigid_body and obj.rigid_body.type == 'ACTIVE'}
+    assert active == {ROLES.ball, ROLES.door, ROLES.bob, *ROLES.boxes}
+    assert scene.objects[ROLES.trigger].rigid_body is None  # triggers never collide
+    kinds = sorted(obj.rigid_body_constraint.type for obj in scene.objects if obj.rigid_body_constraint)
+    assert kinds == ['HINGE', 'POINT']
+    assert outcome.blender["hinge constraints"] == 1 and outcome.blender["point constraints"] == 1
+
+
+def test_the_stack_stands_and_comes_to_rest(outcome):
+    for below, above in zip(ROLES.boxes, ROLES.boxes[1:], strict=False):
+        gap = track(outcome, above)[-1] - track(outcome, below)[-1]
+        assert gap[2] == pytest.approx(demo_scene.STACK_BOX, abs=0.01)
+        assert np.hypot(gap[0], gap[1]) < 0.02
+    for name in ROLES.boxes:
+        assert np.linalg.norm(track(outcome, name)[-1] - track(outcome, name)[0]) < 0.05
+        assert final_speed(outcome, name) < REST_SPEED
+
+
+def test_the_ball_rolls_down_the_ramp_through_the_door(outcome):
+    ball = track(outcome, ROLES.ball)
+    start, end = ball[0], ball[-1]
+    assert start[2] > 1.0 and start[0] < demo_scene.RAMP_FOOT_X
+    assert end[0] > demo_scene.DOOR_X + 1.0  # past the door it pushed open
+    assert end[2] == pytest.approx(demo_scene.BALL_RADIUS, abs=0.02)  # on the floor
+    assert np.all(np.diff(ball[:40, 2]) <= 1e-3)  # down the slope, never up
+    turned = outcome.measurements.ball.turned
+    travelled = float(np.sum(np.linalg.norm(np.diff(ball, axis=0), axis=1)))
+    assert turned * demo_scene.BALL_RADIUS == pytest.approx(travelled, rel=0.2)  # rolling, not sliding
+
+
+def test_the_trigger_zone_overlaps_the_ball_on_its_way(outcome):
+    trigger = bpy.context.scene.objects[ROLES.trigger]
+    half = np.array(trigger.omi_physics.trigger.shape.size) / 2
+    center = np.array(trigger.matrix_world.translation)
+    ball = track(outcome, ROLES.ball)
+    closest = np.clip(ball - center, -half, half)
+    overlapping = np.flatnonzero(np.linalg.norm(ball - center - closest, axis=1) <= demo_scene.BALL_RADIUS)
+    assert overlapping.size >= 3
+    assert np.all(np.diff(overlapping) == 1)  # one pass through
+    assert list(overlapping) == outcome.measurements.trigger_overlaps
+    summary = outcome.summary.read_text()
+    assert f"overlap from frame {overlapping[0] + 1} to {overlapping[-1] + 1}" in summary
+
+
+def hinge_angles(outcome) -> np.ndarray:
+    """The door joint frame's turn about the vertical relative to the post's anchor frame, per frame."""
+    joint, anchor = outcome.recording.tracks[ROLES.door_joint], outcome.recording.tracks[ROLES.door_anchor]
+    angles = []
+    for index in range(outcome.recording.count):
+        relative = anchor.rotation(index).inverted() @ joint.rotation(index)
+        axis_turned = relative @ Vector((1.0, 0.0, 0.0))
+        assert (relative @ Vector((0.0, 0.0, 1.0))).z > math.cos(math.radians(2.0))  # stays on its axis
+        angles.append(math.atan2(axis_turned.y, axis_turned.x))
+    return np.array(angles)
+
+
+def test_the_door_turns_within_its_hinge_limits(outcome):
+    angles = hinge_angles(outcome)
+    joint = bpy.context.scene.objects[ROLES.door_joint].omi_physics.joint
+    (limit,) = [limit for limit in joint.limits if limit.kind == 'ANGULAR' and limit.min_angular != limit.max_angular]
+    tolerance = math.radians(2.0)
+    assert limit.min_angular - tolerance <= angles.min() and angles.max() <= limit.max_angular + tolerance
+    assert np.max(np.abs(angles)) > math.radians(30.0)  # the ball pushed it open
+    hinge_points = track(outcome, ROLES.door_joint) - track(outcome, ROLES.door_anchor)
+    assert np.max(np.linalg.norm(hinge_points, axis=1)) < 0.02
+    assert np.allclose(outcome.measurements.door.angles, angles, atol=1e-4)
+    reported = f"angle {math.degrees(angles.min()):.1f} to {math.degrees(angles.max()):.1f} deg"
+    assert reported in outcome.summary.read_text()
+
+
+def test_the_pendulum_swings_on_its_pin(outcome):
+    pivot = track(outcome, ROLES.pendulum_anchor)
+    offsets = track(outcome, ROLES.bob) - pivot
+    lengths = np.linalg.norm(offsets, axis=1)
+    assert lengths.max() - lengths.min() < 0.02
+    assert lengths.mean() == pytest.approx(demo_scene.PENDULUM_LENGTH, abs=0.02)
+    swing = np.degrees(np.arctan2(offsets[:, 0], -offsets[:, 2]))
+    start = math.degrees(demo_scene.PENDULUM_START)
+    assert swing[0] == pytest.approx(start, abs=0.5)
+    assert swing.min() < -0.8 * start  # over to the other side
+    assert np.abs(swing).max() < start + 2.0  # never higher than it started
+    assert np.all(np.abs(offsets[:, 1]) < 0.02)  # in its plane
+    assert np.max(np.linalg.norm(track(outcome, ROLES.pendulum_joint) - pivot, axis=1)) < 0.02
+
+
+def test_the_summary_reports_every_check(outcome):
+    summary = outcome.summary.read_text()
+    assert summary.count("[PASS]") == len(outcome.measurements.checks) == 5
+    assert "[FAIL]" not in summary and "every check passed" in summary
+    assert "schema-valid" in summary and "same physics in both: yes" in summary
+    for name in (*ROLES.boxes, ROLES.ball, ROLES.door):
+        assert f"  {name}: (" in summary
+    assert outcome.sheet is None and not (outcome.out_dir / "contact_sheet.png").exists()
+
+
+def test_the_script_runs_and_says_where_its_outputs_are(tmp_path):
+    script = Path(demo.__file__)
+    completed = subprocess.run([sys.executable, str(script), "--no-render", "--out", str(tmp_path)],
+                               check=False, capture_output=True, text=True, timeout=300)
+    assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+    for name in ("summary.txt", "demo.glb", "demo.gltf"):
+        assert (tmp_path / name).is_file()
+        assert str(tmp_path / name) in completed.stdout
+    assert "every check passed" in (tmp_path / "summary.txt").read_text()
+
+
+def test_the_contact_sheet_puts_frames_in_reading_order(omi_addon, tmp_path):
+    height, width = 6, 8
+    tiles = [np.full((height, width, 4), (index / 10, 0.5, 1.0 - index / 10, 1.0), np.float32) for index in range(5)]
+    sheet = contact_sheet.compose(tiles, columns=3, gap=2)
+    assert sheet.shape == (2 * height + 3 * 2, 3 * width + 4 * 2, 4)
+    top = sheet.shape[0] - 2  # rows run bottom to top, as in Blender
+    assert np.allclose(sheet[top - 1, 2], tiles[0][0, 0])  # first frame: top left
+    assert np.allclose(sheet[top - 1, 2 + 2 * (width + 2)], tiles[2][0, 0])  # third: top right
+    assert np.allclose(sheet[2, 2 + width + 2], tiles[4][0, 0])  # fifth: bottom middle
+    assert np.allclose(sheet[2, 2 + 2 * (width + 2)], contact_sheet.GAP_COLOUR)  # no sixth frame
+
+    path = tmp_path / "sheet.png"
+    contact_sheet.save_png(sheet, path)
+    image = bpy.data.images.load(str(path))
+    try:
+        assert tuple(image.size) == (sheet.shape[1], sheet.shape[0])
+        pixels = np.empty(sheet.size, np.float32)
+        image.pixels.foreach_get(pixels)
+        assert np.allclose(pixels.reshape(sheet.shape), sheet, atol=1 / 255)
+    finally:
+        bpy.data.images.remove(image)
