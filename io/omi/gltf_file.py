@@ -1,0 +1,177 @@
+"""Read and write .gltf / .glb files so that only the JSON changes.
+
+A tool that rewrites a file's OMI content (the command-line `upgrade`) must leave everything else as it was:
+a GLB's binary chunk and any other chunk are kept byte for byte, in their order, and a .gltf keeps its
+layout (indentation, ASCII escaping, final newline) as far as `json.dumps` can reproduce it. The kind of
+file is decided by its first bytes (the GLB magic), not by its name.
+
+No bpy here: the command-line validator runs without Blender.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+GLB_MAGIC = b"glTF"
+GLB_VERSION = 2
+JSON_CHUNK = b"JSON"
+BIN_CHUNK = b"BIN\x00"
+_HEADER = struct.Struct("<4sII")  # magic, version, total length
+_CHUNK_HEADER = struct.Struct("<I4s")  # length, type
+
+
+class GltfFileError(ValueError):
+    """The bytes are not a readable glTF file (truncated GLB, bad chunk layout, invalid JSON or UTF-8)."""
+
+
+@dataclass(frozen=True)
+class TextLayout:
+    """How a .gltf file's JSON text was laid out, to write it back alike."""
+
+    indent: str | None = None  # None: all on one line
+    ensure_ascii: bool = True
+    final_newline: bool = False
+
+
+@dataclass(frozen=True)
+class GltfFile:
+    """A parsed glTF file: its JSON document and, for a GLB, every chunk after the JSON chunk, untouched."""
+
+    document: Any
+    is_glb: bool
+    chunks: tuple[tuple[bytes, bytes], ...] = ()  # (chunk type, chunk data as stored, padding included)
+    layout: TextLayout = TextLayout()
+
+    @property
+    def binary(self) -> bytes | None:
+        """The GLB binary chunk (BIN), or None."""
+        for chunk_type, data in self.chunks:
+            if chunk_type == BIN_CHUNK:
+                return data
+        return None
+
+
+def read(path: str | os.PathLike) -> GltfFile:
+    """Parse a .gltf or .glb file. OSError for an unreadable file, GltfFileError for bad content."""
+    return parse(Path(path).read_bytes())
+
+
+def parse(data: bytes) -> GltfFile:
+    if data[:4] == GLB_MAGIC:
+        return _parse_glb(data)
+    return GltfFile(_parse_json(data, "file"), is_glb=False, layout=_layout(data))
+
+
+def _parse_json(data: bytes, what: str) -> Any:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise GltfFileError(f"the {what} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise GltfFileError(f"the {what} is not valid JSON: {error.msg} (line {error.lineno}, column "
+                            f"{error.colno})") from None
+    except RecursionError:
+        raise GltfFileError(f"the {what} nests JSON too deeply to read") from None
+
+
+def _parse_glb(data: bytes) -> GltfFile:
+    if len(data) < _HEADER.size + _CHUNK_HEADER.size:
+        raise GltfFileError(f"GLB too short ({len(data)} bytes) for its header and JSON chunk")
+    _magic, version, length = _HEADER.unpack_from(data, 0)
+    if version != GLB_VERSION:
+        raise GltfFileError(f"GLB version {version} is not supported (only {GLB_VERSION})")
+    if length != len(data):
+        raise GltfFileError(f"GLB header says {length} bytes but the file has {len(data)}")
+    chunks: list[tuple[bytes, bytes]] = []
+    offset = _HEADER.size
+    while offset < length:
+        if offset + _CHUNK_HEADER.size > length:
+            raise GltfFileError(f"GLB chunk header at byte {offset} is truncated")
+        chunk_length, chunk_type = _CHUNK_HEADER.unpack_from(data, offset)
+        start = offset + _CHUNK_HEADER.size
+        if start + chunk_length > length:
+            raise GltfFileError(f"GLB chunk {len(chunks)} ({chunk_type!r}) runs past the end of the file")
+        chunks.append((chunk_type, data[start:start + chunk_length]))
+        offset = start + chunk_length
+    if chunks[0][0] != JSON_CHUNK:
+        raise GltfFileError(f"the first GLB chunk is {chunks[0][0]!r}, not JSON")
+    document = _parse_json(chunks[0][1], "GLB JSON chunk")
+    return GltfFile(document, is_glb=True, chunks=tuple(chunks[1:]))
+
+
+def _layout(data: bytes) -> TextLayout:
+    """The indentation unit is the leading whitespace of the first indented line (top-level keys)."""
+    indent = None
+    newline = data.find(b"\n")
+    while newline != -1:
+        line_start = newline + 1
+        stripped = data[line_start:].lstrip(b" \t")
+        width = len(data) - line_start - len(stripped)
+        if width and stripped[:1] not in (b"\n", b"\r", b""):
+            indent = data[line_start:line_start + width].decode("ascii")
+            break
+        newline = data.find(b"\n", line_start)
+    if indent is None and b"\n" in data.rstrip():
+        indent = ""  # one value per line, no indentation
+    return TextLayout(indent, ensure_ascii=data.isascii(), final_newline=data.endswith(b"\n"))
+
+
+def dumps(file: GltfFile, document: Any = None) -> bytes:
+    """The bytes of `file` with `document` (default: its own) as JSON; every other byte as it was read."""
+    document = file.document if document is None else document
+    if not file.is_glb:
+        layout = file.layout
+        text = json.dumps(document, indent=layout.indent, ensure_ascii=layout.ensure_ascii, allow_nan=False)
+        return (text + ("\n" if layout.final_newline else "")).encode("utf-8")
+    payload = json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    payload += b" " * (-len(payload) % 4)  # JSON chunk padding is spaces (glTF 2.0, GLB format)
+    parts = [_CHUNK_HEADER.pack(len(payload), JSON_CHUNK), payload]
+    for chunk_type, data in file.chunks:
+        parts += [_CHUNK_HEADER.pack(len(data), chunk_type), data]
+    body = b"".join(parts)
+    return _HEADER.pack(GLB_MAGIC, GLB_VERSION, _HEADER.size + len(body)) + body
+
+
+def write(path: str | os.PathLike, file: GltfFile, document: Any = None) -> None:
+    """Write atomically: a reader of `path` sees the old file or the new one, never half of it."""
+    target = Path(path)
+    data = dumps(file, document)
+    mode = target.stat().st_mode & 0o7777 if target.exists() else _default_mode()
+    handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.chmod(temporary, mode)  # mkstemp makes the file private; keep the old file's (or the usual) mode
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _default_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def relative_uris(document: Any) -> list[str]:
+    """The buffer and image URIs that name files next to the glTF (not data: URIs, not absolute URLs)."""
+    found: list[str] = []
+    if not isinstance(document, dict):
+        return found
+    for key in ("buffers", "images"):
+        items = document.get(key)
+        for item in items if isinstance(items, list) else ():
+            uri = item.get("uri") if isinstance(item, dict) else None
+            if isinstance(uri, str) and uri and not uri.startswith("data:") and "://" not in uri \
+                    and not uri.startswith("/") and uri not in found:
+                found.append(uri)
+    return found

@@ -1,0 +1,72 @@
+"""Command-line test support: run scripts/omi_physics_cli.py in a subprocess, build glTF/GLB files."""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+CLI = REPO_ROOT / "scripts" / "omi_physics_cli.py"
+OMI_NAMES = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
+
+
+def run_cli(*args: object, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """The tool run with this test's Python (and so its bpy wheel), as a pipeline would run it."""
+    environment = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, str(CLI), *map(str, args)], capture_output=True, text=True,
+                          env=environment, timeout=timeout, check=False)
+
+
+def write_gltf(path: Path, document: Any) -> Path:
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return path
+
+
+def glb_bytes(document: dict, binary: bytes | None = None, extra_chunks: tuple[tuple[bytes, bytes], ...] = ()) -> bytes:
+    """A GLB made by hand (JSON chunk padded with spaces, BIN with zeros), independent of the code under test."""
+    payload = json.dumps(document).encode("utf-8")
+    payload += b" " * (-len(payload) % 4)
+    chunks = [(b"JSON", payload)]
+    if binary is not None:
+        chunks.append((b"BIN\x00", binary + b"\x00" * (-len(binary) % 4)))
+    chunks += list(extra_chunks)
+    body = b"".join(struct.pack("<I4s", len(data), kind) + data for kind, data in chunks)
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
+
+
+def glb_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """Every chunk of a GLB, read by hand: (type, data)."""
+    magic, version, length = struct.unpack_from("<4sII", data, 0)
+    assert (magic, version, length) == (b"glTF", 2, len(data))
+    chunks, offset = [], 12
+    while offset < length:
+        size, kind = struct.unpack_from("<I4s", data, offset)
+        chunks.append((kind, data[offset + 8:offset + 8 + size]))
+        offset += 8 + size
+    assert offset == length
+    return chunks
+
+
+def without_omi(document: dict) -> dict:
+    """The document with every OMI extension (document- and node-level, and in the extension lists) removed."""
+    result = json.loads(json.dumps(document))
+    for holder in [result, *result.get("nodes", [])]:
+        for name in OMI_NAMES:
+            holder.get("extensions", {}).pop(name, None)
+        if holder.get("extensions") == {}:
+            del holder["extensions"]  # an emptied or added `extensions` object is no non-OMI difference
+    for key in ("extensionsUsed", "extensionsRequired"):
+        if key in result:
+            result[key] = [name for name in result[key] if name not in OMI_NAMES]
+            if not result[key]:
+                del result[key]
+    return result
+
+
+def lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if line.strip()]

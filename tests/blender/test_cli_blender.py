@@ -1,0 +1,144 @@
+"""`omi_physics_cli.py import` and `export` through a subprocess with the real bpy: the physics survives
+glTF -> .blend -> GLB, the dialog options work from flags, and bad input gives the documented exit status.
+The .blend files written are opened in this process to check what they hold."""
+
+from __future__ import annotations
+
+import bpy
+import pytest
+import schema_check
+from cli_support import lines, run_cli, write_gltf
+
+ROUND_TRIPS = ["OMI_physics_joint/examples/slider_ball.gltf", "OMI_physics_body/examples/basic/compound_trigger.gltf",
+               "OMI_physics_shape/examples/convex/convex_hull.gltf"]
+OMI_NAMES = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint")
+
+
+@pytest.fixture(scope="module")
+def canonical(omi):
+    return omi("io.omi.canonical")
+
+
+@pytest.fixture
+def opened(omi_addon):
+    """Open a .blend in this process (the add-on enabled, so its settings are readable); empty scene after."""
+    def open_file(path) -> bpy.types.Scene:
+        bpy.ops.wm.open_mainfile(filepath=str(path))
+        return bpy.context.scene
+
+    yield open_file
+    bpy.ops.wm.read_homefile(use_empty=True)
+
+
+def _has_omi(gltf: dict) -> bool:
+    holders = [gltf, *gltf.get("nodes", [])]
+    return any(name in holder.get("extensions", {}) for holder in holders for name in OMI_NAMES)
+
+
+@pytest.mark.parametrize("name", ROUND_TRIPS)
+def test_import_then_export_keeps_the_physics(spec_dir, canonical, tmp_path, name):
+    source = spec_dir / name
+    blend, glb = tmp_path / "scene.blend", tmp_path / "scene.glb"
+    imported = run_cli("import", source, "--out", blend)
+    assert imported.returncode == 0, imported.stdout + imported.stderr
+    assert lines(imported.stdout)[-1].startswith(f"{source} -> {blend}: ")
+    assert "0 errors" in lines(imported.stdout)[-1]
+    exported = run_cli("export", blend, "--out", glb)
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    assert lines(exported.stdout)[-1] == f"{blend} -> {glb}: 0 errors, 0 warnings"
+    assert glb.read_bytes()[:4] == b"glTF"
+    written = schema_check.load_gltf(glb)
+    assert schema_check.omi_schema_errors(written) == []
+    assert canonical.diff_physics(schema_check.load_gltf(source), written) == []
+
+
+def test_import_options(spec_dir, opened, tmp_path):
+    source = spec_dir / "OMI_physics_body/examples/basic/dynamic_box.gltf"
+    for flags, physics, rigid_bodies in (((), True, True), (("--no-rigid-bodies",), True, False),
+                                          (("--no-physics",), False, False)):
+        blend = tmp_path / f"scene{len(flags)}{physics}.blend"
+        result = run_cli("import", source, "--out", blend, *flags)
+        assert result.returncode == 0, result.stdout + result.stderr
+        scene = opened(blend)
+        tagged = [obj for obj in scene.objects if obj.omi_physics.use_motion or obj.omi_physics.use_collider]
+        assert bool(tagged) == physics, flags
+        assert any(obj.rigid_body is not None for obj in scene.objects) == rigid_bodies, flags
+        assert f"{len(tagged)} with OMI physics" in result.stdout
+
+
+def test_export_options(omi_addon, clean_scene, tmp_path):
+    """A cube with only a Blender rigid body is exported unless --no-untagged-rigid-bodies; --no-physics and
+    --format work from the command line."""
+    bpy.ops.mesh.primitive_cube_add()
+    cube = bpy.context.active_object
+    cube.name = "Crate"
+    bpy.ops.rigidbody.world_add()
+    bpy.context.scene.rigidbody_world.collection = bpy.data.collections.new("RigidBodies")
+    bpy.context.scene.rigidbody_world.collection.objects.link(cube)
+    bpy.context.view_layer.update()
+    assert cube.rigid_body is not None and not cube.omi_physics.use_motion
+    blend = tmp_path / "rigid.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(blend), copy=True)
+
+    def export(*flags: str, out: str = "out.glb") -> dict:
+        result = run_cli("export", blend, "--out", tmp_path / out, *flags)
+        assert result.returncode == 0, result.stdout + result.stderr
+        return schema_check.load_gltf(tmp_path / out)
+
+    default = export()
+    crate = next(node for node in default["nodes"] if node.get("name") == "Crate")
+    assert crate["extensions"]["OMI_physics_body"]["motion"]["type"] == "dynamic"
+    assert not _has_omi(export("--no-untagged-rigid-bodies", out="untagged.glb"))
+    assert not _has_omi(export("--no-physics", out="none.glb"))
+    as_text = export("--format", "gltf", "--gltf-option", "export_extras=true", out="text.gltf")
+    assert _has_omi(as_text) and (tmp_path / "text.gltf").read_bytes().startswith(b"{")
+
+
+def test_import_of_a_file_with_errors_exits_1(opened, tmp_path):
+    document = {
+        "asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
+        "nodes": [{"name": "Ball", "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"},
+                                                                      "collider": {"shape": 3}}}}],
+        "scenes": [{"nodes": [0]}], "scene": 0,
+    }
+    source, blend = write_gltf(tmp_path / "dangling.gltf", document), tmp_path / "dangling.blend"
+    result = run_cli("import", source, "--out", blend)
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert f"{source}: error node 0 'Ball' (/nodes/0/extensions/OMI_physics_body/collider/shape): shape 3 is " \
+           "out of range" in result.stdout
+    assert "body has no collider shape" in result.stdout  # what the import itself noticed
+    assert lines(result.stdout)[-1].endswith("1 error, 1 warning")
+    scene = opened(blend)  # the rest of the file was still imported and saved
+    assert scene.objects["Ball"].omi_physics.use_motion
+
+
+def test_bad_input_exits_2(tmp_path):
+    missing = run_cli("import", tmp_path / "missing.gltf", "--out", tmp_path / "x.blend")
+    assert missing.returncode == 2 and "cannot read: No such file or directory" in missing.stderr
+    broken = tmp_path / "broken.gltf"
+    broken.write_text('{"asset": ', encoding="utf-8")
+    unreadable = run_cli("import", broken, "--out", tmp_path / "x.blend")
+    assert unreadable.returncode == 2 and "not valid JSON" in unreadable.stderr
+    wrong_out = run_cli("import", broken, "--out", tmp_path / "x.glb")
+    assert wrong_out.returncode == 2 and "must name a .blend file" in wrong_out.stderr
+    assert not (tmp_path / "x.blend").exists()
+
+    no_blend = run_cli("export", tmp_path / "missing.blend", "--out", tmp_path / "x.glb")
+    assert no_blend.returncode == 2 and "cannot read" in no_blend.stderr
+    garbage = tmp_path / "garbage.blend"
+    garbage.write_bytes(b"not a blend file" * 10)
+    not_blend = run_cli("export", garbage, "--out", tmp_path / "x.glb")
+    assert not_blend.returncode == 2 and f"{garbage}: error: cannot read" in not_blend.stderr
+    mismatch = run_cli("export", garbage, "--out", tmp_path / "x.glb", "--format", "gltf")
+    assert mismatch.returncode == 2 and "does not fit the format" in mismatch.stderr
+    option = run_cli("export", garbage, "--out", tmp_path / "x.glb", "--gltf-option", "no_equals_sign")
+    assert option.returncode == 2 and "is not KEY=VALUE" in option.stderr
+    assert not (tmp_path / "x.glb").exists()
+
+
+def test_unknown_gltf_option_is_reported(spec_dir, tmp_path):
+    source = spec_dir / "OMI_physics_body/examples/basic/dynamic_box.gltf"
+    result = run_cli("import", source, "--out", tmp_path / "x.blend", "--gltf-option", "no_such_option=1")
+    assert result.returncode == 2 and "no_such_option" in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr and not (tmp_path / "x.blend").exists()
