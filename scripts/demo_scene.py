@@ -120,7 +120,7 @@ def rod(name: str, length: float, parent: bpy.types.Object, direction: Vector) -
                                         rotation=direction.to_track_quat('Z', 'Y').to_euler())
     obj = _finish(bpy.context.active_object, name, "Frame")
     obj.parent = parent
-    obj.matrix_parent_inverse = parent.matrix_world.inverted()
+    obj.matrix_parent_inverse = parent.matrix_basis.inverted()  # stays where it is (the parent is a root)
     return obj
 
 
@@ -155,7 +155,7 @@ def select(*objects: bpy.types.Object, active: bpy.types.Object | None = None) -
 
 
 def run(operator, **properties) -> None:
-    """Call an operator; the demo stops when one refuses (its FINISHED is checked, the results later)."""
+    """Call an operator and stop the demo when it refuses; what it did is checked on the exported file."""
     result = operator(**properties)
     if result != {'FINISHED'}:
         raise RuntimeError(f"{operator.idname_py()}({properties}) returned {result}")
@@ -170,8 +170,8 @@ def joint_at(host: bpy.types.Object, other: bpy.types.Object, where: Vector, **p
     run(bpy.ops.omi.create_joint, location='CURSOR', **preset)
 
 
-def build_scene() -> dict[str, bpy.types.Object]:
-    """A fresh scene with the demo's meshes and OMI settings; returns the objects by name."""
+def build_scene() -> None:
+    """A fresh scene with the demo's meshes and OMI settings."""
     bpy.ops.wm.read_homefile(use_empty=True)
     scene = bpy.context.scene
     scene.frame_start, scene.frame_end = 1, 120
@@ -192,7 +192,6 @@ def build_scene() -> dict[str, bpy.types.Object]:
     beam_post = box("BeamPost", (0.2, 0.2, PIVOT.z + 0.2), (PIVOT.x, PIVOT.y + 1.0, (PIVOT.z + 0.2) / 2))
     bob = ball(ROLES.bob, BOB_RADIUS, bob_start(), "Bob")
     rod("PendulumRod", PENDULUM_LENGTH - BOB_RADIUS, bob, PIVOT - bob.location)
-    scene.cursor.location = (0.0, 0.0, 0.0)
 
     # Libraries: two physics materials and two collision layers from the presets.
     for kind, preset in (('MATERIAL', "Rubber"), ('MATERIAL', "Wood"), ('FILTER', "Player"), ('FILTER', "Trigger")):
@@ -227,7 +226,6 @@ def build_scene() -> dict[str, bpy.types.Object]:
     joint_at(bob, beam, PIVOT, preset='PIN')
 
     run(bpy.ops.omi.validate_scene)
-    return {obj.name: obj for obj in scene.objects}
 
 
 def validation_problems() -> list[tuple[str, str, str]]:
