@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import importlib
 import importlib.util
 import json
@@ -40,6 +41,7 @@ SEVERITIES = ("error", "warning", "info")
 LOG_PREFIX = "OMI physics: "
 # Phrases of the add-on's hook-boundary messages (io/gltf_export.py, io/gltf_import.py): a hook failed.
 HOOK_FAILURE_MARKERS = ("failed", "could not", "not written", "skipped:")
+POOL_MIN_BYTES = 1 << 20  # see useful_jobs
 
 
 def core(name: str) -> ModuleType:
@@ -218,9 +220,27 @@ def run_pool(worker: Callable[[Any], dict], tasks: list, jobs: int) -> Iterator[
         yield from map(worker, tasks)
         return
     methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods and sys.platform != "darwin" else "spawn")
-    with context.Pool(jobs) as pool:
+    fork = "fork" in methods and sys.platform != "darwin"
+    if fork:
+        gc.freeze()  # the workers share the loaded schemas and modules without copying their pages
+    with multiprocessing.get_context("fork" if fork else "spawn").Pool(jobs) as pool:
         yield from pool.imap(worker, tasks, chunksize=max(1, len(tasks) // (jobs * 32)))
+
+
+def useful_jobs(files: list[str], jobs: int | None) -> int:
+    """`--jobs` as given; without it, the CPU count, or 1 when the files are too small for a pool to pay for
+    starting its processes.
+
+    Measured on the project's 2-core machine: a file is checked at about 9 MB/s (schemas included) and a
+    pool of two costs about 60 ms, so below about 1 MB in all one process is faster.
+    """
+    if jobs is not None:
+        return max(1, jobs)
+    total = 0
+    for file in files:
+        with contextlib.suppress(OSError):
+            total += os.stat(file).st_size
+    return (os.cpu_count() or 1) if total >= POOL_MIN_BYTES else 1
 
 
 def expand_paths(arguments: list[str]) -> list[tuple[str, Path]]:
@@ -303,7 +323,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     progress = len(files) > 1 and not args.no_progress
     shown = _shown(args)
     results = []
-    for position, result in enumerate(run_pool(validate_one, [(f, args.spec_dir) for f in files], args.jobs), 1):
+    tasks = [(file, args.spec_dir) for file in files]
+    for position, result in enumerate(run_pool(validate_one, tasks, useful_jobs(files, args.jobs)), 1):
         results.append(result)
         if not args.json:
             for line in _issue_lines(result["file"], result, shown):
@@ -344,7 +365,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     shown = _shown(args)
     tasks = [(source, target, args.force, args.spec_dir) for source, target in zip(files, targets, strict=True)]
     results = []
-    for position, result in enumerate(run_pool(upgrade_one, tasks, args.jobs), 1):
+    for position, result in enumerate(run_pool(upgrade_one, tasks, useful_jobs(files, args.jobs)), 1):
         results.append(result)
         lines = _issue_lines(result["file"], result, shown)
         if result["status"] != "unreadable" and not args.quiet:
@@ -577,8 +598,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def batch_options(command: argparse.ArgumentParser) -> None:
-        command.add_argument("--jobs", "-j", type=int, default=os.cpu_count() or 1,
-                             help="worker processes for several files (default: the CPU count)")
+        command.add_argument("--jobs", "-j", type=int, help="worker processes for several files (default: the "
+                                                                 "CPU count, when the files are big enough to gain)")
         command.add_argument("--json", action="store_true", help="print one JSON document instead of text lines")
         command.add_argument("--spec-dir", help="the OMI spec folder with the schemas (default: $OMI_SPEC_DIR, "
                                                 "else ../shared/omi-spec next to the checkout)")

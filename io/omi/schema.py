@@ -161,6 +161,23 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow
     if not isinstance(gltf, Mapping):
         return [*issues, Issue("", "a glTF document must be an object", "error")]
     checkers = validators(spec_dir)
+    memo: dict[tuple[str, str], list[tuple[tuple, str, str]]] = {}
+
+    def check(file_name: str, value: Any, where: tuple) -> list[Issue]:
+        """One object against one schema. Files repeat the same node objects (the same collider on many
+        nodes), so equal objects are validated once and their findings reused at each place."""
+        if checkers is None:
+            return []
+        try:
+            key: tuple[str, str] | None = (file_name, json.dumps(value, sort_keys=True))
+        except (TypeError, ValueError):
+            key = None  # Python-made input that is not JSON: check it as it is
+        found = memo.get(key) if key is not None else None
+        if found is None:
+            found = _findings(checkers[file_name], value)
+            if key is not None:
+                memo[key] = found
+        return [Issue(pointer(*where, *tokens), message, severity) for tokens, message, severity in found]
 
     document_schemas = dict(DOCUMENT_SCHEMAS)
     node_schemas = dict(NODE_SCHEMAS)
@@ -174,8 +191,7 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow
         where = ("extensions", name)
         if name in document_schemas:
             used.add(name)
-            if checkers is not None:
-                issues += _check(checkers[document_schemas[name]], value, where)
+            issues += check(document_schemas[name], value, where)
         elif name in LEGACY_DOCUMENT_SCHEMAS:
             used.add(name)
             issues.append(Issue(pointer(*where), "legacy extension present", "error"))
@@ -187,8 +203,7 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow
             where = ("nodes", index, "extensions", name)
             if name in node_schemas:
                 used.add(name)
-                if checkers is not None:
-                    issues += _check(checkers[node_schemas[name]], value, where)
+                issues += check(node_schemas[name], value, where)
                 if name == model.BODY_EXTENSION and isinstance(value, Mapping) and "type" in value \
                         and not allow_legacy:
                     issues.append(Issue(pointer(*where, "type"), "legacy body type present", "error"))
@@ -225,23 +240,24 @@ def _non_finite_numbers(value: Any) -> list[Issue]:
     return found or [Issue("", "not strict JSON", "error")]
 
 
-def _check(validator: Any, instance: Any, where: tuple) -> list[Issue]:
+def _findings(validator: Any, instance: Any) -> list[tuple[tuple, str, str]]:
+    """(pointer tokens relative to the instance, message, severity) of each schema violation."""
     from jsonschema.exceptions import best_match  # noqa: PLC0415 - optional dependency
 
-    issues: list[Issue] = []
+    found: list[tuple[tuple, str, str]] = []
     errors = sorted(validator.iter_errors(instance), key=lambda error: _path_key(error.absolute_path))
     for error in errors:
         tolerated = _tolerated(error)
         if tolerated is not None:
-            issues.append(Issue(pointer(*where, *error.absolute_path), tolerated, "warning"))
+            found.append((tuple(error.absolute_path), tolerated, "warning"))
             continue
         shown = error
         if error.validator in ("oneOf", "anyOf") and error.context:
             shown = best_match([error])  # the failing branch's own error, e.g. box/size, not "matches no branch"
             if shown is error and _has_error_below(errors, error):
                 continue  # e.g. an unknown shape type is reported at /type already
-        issues.append(Issue(pointer(*where, *shown.absolute_path), _short(shown.message), "error"))
-    return issues
+        found.append((tuple(shown.absolute_path), _short(shown.message), "error"))
+    return found
 
 
 def _path_key(path: Any) -> list[tuple[int, int | str]]:

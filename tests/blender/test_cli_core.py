@@ -94,6 +94,10 @@ def test_schema_findings_have_pointers_and_severities(schema, spec_dir):
     assert [(issue.pointer, issue.severity) for issue in schema.schema_errors(trigger)] == [
         ("/nodes/0/extensions/OMI_physics_body/trigger", "warning"),
         ("/nodes/1/extensions/OMI_physics_body/trigger", "error")]
+    repeated = {"extensionsUsed": ["OMI_physics_body"],
+                "nodes": [{"extensions": {"OMI_physics_body": {"collider": {"shape": -1}}}} for _ in range(3)]}
+    assert [issue.pointer for issue in schema.schema_errors(repeated)] == [
+        f"/nodes/{index}/extensions/OMI_physics_body/collider/shape" for index in range(3)]  # checked once, said thrice
     long_value = _shapes({"type": "box", "box": {"size": ["x" * 500, 1, 1]}})
     assert all(len(issue.message) <= schema.MESSAGE_LIMIT for issue in schema.schema_errors(long_value))
     escaped = {"extensionsUsed": ["OMI_physics_body"], "nodes": [{"extensions": {"OMI_physics_body": {
