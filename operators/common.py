@@ -60,3 +60,13 @@ def motion_type_of(obj: bpy.types.Object) -> str:
     """'STATIC', 'KINEMATIC' or 'DYNAMIC': a shape without a body above it is static (spec default)."""
     body = body_object(obj)
     return body.omi_physics.motion.motion_type if body is not None else 'STATIC'
+
+
+def remove_active(collection: bpy.types.bpy_prop_collection, owner: bpy.types.bpy_struct, index_attr: str) -> bool:
+    """Remove the row `owner.<index_attr>` points at and keep the index on a neighbour; False if none."""
+    index = getattr(owner, index_attr)
+    if not 0 <= index < len(collection):
+        return False
+    collection.remove(index)
+    setattr(owner, index_attr, max(0, min(index, len(collection) - 1)))
+    return True

@@ -10,7 +10,7 @@ from mathutils import Matrix
 
 from ..properties import object_physics
 from ..properties.joint import AXIS_ITEMS, DRIVE_KIND_ITEMS, JOINT_PRESET_ITEMS
-from .common import body_object, in_object_mode, link_like, selected_objects
+from .common import body_object, in_object_mode, link_like, remove_active, selected_objects
 from .joint_presets import preset_limits, ranged_axis, write_limits
 
 LOCATION_ITEMS = [
@@ -190,11 +190,8 @@ class OMI_OT_joint_limit_remove(_JointOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         joint = _active_joint(context)
-        index = joint.limits_active_index
-        if not 0 <= index < len(joint.limits):
+        if not remove_active(joint.limits, joint, "limits_active_index"):
             return {'CANCELLED'}
-        joint.limits.remove(index)
-        joint.limits_active_index = max(0, min(index, len(joint.limits) - 1))
         joint.preset = 'CUSTOM'
         return {'FINISHED'}
 
@@ -237,12 +234,7 @@ class OMI_OT_joint_drive_remove(_JointOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         joint = _active_joint(context)
-        index = joint.drives_active_index
-        if not 0 <= index < len(joint.drives):
-            return {'CANCELLED'}
-        joint.drives.remove(index)
-        joint.drives_active_index = max(0, min(index, len(joint.drives) - 1))
-        return {'FINISHED'}
+        return {'FINISHED'} if remove_active(joint.drives, joint, "drives_active_index") else {'CANCELLED'}
 
 
 def _active_compound_trigger(context: bpy.types.Context):
@@ -291,12 +283,7 @@ class OMI_OT_trigger_node_remove(_CompoundTriggerOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         trigger = _active_compound_trigger(context)
-        index = trigger.nodes_active_index
-        if not 0 <= index < len(trigger.nodes):
-            return {'CANCELLED'}
-        trigger.nodes.remove(index)
-        trigger.nodes_active_index = max(0, min(index, len(trigger.nodes) - 1))
-        return {'FINISHED'}
+        return {'FINISHED'} if remove_active(trigger.nodes, trigger, "nodes_active_index") else {'CANCELLED'}
 
 
 CLASSES: tuple[type, ...] = (

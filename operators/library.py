@@ -9,7 +9,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 
 from ..properties import library, object_physics, scene_physics
-from .common import plural
+from .common import plural, remove_active
 from .state import authoring_state
 
 KIND_ITEMS = [
@@ -214,12 +214,7 @@ class OMI_OT_filter_system_remove(_ActiveFilterOperator, bpy.types.Operator):
         systems = collision_filter.listed_systems if self.listed else collision_filter.collision_systems
         state = authoring_state(context)
         index_name = "listed_system_index" if self.listed else "member_system_index"
-        index = getattr(state, index_name)
-        if not 0 <= index < len(systems):
-            return {'CANCELLED'}
-        systems.remove(index)
-        setattr(state, index_name, max(0, min(index, len(systems) - 1)))
-        return {'FINISHED'}
+        return {'FINISHED'} if remove_active(systems, state, index_name) else {'CANCELLED'}
 
 
 CLASSES: tuple[type, ...] = (
