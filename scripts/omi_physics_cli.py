@@ -81,8 +81,9 @@ def _counted(result: dict) -> dict:
     return result
 
 
-def _unreadable(path: str, message: str, **extra: Any) -> dict:
-    return {"file": path, "status": "unreadable", "message": message, "issues": [], "errors": 0, "warnings": 0,
+def _failed(path: str, message: str, status: str = "unreadable", **extra: Any) -> dict:
+    """A file that could not be read ("unreadable") or written or was refused ("failed"): exit status 2."""
+    return {"file": path, "status": status, "message": message, "issues": [], "errors": 0, "warnings": 0,
             "infos": 0, **extra}
 
 
@@ -92,9 +93,9 @@ def _read(path: str) -> tuple[Any, str | None]:
     try:
         return gltf_file.read(path), None
     except OSError as error:
-        return None, error.strerror or str(error)
+        return None, f"cannot read: {error.strerror or error}"
     except gltf_file.GltfFileError as error:
-        return None, str(error)
+        return None, f"cannot read: {error}"
 
 
 def _legacy_revisions(revisions: set[str]) -> list[str]:
@@ -121,7 +122,7 @@ def validate_one(task: tuple[str, str | None]) -> dict:
     path, spec_dir = task
     parsed, problem = _read(path)
     if parsed is None:
-        return _unreadable(path, problem or "unreadable")
+        return _failed(path, problem or "cannot read")
     doc = core("reader").read_document(parsed.document)
     # The schema check covers extensionsUsed for every OMI extension, legacy ones included, so the rules'
     # narrower finding about the same list is left out rather than said twice.
@@ -154,11 +155,11 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> dict:
     source, target, force, spec_dir = task
     parsed, problem = _read(source)
     if parsed is None:
-        return _unreadable(source, problem or "unreadable", out=target)
+        return _failed(source, problem or "cannot read", out=target)
     if (Path(target).suffix.lower() == ".glb") != parsed.is_glb and Path(target).suffix.lower() in GLTF_SUFFIXES:
         kind = "GLB" if parsed.is_glb else ".gltf"
-        return _unreadable(source, f"the input is a {kind} file: upgrade keeps the container, give an output "
-                                   f"named {'.glb' if parsed.is_glb else '.gltf'}", out=target, usage=True)
+        return _failed(source, f"the input is a {kind} file: upgrade keeps the container, give an output named "
+                               f"{'.glb' if parsed.is_glb else '.gltf'}", "failed", out=target)
     reader, writer, canonical, schema = core("reader"), core("writer"), core("canonical"), core("schema")
     doc = reader.read_document(parsed.document)
     written = _same_key_order(parsed.document, writer.write_document(doc, parsed.document))
@@ -176,7 +177,7 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> dict:
     try:
         core("gltf_file").write(target, parsed, written)
     except OSError as error:
-        return _unreadable(source, f"cannot write {target}: {error.strerror or error}", out=target)
+        return _failed(source, f"cannot write {target}: {error.strerror or error}", "failed", out=target)
     result["status"] = "written"
     return result
 
@@ -262,16 +263,16 @@ def _plural(count: int, word: str) -> str:
 
 
 def _status_text(result: dict) -> str:
-    if result["status"] == "unreadable":
-        return "unreadable"
+    if result["status"] in ("unreadable", "failed"):
+        return result["status"]
     counts = [_plural(result[key], word) for key, word in (("errors", "error"), ("warnings", "warning"))
               if result[key]]
     return ", ".join(counts) or "ok"
 
 
 def _issue_lines(file: str, result: dict, shown: set[str]) -> list[str]:
-    if result["status"] == "unreadable":
-        return [f"{file}: error: cannot read: {result['message']}"]
+    if result["status"] in ("unreadable", "failed"):
+        return [f"{file}: error: {result['message']}"]
     return [f"{file}: {item['severity']} {item['pointer'] or '/'}: {item['message']}"
             for item in result["issues"] if item["severity"] in shown]
 
@@ -286,15 +287,17 @@ def _summary(results: list[dict], *extra: str) -> tuple[str, dict]:
     totals = {"files": len(results), "errors": sum(r["errors"] for r in results),
               "warnings": sum(r["warnings"] for r in results),
               "unreadable": sum(1 for r in results if r["status"] == "unreadable")}
+    failed = sum(1 for r in results if r["status"] == "failed")
+    if failed:
+        totals["failed"] = failed
     parts = [_plural(totals["files"], "file"), *extra, _plural(totals["errors"], "error"),
              _plural(totals["warnings"], "warning")]
-    if totals["unreadable"]:
-        parts.append(f"{totals['unreadable']} unreadable")
+    parts += [f"{totals[key]} {key}" for key in ("unreadable", "failed") if totals.get(key)]
     return ", ".join(parts), totals
 
 
 def _exit_status(results: list[dict], strict: bool) -> int:
-    if any(r["status"] == "unreadable" for r in results):
+    if any(r["status"] in ("unreadable", "failed") for r in results):
         return EXIT_USAGE
     if any(r["errors"] or (strict and r["warnings"]) or r["status"] == "not written" for r in results):
         return EXIT_PROBLEMS
@@ -368,12 +371,12 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     for position, result in enumerate(run_pool(upgrade_one, tasks, useful_jobs(files, args.jobs)), 1):
         results.append(result)
         lines = _issue_lines(result["file"], result, shown)
-        if result["status"] != "unreadable" and not args.quiet:
+        if result["status"] not in ("unreadable", "failed") and not args.quiet:
             converted = f"upgraded from {', '.join(result['converted'])}" if result["converted"] \
                 else "no legacy content, rewritten"
             done = converted if result["status"] == "written" else "NOT written (errors above; --force writes anyway)"
             lines.append(f"{result['file']} -> {result['out']}: {done}")
-        if not args.json:
+        if lines and not args.json:
             print("\n".join(lines), flush=progress)
         if progress:
             print(f"[{position}/{len(files)}] {result['file']}: {_status_text(result)}", file=sys.stderr, flush=True)
@@ -386,8 +389,6 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
         print(summary, file=sys.stderr)
     else:
         print(summary)
-    if any(r.get("usage") for r in results):
-        return EXIT_USAGE
     return _exit_status(results, strict=False)
 
 
@@ -452,6 +453,27 @@ def _gltf_log(verbose: bool) -> Iterator[list[tuple[int, str]]]:
                 sys.stderr.write(held.read().decode("utf-8", "replace"))
 
 
+def _run_operator(operator: Callable[..., Any], verbose: bool, **options: Any) -> tuple[list, int | None, str]:
+    """(glTF log records, None, "") or (records, exit status, why) when Blender refused or failed."""
+    with _gltf_log(verbose) as records:
+        try:
+            operator(**options)
+        except TypeError as error:  # an unknown --gltf-option
+            return records, EXIT_USAGE, f"error: {str(error).strip()}"
+        except RuntimeError as error:
+            return records, EXIT_PROBLEMS, str(error).strip()
+    return records, None, ""
+
+
+def _refused(status: int, why: str, source: Path, verb: str) -> int:
+    """Say why Blender's operator did not run (a usage error) or failed (a problem with the input)."""
+    if status == EXIT_USAGE:
+        print(why, file=sys.stderr)
+    else:
+        print(f"{source}: error: Blender could not {verb} it: {why}")
+    return status
+
+
 def _report_log(label: str, records: list[tuple[int, str]], shown: set[str],
                 file_errors: Iterable[str] = ()) -> tuple[int, int]:
     """Print the OMI messages of a glTF log; (errors, warnings).
@@ -485,7 +507,7 @@ def cmd_import(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     parsed, problem = _read(str(source))
     if parsed is None:
-        print(f"{source}: error: cannot read: {problem}", file=sys.stderr)
+        print(f"{source}: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
         options = _gltf_options(args.gltf_option)
@@ -501,18 +523,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     settings = bpy.context.scene.omi_physics
     settings.import_physics = not args.no_physics
     settings.import_rigid_bodies = not args.no_rigid_bodies
-    with _gltf_log(args.verbose) as records:
-        try:
-            bpy.ops.import_scene.gltf(filepath=str(source.resolve()), **options)
-        except TypeError as error:  # an unknown --gltf-option
-            failure = f"error: {str(error).strip()}"
-        except RuntimeError as error:
-            failure = f"{source}: error: Blender could not import it: {str(error).strip()}"
-        else:
-            failure = None
-    if failure is not None:
-        print(failure, file=sys.stderr if failure.startswith("error:") else sys.stdout)
-        return EXIT_USAGE if failure.startswith("error:") else EXIT_PROBLEMS
+    records, status, why = _run_operator(bpy.ops.import_scene.gltf, args.verbose, filepath=str(source.resolve()),
+                                         **options)
+    if status is not None:
+        return _refused(status, why, source, "import")
     file_errors = [] if args.no_physics else [
         issue.message for issue in core("reader").validate(parsed.document) if issue.severity == "error"]
     errors, warnings = _report_log(str(source), records, _shown(args), file_errors)
@@ -567,18 +581,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     settings.export_rigid_bodies = not args.no_untagged_rigid_bodies
     out.parent.mkdir(parents=True, exist_ok=True)
     export_format = 'GLB' if file_format == "glb" else 'GLTF_SEPARATE'
-    with _gltf_log(args.verbose) as records:
-        try:
-            bpy.ops.export_scene.gltf(filepath=str(out.resolve()), export_format=export_format, **options)
-        except TypeError as error:  # an unknown --gltf-option
-            failure = f"error: {str(error).strip()}"
-        except RuntimeError as error:
-            failure = f"{source}: error: Blender could not export it: {str(error).strip()}"
-        else:
-            failure = None
-    if failure is not None:
-        print(failure, file=sys.stderr if failure.startswith("error:") else sys.stdout)
-        return EXIT_USAGE if failure.startswith("error:") else EXIT_PROBLEMS
+    records, status, why = _run_operator(bpy.ops.export_scene.gltf, args.verbose, filepath=str(out.resolve()),
+                                         export_format=export_format, **options)
+    if status is not None:
+        return _refused(status, why, source, "export")
     errors, warnings = _report_log(str(source), records, _shown(args))
     written = validate_one((str(out), args.spec_dir))  # what was written must be valid OMI
     for item in written["issues"]:

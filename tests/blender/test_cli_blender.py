@@ -113,6 +113,14 @@ def test_import_of_a_file_with_errors_exits_1(opened, tmp_path):
     assert scene.objects["Ball"].omi_physics.use_motion
 
 
+def test_a_file_blender_refuses_exits_1(tmp_path):
+    source = write_gltf(tmp_path / "version1.gltf", {"asset": {"version": "1.0"}})
+    result = run_cli("import", source, "--out", tmp_path / "x.blend")
+    assert result.returncode == 1
+    assert f"{source}: error: Blender could not import it: " in result.stdout and "2.0" in result.stdout
+    assert not (tmp_path / "x.blend").exists()
+
+
 def test_bad_input_exits_2(tmp_path):
     missing = run_cli("import", tmp_path / "missing.gltf", "--out", tmp_path / "x.blend")
     assert missing.returncode == 2 and "cannot read: No such file or directory" in missing.stderr

@@ -120,6 +120,7 @@ def test_usage_and_io_errors(spec_dir, tmp_path):
     assert missing.returncode == 2 and "cannot read: No such file or directory" in missing.stdout
     container = run_cli("upgrade", legacy, "--out", tmp_path / "x.glb")
     assert container.returncode == 2 and "upgrade keeps the container" in container.stdout
+    assert lines(container.stdout)[-1] == "1 file, 0 written, 0 errors, 0 warnings, 1 failed"
     assert not (tmp_path / "x.glb").exists() and not (tmp_path / "x.gltf").exists()
     same_names = run_cli("upgrade", spec_dir / "legacy/OMI_collider/examples/trigger_box.gltf",
                          spec_dir / "legacy/OMI_physics_body_type_enum/examples/trigger_box.gltf",
