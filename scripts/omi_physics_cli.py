@@ -168,6 +168,7 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> dict:
                for difference in canonical.diff_physics(parsed.document, written)]
     issues += [_issue("error", found.pointer, f"the upgraded file fails the schema: {found.message}", "upgrade")
                for found in schema.schema_errors(written, spec_dir, allow_legacy=False)]
+    issues += _dropped_properties(parsed.document, written)
     issues += _missing_resources(written, Path(source), Path(target))
     result = _counted({"file": source, "out": target, "status": "", "converted": _legacy_revisions(doc.revisions),
                        "issues": issues})
@@ -180,6 +181,56 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> dict:
         return _failed(source, f"cannot write {target}: {error.strerror or error}", "failed", out=target)
     result["status"] = "written"
     return result
+
+
+_MISSING = object()
+
+
+def _dropped_properties(original: Any, written: Any) -> list[dict]:
+    """glTF property members (name, extras, extensions) inside OMI objects that the data model has no place
+    for (a shape's name, a motion's extras, ...): the upgrade cannot carry them over, so say where each was."""
+    pointer = core("json_types").pointer
+    found = []
+    for tokens, item in _omi_objects(original):
+        for key in ("name", "extras", "extensions"):
+            if key in item and _value_at(written, (*tokens, key)) != item[key]:
+                found.append(_issue("warning", pointer(*tokens, key), f"`{key}` is not carried over by the upgrade "
+                                    "(the physics model has no place for it)", "upgrade"))
+    return found
+
+
+def _omi_objects(document: Any) -> Iterator[tuple[tuple, dict]]:
+    """(pointer tokens, object) for every JSON object inside the document's OMI extensions, depth first."""
+    names = core("model").ALL_EXTENSIONS
+    if not isinstance(document, dict):
+        return
+    roots = [(("extensions", name), (document.get("extensions") or {}).get(name)) for name in names
+             if isinstance(document.get("extensions"), dict)]
+    nodes = document.get("nodes") if isinstance(document.get("nodes"), list) else []
+    for index, node in enumerate(nodes):
+        extensions = node.get("extensions") if isinstance(node, dict) else None
+        if isinstance(extensions, dict):
+            roots += [(("nodes", index, "extensions", name), extensions.get(name)) for name in names]
+    stack = [(tokens, value) for tokens, value in reversed(roots) if value is not None]
+    while stack:
+        tokens, value = stack.pop()
+        if isinstance(value, dict):
+            yield tokens, value
+            stack.extend(((*tokens, key), item) for key, item in reversed(value.items())
+                         if key not in ("extras", "extensions"))  # foreign content: reported as a whole
+        elif isinstance(value, list):
+            stack.extend(((*tokens, position), item) for position, item in reversed(list(enumerate(value))))
+
+
+def _value_at(document: Any, tokens: tuple) -> Any:
+    value = document
+    for token in tokens:
+        in_object = isinstance(value, dict) and token in value
+        in_array = isinstance(value, list) and isinstance(token, int) and 0 <= token < len(value)
+        if not (in_object or in_array):
+            return _MISSING
+        value = value[token]
+    return value
 
 
 def _same_key_order(original: Any, written: Any) -> Any:

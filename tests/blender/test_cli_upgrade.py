@@ -111,6 +111,32 @@ def test_errors_stop_the_write_unless_forced(tmp_path):
     assert "extensions" not in written["nodes"][1] and written["nodes"][0]["extensions"]["OMI_physics_body"]
 
 
+def test_members_the_model_cannot_hold_are_named(tmp_path):
+    """Names, extras and extensions inside OMI objects that the upgrade cannot carry over are warned about,
+    each at its place; the ones it keeps (a material's name, the extension object's own extras) are not."""
+    document = {
+        "asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+        "extensions": {
+            "OMI_physics_shape": {"shapes": [{"type": "box", "name": "CrateShape", "box": {"size": [1, 2, 3]}}],
+                                  "extras": {"kept": True}},
+            "OMI_physics_body": {"physicsMaterials": [{"restitution": 0.5, "name": "Bouncy", "extras": {"m": 1}}]}},
+        "nodes": [{"name": "A", "extensions": {"OMI_physics_body": {
+            "motion": {"type": "dynamic", "extensions": {"VENDOR_x": {"name": "inner"}}},
+            "collider": {"shape": 0, "physicsMaterial": 0}}}}],
+    }
+    source, target = write_gltf(tmp_path / "named.gltf", document), tmp_path / "out.gltf"
+    result = run_cli("upgrade", source, "--out", target)
+    assert result.returncode == 0, result.stdout
+    warned = [line.split(" ")[2][:-1] for line in lines(result.stdout) if " warning " in line]
+    assert warned == ["/extensions/OMI_physics_body/physicsMaterials/0/extras",
+                      "/extensions/OMI_physics_shape/shapes/0/name",
+                      "/nodes/0/extensions/OMI_physics_body/motion/extensions"]
+    assert all("is not carried over by the upgrade" in line for line in lines(result.stdout) if " warning " in line)
+    written = schema_check.load_gltf(target)
+    assert written["extensions"]["OMI_physics_shape"]["extras"] == {"kept": True}
+    assert written["extensions"]["OMI_physics_body"]["physicsMaterials"][0]["name"] == "Bouncy"
+
+
 def test_usage_and_io_errors(spec_dir, tmp_path):
     legacy = spec_dir / "legacy/OMI_collider/examples/box_collider.gltf"
     two = run_cli("upgrade", legacy, legacy, "--out", tmp_path / "x.gltf")
