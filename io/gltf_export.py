@@ -12,6 +12,7 @@ import bpy
 
 from .blender import gltf_compat, rigid_body
 from .blender.export_physics import PhysicsExport
+from .omi import model
 
 # The add-on's own data on objects, never to be written as glTF extras: the settings PropertyGroup and
 # the ID property markers of the Blender rigid body builder.
@@ -24,7 +25,7 @@ def _log_error(export_settings: dict, message: str) -> None:
     report would make a scripted `bpy.ops.export_scene.gltf` call raise after the export succeeded."""
     log = export_settings.get("log")
     if log is not None:
-        log.warning(f"OMI physics: {message}", popup=True)
+        log.warning(f"{model.LOG_PREFIX}{model.HOOK_FAILURE}{message}", popup=True)
 
 
 class glTF2ExportUserExtension:

@@ -17,8 +17,6 @@ from .blender.import_nodes import ImportPlan
 from .gc_pause import collector_paused
 from .omi import model
 
-LOG_PREFIX = "OMI physics"
-
 
 class glTF2ImportUserExtension:
     """Created by the glTF importer once per import."""
@@ -61,21 +59,21 @@ class glTF2ImportUserExtension:
             self._log(gltf)
 
     def _failed(self, gltf: Any, doing: str, error: Exception) -> None:
-        gltf.log.error(f"{LOG_PREFIX}: failed while {doing}: {type(error).__name__}: {error}")
+        gltf.log.error(f"{model.LOG_PREFIX}{model.HOOK_FAILURE}failed while {doing}: {type(error).__name__}: {error}")
         gltf.log.debug(traceback.format_exc())
 
     def _log(self, gltf: Any) -> None:
         """Each issue as a warning (info stays info), named by node; one summary in the import report."""
         problems = 0
         for issue in self.issues:
-            message = f"{LOG_PREFIX}: {self._where(gltf, issue.pointer)}{issue.message}"
+            message = f"{model.LOG_PREFIX}{self._where(gltf, issue.pointer)}{issue.message}"
             if issue.severity == "info":
                 gltf.log.info(message)
             else:
                 gltf.log.warning(message)
                 problems += 1
         if problems:
-            gltf.log.warning(f"{LOG_PREFIX}: {problems} problem(s) in the file's physics; see the console",
+            gltf.log.warning(f"{model.LOG_PREFIX}{problems} problem(s) in the file's physics; see the console",
                              popup=True)
         self.issues = []
 

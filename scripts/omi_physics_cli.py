@@ -38,9 +38,6 @@ CORE_PACKAGE = "omi_core"
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
 GLTF_SUFFIXES = (".gltf", ".glb")
 SEVERITIES = ("error", "warning", "info")
-LOG_PREFIX = "OMI physics: "
-# Phrases of the add-on's hook-boundary messages (io/gltf_export.py, io/gltf_import.py): a hook failed.
-HOOK_FAILURE_MARKERS = ("failed", "could not", "not written", "skipped:")
 POOL_MIN_BYTES = 1 << 20  # see useful_jobs
 
 
@@ -532,16 +529,17 @@ def _report_log(label: str, records: list[tuple[int, str]], shown: set[str],
     The import hook logs each of the file's findings as a warning; those that `file_errors` (the reader's
     error messages) name are errors, and any not logged at all still count. A hook failure is an error.
     """
+    log_prefix, hook_failure_mark = core("model").LOG_PREFIX, core("model").HOOK_FAILURE
     pending = list(file_errors)
     errors = warnings = 0
     for level, message in records:
-        if LOG_PREFIX not in message or message.rstrip().endswith("see the console"):
+        if log_prefix not in message or message.rstrip().endswith("see the console"):
             continue
-        text = message.split(LOG_PREFIX, 1)[1]
+        text = message.split(log_prefix, 1)[1]
         from_file = next((found for found in pending if text.endswith(found)), None)
         if from_file is not None:
             pending.remove(from_file)
-        hook_failure = level >= logging.ERROR or any(marker in text for marker in HOOK_FAILURE_MARKERS)
+        hook_failure = level >= logging.ERROR or text.startswith(hook_failure_mark)
         severity = "error" if hook_failure or from_file is not None else \
             "warning" if level >= logging.WARNING else "info"
         errors += severity == "error"

@@ -148,7 +148,7 @@ class PhysicsExport:
 
     def warn(self, message: str, severity: str = "warning") -> None:
         log = self.settings.get("log")
-        text = f"OMI physics: {message}"
+        text = f"{model.LOG_PREFIX}{message}"
         if log is None:
             return
         if severity == "info":
@@ -375,7 +375,7 @@ class _SceneWrite:
         try:
             return function(*args)
         except Exception as error:  # the boundary: bad input must not stop the export
-            self.export.warn(f"object {obj.name!r}: its physics could not be exported ({error})")
+            self.export.warn(f"{model.HOOK_FAILURE}object {obj.name!r}: its physics could not be exported ({error})")
             return None
 
     # --- deriving ----------------------------------------------------------------------------------

@@ -197,6 +197,12 @@ class NodePhysics:
         return self.motion is None and self.collider is None and self.trigger is None and self.joint is None
 
 
+# Every message the add-on writes to the glTF log starts with LOG_PREFIX; one that reports a failed
+# hook step (an exception caught at a hook boundary) continues with HOOK_FAILURE, so scripts can tell
+# "the add-on broke" from "the file has problems" without parsing prose.
+LOG_PREFIX = "OMI physics: "
+HOOK_FAILURE = "hook failed: "
+
 Severity = Literal["error", "warning", "info"]
 
 

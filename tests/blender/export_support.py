@@ -12,6 +12,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
+import addon_loader
 import bmesh
 import bpy
 import numpy as np
@@ -153,7 +154,9 @@ def export(directory: Path, name: str = "scene", fmt: str = "GLTF_SEPARATE", *, 
     assert result == {'FINISHED'}
     messages = [text for _level, text in records]
     exported = Exported(path, messages)
-    errors = [m for m in messages if "OMI physics" in m and ("failed" in m or "could not" in m or "not written" in m)]
+    omi_model = addon_loader.module("io.omi.model")
+    failure = omi_model.LOG_PREFIX + omi_model.HOOK_FAILURE
+    errors = [m for m in messages if failure in m]
     assert failures_expected or not errors, errors
     if check:
         problems = schema_check.omi_schema_errors(exported.gltf)
