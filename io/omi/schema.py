@@ -11,8 +11,9 @@ Forms that the strict schemas reject but ERRATA tells importers to read (a shape
 object, `"trigger": {}`, a limit on both linear and angular axes) are reported as warnings that say how
 they are read; everything else the schemas reject is an error.
 
-jsonschema is optional and imported lazily: without it, or without the spec folder, only the strict-JSON
-check runs and `unavailable_reason` says why. No bpy here.
+jsonschema is optional and imported lazily: without it, or without the spec folder, only the checks that
+need no schema run (strict JSON, extensionsUsed, legacy forms) and `unavailable_reason` says why. No bpy
+here.
 """
 
 from __future__ import annotations
@@ -154,8 +155,8 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow
     Also checked: the document is strict JSON (no NaN/Infinity; this needs no schema) and, with
     `extensions_used`, that each OMI extension present is listed in extensionsUsed. Legacy content
     (OMI_collider, node-level OMI_physics_shape, a body `type`) is checked against its own schema where one
-    exists when `allow_legacy`, and is an error otherwise. Without jsonschema or the spec folder only the
-    strict-JSON check runs (see `unavailable_reason`).
+    exists when `allow_legacy`, and is an error otherwise. Without jsonschema or the spec folder only these
+    checks that need no schema run (see `unavailable_reason`).
     """
     issues = _non_finite_numbers(gltf)
     if not isinstance(gltf, Mapping):
