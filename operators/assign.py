@@ -6,7 +6,7 @@ import bpy
 from bpy.props import EnumProperty
 
 from ..properties import object_physics, scene_physics
-from .common import plural, selected_objects
+from .common import plural, selected_objects, uses
 
 _NONE = "__OMI_NONE__"  # enum identifier of "no entry"
 # Blender keeps only pointers to dynamic enum strings: keep the item tuples alive between calls.
@@ -51,7 +51,8 @@ class OMI_OT_assign_material(bpy.types.Operator):
         colliders = [obj for obj in selected_objects(context) if object_physics(obj).use_collider]
         for obj in colliders:
             object_physics(obj).collider.physics_material = value
-        self.report({'INFO'}, f"{plural(len(colliders), 'collider')} now use {value or 'the default material'}")
+        count = len(colliders)
+        self.report({'INFO'}, f"{plural(count, 'collider')} now {uses(count)} {value or 'the default material'}")
         return {'FINISHED'}
 
 
@@ -82,7 +83,7 @@ class OMI_OT_assign_filter(bpy.types.Operator):
                 if used:
                     part.collision_filter = value
                     count += 1
-        self.report({'INFO'}, f"{plural(count, 'shape')} now use {value or 'no filter'}")
+        self.report({'INFO'}, f"{plural(count, 'shape')} now {uses(count)} {value or 'no filter'}")
         return {'FINISHED'}
 
 

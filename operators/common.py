@@ -33,6 +33,11 @@ def plural(count: int, noun: str) -> str:
     return f"{count} {noun}es" if noun.endswith(("s", "sh", "ch", "x")) else f"{count} {noun}s"
 
 
+def uses(count: int) -> str:
+    """The verb after `plural(count, ...)`: "1 shape uses", "2 shapes use"."""
+    return "uses" if count == 1 else "use"
+
+
 def names(objects: Iterable[bpy.types.Object], limit: int = 3) -> str:
     """A short, readable list of object names for a report."""
     listed = [obj.name for obj in objects]

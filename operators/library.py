@@ -9,7 +9,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 
 from ..properties import library, object_physics, scene_physics
-from .common import plural, remove_active
+from .common import plural, remove_active, uses
 from .state import authoring_state
 
 KIND_ITEMS = [
@@ -129,7 +129,7 @@ class OMI_OT_library_remove(_LibraryOperator, bpy.types.Operator):
         users = rename_references(_scene_objects(context.scene), self.kind, name, "")
         entries.remove(index)
         _set_active(context.scene, self.kind, min(index, len(entries) - 1))
-        self.report({'INFO'}, f"Removed {name}; {plural(users, 'shape')} now use the default")
+        self.report({'INFO'}, f"Removed {name}; {plural(users, 'shape')} now {uses(users)} the default")
         return {'FINISHED'}
 
 

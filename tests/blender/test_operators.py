@@ -362,3 +362,9 @@ def test_matrix_helpers_are_not_left_scaled(clean_scene):
     for obj in bpy.context.scene.objects:
         if obj.parent is not None:
             assert tuple(Matrix(obj.matrix_world).to_scale()) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
+
+
+@pytest.mark.parametrize(("count", "expected"), [(1, "1 shape uses"), (2, "2 shapes use")])
+def test_report_wording_agrees_with_the_count(omi, count, expected):
+    common = omi("operators.common")
+    assert f"{common.plural(count, 'shape')} {common.uses(count)}" == expected
