@@ -34,6 +34,26 @@ def omi(omi_addon: ModuleType):
 
 
 @pytest.fixture(scope="session")
+def model(omi):
+    return omi("io.omi.model")
+
+
+@pytest.fixture(scope="session")
+def reader(omi):
+    return omi("io.omi.reader")
+
+
+@pytest.fixture(scope="session")
+def writer(omi):
+    return omi("io.omi.writer")
+
+
+@pytest.fixture(scope="session")
+def canonical(omi):
+    return omi("io.omi.canonical")
+
+
+@pytest.fixture(scope="session")
 def spec_dir() -> Path:
     if not SPEC_DIR.is_dir():
         pytest.skip("../shared/omi-spec is absent")

@@ -14,11 +14,6 @@ ROUND_TRIPS = ["OMI_physics_joint/examples/slider_ball.gltf", "OMI_physics_body/
 OMI_NAMES = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint")
 
 
-@pytest.fixture(scope="module")
-def canonical(omi):
-    return omi("io.omi.canonical")
-
-
 @pytest.fixture
 def opened(omi_addon):
     """Open a .blend in this process (the add-on enabled, so its settings are readable); empty scene after."""

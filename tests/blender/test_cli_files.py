@@ -29,11 +29,6 @@ BROKEN_POINTERS = ("/nodes/1/extensions/OMI_physics_body/collider/shape",
 NO_SCHEMAS = {"OMI_SPEC_DIR": "/nonexistent/omi-spec"}
 
 
-@pytest.fixture(scope="module")
-def canonical(omi):
-    return omi("io.omi.canonical")
-
-
 @pytest.fixture
 def opened(omi_addon):
     def open_file(path: Path) -> bpy.types.Scene:

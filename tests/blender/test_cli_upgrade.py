@@ -8,18 +8,12 @@ import json
 import os
 from pathlib import Path
 
-import pytest
 import schema_check
 from cli_support import glb_bytes, glb_chunks, lines, run_cli, without_omi, write_gltf
 
 LEGACY = sorted((schema_check.SPEC_DIR / "legacy").rglob("*.gltf")) if schema_check.SPEC_DIR.is_dir() else []
 ERRATA_FORMS = ["OMI_physics_joint/examples/weld_joint.gltf", "OMI_physics_body/examples/complex/two_boxes.gltf",
                 "OMI_physics_shape/examples/default_box.gltf", "OMI_physics_joint/examples/simple_joint.gltf"]
-
-
-@pytest.fixture(scope="module")
-def canonical(omi):
-    return omi("io.omi.canonical")
 
 
 def _check_upgraded(canonical, original: dict, upgraded: dict) -> None:

@@ -20,11 +20,6 @@ def conv(omi):
 
 
 @pytest.fixture
-def model(omi):
-    return omi("io.omi.model")
-
-
-@pytest.fixture
 def library(omi):
     return omi("properties.library")
 

@@ -21,11 +21,6 @@ CONSTRAINTS = {"weld_joint.gltf": ['FIXED'], "simple_joint.gltf": ['GENERIC_SPRI
 
 
 @pytest.fixture
-def reader(omi):
-    return omi("io.omi.reader")
-
-
-@pytest.fixture
 def rigid_body(omi):
     return omi("io.blender.rigid_body")
 

@@ -19,11 +19,6 @@ def filters(omi):
     return omi("io.blender.rigid_body_filters")
 
 
-@pytest.fixture
-def model(omi):
-    return omi("io.omi.model")
-
-
 def lin(joints, axes, low=0.0, high=0.0, *, stiffness=None, damping=0.0):
     return joints.Limit(False, tuple(axes), low, high, stiffness, damping)
 
@@ -81,7 +76,6 @@ def test_slider_that_also_turns_is_a_piston_with_the_same_ranges(joints):
     assert (spec.values["limit_lin_x_lower"], spec.values["limit_lin_x_upper"]) == (-1.0, 0.5)
     assert spec.values["limit_ang_x_lower"] == pytest.approx(0.0)
     assert spec.values["limit_ang_x_upper"] == pytest.approx(0.5)
-
 
 
 def test_other_rigid_limits_are_generic_per_axis(joints):

@@ -19,11 +19,6 @@ EXAMPLES = sorted(str(path.relative_to(schema_check.SPEC_DIR)) for path in schem
     if schema_check.SPEC_DIR.is_dir() else []
 
 
-@pytest.fixture
-def canonical(omi):
-    return omi("io.omi.canonical")
-
-
 def export(directory: Path, name: str) -> dict:
     """The exported JSON; the shared export checks the schema, dangling indices and hook failures."""
     return export_support.export(directory, name).gltf

@@ -7,13 +7,7 @@ import copy
 import json
 import struct
 
-import pytest
 import schema_check
-
-
-@pytest.fixture(scope="module")
-def canonical(omi):
-    return omi("io.omi.canonical")
 
 
 def _document(shapes, nodes, **extra) -> dict:

@@ -59,16 +59,6 @@ BASE = {
 
 
 @pytest.fixture(scope="module")
-def reader(omi):
-    return omi("io.omi.reader")
-
-
-@pytest.fixture(scope="module")
-def model(omi):
-    return omi("io.omi.model")
-
-
-@pytest.fixture(scope="module")
 def base_doc(reader):
     doc = reader.read_document(BASE)
     assert doc.issues == []

@@ -16,26 +16,6 @@ def _id(path: Path) -> str:
     return str(path.relative_to(schema_check.SPEC_DIR))
 
 
-@pytest.fixture(scope="module")
-def reader(omi):
-    return omi("io.omi.reader")
-
-
-@pytest.fixture(scope="module")
-def writer(omi):
-    return omi("io.omi.writer")
-
-
-@pytest.fixture(scope="module")
-def canonical(omi):
-    return omi("io.omi.canonical")
-
-
-@pytest.fixture(scope="module")
-def model(omi):
-    return omi("io.omi.model")
-
-
 @pytest.fixture
 def load(spec_dir):
     def load(relative: str) -> dict:

@@ -10,16 +10,6 @@ import pytest
 import schema_check
 
 
-@pytest.fixture(scope="module")
-def writer(omi):
-    return omi("io.omi.writer")
-
-
-@pytest.fixture(scope="module")
-def model(omi):
-    return omi("io.omi.model")
-
-
 def _document(shapes=(), joints=(), nodes=()) -> dict:
     gltf: dict = {"asset": {"version": "2.0"}, "extensionsUsed": [], "extensions": {}, "nodes": list(nodes)}
     if shapes:
