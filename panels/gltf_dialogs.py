@@ -11,32 +11,28 @@ from ..io.blender import gltf_compat
 _ADDON_MODULE = __package__.rpartition(".")[0]
 
 
-def draw_export(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
-    """Called by the glTF exporter dialog with its layout."""
-    settings = context.scene.omi_physics
-    header, body = layout.panel("OMI_physics_export", default_closed=False)
+def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
+    """One collapsible "OMI Physics" section: the on/off switch in the header, the rigid-body option below."""
+    switch = f"{direction}_physics"
+    header, body = layout.panel(f"OMI_physics_{direction}", default_closed=False)
     header.use_property_split = False
-    header.prop(settings, "export_physics", text="")
+    header.prop(settings, switch, text="")
     header.label(text="OMI Physics")
     if body is not None:
         body.use_property_split = True
         body.use_property_decorate = False
-        body.active = settings.export_physics
-        body.prop(settings, "export_rigid_bodies")
+        body.active = getattr(settings, switch)
+        body.prop(settings, f"{direction}_rigid_bodies")
+
+
+def draw_export(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
+    """Called by the glTF exporter dialog with its layout."""
+    _draw_options(layout, context.scene.omi_physics, "export")
 
 
 def draw_import(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
     """Called by the glTF importer dialog with its layout."""
-    settings = context.scene.omi_physics
-    header, body = layout.panel("OMI_physics_import", default_closed=False)
-    header.use_property_split = False
-    header.prop(settings, "import_physics", text="")
-    header.label(text="OMI Physics")
-    if body is not None:
-        body.use_property_split = True
-        body.use_property_decorate = False
-        body.active = settings.import_physics
-        body.prop(settings, "import_rigid_bodies")
+    _draw_options(layout, context.scene.omi_physics, "import")
 
 
 def register() -> None:

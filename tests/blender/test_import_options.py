@@ -140,3 +140,13 @@ def test_collision_collections_stay_consistent_across_imports(tmp_path):
     for a in crates:
         assert all(shares(a, floor) for floor in floors)
         assert not any(shares(a, b) for b in crates if b is not a)
+
+
+def test_the_import_dialog_shows_the_physics_options(clean_scene, omi_addon):
+    from ui_recorder import Recorder
+
+    layout = Recorder()
+    omi_addon.draw_import(bpy.context, layout)
+    shown = layout.prop_set(clean_scene.omi_physics)
+    assert {"import_physics", "import_rigid_bodies"} <= shown
+    assert not shown & {"export_physics", "export_rigid_bodies"}
