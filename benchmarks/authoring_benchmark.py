@@ -1,12 +1,13 @@
 """Authoring speed, as ratios against Blender's own work on the same scene in the same run.
 
-1. Overlay: time to build the line geometry of 5000 colliders (what the overlay uploads as one GPU
+1. Overlay: time to build the line geometry of 20,000 colliders (what the overlay uploads as one GPU
    batch; background mode has no GPU, so the upload itself is not timed) against the time Blender takes
    to evaluate the same scene's depsgraph after every object moved.
-2. Fit Collider on 500 selected meshes (box, capsule, convex hull with a 255 budget), against reading
-   the same meshes' evaluated vertices once (the least any fit must do).
+2. Fit Collider on 500 selected meshes (box, sphere, capsule, cylinder, convex hull with a 255 budget,
+   box on new children), against reading the same meshes' evaluated vertices once (the least any fit
+   must do). Each line also gives the Python peak memory of one fit (tracemalloc).
 
-Run: .venv/bin/python benchmarks/authoring_benchmark.py   (or .venv-4.2/bin/python)
+Run: .venv/bin/python benchmarks/authoring_benchmark.py [colliders] [meshes]   (or .venv-4.2/bin/python)
 """
 
 from __future__ import annotations
@@ -14,26 +15,14 @@ from __future__ import annotations
 import random
 import statistics
 import sys
-import time
-from pathlib import Path
 
+import bench_common
 import bpy
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))  # not the repo root: io/ would shadow io
-import addon_loader
+from bench_common import best_of, megabytes, python_peak
 
 SHAPES = ('BOX', 'SPHERE', 'CAPSULE', 'CYLINDER')
 MOTIONS = ('STATIC', 'KINEMATIC', 'DYNAMIC')
-
-
-def best_of(function, repeats: int = 5) -> float:
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        function()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def collider_scene(count: int) -> list[bpy.types.Object]:
@@ -59,8 +48,8 @@ def collider_scene(count: int) -> list[bpy.types.Object]:
     return objects
 
 
-def overlay_benchmark(count: int = 5000) -> None:
-    collect = addon_loader.module("viewport.collect")
+def overlay_benchmark(count: int = 20000) -> None:
+    collect = bench_common.addon_module("viewport.collect")
     objects = collider_scene(count)
     view_layer = bpy.context.view_layer
     depsgraph = bpy.context.evaluated_depsgraph_get()
@@ -72,12 +61,17 @@ def overlay_benchmark(count: int = 5000) -> None:
 
     move_only = best_of(lambda: [setattr(obj.location, "z", obj.location.z + 0.001) for obj in objects])
     evaluation = best_of(evaluate) - move_only
-    build = best_of(lambda: collect.scene_lines(bpy.context.scene.objects, depsgraph=depsgraph))
-    lines = collect.scene_lines(bpy.context.scene.objects, depsgraph=depsgraph)
+    def build_lines():
+        return collect.scene_lines(bpy.context.scene.objects, depsgraph=depsgraph)
+
+    build = best_of(build_lines)
+    lines = build_lines()
+    peak = python_peak(build_lines)
     print(f"overlay: {lines.shapes} shapes, {len(lines.positions) // 2} line segments")
     print(f"  depsgraph evaluation after moving all {count} objects: {evaluation * 1000:8.1f} ms")
-    print(f"  overlay line geometry for the same scene:            {build * 1000:8.1f} ms")
-    print(f"  ratio overlay / depsgraph: {build / evaluation:.2f}")
+    print(f"  overlay line geometry for the same scene:            {build * 1000:8.1f} ms"
+          f"   (Python peak {megabytes(peak)})")
+    print(f"  ratio overlay / depsgraph: {build / evaluation:.2f}", flush=True)
 
 
 def mesh_scene(count: int) -> list[bpy.types.Object]:
@@ -121,26 +115,36 @@ def fit_benchmark(count: int = 500) -> None:
     baseline = best_of(read_vertices, 3)
     print(f"fit collider on {count} selected meshes ({len(objects[0].data.vertices)} vertices each):")
     print(f"  baseline, reading every evaluated mesh once: {baseline * 1000:8.1f} ms")
-    for shape_type, options in (('BOX', {}), ('CAPSULE', {}), ('CONVEX', {"vertex_budget": 255}),
-                                ('BOX', {"target": 'CHILD'})):
+    for shape_type, options in (('BOX', {}), ('SPHERE', {}), ('CAPSULE', {}), ('CYLINDER', {}),
+                                ('CONVEX', {"vertex_budget": 255}), ('BOX', {"target": 'CHILD'})):
         def fit(shape_type=shape_type, options=options) -> None:
             bpy.ops.omi.fit_collider(shape_type=shape_type, **options)
 
-        seconds = statistics.median([best_of(fit, 1) for _ in range(2)])
+        def remove_children(shape_type=shape_type, options=options) -> None:
+            if options.get("target") == 'CHILD':
+                for obj in objects:
+                    for child in list(obj.children):
+                        bpy.data.objects.remove(child)
+
+        seconds = []
+        for _ in range(2):
+            seconds.append(best_of(fit, 1))
+            remove_children()
+        peak = python_peak(fit)
+        remove_children()
         label = shape_type.lower() + (" on new children" if options.get("target") == 'CHILD' else "")
-        print(f"  {label:24s} {seconds:7.2f} s   ratio to baseline {seconds / baseline:6.1f}")
-        if options.get("target") == 'CHILD':
-            for obj in objects:
-                for child in list(obj.children):
-                    bpy.data.objects.remove(child)
+        median = statistics.median(seconds)
+        print(f"  {label:24s} {median:7.3f} s   ratio to baseline {median / baseline:6.1f}"
+              f"   Python peak {megabytes(peak)}", flush=True)
 
 
-def main() -> None:
-    addon_loader.enable()
+def main(colliders: int = 20000, meshes: int = 500) -> None:
+    bench_common.enable_addon()
     print(f"Blender {bpy.app.version_string}, background={bpy.app.background}")
-    overlay_benchmark()
-    fit_benchmark()
+    overlay_benchmark(colliders)
+    fit_benchmark(meshes)
+    print(f"process peak resident size: {megabytes(bench_common.resident_peak())}")
 
 
 if __name__ == "__main__":
-    main()
+    main(*(int(value) for value in sys.argv[1:3]))
