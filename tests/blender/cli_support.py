@@ -1,12 +1,16 @@
-"""Command-line test support: run scripts/omi_physics_cli.py in a subprocess, build glTF/GLB files."""
+"""Command-line test support: run scripts/omi_physics_cli.py in this process through main(argv) (or in a
+subprocess, for the smoke tests), build glTF/GLB files."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import struct
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +19,45 @@ CLI = REPO_ROOT / "scripts" / "omi_physics_cli.py"
 OMI_NAMES = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
 
 
-def run_cli(*args: object, env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+@dataclass
+class CliRun:
+    """What one run of the tool returned and printed."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: object, env: dict[str, str] | None = None) -> CliRun:
+    """The tool's main(argv) in this process, its printing captured. `import` and `export` run Blender here
+    too when given `--in-process` (see blender_cli); pools of workers fork this process."""
+    import omi_physics_cli
+
+    out, err = io.StringIO(), io.StringIO()
+    saved = {key: os.environ.get(key) for key in (env or {})}
+    os.environ.update(env or {})
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                status = omi_physics_cli.main([str(arg) for arg in args])
+            except SystemExit as stop:  # argparse refusing the command line
+                status = stop.code if isinstance(stop.code, int) else 2
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return CliRun(status, out.getvalue(), err.getvalue())
+
+
+def blender_cli(*args: object) -> CliRun:
+    """`import`/`export` with Blender in this process (the crash guard's child path, without the child)."""
+    return run_cli(*args, "--in-process")
+
+
+def run_cli_subprocess(*args: object, env: dict[str, str] | None = None,
+                       timeout: float = 120) -> subprocess.CompletedProcess:
     """The tool run with this test's Python (and so its bpy wheel), as a pipeline would run it."""
     environment = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, str(CLI), *map(str, args)], capture_output=True, text=True,

@@ -24,7 +24,7 @@ def _check_upgraded(canonical, original: dict, upgraded: dict) -> None:
 
 def test_legacy_examples_become_current(spec_dir, canonical, tmp_path):
     result = run_cli("upgrade", spec_dir / "legacy", *(spec_dir / name for name in ERRATA_FORMS),
-                     "--out-dir", tmp_path, "--jobs", 2)
+                     "--out-dir", tmp_path, "--jobs", 1)
     assert result.returncode == 0, result.stdout + result.stderr
     assert lines(result.stdout)[-1].startswith(f"{len(LEGACY) + len(ERRATA_FORMS)} files, "
                                                f"{len(LEGACY) + len(ERRATA_FORMS)} written, 0 errors")
@@ -149,7 +149,7 @@ def test_usage_and_io_errors(spec_dir, tmp_path):
 
 
 def test_json_output(spec_dir, tmp_path):
-    result = run_cli("upgrade", spec_dir / "legacy/OMI_collider", "--out-dir", tmp_path, "--json", "--jobs", 2)
+    result = run_cli("upgrade", spec_dir / "legacy/OMI_collider", "--out-dir", tmp_path, "--json", "--jobs", 1)
     assert result.returncode == 0
     report = json.loads(result.stdout)
     assert [Path(entry["out"]).name for entry in report["files"]] == ["box_collider.gltf", "sphere_collider.gltf",
