@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
+(cd io && ../.venv/bin/mypy --strict --cache-dir ../.mypy_cache -p omi)  # the pure core, typed strictly
 echo "== Blender 5.0.1"
 .venv/bin/python -m pytest "$@"
 if [ -z "${OMI_SKIP_42:-}" ]; then

@@ -11,12 +11,24 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import reader
+from .dialects import OMI
+from .fields import Field
 from .json_types import get, sequence_items
-from .model import Collider, CollisionFilter, Joint, JointSettings, Motion, PhysicsMaterial, Shape, Trigger
+from .model import (
+    MESH_SHAPE_TYPES,
+    Collider,
+    CollisionFilter,
+    Joint,
+    JointSettings,
+    Motion,
+    PhysicsMaterial,
+    Shape,
+    Trigger,
+)
 from .rules import Hierarchy
 
 MARKER = "omi_canonical"
@@ -34,7 +46,7 @@ def _vec(values: Any) -> list[float | None]:
     return [_round(value) for value in values]
 
 
-def node_paths(gltf: Mapping) -> dict[int, str]:
+def node_paths(gltf: Mapping[str, Any]) -> dict[int, str]:
     """Node index -> "Root/Child/Node" (names, '#<index>' for unnamed nodes, '[k]' for repeated paths)."""
     nodes = sequence_items(get(gltf, "nodes"))
     hierarchy = Hierarchy(nodes, [])
@@ -54,7 +66,7 @@ def node_paths(gltf: Mapping) -> dict[int, str]:
     return paths
 
 
-def mesh_fingerprint(gltf: Mapping, mesh: object) -> str:
+def mesh_fingerprint(gltf: Mapping[str, Any], mesh: object) -> str:
     """Vertex count of the mesh's POSITION accessors, else its name (or index)."""
     meshes = sequence_items(get(gltf, "meshes"))
     accessors = sequence_items(get(gltf, "accessors"))
@@ -75,98 +87,99 @@ def mesh_fingerprint(gltf: Mapping, mesh: object) -> str:
     return f"mesh:{mesh_name}" if isinstance(mesh_name, str) else f"mesh:#{mesh}"
 
 
-def _shape(shape: Shape | None, gltf: Mapping) -> dict | None:
+def _values(fields: Iterable[Field], item: object) -> dict[str, Any]:
+    """attr -> rounded value for the fields of a table that carry meaning (not names, not special keys)."""
+    found: dict[str, Any] = {}
+    for spec in fields:
+        if spec.kind in ("name", "special"):
+            continue
+        value = getattr(item, spec.attr)
+        if spec.kind == "vector":
+            found[spec.attr] = _vec(value)
+        elif spec.kind == "strings":
+            found[spec.attr] = sorted(value)
+        elif spec.kind in ("number", "infinity"):
+            found[spec.attr] = _round(value)
+        else:
+            found[spec.attr] = value
+    return found
+
+
+def _shape(shape: Shape | None, gltf: Mapping[str, Any]) -> dict[str, Any] | None:
     if shape is None:
         return None
-    if shape.type == "box":
-        return {"type": "box", "size": _vec(shape.size)}
-    if shape.type == "sphere":
-        return {"type": "sphere", "radius": _round(shape.radius)}
-    if shape.type in ("capsule", "cylinder"):
-        return {"type": shape.type, "height": _round(shape.effective_height),
-                "radius_top": _round(shape.radius_top), "radius_bottom": _round(shape.radius_bottom)}
-    return {"type": shape.type, "mesh": None if shape.mesh is None else mesh_fingerprint(gltf, shape.mesh)}
+    if shape.type in MESH_SHAPE_TYPES:
+        return {"type": shape.type, "mesh": None if shape.mesh is None else mesh_fingerprint(gltf, shape.mesh)}
+    values = _values(OMI.shape_fields.get(shape.type, ()), shape)
+    if "height" in values:
+        values["height"] = _round(shape.effective_height)
+    return {"type": shape.type, **values}
 
 
-def _motion(motion: Motion | None) -> dict | None:
+def _motion(motion: Motion | None) -> dict[str, Any] | None:
     if motion is None:
         return None
     orientation = list(motion.inertia_orientation)
     if orientation[3] < 0.0:
         orientation = [-value for value in orientation]
-    return {
-        "type": motion.type,
-        "mass": _round(motion.mass),
-        "center_of_mass": _vec(motion.center_of_mass),
-        "inertia_diagonal": _vec(motion.inertia_diagonal),
-        "inertia_orientation": _vec(orientation),
-        "linear_velocity": _vec(motion.linear_velocity),
-        "angular_velocity": _vec(motion.angular_velocity),
-        "gravity_factor": _round(motion.gravity_factor),
-    }
+    return {"type": motion.type, **_values(OMI.motion_fields, motion), "inertia_orientation": _vec(orientation)}
 
 
-def _material(material: PhysicsMaterial | None) -> dict | None:
+def _material(material: PhysicsMaterial | None) -> dict[str, Any] | None:
     if material is None or material == PhysicsMaterial(name=material.name):
         return None
-    return {"static_friction": _round(material.static_friction), "dynamic_friction": _round(material.dynamic_friction),
-            "restitution": _round(material.restitution), "friction_combine": material.friction_combine,
-            "restitution_combine": material.restitution_combine}
+    return _values(OMI.material_fields, material)
 
 
-def _filter(collision_filter: CollisionFilter | None) -> dict | None:
+def _filter(collision_filter: CollisionFilter | None) -> dict[str, Any] | None:
     if collision_filter is None:
         return None
-    values = {"collision_systems": sorted(collision_filter.collision_systems),
-              "collide_with_systems": sorted(collision_filter.collide_with_systems),
-              "not_collide_with_systems": sorted(collision_filter.not_collide_with_systems)}
+    values = _values(OMI.filter_fields, collision_filter)
     return values if any(values.values()) else None
 
 
-def _collider(collider: Collider | None, gltf: Mapping) -> dict | None:
+def _collider(collider: Collider | None, gltf: Mapping[str, Any]) -> dict[str, Any] | None:
     if collider is None:
         return None
     return {"shape": _shape(collider.shape, gltf), "material": _material(collider.physics_material),
             "filter": _filter(collider.collision_filter)}
 
 
-def _trigger(trigger: Trigger | None, gltf: Mapping, paths: dict[int, str]) -> dict | None:
+def _trigger(trigger: Trigger | None, gltf: Mapping[str, Any], paths: dict[int, str]) -> dict[str, Any] | None:
     if trigger is None:
         return None
     members = sorted(paths.get(member, f"#{member}") for member in trigger.nodes)
     return {"shape": _shape(trigger.shape, gltf), "nodes": members, "filter": _filter(trigger.collision_filter)}
 
 
-def _sorted(items: list[dict]) -> list[dict]:
+def _sorted(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(items, key=lambda item: json.dumps(item, sort_keys=True))
 
 
-def _settings(settings: JointSettings) -> dict:
+def _settings(settings: JointSettings) -> dict[str, Any]:
     limits = []
     for limit in settings.limits:
-        common = {"min": _round(limit.min), "max": _round(limit.max), "stiffness": _round(limit.stiffness),
-                  "damping": _round(limit.damping)}
+        common = _values(OMI.limit_fields, limit)
         for kind, axes in (("linear", limit.linear_axes), ("angular", limit.angular_axes)):
             if axes:
                 limits.append({"kind": kind, "axes": sorted(axes), **common})
-    drives = [{"type": drive.type, "mode": drive.mode, "axis": drive.axis, "max_force": _round(drive.max_force),
-               "position_target": _round(drive.position_target), "velocity_target": _round(drive.velocity_target),
-               "stiffness": _round(drive.stiffness), "damping": _round(drive.damping)} for drive in settings.drives]
+    drives = [{"type": drive.type, "mode": drive.mode, "axis": drive.axis, **_values(OMI.drive_fields, drive)}
+              for drive in settings.drives]
     return {"limits": _sorted(limits), "drives": _sorted(drives)}
 
 
-def _joint(joint: Joint | None, paths: dict[int, str]) -> dict | None:
+def _joint(joint: Joint | None, paths: dict[int, str]) -> dict[str, Any] | None:
     if joint is None:
         return None
     return {"settings": _settings(joint.settings), "connected": paths.get(joint.connected_node, "?"),
             "enable_collision": joint.enable_collision}
 
 
-def canonical_physics(gltf: Mapping) -> dict:
+def canonical_physics(gltf: Mapping[str, Any]) -> dict[str, Any]:
     """{"omi_canonical": 1, "nodes": {name path: {"motion", "collider", "trigger", "joint"}}}."""
     doc = reader.read_document(gltf)
     paths = node_paths(gltf)
-    nodes: dict[str, dict] = {}
+    nodes: dict[str, dict[str, Any]] = {}
     for index, physics in doc.nodes.items():
         entry = {"motion": _motion(physics.motion), "collider": _collider(physics.collider, gltf),
                  "trigger": _trigger(physics.trigger, gltf, paths), "joint": _joint(physics.joint, paths)}
@@ -174,7 +187,7 @@ def canonical_physics(gltf: Mapping) -> dict:
     return {MARKER: 1, "nodes": dict(sorted(nodes.items()))}
 
 
-def diff_physics(a: Mapping, b: Mapping, tol: float = 1e-4) -> list[str]:
+def diff_physics(a: Mapping[str, Any], b: Mapping[str, Any], tol: float = 1e-4) -> list[str]:
     """Each difference in physics meaning between two glTF documents (or their canonical forms), by path."""
     left = a if get(a, MARKER) == 1 else canonical_physics(a)
     right = b if get(b, MARKER) == 1 else canonical_physics(b)

@@ -57,7 +57,7 @@ class GltfFile:
         return None
 
 
-def read(path: str | os.PathLike) -> GltfFile:
+def read(path: str | os.PathLike[str]) -> GltfFile:
     """Parse a .gltf or .glb file. OSError for an unreadable file, GltfFileError for bad content."""
     return parse(Path(path).read_bytes())
 
@@ -140,7 +140,7 @@ def dumps(file: GltfFile, document: Any = None) -> bytes:
     return _HEADER.pack(GLB_MAGIC, GLB_VERSION, _HEADER.size + len(body)) + body
 
 
-def write(path: str | os.PathLike, file: GltfFile, document: Any = None) -> None:
+def write(path: str | os.PathLike[str], file: GltfFile, document: Any = None) -> None:
     """Write atomically: a reader of `path` sees the old file or the new one, never half of it."""
     target = Path(path)
     data = dumps(file, document)

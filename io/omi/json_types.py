@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from .model import Issue
 
-JSON = None | bool | int | float | str | list | dict
+JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
 T = TypeVar("T")
 
 
@@ -52,8 +52,8 @@ Issues = list[Issue] | None
 # (`ROOT` is the empty tuple), and `join` keeps the kind it is given: extending a tuple is a tuple
 # concatenation, and the text is made once, by `pointer_text`, when an Issue is created.
 
-Where = str | tuple
-ROOT: tuple = ()
+Where = str | tuple[Any, ...]
+ROOT: tuple[Any, ...] = ()
 
 
 def escape_token(token: object) -> str:
@@ -135,7 +135,7 @@ def get(container: object, key: str) -> Any:
 
 # --- narrowing helpers -----------------------------------------------------------------------------
 
-def obj_or_none(value: object, at: Where, issues: Issues, what: str = "value") -> dict | None:
+def obj_or_none(value: object, at: Where, issues: Issues, what: str = "value") -> dict[str, Any] | None:
     """A JSON object, or None (reported unless absent)."""
     if value is MISSING:
         return None
@@ -145,7 +145,7 @@ def obj_or_none(value: object, at: Where, issues: Issues, what: str = "value") -
     return None
 
 
-def list_or_none(value: object, at: Where, issues: Issues, what: str = "value") -> list | None:
+def list_or_none(value: object, at: Where, issues: Issues, what: str = "value") -> list[Any] | None:
     """A JSON array, or None (reported unless absent)."""
     if value is MISSING:
         return None
@@ -197,8 +197,8 @@ def int_or(
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif is_number(value) and float(value).is_integer():  # type: ignore[arg-type]
-        number = int(value)  # type: ignore[arg-type]
+    elif isinstance(value, float) and is_number(value) and value.is_integer():
+        number = int(value)
     if number is None:
         report(issues, at, f"{what} must be an integer, got {describe(value)}; using the default")
         return default
@@ -319,8 +319,8 @@ def index_or_none(value: object, count: int, at: Where, issues: Issues, what: st
         report(issues, at, f"{what} -1 means none; the schema wants the key omitted instead", "info")
         return None
     if not is_index(value):
-        if is_number(value) and float(value).is_integer() and value >= 0:  # type: ignore[arg-type, operator]
-            value = int(value)  # type: ignore[arg-type]
+        if isinstance(value, float) and is_number(value) and value.is_integer() and value >= 0:
+            value = int(value)
         else:
             report(issues, at, f"{what} must be an index (integer >= 0), got {describe(value)}; dropped")
             return None

@@ -12,7 +12,6 @@ No bpy here: this module is shared by the add-on, the command-line validator and
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -37,6 +36,7 @@ DriveMode = Literal["force", "acceleration"]
 
 SHAPE_TYPES: tuple[str, ...] = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
 PRIMITIVE_SHAPE_TYPES: tuple[str, ...] = ("box", "sphere", "capsule", "cylinder")
+ROUND_SHAPE_TYPES: tuple[str, ...] = ("capsule", "cylinder")  # height and radiusTop/radiusBottom
 MESH_SHAPE_TYPES: tuple[str, ...] = ("convex", "trimesh")
 MOTION_TYPES: tuple[str, ...] = ("static", "kinematic", "dynamic")
 COMBINE_MODES: tuple[str, ...] = ("average", "minimum", "maximum", "multiply")
@@ -79,10 +79,6 @@ class Shape:
     @property
     def effective_height(self) -> float:
         return default_height(self.type) if self.height is None else self.height
-
-    @property
-    def is_tapered(self) -> bool:
-        return self.type in ("capsule", "cylinder") and not math.isclose(self.radius_top, self.radius_bottom)
 
 
 @dataclass(frozen=True)

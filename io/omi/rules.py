@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from . import model
 from .json_types import MISSING, ROOT, Where, describe, get, is_index, join, pointer_text
-from .model import Issue
+from .model import Issue, Severity
 
 # --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
 
@@ -49,8 +49,8 @@ MOTION_TYPE_ALIASES = {  # motion types of intermediate revisions
 }
 
 
-def issue(at: Where, message: str, severity: str = "error") -> Issue:
-    return Issue(pointer_text(at), message, severity)  # type: ignore[arg-type]
+def issue(at: Where, message: str, severity: Severity = "error") -> Issue:
+    return Issue(pointer_text(at), message, severity)
 
 
 # --- node hierarchy --------------------------------------------------------------------------------
@@ -78,7 +78,7 @@ class Hierarchy:
                 self._link(index, child, join(at, position), issues)
 
     def _link(self, parent: int, child: object, at: Where, issues: list[Issue]) -> None:
-        if not is_index(child) or child >= self.count:  # type: ignore[operator]
+        if not isinstance(child, int) or not is_index(child) or child >= self.count:
             issues.append(issue(at, f"child {describe(child)} is not a node index; ignored", "warning"))
             return
         if child == parent:
@@ -90,8 +90,8 @@ class Hierarchy:
         if child in self.ancestors_or_self(parent):
             issues.append(issue(at, f"node {child} is an ancestor of node {parent} (a cycle); link ignored", "warning"))
             return
-        self.parent[child] = parent  # type: ignore[index]
-        self.children.setdefault(parent, []).append(child)  # type: ignore[arg-type]
+        self.parent[child] = parent
+        self.children.setdefault(parent, []).append(child)
 
     def ancestors(self, index: int) -> Iterator[int]:
         """Parent, grandparent, ... up to the root."""
@@ -116,40 +116,47 @@ class Hierarchy:
             stack.extend(reversed(self.children.get(current, [])))
 
 
-# --- shapes ----------------------------------------------------------------------------------------
+# --- findings: one builder, one table of messages -------------------------------------------------
+# name -> (message template, severity). `note(at, name, **values)` fills the template; the reader, the
+# writer and the rules below make their findings with it, so a message is written once.
 
-def mesh_missing(shape_type: str, at: Where) -> Issue:
-    """convex/trimesh without a usable mesh: kept (the model allows it) but it has no geometry."""
-    return issue(at, f"{shape_type} shape has no mesh (missing or -1); it has no geometry", "warning")
+NOTES: dict[str, tuple[str, Severity]] = {
+    # shapes
+    "mesh_missing": ("{shape_type} shape has no mesh (missing or -1); it has no geometry", "warning"),
+    "full_height_capsule": ("capsule in the old full-height form (radius {radius:g}, height {height:g}): read as "
+                            "mid-height {mid_height:g} with radiusTop = radiusBottom = {radius:g}", "warning"),
+    "capsule_too_short": ("old full-height capsule shorter than its diameter (radius {radius:g}, height "
+                          "{height:g}): read as a sphere", "warning"),
+    "radius_ignored": ("`radius` is ignored where radiusTop/radiusBottom are given", "warning"),
+    "unknown_shape_type": ("unknown shape type {value}; shape dropped", "error"),
+    "hull_renamed": ("shape type 'hull' is now 'convex'", "info"),
+    "shape_without_details": ("shape has no `{shape_type}` sub-object: all defaults (the schema wants it written, "
+                              "even empty)", "info"),
+    # bodies
+    "motion_without_type": ("motion has no type; read as dynamic", "warning"),
+    "unknown_motion_type": ("unknown motion type {value}; read as dynamic", "error"),
+    "inertia_off_diagonal": ("inertiaTensor has non-zero off-diagonal terms; only the diagonal is kept", "warning"),
+    "empty_trigger": ("trigger has neither shape nor nodes (`trigger: {{}}`): read as a compound trigger made of "
+                      "its descendant triggers; this message is given once per file", "warning"),
+    "trigger_without_members": ("trigger has neither a shape nor any descendant trigger to group; dropped", "error"),
+    # joints
+    "joint_does_nothing": ("joint settings have no limits and no drives; the joint does nothing", "warning"),
+    "limit_both_kinds": ("limit on both linear and angular axes: read as one, written as two (the schema allows "
+                         "one kind per limit)", "info"),
+    "unknown_drive_value": ("drive {key} {value} is not one of {known}; kept as is (other extensions may define "
+                            "it), not portable", "warning"),
+    "connected_node_outside_body": ("connectedNode {node} is not inside any physics body; it acts as static",
+                                    "warning"),
+}
 
 
-def full_height_capsule(at: Where, radius: float, height: float, mid_height: float) -> Issue:
-    return issue(at, f"capsule in the old full-height form (radius {radius:g}, height {height:g}): read as "
-                     f"mid-height {mid_height:g} with radiusTop = radiusBottom = {radius:g}", "warning")
+def note(at: Where, name: str, **values: object) -> Issue:
+    """The finding `name` of NOTES at `at`, its template filled with `values`."""
+    template, severity = NOTES[name]
+    return issue(at, template.format(**values), severity)
 
 
-def capsule_too_short(at: Where, radius: float, height: float) -> Issue:
-    return issue(at, f"old full-height capsule shorter than its diameter (radius {radius:g}, height {height:g}): "
-                     "read as a sphere", "warning")
-
-
-def radius_ignored(at: Where) -> Issue:
-    return issue(at, "`radius` is ignored where radiusTop/radiusBottom are given", "warning")
-
-
-def unknown_shape_type(at: Where, value: str) -> Issue:
-    return issue(at, f"unknown shape type {describe(value)}; shape dropped")
-
-
-# --- bodies ----------------------------------------------------------------------------------------
-
-def unknown_motion_type(at: Where, value: object) -> Issue:
-    return issue(at, f"unknown motion type {describe(value)}; read as dynamic")
-
-
-def inertia_off_diagonal(at: Where) -> Issue:
-    return issue(at, "inertiaTensor has non-zero off-diagonal terms; only the diagonal is kept", "warning")
-
+# --- rules ------------------------------------------------------------------------------------------
 
 def filter_masks(at: Where, collide_with: Sequence[str], not_collide_with: Sequence[str]) -> Issue | None:
     """collideWithSystems and notCollideWithSystems are mutually exclusive (README.trigger.md)."""
@@ -171,16 +178,7 @@ def compound_member(at: Where, member: int, owner: int, is_descendant: bool, has
     return None
 
 
-def empty_trigger(at: Where) -> Issue:
-    return issue(at, "trigger has neither shape nor nodes (`trigger: {}`): read as a compound trigger made of "
-                     "its descendant triggers; this message is given once per file", "warning")
-
-
-def trigger_without_members(at: Where) -> Issue:
-    return issue(at, "trigger has neither a shape nor any descendant trigger to group; dropped")
-
-
-# --- joints ----------------------------------------------------------------------------------------
+# joints-------------------------------------------------------------------------------------
 
 def limit_rules(at: Where, linear: Sequence[int], angular: Sequence[int], low: float | None,
                 high: float | None) -> Issue | None:
@@ -194,11 +192,6 @@ def limit_rules(at: Where, linear: Sequence[int], angular: Sequence[int], low: f
     return None
 
 
-def unknown_drive_value(at: Where, key: str, value: str, known: Sequence[str]) -> Issue:
-    return issue(at, f"drive {key} {describe(value)} is not one of {', '.join(known)}; kept as is "
-                     "(other extensions may define it), not portable", "warning")
-
-
 def joint_node(at: Where, has_body_ancestor: bool, has_own_body: bool, has_mesh: bool) -> list[Issue]:
     """Placement rules of a joint node (README: its own node, below a body)."""
     found = []
@@ -209,7 +202,3 @@ def joint_node(at: Where, has_body_ancestor: bool, has_own_body: bool, has_mesh:
                             if present)
         found.append(issue(at, f"joint node also has {what}; a joint should be on its own node", "warning"))
     return found
-
-
-def connected_node_outside_body(at: Where, node: int) -> Issue:
-    return issue(at, f"connectedNode {node} is not inside any physics body; it acts as static", "warning")

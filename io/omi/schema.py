@@ -29,14 +29,14 @@ from typing import Any
 
 from . import model
 from .json_types import pointer
-from .model import Issue
+from .model import Issue, Severity
 
 SPEC_DIR_VARIABLE = "OMI_SPEC_DIR"
 CURRENT_DIRS = (model.SHAPE_EXTENSION, model.BODY_EXTENSION, model.JOINT_EXTENSION)
 LEGACY_COLLIDER_DIR = Path("legacy") / model.LEGACY_COLLIDER_EXTENSION
 MESSAGE_LIMIT = 200  # schema messages quote the offending value; a whole node is too much to print
 
-STAND_INS: dict[str, dict] = {
+STAND_INS: dict[str, dict[str, Any]] = {
     "glTFProperty.schema.json": {
         "type": "object",
         "properties": {"extensions": {"type": "object"}, "extras": {}},
@@ -69,7 +69,7 @@ def default_spec_dir() -> Path:
     return Path(__file__).resolve().parents[2].parent / "shared" / "omi-spec"
 
 
-def spec_dir_candidate(explicit: str | os.PathLike | None = None) -> Path:
+def spec_dir_candidate(explicit: str | os.PathLike[str] | None = None) -> Path:
     """Where the spec folder should be: the argument, else $OMI_SPEC_DIR, else the project's copy."""
     for candidate in (explicit, os.environ.get(SPEC_DIR_VARIABLE)):
         if candidate:
@@ -77,7 +77,7 @@ def spec_dir_candidate(explicit: str | os.PathLike | None = None) -> Path:
     return default_spec_dir()
 
 
-def find_spec_dir(explicit: str | os.PathLike | None = None) -> Path | None:
+def find_spec_dir(explicit: str | os.PathLike[str] | None = None) -> Path | None:
     """The spec folder (see `spec_dir_candidate`), or None if it holds no schemas."""
     candidate = spec_dir_candidate(explicit)
     return candidate if _has_schemas(candidate) else None
@@ -87,7 +87,7 @@ def _has_schemas(spec_dir: Path) -> bool:
     return all((spec_dir / name / "schema").is_dir() for name in CURRENT_DIRS)
 
 
-def unavailable_reason(explicit: str | os.PathLike | None = None) -> str | None:
+def unavailable_reason(explicit: str | os.PathLike[str] | None = None) -> str | None:
     """Why the schemas cannot be checked (None when they can)."""
     try:
         import jsonschema  # noqa: F401, PLC0415 - optional dependency, imported only to test for it
@@ -106,7 +106,7 @@ def _schema_files(spec_dir: Path) -> Iterator[Path]:
     yield from sorted((spec_dir / LEGACY_COLLIDER_DIR / "schema").glob("*.schema.json"))
 
 
-def _patched(file_name: str, schema: dict) -> dict:
+def _patched(file_name: str, schema: dict[str, Any]) -> dict[str, Any]:
     """One schema with the ERRATA fixes applied (a copy; the files are never touched)."""
     schema = copy.deepcopy(schema)
     schema["$id"] = file_name
@@ -129,7 +129,7 @@ def _validators(spec_dir: str) -> dict[str, Any]:
     from referencing import Registry, Resource  # noqa: PLC0415
     from referencing.jsonschema import DRAFT202012  # noqa: PLC0415
 
-    schemas: dict[str, dict] = {}
+    schemas: dict[str, dict[str, Any]] = {}
     for path in _schema_files(Path(spec_dir)):
         schemas[path.name] = _patched(path.name, json.loads(path.read_text(encoding="utf-8")))
     for name, schema in STAND_INS.items():
@@ -140,7 +140,7 @@ def _validators(spec_dir: str) -> dict[str, Any]:
     return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
 
 
-def validators(explicit: str | os.PathLike | None = None) -> dict[str, Any] | None:
+def validators(explicit: str | os.PathLike[str] | None = None) -> dict[str, Any] | None:
     """File name -> validator for every (patched) schema, or None when unavailable. Calling it early loads
     the schemas once, e.g. before forking workers, which then inherit them."""
     return _validators_for(None if explicit is None else str(explicit), os.environ.get(SPEC_DIR_VARIABLE))
@@ -148,7 +148,7 @@ def validators(explicit: str | os.PathLike | None = None) -> dict[str, Any] | No
 
 # --- checking ----------------------------------------------------------------------------------------
 
-def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow_legacy: bool = True,
+def schema_errors(gltf: Any, spec_dir: str | os.PathLike[str] | None = None, *, allow_legacy: bool = True,
                   extensions_used: bool = True) -> list[Issue]:
     """Every schema violation of the OMI objects in `gltf`, as Issues with JSON pointers.
 
@@ -162,9 +162,9 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow
     if not isinstance(gltf, Mapping):
         return [*issues, Issue("", "a glTF document must be an object", "error")]
     checkers = validators(spec_dir)
-    memo: dict[tuple[str, str], list[tuple[tuple, str, str]]] = {}
+    memo: dict[tuple[str, str], list[tuple[tuple[Any, ...], str, Severity]]] = {}
 
-    def check(file_name: str, value: Any, where: tuple) -> list[Issue]:
+    def check(file_name: str, value: Any, where: tuple[Any, ...]) -> list[Issue]:
         """One object against one schema. Files repeat the same node objects (the same collider on many
         nodes), so equal objects are validated once and their findings reused at each place."""
         if checkers is None:
@@ -189,7 +189,7 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike | None = None, *, allow
     used: set[str] = set()
     extensions = gltf.get("extensions")
     for name, value in extensions.items() if isinstance(extensions, Mapping) else ():
-        where = ("extensions", name)
+        where: tuple[str | int, ...] = ("extensions", name)
         if name in document_schemas:
             used.add(name)
             issues += check(document_schemas[name], value, where)
@@ -229,7 +229,7 @@ def _non_finite_numbers(value: Any) -> list[Issue]:
     except (TypeError, ValueError):
         pass
     found: list[Issue] = []
-    stack: list[tuple[Any, tuple]] = [(value, ())]
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(value, ())]
     while stack:
         current, tokens = stack.pop()
         if isinstance(current, float) and not math.isfinite(current):
@@ -241,11 +241,11 @@ def _non_finite_numbers(value: Any) -> list[Issue]:
     return found or [Issue("", "not strict JSON", "error")]
 
 
-def _findings(validator: Any, instance: Any) -> list[tuple[tuple, str, str]]:
+def _findings(validator: Any, instance: Any) -> list[tuple[tuple[Any, ...], str, Severity]]:
     """(pointer tokens relative to the instance, message, severity) of each schema violation."""
     from jsonschema.exceptions import best_match  # noqa: PLC0415 - optional dependency
 
-    found: list[tuple[tuple, str, str]] = []
+    found: list[tuple[tuple[Any, ...], str, Severity]] = []
     errors = sorted(validator.iter_errors(instance), key=lambda error: _path_key(error.absolute_path))
     for error in errors:
         tolerated = _tolerated(error)

@@ -1,0 +1,27 @@
+"""The pure core `io/omi` loaded by path as the package `omi_core`, without bpy and without the checkout on
+sys.path (its io/ would shadow Python's io); the same package name the command-line tool uses."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+CORE_DIR = Path(__file__).resolve().parent.parent.parent / "io" / "omi"
+CORE_PACKAGE = "omi_core"
+SPEC_DIR = CORE_DIR.parent.parent.parent / "shared" / "omi-spec"
+KHR_DIR = SPEC_DIR.parent / "khr-spec"
+
+
+def core(name: str) -> ModuleType:
+    """A module of io/omi, e.g. core('reader'), loaded once as omi_core.<name>."""
+    if CORE_PACKAGE not in sys.modules:
+        init = CORE_DIR / "__init__.py"
+        spec = importlib.util.spec_from_file_location(CORE_PACKAGE, init, submodule_search_locations=[str(CORE_DIR)])
+        assert spec is not None and spec.loader is not None
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[CORE_PACKAGE] = package
+        spec.loader.exec_module(package)
+    return importlib.import_module(f"{CORE_PACKAGE}.{name}")

@@ -1,0 +1,75 @@
+"""The corpus behind test_writer_unchanged: inputs, and what reader + writer made of them at 364b6cf.
+
+`python tests/unit/writer_corpus.py OUT.json.gz [CORE_DIR]` records, for every spec example (current and
+legacy), every project fixture file and a few hundred random OMI-shaped documents (drawn once from the
+property tests' strategies and stored, so the test does not depend on Hypothesis drawing the same again),
+the exact text `json.dumps(write_document(read_document(gltf), gltf))` and the issues of reading it.
+Run it against a checkout of the commit to compare with (CORE_DIR: its io/omi).
+"""
+
+from __future__ import annotations
+
+import gzip
+import importlib
+import importlib.util
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+TESTS = Path(__file__).resolve().parent.parent
+SPEC_DIR = TESTS.parent.parent / "shared" / "omi-spec"
+FIXTURE = Path(__file__).resolve().parent / "data" / "writer_before.json.gz"
+
+
+def load_core(core_dir: Path, package: str) -> ModuleType:
+    init = core_dir / "__init__.py"
+    spec = importlib.util.spec_from_file_location(package, init, submodule_search_locations=[str(core_dir)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def text(value: Any) -> str:
+    return json.dumps(value, allow_nan=True, ensure_ascii=False)
+
+
+def record(reader: ModuleType, writer: ModuleType, gltf: Any) -> dict:
+    doc = reader.read_document(gltf)
+    written = writer.write_document(doc, gltf if isinstance(gltf, dict) else {})
+    return {"output": text(written), "issues": [[i.pointer, i.message, i.severity] for i in doc.issues]}
+
+
+def file_inputs() -> Iterator[tuple[str, Any]]:
+    paths = sorted(SPEC_DIR.glob("**/examples/**/*.gltf")) + sorted((TESTS / "data").glob("**/*.gltf"))
+    for path in paths:
+        name = str(path.relative_to(SPEC_DIR if SPEC_DIR in path.parents else TESTS))
+        yield name, json.loads(path.read_text(encoding="utf-8"))
+
+
+def random_inputs(count: int) -> list[Any]:
+    sys.path[:0] = [str(TESTS), str(TESTS / "unit")]
+    import test_reader_properties as strategies
+
+    drawn = []
+    for _ in range(count):
+        drawn.append(strategies.omi_documents().example())
+    return json.loads(text(drawn))  # what JSON can hold (tuples become lists)
+
+
+def main(out: Path, core_dir: Path) -> None:
+    load_core(core_dir, "omi_before")
+    reader = importlib.import_module("omi_before.reader")
+    writer = importlib.import_module("omi_before.writer")
+    files = {name: record(reader, writer, gltf) for name, gltf in file_inputs()}
+    randoms = [{"input": gltf, **record(reader, writer, gltf)} for gltf in random_inputs(400)]
+    with gzip.open(out, "wt", encoding="utf-8") as stream:
+        json.dump({"files": files, "random": randoms}, stream, allow_nan=True)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]), Path(sys.argv[2]) if len(sys.argv) > 2 else TESTS.parent / "io" / "omi")
