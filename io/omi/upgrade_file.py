@@ -78,7 +78,7 @@ def omi_objects(document: Any) -> Iterator[tuple[tuple[str | int, ...], dict[str
     roots: list[tuple[tuple[str | int, ...], Any]] = []
     if isinstance(document.get("extensions"), dict):
         roots += [(("extensions", name), document["extensions"].get(name)) for name in ALL_EXTENSIONS]
-    nodes = document.get("nodes") if isinstance(document.get("nodes"), list) else []
+    nodes: list[Any] = document["nodes"] if isinstance(document.get("nodes"), list) else []
     for index, node in enumerate(nodes):
         extensions = node.get("extensions") if isinstance(node, dict) else None
         if isinstance(extensions, dict):
