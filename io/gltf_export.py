@@ -10,13 +10,14 @@ from typing import Any
 
 import bpy
 
-from .blender import gltf_compat, rigid_body
+from .blender import gltf_compat, markers
 from .blender.export_physics import PhysicsExport
+from .export_tagged import TaggedSettings
 from .omi import model
 
 # The add-on's own data on objects, never to be written as glTF extras: the settings PropertyGroup and
 # the ID property markers of the Blender rigid body builder.
-_PRIVATE_PROPERTIES = ("omi_physics", rigid_body.GENERATED, rigid_body.SHAPE_MESH, rigid_body.OWNER)
+_PRIVATE_PROPERTIES = ("omi_physics", *markers.PRIVATE_PROPERTIES)
 _BLACK_LISTED_KEY = "omi_physics_black_listed"
 
 
@@ -37,7 +38,7 @@ class glTF2ExportUserExtension:
 
     def _session(self, export_settings: dict) -> PhysicsExport:
         if self._physics is None:
-            self._physics = PhysicsExport(export_settings, bpy.context.scene)
+            self._physics = PhysicsExport(export_settings, bpy.context.scene, TaggedSettings(bpy.context.scene))
         return self._physics
 
     def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: dict) -> None:

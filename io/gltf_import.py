@@ -12,9 +12,9 @@ from typing import Any
 import bpy
 
 from ..properties import scene_physics
-from .blender import rigid_body
-from .blender.import_nodes import ImportPlan
-from .gc_pause import collector_paused
+from .blender import rigid_body_world
+from .blender.gc_pause import collector_paused
+from .import_nodes import ImportPlan
 from .omi import model
 
 
@@ -41,7 +41,7 @@ class glTF2ImportUserExtension:
             if not self.plan.doc.nodes:
                 return
             if options.import_rigid_bodies:
-                rigid_body.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
+                rigid_body_world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)
         except Exception as error:  # a hook must never end the import
             self._failed(gltf, "reading the physics", error)

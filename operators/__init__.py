@@ -2,10 +2,10 @@
 
 import bpy
 
-from . import assign, body, copy, decompose, fit, joint, library, naming, state, sync, validate
+from . import assign, body, copy, decompose, fit, joint, library, naming, sync, validate
 
 _CLASSES: tuple[type, ...] = (
-    *state.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *joint.CLASSES,
+    *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *joint.CLASSES,
     *library.CLASSES, *naming.CLASSES, *sync.CLASSES, *validate.CLASSES,
 )
 
@@ -13,10 +13,8 @@ _CLASSES: tuple[type, ...] = (
 def register() -> None:
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
-    state.register_properties()
 
 
 def unregister() -> None:
-    state.unregister_properties()
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)

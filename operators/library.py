@@ -9,8 +9,8 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 
 from ..properties import library, object_physics, scene_physics
+from ..properties.session import authoring_state
 from .common import plural, remove_active, uses
-from .state import authoring_state
 
 KIND_ITEMS = [
     ('MATERIAL', "Physics Material", "", 0),

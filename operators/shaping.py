@@ -13,7 +13,7 @@ import bpy
 import numpy as np
 from mathutils import Euler, Matrix, Vector
 
-from ..io.blender import fit, rigid_body
+from ..io.blender import fit, markers
 from ..properties import object_physics
 from .common import link_like
 
@@ -124,7 +124,7 @@ def baked_mesh(obj: bpy.types.Object, depsgraph, scale: Vector) -> bpy.types.Mes
 
 def collision_only(obj: bpy.types.Object) -> None:
     """Declare the object's mesh collision geometry: drawn as wire, not rendered, not exported as a mesh."""
-    rigid_body.mark_shape_mesh(obj)
+    markers.mark_shape_mesh(obj)
 
 
 def new_child(context: bpy.types.Context, parent: bpy.types.Object, name: str, data, basis: Matrix

@@ -10,9 +10,9 @@ from __future__ import annotations
 import bpy
 from bpy.props import EnumProperty
 
-from ..io.blender import adopt, rigid_body
+from ..io.blender import adopt, adopt_constraints, markers, rigid_body
 from ..io.omi import model
-from ..properties import object_physics
+from ..properties import convert, library, object_physics
 from .common import plural, selected_objects
 
 SCOPE_ITEMS = [
@@ -23,6 +23,56 @@ SCOPE_ITEMS = [
 
 def _objects(context: bpy.types.Context, scope: str) -> list[bpy.types.Object]:
     return list(context.scene.objects) if scope == 'SCENE' else selected_objects(context)
+
+
+def _mesh_object(ref: model.MeshRef) -> bpy.types.Object | None:
+    return ref.object if isinstance(ref, adopt.RigidBodyMesh) else ref
+
+
+def adopt_rigid_body(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: list[model.Issue] | None) -> bool:
+    """Write the object's Blender rigid body into its OMI settings (the export's reading of it); False when
+    it has none."""
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    physics = adopt.rigid_body_physics(obj, depsgraph, issues, with_filter=adopt.filters_needed(bl_scene))
+    if physics is None:
+        return False
+    settings = object_physics(obj)
+    settings.use_motion = physics.motion is not None
+    if physics.motion is not None:
+        convert.apply_motion(physics.motion, settings.motion)
+    settings.use_collider = physics.collider is not None
+    collider = physics.collider
+    if collider is not None and collider.shape is not None:
+        settings.collider.is_compound = False
+        if isinstance(collider.shape.mesh, adopt.RigidBodyMesh) and not collider.shape.mesh.evaluated:
+            adopt.warn(issues, obj, "its collider uses the mesh without modifiers ('Base'); the OMI settings use "
+                       "the mesh with modifiers")
+        convert.apply_shape(collider.shape, settings.collider.shape, obj, resolve_mesh=_mesh_object, issues=issues,
+                            pointer="/collider/shape")
+        settings.collider.shape.use_offset = False
+        material = collider.physics_material
+        settings.collider.physics_material = "" if material is None else library.material_from_model(bl_scene,
+                                                                                                      material)
+        collision_filter = collider.collision_filter
+        settings.collider.collision_filter = ("" if collision_filter is None
+                                              else library.filter_from_model(bl_scene, collision_filter, issues))
+    return True
+
+
+def adopt_constraint(obj: bpy.types.Object, issues: list[model.Issue] | None) -> bool:
+    """Write the object's Blender rigid body constraint into its OMI joint settings; False when unusable.
+
+    The joint frame is the constraint object itself, connected to `object2`; the export finds the
+    joint's own body through the constraint's `object1`.
+    """
+    joint = adopt_constraints.constraint_joint(obj, issues)
+    if joint is None:
+        return False
+    settings = object_physics(obj)
+    settings.use_joint = True
+    convert.apply_joint(model.Joint(joint.settings, joint.object2, joint.enable_collision), settings.joint, obj,
+                        resolve_node=lambda ref: ref, issues=issues)
+    return True
 
 
 def report_issues(operator: bpy.types.Operator, issues: list[model.Issue]) -> None:
@@ -47,7 +97,7 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         objects = [obj for obj in _objects(context, self.scope) if object_physics(obj).has_physics]
         issues: list[model.Issue] = []
-        rigid_body.build_rigid_bodies(context.scene, objects, issues)
+        rigid_body.build_rigid_bodies(context.scene, objects, library.SceneModelLibrary(context.scene), issues)
         bodies = sum(obj.rigid_body is not None for obj in objects)
         constraints = sum(obj.rigid_body_constraint is not None for obj in context.scene.objects)
         self.report({'INFO'}, f"{plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')} "
@@ -74,13 +124,13 @@ class OMI_OT_sync_from_rigid_bodies(bpy.types.Operator):
         bodies = constraints = 0
         objects = _objects(context, self.scope)
         # What Sync to Blender generated stands for settings that already exist on its owner.
-        generated = [obj for obj in objects if rigid_body.is_generated(obj)]
+        generated = [obj for obj in objects if markers.is_generated(obj)]
         for obj in objects:
-            if rigid_body.is_generated(obj):
+            if markers.is_generated(obj):
                 continue
-            if obj.rigid_body is not None and adopt.adopt_rigid_body(obj, context.scene, issues):
+            if obj.rigid_body is not None and adopt_rigid_body(obj, context.scene, issues):
                 bodies += 1
-            if obj.rigid_body_constraint is not None and adopt.adopt_constraint(obj, context.scene, issues):
+            if obj.rigid_body_constraint is not None and adopt_constraint(obj, issues):
                 constraints += 1
         if not bodies and not constraints:
             self.report({'INFO'}, "No Blender rigid bodies or constraints to adopt")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import bpy
 from bpy.props import IntProperty
 
+from ..properties.session import authoring_state
 from .common import plural
-from .state import authoring_state
 from .validate_checks import check_scene
 
 

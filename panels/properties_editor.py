@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import bpy
 
-from ..operators.state import authoring_state
 from ..properties import object_physics, scene_physics
+from ..properties.session import authoring_state
 from . import draw
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import bpy
 
-from ..operators.state import authoring_state
 from ..properties import scene_physics
 from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.joint import JOINT_PRESET_ITEMS
+from ..properties.session import authoring_state
 from ..properties.shape import SHAPE_TYPE_ITEMS
 from . import draw
 

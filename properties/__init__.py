@@ -1,14 +1,15 @@
-"""PropertyGroups holding OMI settings on objects and scenes, and their typed accessors."""
+"""PropertyGroups holding OMI settings on objects and scenes, the session's authoring state, and typed accessors."""
 
 from __future__ import annotations
 
 import bpy
 
-from . import body, joint, scene, shape
+from . import body, joint, scene, session, shape
 from . import object as object_settings
 
 # Dependencies first: a PropertyGroup must be registered before one that points at it.
-_CLASSES: tuple[type, ...] = (*shape.CLASSES, *body.CLASSES, *joint.CLASSES, *scene.CLASSES, *object_settings.CLASSES)
+_CLASSES: tuple[type, ...] = (*shape.CLASSES, *body.CLASSES, *joint.CLASSES, *scene.CLASSES, *object_settings.CLASSES,
+                           *session.CLASSES)
 
 
 def object_physics(obj: bpy.types.Object) -> object_settings.OMIObjectSettings:
@@ -26,9 +27,12 @@ def register() -> None:
         bpy.utils.register_class(cls)
     bpy.types.Object.omi_physics = bpy.props.PointerProperty(type=object_settings.OMIObjectSettings)
     bpy.types.Scene.omi_physics = bpy.props.PointerProperty(type=scene.OMISceneSettings)
+    bpy.types.WindowManager.omi_authoring = bpy.props.PointerProperty(type=session.OMIAuthoringState)
 
 
 def unregister() -> None:
+    if hasattr(bpy.types.WindowManager, "omi_authoring"):
+        del bpy.types.WindowManager.omi_authoring
     for owner in (bpy.types.Scene, bpy.types.Object):
         if hasattr(owner, "omi_physics"):
             del owner.omi_physics

@@ -27,7 +27,7 @@ import bpy
 from mathutils import Matrix
 
 from ..omi import model
-from . import adopt, export_frames
+from . import adopt_constraints, export_frames
 
 
 @dataclass(frozen=True)
@@ -95,7 +95,7 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
     )
 
 
-def plan_from_constraint(obj: bpy.types.Object, joint: adopt.ConstraintJoint) -> JointPlan:
+def plan_from_constraint(obj: bpy.types.Object, joint: adopt_constraints.ConstraintJoint) -> JointPlan:
     """The plan of a Blender rigid body constraint on `obj` (usually an empty at the pivot)."""
     frame = export_frames.rigid(obj.matrix_world)
     return JointPlan(

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import addon_loader
 import bpy
 from mathutils import Matrix, Quaternion, Vector
 
@@ -201,3 +202,8 @@ def step(frames: int = 120) -> None:
 
 def rotation_angle(a: Matrix, b: Matrix) -> float:
     return a.to_quaternion().rotation_difference(b.to_quaternion()).angle
+
+
+def scene_library(bl_scene: bpy.types.Scene | None = None) -> Any:
+    """The scene's library as the rigid-body build reads it (material and filter names -> model values)."""
+    return addon_loader.module("properties.library").SceneModelLibrary(bl_scene or bpy.context.scene)

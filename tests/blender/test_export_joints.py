@@ -209,7 +209,7 @@ def test_joint_from_the_settings_with_a_drive_of_each_kind(clean_scene, tmp_path
 
 
 def test_adopted_constraint_exports_like_the_blender_constraint(clean_scene, tmp_path, omi):
-    adopt = omi("io.blender.adopt")
+    sync = omi("operators.sync")
     lever = mesh_object("Lever", "cube", location=(0, 0, 1))
     add_rigid_body(lever, 'ACTIVE', 'BOX')
     post = mesh_object("Post", "cube", location=(0, 2, 0))
@@ -219,7 +219,7 @@ def test_adopted_constraint_exports_like_the_blender_constraint(clean_scene, tmp
                            use_limit_ang_z=True, limit_ang_z_lower=-0.75, limit_ang_z_upper=0.5)
     bpy.context.view_layer.update()
     before = export(tmp_path, "constraint")
-    assert adopt.adopt_constraint(pivot, clean_scene, [])
+    assert sync.adopt_constraint(pivot, [])
     assert pivot.omi_physics.use_joint and pivot.omi_physics.joint.connected_object == post
     after = export(tmp_path, "settings")
     [joint_before], [joint_after] = joint_nodes(before), joint_nodes(after)

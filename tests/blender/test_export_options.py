@@ -7,6 +7,11 @@ import bpy
 import pytest
 from export_support import empty, export, mesh_object, tag_motion, tag_shape
 
+
+@pytest.fixture(scope="module")
+def markers(omi):
+    return omi("io.blender.markers")
+
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
 OMI = ("OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint")
@@ -65,13 +70,12 @@ def test_y_up_off_skips_physics_with_a_warning(clean_scene, tmp_path):
     assert result.warnings("+Y Up")
 
 
-def test_generated_helpers_are_not_exported_and_shape_meshes_not_rendered(clean_scene, tmp_path, omi):
-    rigid_body = omi("io.blender.rigid_body")
+def test_generated_helpers_are_not_exported_and_shape_meshes_not_rendered(clean_scene, tmp_path, omi, markers):
     body = tagged_scene()
     helper = empty("Helper", parent=body)
-    helper[rigid_body.GENERATED] = True
+    helper[markers.GENERATED] = True
     stand_in = mesh_object("ShapeStandIn", "cube")
-    rigid_body.mark_shape_mesh(stand_in)
+    markers.mark_shape_mesh(stand_in)
     tag_shape(stand_in, "collider", 'CONVEX')
     result = export(tmp_path)
     assert "Helper" not in [node.get("name") for node in result.nodes]

@@ -217,7 +217,7 @@ def node_physics_without_names(result, name: str) -> dict:
 
 
 def test_adopted_settings_export_like_the_rigid_body(clean_scene, tmp_path, omi):
-    adopt = omi("io.blender.adopt")
+    sync = omi("operators.sync")
     objects = []
     for index, (body_type, shape) in enumerate((('ACTIVE', 'BOX'), ('PASSIVE', 'CYLINDER'), ('ACTIVE', 'CONE'),
                                                 ('ACTIVE', 'CONVEX_HULL'), ('ACTIVE', 'CAPSULE'))):
@@ -228,7 +228,7 @@ def test_adopted_settings_export_like_the_rigid_body(clean_scene, tmp_path, omi)
     before = export(tmp_path, "rigid_bodies")
     issues = []
     for obj in objects:
-        assert adopt.adopt_rigid_body(obj, clean_scene, issues)
+        assert sync.adopt_rigid_body(obj, clean_scene, issues)
         assert obj.omi_physics.use_collider
     clean_scene.omi_physics.export_rigid_bodies = False  # only the settings now
     after = export(tmp_path, "settings")
@@ -239,7 +239,7 @@ def test_adopted_settings_export_like_the_rigid_body(clean_scene, tmp_path, omi)
 
 
 def test_adopt_rigid_body_leaves_objects_without_one_alone(clean_scene, omi):
-    adopt = omi("io.blender.adopt")
+    sync = omi("operators.sync")
     nothing = empty("Nothing")
-    assert adopt.adopt_rigid_body(nothing, clean_scene, []) is False
+    assert sync.adopt_rigid_body(nothing, clean_scene, []) is False
     assert not nothing.omi_physics.has_physics

@@ -25,6 +25,16 @@ def rigid_body(omi):
     return omi("io.blender.rigid_body")
 
 
+@pytest.fixture(scope="module")
+def markers(omi):
+    return omi("io.blender.markers")
+
+
+@pytest.fixture(scope="module")
+def rigid_body_plan(omi):
+    return omi("io.blender.rigid_body_plan")
+
+
 def test_every_example_is_covered(spec_dir):
     assert len(EXAMPLES) >= 24  # 16 current, 8 legacy at the time of writing
     assert any(name.startswith("legacy/") for name in EXAMPLES)
@@ -39,7 +49,7 @@ def _motion_owner(doc, hierarchy: dict[int, int], index: int) -> int | None:
 
 
 @pytest.mark.parametrize("name", EXAMPLES)
-def test_example_imports_as_the_file_means(spec_dir, reader, rigid_body, name):
+def test_example_imports_as_the_file_means(spec_dir, reader, name, markers, rigid_body_plan):
     path = Path(spec_dir) / name
     gltf = schema_check.load_gltf(path)
     doc = reader.read_document(gltf)
@@ -72,7 +82,7 @@ def test_example_imports_as_the_file_means(spec_dir, reader, rigid_body, name):
 
         if node.collider is not None and node.collider.shape is not None:
             shape = node.collider.shape
-            carrier = rigid_body.shape_carrier(obj)
+            carrier = rigid_body_plan.shape_carrier(obj)
             assert carrier is not None, f"{obj.name}: no Blender shape"
             owner = _motion_owner(doc, parents, index)
             body = objects[owner] if owner is not None else obj
@@ -102,7 +112,7 @@ def test_example_imports_as_the_file_means(spec_dir, reader, rigid_body, name):
     joints = {index: node.joint for index, node in doc.nodes.items() if node.joint is not None}
     assert [o.rigid_body_constraint.type for o in made] == CONSTRAINTS.get(Path(name).name, [])
     for index, joint in joints.items():
-        owned = [o for o in made if o.get(rigid_body.OWNER) == objects[index]]
+        owned = [o for o in made if o.get(markers.OWNER) == objects[index]]
         assert owned, f"joint {nodes[index]['name']} has no Blender constraint"
         for constraint_object in owned:
             constraint = constraint_object.rigid_body_constraint
@@ -121,36 +131,36 @@ def test_meshes_and_materials_import_with_the_physics(spec_dir):
         assert obj.visible_camera  # visible geometry stays visible
 
 
-def test_shape_stand_ins_are_wire_and_not_rendered(spec_dir, rigid_body):
+def test_shape_stand_ins_are_wire_and_not_rendered(spec_dir, markers, rigid_body_plan):
     imported = support.import_gltf(Path(spec_dir) / "OMI_physics_body" / "examples" / "basic" / "dynamic_box.gltf")
     body = imported.obj("DynamicBox")
-    assert rigid_body.is_shape_mesh(body)
+    assert markers.is_shape_mesh(body)
     assert body.display_type == 'WIRE'
     assert not body.visible_camera and not body.visible_shadow
     # The body's only collider sits on it: the body's own object shows and carries the shape.
-    assert imported.obj("BoxShape").type == 'EMPTY' and rigid_body.shape_carrier(imported.obj("BoxShape")) == body
+    assert imported.obj("BoxShape").type == 'EMPTY' and rigid_body_plan.shape_carrier(imported.obj("BoxShape")) == body
     assert "OMI placeholder" not in bpy.data.meshes
 
 
-def test_colliders_of_a_compound_body_show_their_own_shapes(spec_dir, rigid_body):
+def test_colliders_of_a_compound_body_show_their_own_shapes(spec_dir, markers, rigid_body_plan):
     imported = support.import_gltf(Path(spec_dir) / "OMI_physics_joint" / "examples" / "weld_joint.gltf")
     collider = imported.obj("ColliderA")  # turned against its body: the body is a compound
-    assert rigid_body.is_shape_mesh(collider) and collider.display_type == 'WIRE'
-    assert rigid_body.shape_carrier(collider) == collider
+    assert markers.is_shape_mesh(collider) and collider.display_type == 'WIRE'
+    assert rigid_body_plan.shape_carrier(collider) == collider
 
 
-def test_collision_mesh_that_no_node_shows_is_imported(spec_dir, rigid_body):
+def test_collision_mesh_that_no_node_shows_is_imported(spec_dir, markers):
     """convex_hull.gltf: the hull uses mesh 0, which only the shape references; the node shows mesh 1."""
     imported = support.import_gltf(Path(spec_dir) / "OMI_physics_shape" / "examples" / "convex" / "convex_hull.gltf")
     node = imported.obj("ConvexHullShape")
     shape = node.omi_physics.collider.shape
     assert shape.shape_type == 'CONVEX' and shape.mesh_source == 'SELF'
-    assert node.type == 'MESH' and rigid_body.is_shape_mesh(node) and len(node.data.vertices) > 0
+    assert node.type == 'MESH' and markers.is_shape_mesh(node) and len(node.data.vertices) > 0
     visible = imported.obj("ConvexMesh")
-    assert visible.data != node.data and not rigid_body.is_shape_mesh(visible)
+    assert visible.data != node.data and not markers.is_shape_mesh(visible)
 
 
-def test_shape_mesh_beside_another_mesh_gets_its_own_object(tmp_path, rigid_body):
+def test_shape_mesh_beside_another_mesh_gets_its_own_object(tmp_path, markers, rigid_body_plan):
     """A node showing one mesh with a convex shape of another: the shape's mesh goes on a child object."""
     gltf = support.document([{"name": "Rock", "mesh": 0, "extensions": {support.BODY: {"collider": {"shape": 0}}}}],
                             [{"type": "convex", "convex": {"mesh": 1}}], meshes=True)
@@ -159,10 +169,10 @@ def test_shape_mesh_beside_another_mesh_gets_its_own_object(tmp_path, rigid_body
     rock = imported.obj("Rock")
     shape = rock.omi_physics.collider.shape
     assert shape.mesh_source == 'OBJECT' and shape.mesh_object is not None
-    assert shape.mesh_object.parent == rock and rigid_body.is_shape_mesh(shape.mesh_object)
+    assert shape.mesh_object.parent == rock and markers.is_shape_mesh(shape.mesh_object)
     assert shape.mesh_object.data.name.startswith("Hull")
-    assert not rigid_body.is_shape_mesh(rock) and rock.data.name.startswith("Crate")
-    carrier = rigid_body.shape_carrier(rock)
+    assert not markers.is_shape_mesh(rock) and rock.data.name.startswith("Crate")
+    carrier = rigid_body_plan.shape_carrier(rock)
     assert carrier is not None and carrier.rigid_body.collision_shape == 'CONVEX_HULL'
     assert carrier.data == shape.mesh_object.data
 
@@ -196,7 +206,7 @@ def test_what_blender_cannot_express_is_named_once_and_kept(spec_dir):
     assert tuple(motion.angular_velocity) == pytest.approx((4.0, -6.0, 5.0))
 
 
-def test_body_with_its_own_shape_and_a_child_collider_is_one_compound(tmp_path, rigid_body):
+def test_body_with_its_own_shape_and_a_child_collider_is_one_compound(tmp_path, rigid_body_plan):
     nodes = [{"name": "Hammer", "translation": [0.0, 2.0, 0.0], "children": [1],
               "extensions": {support.BODY: {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
              {"name": "Head", "extensions": {support.BODY: {"collider": {"shape": 1}}}}]
@@ -205,7 +215,7 @@ def test_body_with_its_own_shape_and_a_child_collider_is_one_compound(tmp_path, 
     imported = support.import_gltf(support.write_gltf(tmp_path, "hammer", support.document(nodes, shapes)))
     hammer, head = imported.obj("Hammer"), imported.obj("Head")
     assert hammer.rigid_body.collision_shape == 'COMPOUND'
-    carriers = {rigid_body.shape_carrier(hammer), rigid_body.shape_carrier(head)}
+    carriers = {rigid_body_plan.shape_carrier(hammer), rigid_body_plan.shape_carrier(head)}
     assert None not in carriers and len(carriers) == 2
     kinds = sorted(carrier.rigid_body.collision_shape for carrier in carriers)
     assert kinds == ['BOX', 'CAPSULE']

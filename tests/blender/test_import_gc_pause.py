@@ -14,7 +14,7 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 
 @pytest.fixture
 def pause(omi):
-    return omi("io.gc_pause").collector_paused
+    return omi("io.blender.gc_pause").collector_paused
 
 
 @pytest.fixture
@@ -55,9 +55,9 @@ def test_a_collector_that_was_off_stays_off_even_after_an_error(pause):
 def test_import_and_export_write_the_physics_with_the_collector_off(omi, monkeypatch, tmp_path):
     gc.enable()
     seen: dict[str, bool] = {}
-    import_nodes = omi("io.blender.import_nodes")
-    export_physics = omi("io.blender.export_physics")
-    finish, run = import_nodes.ImportPlan.finish, export_physics._SceneWrite.run
+    import_nodes = omi("io.import_nodes")
+    export_scene = omi("io.blender.export_scene")
+    finish, run = import_nodes.ImportPlan.finish, export_scene.SceneWrite.run
 
     def recorded(name, method):
         def wrapper(self, *args, **kwargs):
@@ -66,7 +66,7 @@ def test_import_and_export_write_the_physics_with_the_collector_off(omi, monkeyp
         return wrapper
 
     monkeypatch.setattr(import_nodes.ImportPlan, "finish", recorded("import", finish))
-    monkeypatch.setattr(export_physics._SceneWrite, "run", recorded("export", run))
+    monkeypatch.setattr(export_scene.SceneWrite, "run", recorded("export", run))
     nodes = [{"name": "Crate", "extensions": {support.BODY: {"motion": {"type": "dynamic"},
                                                              "collider": {"shape": 0}}}}]
     imported = support.import_gltf(support.write_gltf(

@@ -214,7 +214,7 @@ READ_BACK = {
 def test_import_constraints_read_back_as_the_same_joint(clean_scene, joints, omi, case):
     """The import's Blender constraint, read by the export's mapping, gives the file's ranges and targets:
     both sides count Bullet's signs from one table."""
-    adopt = omi("io.blender.adopt")
+    adopt_constraints = omi("io.blender.adopt_constraints")
     limit_rows, drive_rows = READ_BACK[case]
     limits = [joints.Limit(angular, axes, low, high) for angular, axes, low, high in limit_rows]
     drives = [joints.Drive(angular, 0, velocity_target=target, damping=1.0) for angular, target in drive_rows]
@@ -225,7 +225,7 @@ def test_import_constraints_read_back_as_the_same_joint(clean_scene, joints, omi
     add_rigid_body(first, 'PASSIVE')
     add_rigid_body(second, 'ACTIVE')
     pivot = add_constraint("Joint", spec.type, first, second, **spec.values)
-    joint = adopt.constraint_joint(pivot, [])
+    joint = adopt_constraints.constraint_joint(pivot, [])
     gltf_axis = {0: 0, 2: 1}
     ranges = {("angular" if limit.angular_axes else "linear", (limit.angular_axes or limit.linear_axes)[0]):
               (limit.min, limit.max) for limit in joint.settings.limits

@@ -22,6 +22,11 @@ def rigid_body(omi):
     return omi("io.blender.rigid_body")
 
 
+@pytest.fixture(scope="module")
+def markers(omi):
+    return omi("io.blender.markers")
+
+
 def test_physics_off_imports_plain_gltf(spec_dir):
     imported = support.import_gltf(spec_dir / JOINT_EXAMPLE, physics=False)
     assert imported.result == {'FINISHED'} and imported.warnings == []
@@ -54,7 +59,7 @@ def _glb(gltf: dict, binary: bytes) -> bytes:
     return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
 
 
-def test_glb_file_with_a_collision_mesh_no_node_shows(spec_dir, tmp_path, rigid_body):
+def test_glb_file_with_a_collision_mesh_no_node_shows(spec_dir, tmp_path, rigid_body, markers):
     folder = spec_dir / "OMI_physics_shape" / "examples" / "convex"
     gltf = schema_check.load_gltf(folder / "convex_hull_only.gltf")
     binary = (folder / gltf["buffers"][0]["uri"]).read_bytes()
@@ -63,17 +68,17 @@ def test_glb_file_with_a_collision_mesh_no_node_shows(spec_dir, tmp_path, rigid_
     path.write_bytes(_glb(gltf, binary))
     imported = support.import_gltf(path)
     hull = imported.obj("ConvexHullShape")
-    assert hull.rigid_body.collision_shape == 'CONVEX_HULL' and rigid_body.is_shape_mesh(hull)
+    assert hull.rigid_body.collision_shape == 'CONVEX_HULL' and markers.is_shape_mesh(hull)
     assert tuple(hull.dimensions) == pytest.approx((2.0, 2.0, 2.0), abs=1e-4)
 
 
-def test_building_again_replaces_and_clearing_removes(spec_dir, rigid_body):
+def test_building_again_replaces_and_clearing_removes(spec_dir, rigid_body, markers):
     support.import_gltf(spec_dir / JOINT_EXAMPLE)
     scene = bpy.context.scene
     physics_objects = [obj for obj in scene.objects if obj.omi_physics.has_physics]
 
     def made() -> list[str]:
-        return sorted(obj.name for obj in scene.objects if rigid_body.is_generated(obj))
+        return sorted(obj.name for obj in scene.objects if markers.is_generated(obj))
 
     def bodies() -> list[str]:
         return sorted(obj.name for obj in scene.objects if obj.rigid_body is not None)
@@ -81,13 +86,13 @@ def test_building_again_replaces_and_clearing_removes(spec_dir, rigid_body):
     first_made, first_bodies = made(), bodies()
     assert first_made == ["WeldJoint fixed"]
     issues = []
-    rigid_body.build_rigid_bodies(scene, physics_objects, issues)
+    rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_library(), issues)
     assert (made(), bodies()) == (first_made, first_bodies)
     assert len(scene.rigidbody_world.constraints.objects) == 1
 
     rigid_body.clear_rigid_bodies(physics_objects)
     assert made() == [] and bodies() == []
-    rigid_body.build_rigid_bodies(scene, physics_objects, issues)
+    rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_library(), issues)
     assert (made(), bodies()) == (first_made, first_bodies)
     assert issues == []
 

@@ -14,6 +14,16 @@ def rigid_body(omi):
     return omi("io.blender.rigid_body")
 
 
+@pytest.fixture(scope="module")
+def markers(omi):
+    return omi("io.blender.markers")
+
+
+@pytest.fixture(scope="module")
+def rigid_body_plan(omi):
+    return omi("io.blender.rigid_body_plan")
+
+
 def cube(name: str, size, location=(0.0, 0.0, 0.0), parent=None) -> bpy.types.Object:
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
@@ -49,36 +59,36 @@ def authored_scene(motion: str = 'DYNAMIC'):
     return cart, crate, floor
 
 
-def test_empty_body_gets_a_generated_rigid_body_that_it_follows(rigid_body):
+def test_empty_body_gets_a_generated_rigid_body_that_it_follows(rigid_body, markers, rigid_body_plan):
     cart, crate, floor = authored_scene()
     issues = []
-    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], issues)
-    proxy = rigid_body.rigid_object(cart)
-    assert proxy is not None and proxy is not cart and rigid_body.is_generated(proxy)
-    assert proxy.rigid_body.type == 'ACTIVE' and cart.constraints[rigid_body.FOLLOW].target == proxy
-    assert rigid_body.shape_carrier(crate).rigid_body.collision_shape == 'BOX'
+    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_library(), issues)
+    proxy = rigid_body_plan.rigid_object(cart)
+    assert proxy is not None and proxy is not cart and markers.is_generated(proxy)
+    assert proxy.rigid_body.type == 'ACTIVE' and cart.constraints[markers.FOLLOW].target == proxy
+    assert rigid_body_plan.shape_carrier(crate).rigid_body.collision_shape == 'BOX'
     assert any("cannot be a Blender rigid body" in issue.message for issue in issues)
-    floor_rigid = rigid_body.rigid_object(floor)
+    floor_rigid = rigid_body_plan.rigid_object(floor)
     assert floor_rigid.rigid_body.type == 'PASSIVE'
-    assert tuple(rigid_body.shape_carrier(floor).dimensions) == pytest.approx((10.0, 10.0, 0.1))
+    assert tuple(rigid_body_plan.shape_carrier(floor).dimensions) == pytest.approx((10.0, 10.0, 0.1))
     support.step()
     assert cart.matrix_world.translation.z == pytest.approx(0.05 + 1.0, abs=0.03)  # the crate stands on the floor
     assert crate.matrix_world.translation.z == pytest.approx(cart.matrix_world.translation.z)
 
     rigid_body.clear_rigid_bodies([cart, crate, floor])
-    assert not any(rigid_body.is_generated(obj) for obj in bpy.context.scene.objects)
-    assert rigid_body.FOLLOW not in cart.constraints
+    assert not any(markers.is_generated(obj) for obj in bpy.context.scene.objects)
+    assert markers.FOLLOW not in cart.constraints
     assert all(obj.rigid_body is None for obj in bpy.context.scene.objects)
 
 
-def test_kinematic_empty_body_leads_its_generated_rigid_body(rigid_body):
+def test_kinematic_empty_body_leads_its_generated_rigid_body(rigid_body, markers, rigid_body_plan):
     cart, crate, floor = authored_scene('KINEMATIC')
     cart.keyframe_insert("location", frame=1)
     cart.location.x = 5.0
     cart.keyframe_insert("location", frame=30)
-    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], [])
-    proxy = rigid_body.rigid_object(cart)
-    assert proxy.rigid_body.kinematic and proxy.constraints[rigid_body.FOLLOW].target == cart
+    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_library(), [])
+    proxy = rigid_body_plan.rigid_object(cart)
+    assert proxy.rigid_body.kinematic and proxy.constraints[markers.FOLLOW].target == cart
     support.step(30)
     assert (proxy.matrix_world.translation - cart.matrix_world.translation).length < 1e-5
     assert cart.matrix_world.translation.x == pytest.approx(5.0)

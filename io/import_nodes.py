@@ -24,9 +24,9 @@ from typing import Any
 
 import bpy
 
-from ...properties import convert
-from ..omi import model, reader
-from . import rigid_body
+from ..properties import convert, library
+from .blender import markers, rigid_body, rigid_body_plan
+from .omi import model, reader
 
 _PLACEHOLDER_POSITIONS = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 _FLOAT = 5126
@@ -194,12 +194,13 @@ class ImportPlan:
                 continue
             written.append(obj)
         # Bodies get their mesh from the build; the other stand-ins show their own shape.
-        rigid_body.refresh_shape_meshes(objects[index] for index in self.placeholders
+        rigid_body_plan.refresh_shape_meshes(objects[index] for index in self.placeholders
                                         if index in objects and self.doc.nodes[index].motion is None)
         try:
             if self.build_rigid_bodies:
                 collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
-                rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects], issues)
+                rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects],
+                                              library.SceneModelLibrary(bl_scene), issues)
         finally:
             self._drop_placeholder_mesh()
         return written
@@ -209,11 +210,11 @@ class ImportPlan:
             obj = objects.get(index)
             if obj is not None and obj.type == 'MESH':
                 self._placeholder_mesh = obj.data
-                rigid_body.mark_shape_mesh(obj)
+                markers.mark_shape_mesh(obj)
         for index in (*self.own_shape_mesh, *self.collision_nodes.values()):
             obj = objects.get(index)
             if obj is not None and obj.type == 'MESH':
-                rigid_body.mark_shape_mesh(obj)
+                markers.mark_shape_mesh(obj)
 
     def _drop_placeholder_mesh(self) -> None:
         mesh = self._placeholder_mesh

@@ -7,7 +7,7 @@ data, so a stale problem list never travels inside a .blend file.
 from __future__ import annotations
 
 import bpy
-from bpy.props import CollectionProperty, EnumProperty, IntProperty, PointerProperty, StringProperty
+from bpy.props import CollectionProperty, EnumProperty, IntProperty, StringProperty
 
 SEVERITY_ITEMS = [
     ('ERROR', "Error", "The export will be wrong or rejected", 'ERROR', 0),
@@ -38,12 +38,3 @@ CLASSES: tuple[type, ...] = (OMIValidationProblem, OMIAuthoringState)
 def authoring_state(context: bpy.types.Context) -> OMIAuthoringState:
     """The session's authoring state (typed accessor for `window_manager.omi_authoring`)."""
     return context.window_manager.omi_authoring  # type: ignore[attr-defined]
-
-
-def register_properties() -> None:
-    bpy.types.WindowManager.omi_authoring = PointerProperty(type=OMIAuthoringState)
-
-
-def unregister_properties() -> None:
-    if hasattr(bpy.types.WindowManager, "omi_authoring"):
-        del bpy.types.WindowManager.omi_authoring

@@ -1,0 +1,289 @@
+"""The physics of one scene's gathered objects, placed on glTF nodes (one `PhysicsExport.write_scene` call).
+
+Each object's physics is derived (its OMI settings through the hook layer's reader, or its Blender rigid
+body and constraint), shapes and joint frames get the child nodes they need, and each node's extensions
+are written with `io/omi/writer`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import bpy
+from mathutils import Matrix
+
+from ..omi import model, writer
+from . import adopt, adopt_constraints, export_frames, export_joints, export_meshes
+from .export_parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, node_ref
+
+if TYPE_CHECKING:
+    from .export_physics import PhysicsExport
+
+
+class SceneWrite:
+    """Writes the physics of one scene's gathered objects (one `PhysicsExport.write_scene` call)."""
+
+    def __init__(self, export: PhysicsExport, gltf_scene: Any, bl_scene: bpy.types.Scene,
+                 records: list[tuple[Any, bpy.types.Object]]) -> None:
+        self.export = export
+        self.bl_scene = bl_scene
+        self.records = records
+        self.parents: dict[int, Any] = {}
+        self.objects_of: dict[int, bpy.types.Object] = {}
+        self.nodes_of: dict[bpy.types.Object, Any] = {}
+        self.carriers: dict[int, Carrier] = {}
+        self.derived: dict[bpy.types.Object, Derived | None] = {}
+        self.depsgraph = bpy.context.evaluated_depsgraph_get()
+        for root in gltf_scene.nodes or []:
+            self._index_tree(root, None)
+
+    def _index_tree(self, root: Any, parent: Any) -> None:
+        stack = [(root, parent)]
+        while stack:
+            node, node_parent = stack.pop()
+            self.parents[id(node)] = node_parent
+            stack.extend((child, node) for child in node.children or [] if not isinstance(child, int))
+
+    def run(self) -> None:
+        for node, obj in self.records:
+            self.objects_of[id(node)] = obj
+            self.nodes_of.setdefault(obj, node)
+            if obj not in self.derived:
+                self.derived[obj] = self._guarded(obj, self._derive, obj)
+        for node, obj in self.records:
+            derived = self.derived[obj]
+            if derived is not None:
+                self._guarded(obj, self._place_body, node, obj, derived)
+        for node, obj in self.records:
+            derived = self.derived[obj]
+            if derived is not None and (derived.joint is not None or derived.constraint is not None) \
+                    and self.nodes_of.get(obj) is node:
+                self._guarded(obj, self._place_joint, node, obj, derived)
+        for carrier in self.carriers.values():
+            self._guarded(carrier.obj, self._write, carrier)
+
+    def _guarded(self, obj: bpy.types.Object, function, *args) -> Any:
+        """Run one object's step; a failure skips that object's physics and is reported, never raised."""
+        try:
+            return function(*args)
+        except Exception as error:  # the boundary: bad input must not stop the export
+            self.export.warn(f"{model.HOOK_FAILURE}object {obj.name!r}: its physics could not be exported ({error})")
+            return None
+
+    # --- deriving ----------------------------------------------------------------------------------
+
+    def _derive(self, obj: bpy.types.Object) -> Derived | None:
+        issues: list[model.Issue] = []
+        try:
+            if self.export.tagged.is_tagged(obj):
+                return self.export.tagged.derive(obj, self.bl_scene, issues)
+            if not self.export.include_rigid_bodies:
+                return None
+            body = None
+            if obj.rigid_body is not None:
+                body = adopt.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self.export.filters_needed())
+            constraint = None
+            if obj.rigid_body_constraint is not None:
+                constraint = adopt_constraints.constraint_joint(obj, issues)
+            if body is None and constraint is None:
+                return None
+            return Derived(body or model.NodePhysics(), constraint=constraint)
+        finally:
+            self.export.report(issues, obj)
+
+    # --- bodies and shapes -------------------------------------------------------------------------
+
+    def carrier(self, node: Any, obj: bpy.types.Object) -> Carrier:
+        carrier = self.carriers.get(id(node))
+        if carrier is None:
+            carrier = self.carriers[id(node)] = Carrier(node, obj)
+        return carrier
+
+    def add_child(self, parent: Any, local: Matrix, name: str) -> Any:
+        child = self.export.new_node(name, local)
+        if parent.children is None:
+            parent.children = []
+        parent.children.append(child)
+        self.parents[id(child)] = parent
+        return child
+
+    def _place_body(self, node: Any, obj: bpy.types.Object, derived: Derived) -> None:
+        physics = derived.physics
+        if physics.motion is not None:
+            self.carrier(node, obj).motion = physics.motion
+        if physics.collider is not None:
+            self._place_part(node, obj, physics.collider, derived.collider_offset, "collider")
+        if physics.trigger is not None:
+            target = self._place_part(node, obj, physics.trigger, derived.trigger_offset, "trigger")
+            if target is not None:
+                self.export.trigger_nodes.setdefault(obj, target)
+
+    def _place_part(self, node: Any, obj: bpy.types.Object, part: model.Collider | model.Trigger,
+                    offset: Matrix | None, role: str) -> Any | None:
+        """Put a collider or trigger (`role`) on the node that carries its shape; that node, None when the
+        shape cannot be exported."""
+        placed = self._place_shape(node, obj, part.shape, offset, role)
+        if placed is None:
+            return None
+        target, shape = placed
+        written = part if shape is part.shape else dataclasses.replace(part, shape=shape)
+        setattr(self.carrier(target, obj), role, written)
+        return target
+
+    def _place_shape(self, node: Any, obj: bpy.types.Object, shape: model.Shape | None, offset: Matrix | None,
+                     role: str) -> tuple[Any, model.Shape | None] | None:
+        """(node that carries the shape, shape as written); None when it cannot be exported."""
+        if shape is None:
+            return node, None
+        placement = export_frames.place_shape(shape, obj.matrix_world, offset)
+        if placement is None:
+            self.export.warn(f"object {obj.name!r}: it is scaled to zero, so its {role} has no volume; not exported")
+            return None
+        if placement.approximation:
+            self.export.warn(f"object {obj.name!r}: {role} approximated: {placement.approximation}")
+        target = node
+        for position, local in enumerate(placement.chain):
+            last = position == len(placement.chain) - 1
+            target = self.add_child(target, local, f"{obj.name}.{role}" if last else f"{obj.name}.{role}.unscaled")
+        written = placement.shape
+        if written.type in model.MESH_SHAPE_TYPES:
+            written = dataclasses.replace(written, mesh=self._shape_mesh(written.mesh, obj, node, target))
+        return target, written
+
+    def _shape_mesh(self, ref: model.MeshRef, obj: bpy.types.Object, node: Any, target: Any) -> Any:
+        """A mesh slot for a convex/trimesh shape of `obj` (whose node is `node`) carried by `target`."""
+        source, evaluated = (ref.object, ref.evaluated) if isinstance(ref, adopt.RigidBodyMesh) else (ref, True)
+        if not isinstance(source, bpy.types.Object):
+            return NO_MESH
+        unmodified = evaluated or not any(modifier.show_viewport for modifier in source.modifiers)
+        if target is node and source == obj and unmodified \
+                and export_meshes.render_mesh_is_shape_mesh(node, source, self.export.settings):
+            return self.export.mesh_slot(node.mesh)
+        meshes = self.export.shape_meshes()
+        mesh = meshes.mesh_for(export_meshes.MeshRequest(source, evaluated), self.depsgraph)
+        if mesh is None:
+            self.export.warn(f"object {obj.name!r}: the mesh {source.name!r} of its collision shape has no "
+                             "triangles; shape not exported")
+            return NO_MESH
+        self.carrier(target, obj).meshes.extend(meshes.take_new())
+        return self.export.mesh_slot(mesh)
+
+    # --- joints ------------------------------------------------------------------------------------
+
+    def _ancestors(self, node: Any) -> Iterable[Any]:
+        while node is not None:
+            yield node
+            node = self.parents.get(id(node))
+
+    def body_node(self, node: Any) -> Any | None:
+        """The nearest node at or above `node` that is a body (has motion, or a collider)."""
+        for ancestor in self._ancestors(node):
+            carrier = self.carriers.get(id(ancestor))
+            if carrier is not None and (carrier.motion is not None or carrier.collider is not None):
+                return ancestor
+        return None
+
+    def body_of(self, obj: bpy.types.Object) -> bpy.types.Object | None:
+        node = self.nodes_of.get(obj)
+        body = None if node is None else self.body_node(node)
+        return None if body is None else self.objects_of.get(id(body))
+
+    def is_dynamic(self, obj: bpy.types.Object) -> bool:
+        node = self.nodes_of.get(obj)
+        for ancestor in self._ancestors(node):
+            carrier = self.carriers.get(id(ancestor))
+            if carrier is not None and carrier.motion is not None:
+                return carrier.motion.type == "dynamic"
+        return False
+
+    def _owns_node(self, node: Any, obj: bpy.types.Object) -> bool:
+        carrier = self.carriers.get(id(node))
+        busy = carrier is not None and (carrier.motion or carrier.collider or carrier.trigger or carrier.joint)
+        return node.mesh is None and node.camera is None and not busy and obj.type == 'EMPTY'
+
+    def _place_joint(self, node: Any, obj: bpy.types.Object, derived: Derived) -> None:
+        if derived.joint is not None:
+            connected = derived.joint.connected_node
+            plan = export_joints.plan_from_settings(obj, derived.joint, owns_node=self._owns_node(node, obj),
+                                                    body_of=self.body_of)
+        else:
+            connected = derived.constraint.object2
+            plan = export_joints.plan_from_constraint(obj, derived.constraint)
+        for end in (plan.joint_side.anchor, connected):
+            if end not in self.nodes_of:
+                self.export.warn(f"object {obj.name!r}: its joint is connected to {end.name!r}, which is not "
+                                 "exported (selection, visibility or collection options); joint dropped")
+                return
+        plan = export_joints.oriented(plan, self.is_dynamic)
+        frames = [self._joint_frame(plan, side, suffix)
+                  for side, suffix in ((plan.joint_side, "joint"), (plan.connected_side, "connected"))]
+        if frames[0] is None or frames[1] is None:
+            self.export.warn(f"object {obj.name!r}: a body of its joint is scaled to zero; joint dropped")
+            return
+        joint_node, connected_node = frames
+        for end, frame_node in ((plan.joint_side.anchor, joint_node), (plan.connected_side.anchor, connected_node)):
+            if self.body_node(frame_node) is None:
+                self.export.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "
+                                 "body; engines need a body on both sides")
+        self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.export.node_slot(connected_node),
+                                                          plan.enable_collision)
+
+    def _joint_frame(self, plan: export_joints.JointPlan, side: export_joints.JointSide, suffix: str) -> Any | None:
+        anchor_node = self.nodes_of[side.anchor]
+        carrier = self.carriers.get(id(anchor_node))
+        if side.reuse and not (suffix == "joint" and carrier is not None and carrier.joint is not None):
+            return anchor_node
+        chain = export_frames.child_chain(side.anchor.matrix_world, plan.frame)
+        if chain is None:
+            return None
+        target = anchor_node
+        for position, local in enumerate(chain):
+            last = position == len(chain) - 1
+            name = f"{plan.source.name}.{suffix}" if last else f"{plan.source.name}.{suffix}.unscaled"
+            target = self.add_child(target, local, name)
+        return target
+
+    # --- writing -----------------------------------------------------------------------------------
+
+    def _descends(self, node: Any, ancestor: Any) -> bool:
+        return any(candidate is ancestor for candidate in self._ancestors(node))
+
+    def _members(self, carrier: Carrier) -> model.Trigger | None:
+        """The compound trigger with its members as node slots; members not exported or not inside it left out."""
+        trigger = carrier.trigger
+        slots = []
+        for member in trigger.nodes:
+            target = self.export.trigger_nodes.get(member)
+            if target is None:
+                self.export.warn(f"object {carrier.obj.name!r}: compound trigger member {member.name!r} is not "
+                                 "exported or has no trigger shape; left out")
+            elif not self._descends(target, carrier.node) or target is carrier.node:
+                self.export.warn(f"object {carrier.obj.name!r}: compound trigger member {member.name!r} is not "
+                                 "inside it in the exported hierarchy; left out")
+            else:
+                slots.append(self.export.node_slot(target))
+        if not slots:
+            self.export.warn(f"object {carrier.obj.name!r}: its compound trigger has no member left; not exported")
+            return None
+        return dataclasses.replace(trigger, nodes=tuple(slots))
+
+    def _write(self, carrier: Carrier) -> None:
+        trigger = carrier.trigger
+        if trigger is not None and trigger.shape is None:
+            trigger = self._members(carrier)
+        part = model.NodePhysics(motion=carrier.motion, collider=carrier.collider, trigger=trigger,
+                                 joint=carrier.joint)
+        if part.is_empty:
+            return
+        issues: list[model.Issue] = []
+        extensions = writer.node_extensions(part, self.export.ref, node_ref, mesh_ref, issues)
+        self.export.report(issues, carrier.obj)
+        body = extensions.get(writer.BODY)
+        if body is not None:
+            if body.get("collider") == {}:
+                body["collider"] = {"extras": {}}
+            if carrier.meshes:
+                body[MESH_CARRIER_KEY] = list(carrier.meshes)
+        self.export.attach(carrier, extensions)

@@ -1,0 +1,54 @@
+"""Markers the add-on puts on what it makes in Blender (ID properties), and the readers of them.
+
+The rigid-body build (`rigid_body*`) marks what it generates and the importer marks shape stand-ins; the
+export reads the same markers to leave those out. Small on purpose: the export side needs only these.
+- GENERATED on objects and meshes made for Blender's simulation: never exported, deleted and remade at will;
+- OWNER on a generated object: the object it was made for;
+- SHAPE_MESH on an object whose mesh data stands for its physics shape rather than visible geometry
+  (the importer turns an empty collider node into such a mesh object): export writes no mesh for it.
+"""
+
+from __future__ import annotations
+
+import bpy
+
+GENERATED = "omi_generated"
+SHAPE_MESH = "omi_shape_mesh"
+OWNER = "omi_owner"
+FOLLOW = "OMI rigid body"  # the Child Of constraint between a non-mesh body and its generated rigid body
+GENERATED_COLLECTION = "OMI Rigid Bodies"
+PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER)  # ID properties that must never reach glTF extras
+
+
+def is_generated(id_data: bpy.types.ID) -> bool:
+    """True for objects and meshes generated for Blender's simulation: export skips them, clear deletes them."""
+    return GENERATED in id_data
+
+
+def is_shape_mesh(obj: bpy.types.Object) -> bool:
+    """True when the object's mesh stands for its physics shape: not exported as visible geometry."""
+    return obj.type == 'MESH' and bool(obj.get(SHAPE_MESH))
+
+
+def mark_shape_mesh(obj: bpy.types.Object) -> None:
+    """Declare the object's mesh a physics shape display: wire, not rendered, never exported as geometry."""
+    obj[SHAPE_MESH] = True
+    obj.display_type = 'WIRE'
+    _hide_from_render(obj)
+
+
+def _hide_from_render(obj: bpy.types.Object) -> None:
+    # Ray visibility rather than hide_render: hide_render resyncs every collection on each change.
+    obj.visible_camera = False
+    obj.visible_shadow = False
+    obj.visible_diffuse = False
+    obj.visible_glossy = False
+    obj.visible_transmission = False
+    obj.visible_volume_scatter = False
+
+
+def made_for(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    """The generated objects made for `obj` in its scene."""
+    scene_objects = obj.users_scene[0].objects if obj.users_scene else ()
+    return [made for made in scene_objects if is_generated(made) and made.get(OWNER) == obj]
+

@@ -1,0 +1,54 @@
+"""The objects' OMI settings as the export reads them: the hook layer's side of `export_parts.SettingsReader`.
+
+io/blender places and writes model values and reads no PropertyGroups; this module turns the settings
+into those values (with `properties/convert`), as the Sync operators do.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import bpy
+
+from ..properties import convert, object_physics, scene_physics
+from .blender.export_parts import Derived
+from .omi import model
+
+
+class TaggedSettings:
+    """The export options of a scene and the OMI settings of its objects."""
+
+    def __init__(self, bl_scene: bpy.types.Scene) -> None:
+        options = scene_physics(bl_scene)
+        self.export_physics = bool(options.export_physics)
+        self.export_rigid_bodies = bool(options.export_rigid_bodies)
+
+    @staticmethod
+    def is_tagged(obj: bpy.types.Object) -> bool:
+        return convert.is_tagged(obj)
+
+    @staticmethod
+    def derive(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> Derived:
+        physics = convert.node_from_object(obj, issues, bl_scene)
+        settings = object_physics(obj)
+        collider_offset = trigger_offset = None
+        if physics.collider is not None and physics.collider.shape is not None:
+            collider_offset = convert.shape_offset_matrix(settings.collider.shape)
+        if physics.trigger is not None and physics.trigger.shape is not None:
+            trigger_offset = convert.shape_offset_matrix(settings.trigger.shape)
+        return Derived(physics, collider_offset, trigger_offset, physics.joint)
+
+    @staticmethod
+    def collision_mesh_objects(objects: Iterable[bpy.types.Object]) -> set[bpy.types.Object]:
+        """Untagged objects that a tagged object's convex/trimesh shape uses as its collision mesh."""
+        used: set[bpy.types.Object] = set()
+        for obj in objects:
+            settings = getattr(obj, "omi_physics", None)
+            if settings is None:
+                continue
+            for enabled, part in ((settings.use_collider, settings.collider), (settings.use_trigger, settings.trigger)):
+                if enabled and not part.is_compound and part.shape.mesh_source == 'OBJECT':
+                    mesh_object = part.shape.mesh_object
+                    if mesh_object is not None and mesh_object is not obj:
+                        used.add(mesh_object)
+        return {obj for obj in used if not convert.is_tagged(obj)}
