@@ -46,7 +46,7 @@ def test_import_without_rigid_bodies_exports_the_same(spec_dir, tmp_path, canoni
     assert canonical.diff_physics(schema_check.load_gltf(path), export(tmp_path, "settings_only")) == []
 
 
-def test_generated_objects_never_become_nodes(tmp_path, canonical, rigid_body_module):
+def test_generated_objects_never_become_nodes(tmp_path, canonical, markers_module):
     """A compound body whose collider sits under a grouping node gets a generated shape object."""
     nodes = [
         {"name": "Cart", "children": [1, 2], "extensions": {support.BODY: {"motion": {"type": "dynamic"}}}},
@@ -58,8 +58,8 @@ def test_generated_objects_never_become_nodes(tmp_path, canonical, rigid_body_mo
               {"type": "cylinder", "cylinder": {"height": 0.2, "radiusTop": 0.3, "radiusBottom": 0.3}}]
     document = support.document(nodes, shapes)
     support.import_gltf(support.write_gltf(tmp_path, "cart", document))
-    generated = [obj for obj in bpy.context.scene.objects if rigid_body_module.is_generated(obj)]
-    assert [obj.get(rigid_body_module.OWNER).name for obj in generated] == ["Wheel"]
+    generated = [obj for obj in bpy.context.scene.objects if markers_module.is_generated(obj)]
+    assert [obj.get(markers_module.OWNER).name for obj in generated] == ["Wheel"]
     exported = export(tmp_path, "cart_out")
     assert sorted(node["name"] for node in exported["nodes"]) == ["Axle", "Bumper", "Cart", "Wheel"]
     assert "meshes" not in exported  # the shape stand-ins are not visible geometry
@@ -67,5 +67,5 @@ def test_generated_objects_never_become_nodes(tmp_path, canonical, rigid_body_mo
 
 
 @pytest.fixture
-def rigid_body_module(omi):
-    return omi("io.blender.rigid_body")
+def markers_module(omi):
+    return omi("io.blender.markers")
