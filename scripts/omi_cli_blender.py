@@ -85,8 +85,7 @@ def run_guarded(argv: list[str], what: str) -> int:
     with tempfile.NamedTemporaryFile(prefix="omi_cli_blender_", suffix=".log", delete=False) as held:
         log_path = held.name
     try:
-        child = subprocess.run([sys.executable, str(SCRIPT), *argv, "--in-process", "--blender-log", log_path],
-                               check=False)
+        child = subprocess.run(_child_command([*argv, "--in-process", "--blender-log", log_path]), check=False)
         if child.returncode >= 0:
             return child.returncode
         output = Path(log_path).read_bytes().decode("utf-8", "replace").splitlines()
@@ -98,6 +97,17 @@ def run_guarded(argv: list[str], what: str) -> int:
         print("\n".join(output[-CRASH_TAIL_LINES:]), file=sys.stderr)
     print(f"error: Blender crashed ({_signal_name(-child.returncode)}) while {what}; nothing was written")
     return EXIT_PROBLEMS
+
+
+def _child_command(argv: list[str]) -> list[str]:
+    """This Python again; inside a Blender executable (whose sys.executable has no bpy), Blender itself."""
+    bpy = sys.modules.get("bpy")
+    if bpy is not None and bpy.app.binary_path:
+        sys.path.insert(0, str(SCRIPT.parent))  # addon_loader sits next to this script
+        import addon_loader  # noqa: PLC0415
+
+        return addon_loader.script_command(SCRIPT, *argv)
+    return [sys.executable, str(SCRIPT), *argv]
 
 
 def _signal_name(number: int) -> str:

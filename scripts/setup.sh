@@ -1,21 +1,50 @@
 #!/usr/bin/env bash
-# Create (or refresh) the virtual environments: .venv with bpy 5.0.1 and .venv-4.2 with bpy 4.2 LTS.
-# Idempotent: an environment is rebuilt only when its requirements file changed.
+# Create (or refresh) the virtual environments the test matrix runs on:
+#   .venv      bpy 5.0.1, Python 3.11 (also ruff, pytest-blender)   requirements.txt
+#   .venv-4.2  bpy 4.2 LTS, Python 3.11                             requirements-blender42.txt
+#   .venv-5.2  bpy 5.2 LTS, Python 3.13                             requirements-blender52.txt
+# Idempotent: an environment is rebuilt only when its requirements file changed. `--no-4.2`, or
+# OMI_SKIP_42=1 / OMI_SKIP_52=1, leave an environment out. Without a Python 3.13 (`python3.13` on PATH,
+# or one that pyenv has) .venv-5.2 is not made and the reason is printed; scripts/test.sh then skips it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
-make_env() {  # make_env DIR REQUIREMENTS
-  local dir=$1 req=$2 stamp="$1/.requirements.sha"
+make_env() {  # make_env DIR REQUIREMENTS PYTHON
+  local dir=$1 req=$2 python=$3 stamp="$1/.requirements.sha"
   local want; want=$(sha256sum "$req" | cut -d' ' -f1)
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
-  echo "setting up $dir from $req ..."
-  "$PYTHON" -m venv "$dir"
+  echo "setting up $dir from $req with $("$python" --version 2>&1) ..."
+  "$python" -m venv "$dir"
   "$dir/bin/python" -m pip install --quiet --upgrade pip >/dev/null
   "$dir/bin/python" -m pip install --quiet -r "$req"
   echo "$want" > "$stamp"
 }
 
-make_env .venv requirements.txt
-if [ "${1:-}" != "--no-4.2" ]; then make_env .venv-4.2 requirements-blender42.txt; fi
+# A Python 3.13 interpreter: $PYTHON313, python3.13 on PATH, or pyenv's newest 3.13.x.
+python313() {
+  local candidate=${PYTHON313:-python3.13} version
+  if "$candidate" -c 'import sys; assert sys.version_info[:2] == (3, 13)' 2>/dev/null; then
+    command -v "$candidate"; return 0
+  fi
+  if command -v pyenv >/dev/null; then
+    version=$(pyenv versions --bare 2>/dev/null | grep -E '^3\.13\.[0-9]+$' | sort -V | tail -n1)
+    if [ -n "$version" ] && [ -x "$(pyenv root)/versions/$version/bin/python3.13" ]; then
+      echo "$(pyenv root)/versions/$version/bin/python3.13"; return 0
+    fi
+  fi
+  return 1
+}
+
+make_env .venv requirements.txt "$PYTHON"
+if [ "${1:-}" != "--no-4.2" ] && [ -z "${OMI_SKIP_42:-}" ]; then
+  make_env .venv-4.2 requirements-blender42.txt "$PYTHON"
+fi
+if [ -z "${OMI_SKIP_52:-}" ]; then
+  if PY313=$(python313); then
+    make_env .venv-5.2 requirements-blender52.txt "$PY313"
+  else
+    echo "no Python 3.13 found (python3.13, \$PYTHON313 or pyenv): .venv-5.2 (bpy 5.2) not made; the 5.2 run is skipped"
+  fi
+fi

@@ -1,14 +1,33 @@
 #!/usr/bin/env bash
-# The whole test suite: ruff, then pytest on Blender 5.0.1 and on Blender 4.2 LTS.
-# Sets the environments up first if needed. Extra arguments go to pytest.
+# The whole test suite: ruff, then pytest on the bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
+# Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
+#   OMI_SKIP_42=1   leave out the 4.2 LTS run
+#   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
+# The real-Blender job (scripts/real_blender.sh) is separate; .ci/run runs it after this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check .
 (cd io && ../.venv/bin/mypy --strict --cache-dir ../.mypy_cache -p omi)  # the pure core, typed strictly
-echo "== Blender 5.0.1"
-.venv/bin/python -m pytest "$@"
+
+run() {  # run LABEL VENV [pytest args]
+  local label=$1 venv=$2 start=$SECONDS
+  shift 2
+  echo "== $label"
+  "$venv/bin/python" -m pytest "$@"
+  echo "== $label: $((SECONDS - start)) s"
+}
+
+run "Blender 5.0.1 (bpy wheel, $(.venv/bin/python -V))" .venv "$@"
 if [ -z "${OMI_SKIP_42:-}" ]; then
-  echo "== Blender 4.2 LTS"
-  .venv-4.2/bin/python -m pytest "$@"
+  run "Blender 4.2 LTS (bpy wheel)" .venv-4.2 "$@"
+else
+  echo "== Blender 4.2 LTS: skipped (OMI_SKIP_42 is set)"
+fi
+if [ -n "${OMI_SKIP_52:-}" ]; then
+  echo "== Blender 5.2 LTS: skipped (OMI_SKIP_52 is set)"
+elif [ -x .venv-5.2/bin/python ]; then
+  run "Blender 5.2 LTS (bpy wheel, $(.venv-5.2/bin/python -V))" .venv-5.2 "$@"
+else
+  echo "== Blender 5.2 LTS: skipped (no Python 3.13 for the bpy 5.2 wheel; see scripts/setup.sh)"
 fi

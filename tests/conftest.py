@@ -1,6 +1,8 @@
 """Shared fixtures: the real bpy module with the add-on installed and enabled as Blender would.
 
 Runs the same way under plain pytest with the bpy wheel and inside a full Blender (pytest-blender).
+Nothing here imports bpy while the file loads: pytest-blender's outer pytest, which has no bpy, loads it
+too before it starts Blender. scripts/addon_loader.py (which needs bpy) is imported by the fixtures.
 """
 
 from __future__ import annotations
@@ -14,23 +16,52 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "scripts"))  # never the repo root itself: io/ would shadow io
-
-import addon_loader as addon  # noqa: E402
-
 SHARED_DIR = REPO_ROOT.parent / "shared"
 SPEC_DIR = SHARED_DIR / "omi-spec"
+
+
+class _CheckoutIsNoTestPackage:
+    """Collect the checkout's root as a plain folder, not as a Python package.
+
+    The root holds the add-on's `__init__.py`, so pytest (8 and later) makes it a Package and imports that
+    file: as a package named after the folder, or, when the folder's name is no Python identifier (a clone
+    into `omi-blender-physics`), as a lone module whose relative imports fail for every test. The tests load
+    the add-on through Blender instead (addon_loader). Registered as a plugin so it applies above tests/.
+    """
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_collect_directory(self, path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+        if path == REPO_ROOT:
+            return pytest.Dir.from_parent(parent, path=path)
+        return None
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.pluginmanager.register(_CheckoutIsNoTestPackage(), "omi-checkout-is-no-test-package")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """Say which copy of the add-on the tests ran on (the checkout, or an installed zip)."""
+    if "addon_loader" in sys.modules:
+        terminalreporter.write_line(f"OMI add-on tested: {sys.modules['addon_loader'].location()}")
 
 
 @pytest.fixture(scope="session")
 def omi_addon() -> ModuleType:
     """The enabled add-on package (bl_ext.<repo>.omi_physics)."""
-    return addon.enable()
+    import addon_loader
+
+    if not addon_loader.is_checkout() and SPEC_DIR.is_dir():  # an installed copy looks for ../shared beside itself
+        os.environ.setdefault("OMI_SPEC_DIR", str(SPEC_DIR))
+    return addon_loader.enable()
 
 
 @pytest.fixture(scope="session")
 def omi(omi_addon: ModuleType):
     """Accessor for the add-on's modules: omi('io.omi.model')."""
-    return addon.module
+    import addon_loader
+
+    return addon_loader.module
 
 
 @pytest.fixture(scope="session")
@@ -83,10 +114,10 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
-    import bpy
-
-    if bpy.app.version < (4, 3, 0) and _exit_status:
-        addon.remove_repository_dirs()  # os._exit skips atexit
+    bpy = sys.modules.get("bpy")  # absent in pytest-blender's outer pytest
+    if bpy is not None and bpy.app.version < (4, 3, 0) and _exit_status:
+        if "addon_loader" in sys.modules:
+            sys.modules["addon_loader"].remove_repository_dirs()  # os._exit skips atexit
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(_exit_status[-1])

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import addon_loader
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLI = REPO_ROOT / "scripts" / "omi_physics_cli.py"
 OMI_NAMES = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
@@ -58,10 +60,12 @@ def blender_cli(*args: object) -> CliRun:
 
 def run_cli_subprocess(*args: object, env: dict[str, str] | None = None,
                        timeout: float = 120) -> subprocess.CompletedProcess:
-    """The tool run with this test's Python (and so its bpy wheel), as a pipeline would run it."""
+    """The tool run as a pipeline would run it: `import`/`export` with a Python that has bpy (this test's, or
+    Blender itself inside a Blender executable), the pure commands with this test's plain Python."""
     environment = {**os.environ, **(env or {})}
-    return subprocess.run([sys.executable, str(CLI), *map(str, args)], capture_output=True, text=True,
-                          env=environment, timeout=timeout, check=False)
+    needs_bpy = bool(args) and str(args[0]) in ("import", "export")
+    command = addon_loader.script_command(CLI, *args) if needs_bpy else [sys.executable, str(CLI), *map(str, args)]
+    return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout, check=False)
 
 
 def write_gltf(path: Path, document: Any) -> Path:

@@ -130,6 +130,15 @@ def build_scene() -> None:
     support.add_rigid_body(plain, 'ACTIVE', 'SPHERE', mass=4.0, friction=0.3)
 
 
+def material_worn(exported: support.Exported, name: str) -> dict:
+    """The physics material of the object's collider, on its node or on the child node of its offset."""
+    holders = [exported.index(name), *exported.node(name).get("children", [])]
+    indices = [collider["physicsMaterial"] for collider in (exported.body(i).get("collider", {}) for i in holders)
+               if "physicsMaterial" in collider]
+    assert len(indices) == 1, f"{name}: {len(indices)} colliders with a physics material"
+    return exported.root(support.BODY, "physicsMaterials")[indices[0]]
+
+
 def test_every_setting_survives_save_and_reopen(clean_scene, tmp_path):
     build_scene()
     for folder in ("before", "after"):  # one file name in two folders
@@ -139,8 +148,13 @@ def test_every_setting_survives_save_and_reopen(clean_scene, tmp_path):
     # The file really holds every kind of setting.
     shapes = {shape["type"] for shape in before.shapes()}
     assert shapes == {"box", "sphere", "capsule", "cylinder", "convex", "trimesh"}
-    names = [material.get("name") for material in before.root(support.BODY, "physicsMaterials")]
-    assert names == ["Grippy", "Bouncy", None]  # the last one: the plain rigid body's friction
+    materials = before.root(support.BODY, "physicsMaterials")  # in the exporter's node order, which varies
+    worn = {name: material_worn(before, name) for name in ("Ground", "Crate", "PlainRigidBody")}
+    assert len(materials) == 3 and all(any(material is used for used in worn.values()) for material in materials)
+    assert worn["Ground"]["name"] == "Grippy" and worn["Ground"]["staticFriction"] == pytest.approx(0.9)
+    assert worn["Crate"]["name"] == "Bouncy" and worn["Crate"]["restitution"] == pytest.approx(0.95)
+    assert "name" not in worn["PlainRigidBody"]  # made from the plain rigid body's friction
+    assert worn["PlainRigidBody"]["dynamicFriction"] == pytest.approx(0.3)
     assert {f["name"] for f in before.root(support.BODY, "collisionFilters")} == {"Players", "Ghosts"}
     assert {before.body(name)["motion"]["type"] for name in ("Crate", "Barrel", "Cone")} == \
         {"dynamic", "kinematic", "static"}

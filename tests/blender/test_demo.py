@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import math
 import subprocess
-import sys
 from pathlib import Path
 
+import addon_loader
 import bpy
 import contact_sheet
 import demo
@@ -177,7 +177,7 @@ def test_the_summary_reports_every_check(outcome):
 
 def test_the_script_runs_and_says_where_its_outputs_are(tmp_path):
     script = Path(demo.__file__)
-    completed = subprocess.run([sys.executable, str(script), "--no-render", "--out", str(tmp_path)],
+    completed = subprocess.run(addon_loader.script_command(script, "--no-render", "--out", tmp_path),
                                check=False, capture_output=True, text=True, timeout=300)
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     for name in ("summary.txt", "demo.glb", "demo.gltf"):
