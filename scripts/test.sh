@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: ruff, then pytest on the bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
+# The whole test suite: ruff, mypy on the pure core, then pytest on the bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
 # Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
 #   OMI_SKIP_42=1   leave out the 4.2 LTS run
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
