@@ -23,17 +23,30 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))  # not the repo root: io/ would shadow io
-import addon_loader  # noqa: E402
-
 CHILD_MARK = "BENCHMARK-RESULT "
 
 
+def loader():
+    """scripts/addon_loader, imported on first use: it loads bpy, which a parent process never needs."""
+    import addon_loader  # noqa: PLC0415
+
+    return addon_loader
+
+
 def enable_addon() -> None:
-    addon_loader.enable()
+    loader().enable()
+
+
+def disable_addon() -> None:
+    """Disable the add-on if it is enabled (Blender complains about disabling it twice)."""
+    import bpy  # noqa: PLC0415
+
+    if loader().ADDON_MODULE in bpy.context.preferences.addons:
+        loader().disable()
 
 
 def addon_module(name: str):
-    return addon_loader.module(name)
+    return loader().module(name)
 
 
 def best_of(function: Callable[[], object], repeats: int = 5) -> float:

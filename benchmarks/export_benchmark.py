@@ -1,45 +1,62 @@
-"""glTF export speed with OMI physics, as a ratio against the same export with physics turned off.
+"""glTF export speed with the add-on enabled, as a ratio against the same export with the add-on disabled.
 
-A scene of N tagged mesh objects (boxes, spheres, capsules and convex hulls in turn, one body in three
-dynamic, one joint per 20 objects), exported to .glb with physics on and off in alternation, the best of
-a few runs each. Peak memory is Python's peak allocation during one export (tracemalloc, which sees the
-exporter's and the add-on's Python objects, in a separate untimed run) and the process's peak resident
-size at the end.
+The scene is one an artist already has: N untagged Blender rigid bodies (no OMI settings: the add-on
+derives their physics from Blender's rigid bodies) over a passive floor, shapes box, sphere, capsule,
+cylinder and convex hull in turn, one dynamic body in three, and a hinge constraint every tenth body.
+Meshes:
+- "shared": every body uses one of three meshes (cube, icosphere, cylinder), as Duplicate Linked (Alt+D)
+  makes them: the exporter has the least work of its own, so the add-on's share is largest;
+- "unique": one mesh per object (Duplicate, Shift+D).
 
-Meshes: "unique" gives each object its own mesh, as Blender's Duplicate (Shift+D) does; "linked" shares
-four meshes between all objects (Duplicate Linked, Alt+D), the case where the exporter has the least work
-of its own and the physics share is largest.
+Each case exports .glb with the add-on disabled and enabled in alternation (the add-on really
+unregistered, so "off" runs the exporter alone), the best of a few runs each, in CPU seconds of this
+process (what a busy shared machine skews least; wall-clock seconds in brackets); the garbage collector
+runs before every export, untimed, so no export pays for the garbage of the one before. Peak memory:
+Python's peak during one export of each kind (tracemalloc, untimed), and the process's resident peak.
 
-Run: .venv/bin/python benchmarks/export_benchmark.py [N ...]   (or .venv-4.2/bin/python)
+Dialects: DIALECTS lists the physics dialects to measure (each one's own ratio against the same
+"off" time). Until the export has a dialect option it is the add-on's only output.
+
+Run: .venv/bin/python benchmarks/export_benchmark.py [N ...] [--shared-only] [--unique-only]
 """
 
 from __future__ import annotations
 
-import logging
+import gc
+import json
 import random
-import resource
+import struct
 import sys
 import tempfile
 import time
-import tracemalloc
 from pathlib import Path
 
+import bench_common
 import bpy
+from bench_common import megabytes, python_peak
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))  # not the repo root: io/ would shadow io
-import addon_loader
+COUNTS = (2000, 5000)
+SHAPES = ('BOX', 'SPHERE', 'CAPSULE', 'CYLINDER', 'CONVEX_HULL')
+HINGE_EVERY = 10
+FRICTIONS = (0.5, 0.3, 0.8)
+# The physics dialect(s) each "on" export writes: None is the add-on's default. When the export gets a
+# dialect option, list its values here (for example "OMI", "KHR" and both at once) and set it in
+# `choose_dialect`; every dialect then gets its own line and ratio.
+DIALECTS: tuple[str | None, ...] = (None,)
 
-SHAPES = ('BOX', 'SPHERE', 'CAPSULE', 'CONVEX')
-JOINT_EVERY = 20
+
+def choose_dialect(dialect: str | None) -> None:
+    """Set the export's physics dialect (no option exists yet: only the default is measured)."""
+    if dialect is not None:
+        raise NotImplementedError(f"the export has no dialect option yet ({dialect!r})")
 
 
 def _meshes() -> list[bpy.types.Mesh]:
-    """Box, sphere, capsule-like and hull meshes (made by the primitive operators, objects then removed)."""
+    """Cube, icosphere and cylinder meshes (made by the primitive operators, their objects then removed)."""
     adders = (
         lambda: bpy.ops.mesh.primitive_cube_add(size=1.0),
-        lambda: bpy.ops.mesh.primitive_uv_sphere_add(segments=16, ring_count=8, radius=0.5),
-        lambda: bpy.ops.mesh.primitive_cylinder_add(vertices=16, radius=0.5, depth=2.0),
         lambda: bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=2, radius=0.5),
+        lambda: bpy.ops.mesh.primitive_cylinder_add(vertices=16, radius=0.5, depth=2.0),
     )
     made = []
     for add in adders:
@@ -50,92 +67,119 @@ def _meshes() -> list[bpy.types.Mesh]:
     return made
 
 
-def build_scene(count: int, linked: bool) -> None:
+def build_scene(count: int, shared: bool) -> None:
+    """N untagged rigid bodies over a passive floor, a hinge every tenth body (see the module text)."""
     bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    bpy.ops.rigidbody.world_add()
+    world = scene.rigidbody_world
+    world.collection = bpy.data.collections.new("RigidBodyWorld")
+    world.constraints = bpy.data.collections.new("RigidBodyConstraints")
     rng = random.Random(1)
-    collection = bpy.context.scene.collection
+    collection = scene.collection
     meshes = _meshes()
+    floor = bpy.data.objects.new("Floor", meshes[0].copy())
+    floor.scale = (250.0, 250.0, 1.0)
+    collection.objects.link(floor)
+    world.collection.objects.link(floor)  # linking creates the rigid body (no operator per object)
+    floor.rigid_body.type = 'PASSIVE'
+    floor.rigid_body.collision_shape = 'BOX'
     previous = None
     for index in range(count):
-        kind = index % len(SHAPES)
-        mesh = meshes[kind] if linked else meshes[kind].copy()
-        obj = bpy.data.objects.new(f"Body{index:05d}", mesh)
+        mesh = meshes[index % len(meshes)]
+        obj = bpy.data.objects.new(f"Body{index:05d}", mesh if shared else mesh.copy())
         collection.objects.link(obj)
-        obj.location = (rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(0, 20))
+        obj.location = (rng.uniform(-100, 100), rng.uniform(-100, 100), rng.uniform(1, 20))
         obj.rotation_euler = (rng.uniform(0, 3), rng.uniform(0, 3), rng.uniform(0, 3))
-        settings = obj.omi_physics
-        settings.use_collider = True
-        shape = settings.collider.shape
-        shape.shape_type = SHAPES[kind]
-        shape.size = (rng.uniform(0.5, 2), rng.uniform(0.5, 2), rng.uniform(0.5, 2))
-        shape.radius = shape.radius_top = shape.radius_bottom = rng.uniform(0.2, 1.0)
-        shape.height = rng.uniform(0.5, 2.0)
-        if index % 3 == 0:
-            settings.use_motion = True
-            settings.motion.motion_type = 'DYNAMIC'
-            settings.motion.mass = rng.uniform(1, 50)
-        if index % JOINT_EVERY == 0 and previous is not None:
-            frame = bpy.data.objects.new(f"Joint{index:05d}", None)
-            collection.objects.link(frame)
-            frame.parent = obj
-            joint = frame.omi_physics
-            joint.use_joint = True
-            joint.joint.connected_object = previous
-            limit = joint.joint.limits.add()
-            limit.kind = 'LINEAR'
+        world.collection.objects.link(obj)
+        body = obj.rigid_body
+        body.type = 'ACTIVE' if index % 3 == 0 else 'PASSIVE'
+        body.collision_shape = SHAPES[index % len(SHAPES)]
+        body.mass = rng.uniform(1, 50)
+        body.friction = FRICTIONS[index % len(meshes)]  # one material per kind of prop (wood, metal, stone)
+        if index % HINGE_EVERY == 0 and previous is not None:
+            hinge = bpy.data.objects.new(f"Hinge{index:05d}", None)
+            collection.objects.link(hinge)
+            hinge.location = obj.location
+            world.constraints.objects.link(hinge)
+            hinge.rigid_body_constraint.type = 'HINGE'
+            hinge.rigid_body_constraint.object1 = obj
+            hinge.rigid_body_constraint.object2 = previous
         previous = obj
     bpy.context.view_layer.update()
 
 
-def export_once(path: Path, physics: bool) -> float:
-    bpy.context.scene.omi_physics.export_physics = physics
-    start = time.perf_counter()
+def set_addon(enabled: bool) -> None:
+    if enabled:
+        bench_common.enable_addon()
+    else:
+        bench_common.disable_addon()
+
+
+def physics_nodes(path: Path) -> int:
+    """How many nodes of the written .glb carry a physics extension (checks what was measured)."""
+    data = path.read_bytes()
+    length = struct.unpack_from("<I", data, 12)[0]
+    document = json.loads(data[20:20 + length])
+    return sum(1 for node in document.get("nodes", ()) if any("physics" in key for key in node.get("extensions", ())))
+
+
+def export_once(path: Path, enabled: bool, dialect: str | None = None) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one export."""
+    set_addon(enabled)
+    if enabled:
+        choose_dialect(dialect)
+    gc.collect()  # untimed, in both cases: no export pays for the garbage left by the one before
+    start_cpu, start_wall = time.process_time(), time.perf_counter()
     result = bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB')
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start_cpu, time.perf_counter() - start_wall
     if result != {'FINISHED'}:
         raise RuntimeError(f"export failed: {result}")
     return elapsed
 
 
-def best_times(path: Path, repeats: int) -> tuple[float, float]:
-    off, on = [], []
-    for _ in range(repeats):  # alternate, so that drift in the machine's load hits both alike
-        off.append(export_once(path, physics=False))
-        on.append(export_once(path, physics=True))
-    return min(off), min(on)
+def measure(count: int, shared: bool, path: Path) -> None:
+    build_scene(count, shared)
+    export_once(path, False)  # warm up caches and imports, and check what is measured
+    if physics_nodes(path):
+        raise RuntimeError("the export with the add-on disabled wrote physics")
+    export_once(path, True)
+    if physics_nodes(path) < count:
+        raise RuntimeError(f"the export with the add-on wrote physics on {physics_nodes(path)} of {count} bodies")
+    repeats = 2 if count >= 5000 else 3
+    for dialect in DIALECTS:
+        runs: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+        for _ in range(repeats):  # alternate, so that drift in the machine's load hits both alike
+            runs[False].append(export_once(path, False))
+            runs[True].append(export_once(path, True, dialect))
+        (off_cpu, off_wall), (on_cpu, on_wall) = ((min(cpu for cpu, _ in runs[on]), min(wall for _, wall in runs[on]))
+                                                  for on in (False, True))
+        peak_off = python_peak(lambda: export_once(path, False))
+        peak_on = python_peak(lambda dialect=dialect: export_once(path, True, dialect))
+        cells = f"{off_cpu:.3f} ({off_wall:.3f})", f"{on_cpu:.3f} ({on_wall:.3f})", \
+            f"{on_cpu / off_cpu:.3f} ({on_wall / off_wall:.3f})"
+        print(f"{count:>6} {'shared' if shared else 'unique':>7} {dialect or 'default':>8} {cells[0]:>15} "
+              f"{cells[1]:>15} {cells[2]:>15} {megabytes(peak_off):>12} {megabytes(peak_on):>12}", flush=True)
 
 
-def python_peak(path: Path, physics: bool) -> int:
-    tracemalloc.start()
-    export_once(path, physics)
-    _current, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    return peak
-
-
-def main(counts: list[int]) -> None:
-    addon_loader.enable()
-    logging_off()
-    print(f"Blender {bpy.app.version_string}; best of 3 runs (2 at 5000), .glb")
-    print(f"{'N':>6} {'meshes':>7} {'off (s)':>9} {'on (s)':>9} {'ratio':>7} {'py peak off':>12} {'py peak on':>11}")
+def main(counts: tuple[int, ...], kinds: tuple[bool, ...]) -> None:
+    bench_common.enable_addon()
+    bench_common.quiet_gltf_logs()
+    print(f"Blender {bpy.app.version_string}: .glb export of N untagged rigid bodies, add-on on / off "
+          "(best of 3 runs, 2 at N >= 5000)")
+    print("seconds: CPU of this process (wall); ratio on / off: CPU (wall); Python peak of one export (tracemalloc)")
+    print(f"{'N':>6} {'meshes':>7} {'dialect':>8} {'off':>15} {'on':>15} {'ratio':>15} "
+          f"{'py peak off':>12} {'py peak on':>12}")
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "benchmark.glb"
         for count in counts:
-            for linked in (False, True):
-                build_scene(count, linked)
-                export_once(path, physics=True)  # warm up caches and imports
-                off, on = best_times(path, 2 if count >= 5000 else 3)
-                peak_off, peak_on = python_peak(path, False), python_peak(path, True)
-                print(f"{count:>6} {'linked' if linked else 'unique':>7} {off:>9.3f} {on:>9.3f} {on / off:>7.3f} "
-                      f"{peak_off / 2**20:>9.1f} MB {peak_on / 2**20:>8.1f} MB", flush=True)
-    print(f"process peak resident size: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
-
-
-def logging_off() -> None:
-    """The exporter logs every primitive at INFO level; console output would dominate the timing."""
-    logging.getLogger("glTFImporter").setLevel(logging.WARNING)
-    bpy.app.debug_value = 1  # the exporter's own log level: warnings and errors only
+            for shared in kinds:
+                measure(count, shared, path)
+    print(f"process peak resident size: {megabytes(bench_common.resident_peak())}")
 
 
 if __name__ == "__main__":
-    main([int(value) for value in sys.argv[1:]] or [100, 1000, 5000])
+    arguments = sys.argv[1:]
+    chosen = tuple(int(value) for value in arguments if value.isdigit()) or COUNTS
+    main(chosen, (True,) if "--shared-only" in arguments else (False,) if "--unique-only" in arguments
+         else (True, False))

@@ -1,15 +1,23 @@
-"""Import speed: a glTF with N dynamic bodies imported with the OMI physics, against the same import without.
+"""Import speed and peak memory: a glTF with N dynamic bodies imported with the OMI physics, against the
+plain import of the same file in the same run.
 
-Each body is laid out the way exporters such as Godot write it: a body node (dynamic motion), a
-collider child node (a box, no mesh) and a visible child mesh (one shared box mesh), over one static
-floor. Times are `bpy.ops.import_scene.gltf` plus the view layer update that follows it, best of a few
-runs, each in an empty scene, as CPU seconds of this process (other programs on a shared machine do not
-skew them; Blender's own worker threads count) and as wall-clock seconds:
-- baseline: the add-on's import option off (the glTF importer alone);
+Each body is laid out the way exporters such as Godot write it: a body node (dynamic motion), a collider
+child node (a box, no mesh) and a visible child mesh node, over one static floor. Meshes:
+- "shared": every mesh node uses one box mesh (instanced props);
+- "unique": every mesh node has a mesh of its own (N glTF meshes, so N Blender meshes; they read the
+  same accessors, which keeps the file small without sparing the importer any work per mesh).
+Three imports of each file, each case in a child process of its own so that its peak resident size is
+its own:
+- plain: the add-on disabled (Blender's glTF importer alone);
 - settings: OMI settings written, no Blender rigid bodies;
 - physics: settings and Blender rigid bodies (the default).
+Times are `bpy.ops.import_scene.gltf` plus the view layer update that follows it, best of a few runs,
+each in an empty scene, as CPU seconds of the process (other programs on a shared machine do not skew
+them; Blender's own worker threads count) and wall-clock seconds. Memory: the child's peak resident size
+(`ru_maxrss`) and, for scale, its resident size before the first import (Blender and the add-on loaded).
 
-Run: .venv/bin/python benchmarks/import_benchmark.py [N ...]   (or .venv-4.2/bin/python)
+Run: .venv/bin/python benchmarks/import_benchmark.py [N ...] [--shared-only] [--unique-only] [--scale]
+(--scale adds N = 100,000, one run per case, shared meshes: a few minutes.)
 """
 
 from __future__ import annotations
@@ -22,13 +30,12 @@ import tempfile
 import time
 from pathlib import Path
 
-import bpy
+import bench_common
+from bench_common import megabytes
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))  # not the repo root: io/ would shadow io
-import addon_loader
-
-COUNTS = (100, 1000, 5000)
-REPEATS = {100: 5, 1000: 3, 5000: 3}
+COUNTS = (2000, 5000, 20000)
+SCALE_COUNT = 100_000
+CASES = ("plain", "settings", "physics")
 
 
 def _box_mesh_buffer() -> tuple[str, int, int]:
@@ -42,7 +49,7 @@ def _box_mesh_buffer() -> tuple[str, int, int]:
     return f"data:application/octet-stream;base64,{data}", len(positions), len(indices)
 
 
-def write_scene(count: int, path: Path) -> None:
+def write_scene(count: int, shared: bool, path: Path) -> None:
     uri, positions_size, indices_size = _box_mesh_buffer()
     nodes: list[dict] = [{
         "name": "Floor", "translation": [0.0, -0.5, 0.0], "scale": [1.0, 1.0, 1.0],
@@ -53,15 +60,18 @@ def write_scene(count: int, path: Path) -> None:
     for index in range(count):
         body = len(nodes)
         nodes.append({
-            "name": f"Body{index:05d}", "children": [body + 1],
+            "name": f"Body{index:06d}", "children": [body + 1],
             "translation": [2.0 * (index % side), 2.0 + (index // (side * side)) * 2.0, 2.0 * (index // side % side)],
             "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "mass": 2.0}}},
         })
-        nodes.append({"name": f"Collider{index:05d}", "children": [body + 2],
+        nodes.append({"name": f"Collider{index:06d}", "children": [body + 2],
                       "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}})
-        nodes.append({"name": f"Mesh{index:05d}", "mesh": 0})
+        nodes.append({"name": f"Mesh{index:06d}", "mesh": 0 if shared else index})
         roots.append(body)
     floor_size = 2.0 * side + 2.0
+    primitive = {"attributes": {"POSITION": 0}, "indices": 1}
+    meshes = [{"name": "Crate" if shared else f"Crate{index:06d}", "primitives": [primitive]}
+              for index in range(1 if shared else count)]
     document = {
         "asset": {"version": "2.0"},
         "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
@@ -77,7 +87,7 @@ def write_scene(count: int, path: Path) -> None:
              "min": [-0.5, -0.5, -0.5], "max": [0.5, 0.5, 0.5]},
             {"bufferView": 1, "componentType": 5123, "count": 36, "type": "SCALAR"},
         ],
-        "meshes": [{"name": "Crate", "primitives": [{"attributes": {"POSITION": 0}, "indices": 1}]}],
+        "meshes": meshes,
         "nodes": nodes,
         "scenes": [{"nodes": roots}],
         "scene": 0,
@@ -85,47 +95,78 @@ def write_scene(count: int, path: Path) -> None:
     path.write_text(json.dumps(document))
 
 
-def import_seconds(path: Path, physics: bool, rigid_bodies: bool) -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one import."""
+# --- the child process: one case, a few runs ---------------------------------------------------------------
+
+
+def import_seconds(path: Path, case: str) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one import of `path` into an empty scene."""
+    import bpy  # noqa: PLC0415  (the parent process never loads Blender)
+
     bpy.ops.wm.read_homefile(use_empty=True)
-    options = bpy.context.scene.omi_physics
-    options.import_physics = physics
-    options.import_rigid_bodies = rigid_bodies
+    if case == "plain":
+        bench_common.disable_addon()
+    else:
+        bench_common.enable_addon()
+        options = bpy.context.scene.omi_physics
+        options.import_physics = True
+        options.import_rigid_bodies = case == "physics"
     start_cpu, start_wall = time.process_time(), time.perf_counter()
     bpy.ops.import_scene.gltf(filepath=str(path))
     bpy.context.view_layer.update()
     elapsed = time.process_time() - start_cpu, time.perf_counter() - start_wall
-    expected = rigid_bodies and physics
-    body = bpy.data.objects.get("Body00000")
-    if body is None or (body.rigid_body is not None) != expected:
-        raise RuntimeError(f"the import did not do what was measured (rigid bodies expected: {expected})")
+    body = bpy.data.objects.get("Body000000")
+    if body is None or (body.rigid_body is not None) != (case == "physics"):
+        raise RuntimeError(f"the {case} import did not do what was measured")
     return elapsed
 
 
-def best(path: Path, physics: bool, rigid_bodies: bool, repeats: int) -> tuple[float, float]:
-    runs = [import_seconds(path, physics, rigid_bodies) for _ in range(repeats)]
-    return min(cpu for cpu, _wall in runs), min(wall for _cpu, wall in runs)
+def child(path: Path, case: str, repeats: int) -> None:
+    import bpy  # noqa: PLC0415
+
+    bench_common.enable_addon()
+    bench_common.quiet_gltf_logs()
+    bpy.ops.wm.read_homefile(use_empty=True)
+    loaded = bench_common.resident_peak()
+    runs = [import_seconds(path, case) for _ in range(repeats)]
+    bench_common.report_to_parent({"cpu": min(cpu for cpu, _ in runs), "wall": min(wall for _, wall in runs),
+                                   "loaded": loaded, "peak": bench_common.resident_peak()})
 
 
-def main(counts: tuple[int, ...]) -> None:
-    addon_loader.enable()
-    bpy.app.debug_value = 2  # the importer logs errors only: console output is not what is measured
-    print(f"Blender {bpy.app.version_string}: import of N dynamic bodies (body + collider + mesh nodes each)")
-    print("seconds: CPU (wall); ratios against the baseline: CPU (wall)")
-    print(f"{'N':>6} {'baseline':>15} {'settings':>15} {'physics':>15} {'settings x':>13} {'physics x':>13}")
+# --- the parent: writes the files, runs the cases, prints the table --------------------------------------------
+
+
+def main(counts: tuple[int, ...], kinds: tuple[bool, ...]) -> None:
+    print("Import of N dynamic bodies (body + collider + mesh nodes each), each case in its own process.")
+    print("seconds: CPU (wall); ratios against the plain import: CPU (wall); peak: resident peak of the process "
+          "(Blender + add-on alone before the first import: 'loaded')")
+    print(f"{'N':>6} {'meshes':>7} {'plain':>15} {'settings':>15} {'physics':>15} {'settings x':>12} "
+          f"{'physics x':>12} {'peak plain':>11} {'peak phys':>10} {'peak x':>7} {'loaded':>8}", flush=True)
     with tempfile.TemporaryDirectory() as directory:
         for count in counts:
-            path = Path(directory) / f"bodies_{count}.gltf"
-            write_scene(count, path)
-            repeats = REPEATS.get(count, 2)
-            baseline = best(path, False, False, repeats)
-            settings = best(path, True, False, repeats)
-            physics = best(path, True, True, repeats)
-            cells = [f"{cpu:.3f} ({wall:.3f})" for cpu, wall in (baseline, settings, physics)]
-            ratios = [f"{run[0] / baseline[0]:.2f} ({run[1] / baseline[1]:.2f})" for run in (settings, physics)]
-            print(f"{count:>6} {cells[0]:>15} {cells[1]:>15} {cells[2]:>15} {ratios[0]:>13} {ratios[1]:>13}")
+            for shared in kinds:
+                path = Path(directory) / f"bodies_{count}_{'shared' if shared else 'unique'}.gltf"
+                write_scene(count, shared, path)
+                repeats = 3 if count <= 2000 else 2 if count <= 5000 else 1
+                results = {case: bench_common.run_child(Path(__file__), ["--child", str(path), case, str(repeats)])
+                           for case in CASES}
+                plain = results["plain"]
+                cells = [f"{r['cpu']:.2f} ({r['wall']:.2f})" for r in results.values()]
+                ratios = [f"{results[case]['cpu'] / plain['cpu']:.2f} ({results[case]['wall'] / plain['wall']:.2f})"
+                          for case in ("settings", "physics")]
+                peaks = (plain["peak"], results["physics"]["peak"])
+                print(f"{count:>6} {'shared' if shared else 'unique':>7} {cells[0]:>15} {cells[1]:>15} {cells[2]:>15} "
+                      f"{ratios[0]:>12} {ratios[1]:>12} {megabytes(peaks[0]):>11} {megabytes(peaks[1]):>10} "
+                      f"{peaks[1] / peaks[0]:>7.2f} {megabytes(plain['loaded']):>8}", flush=True)
+                path.unlink()
 
 
 if __name__ == "__main__":
-    arguments = [int(value) for value in sys.argv[1:] if value.isdigit()]
-    main(tuple(arguments) or COUNTS)
+    arguments = sys.argv[1:]
+    if arguments[:1] == ["--child"]:
+        child(Path(arguments[1]), arguments[2], int(arguments[3]))
+    else:
+        chosen = tuple(int(value) for value in arguments if value.isdigit()) or COUNTS
+        kinds = (True,) if "--shared-only" in arguments else (False,) if "--unique-only" in arguments else (True, False)
+        main(chosen, kinds)
+        if "--scale" in arguments:
+            main((SCALE_COUNT,), (True,))
