@@ -22,6 +22,9 @@ JOINT_EXTENSION = "OMI_physics_joint"
 LEGACY_COLLIDER_EXTENSION = "OMI_collider"  # the first revision, read only
 CURRENT_EXTENSIONS: tuple[str, ...] = (SHAPE_EXTENSION, BODY_EXTENSION, JOINT_EXTENSION)
 ALL_EXTENSIONS: tuple[str, ...] = (*CURRENT_EXTENSIONS, LEGACY_COLLIDER_EXTENSION)
+KHR_BODY_EXTENSION = "KHR_physics_rigid_bodies"
+KHR_SHAPE_EXTENSION = "KHR_implicit_shapes"
+KHR_EXTENSIONS: tuple[str, ...] = (KHR_SHAPE_EXTENSION, KHR_BODY_EXTENSION)
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]  # glTF order: x, y, z, w

@@ -43,6 +43,7 @@ from .model import (
     Motion,
     NodePhysics,
     PhysicsDocument,
+    Shape,
     Trigger,
 )
 from .reader_items import ItemReader
@@ -56,15 +57,49 @@ COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 INTERNAL_ERROR = "internal reader error"
 
 
-def read_document(gltf: Mapping[str, Any]) -> PhysicsDocument:
-    """The physics of a glTF document (already parsed JSON), with every problem as an Issue."""
+def read_document(gltf: Mapping[str, Any], dialect: str | None = None) -> PhysicsDocument:
+    """The physics of a glTF document (already parsed JSON), with every problem as an Issue.
+
+    dialect: "OMI" or "KHR"; None reads the one the document uses (OMI when it has both, noted).
+    """
     doc = PhysicsDocument()
     try:
-        _Reader(gltf, doc).read()
+        if dialect is None:
+            dialect = document_dialect(gltf, doc.issues)
+        if dialect == "KHR":
+            from .reader_khr import KhrReader  # noqa: PLC0415 - reader_khr builds on this module
+
+            KhrReader(gltf, doc).read()
+        else:
+            _Reader(gltf, doc).read()
     except Exception as error:  # last resort: a reader bug must not break an import
         doc.nodes.clear()
         doc.warn("", f"{INTERNAL_ERROR} ({type(error).__name__}: {error}); physics not read", "error")
     return doc
+
+
+def dialects_used(gltf: object) -> set[str]:
+    """"OMI" and/or "KHR": the physics dialects whose extensions a document holds (document or nodes)."""
+    owners = dict.fromkeys(model.ALL_EXTENSIONS, "OMI") | dict.fromkeys(model.KHR_EXTENSIONS, "KHR")
+    found = {owners[name] for name in _names(get(gltf, "extensions")) if name in owners}
+    for node in sequence_items(get(gltf, "nodes")):
+        found |= {owners[name] for name in _names(get(node, "extensions")) if name in owners}
+    return found
+
+
+def _names(extensions: object) -> list[str]:
+    return [name for name in extensions if isinstance(name, str)] if isinstance(extensions, Mapping) else []
+
+
+def document_dialect(gltf: object, issues: list[Issue] | None = None) -> str:
+    """The dialect read_document reads: KHR when the document holds only KHR physics, else OMI."""
+    used = dialects_used(gltf)
+    if used == {"KHR"}:
+        return "KHR"
+    if used == {"OMI", "KHR"} and issues is not None:
+        issues.append(rules.issue("/extensions", "the file holds both OMI and KHR physics: the OMI physics is read "
+                                                 "(convert reads either on request)", "info"))
+    return "OMI"
 
 
 def validate(gltf: Mapping[str, Any]) -> list[Issue]:
@@ -73,6 +108,10 @@ def validate(gltf: Mapping[str, Any]) -> list[Issue]:
 
 
 class _Reader(LegacyReading):
+    """The OMI reader (every revision). `reader_khr.KhrReader` reuses it, overriding what KHR spells apart."""
+
+    joint_what = JOINT  # how messages name a node's joint object
+    joint_placement_rules = True  # OMI: a joint on its own node, without a mesh
     def __init__(self, gltf: object, doc: PhysicsDocument) -> None:
         self.doc = doc
         self.issues = doc.issues
@@ -110,7 +149,7 @@ class _Reader(LegacyReading):
         self.attach_legacy_shapes()
         self.resolve_compound_triggers()
         for index in self.joint_nodes:
-            self.read_joint(index, self.nodes_json[index])
+            self.read_joint(index, *self.joint_json(index))
         self.check_extensions_used()
         self.doc.revisions |= self.items.revisions_seen
         for index in sorted(self.nodes):
@@ -211,20 +250,25 @@ class _Reader(LegacyReading):
         collider = obj_or_none(raw, at, self.issues, "collider")
         if collider is None:
             return None
-        shape = self.resolve(get(collider, "shape"), self.shapes, join(at, "shape"), "shape")
+        shape, _raw = self.shape_of(collider, at)
         material = self.resolve(get(collider, "physicsMaterial"), self.materials, join(at, "physicsMaterial"),
                                 "physicsMaterial")
         collision_filter = self.resolve(get(collider, "collisionFilter"), self.filters, join(at, "collisionFilter"),
                                         "collisionFilter")
         return Collider(shape, material, collision_filter)
 
+    def shape_of(self, container: Mapping[str, Any], at: Where) -> tuple[Shape | None, object]:
+        """The shape a collider or trigger refers to (None if absent or unusable), and the raw reference."""
+        raw = get(container, "shape")
+        return self.resolve(raw, self.shapes, join(at, "shape"), "shape"), raw
+
     def read_trigger(self, index: int, raw: object, at: Where) -> None:
         trigger = obj_or_none(raw, at, self.issues, "trigger")
         if trigger is None:
             return
         node = self.node(index)
-        shape_value, members_value = get(trigger, "shape"), get(trigger, "nodes")
-        shape = self.resolve(shape_value, self.shapes, join(at, "shape"), "shape")
+        members_value = get(trigger, "nodes")
+        shape, shape_value = self.shape_of(trigger, at)
         collision_filter = self.resolve(get(trigger, "collisionFilter"), self.filters, join(at, "collisionFilter"),
                                         "collisionFilter")
         if shape is not None:
@@ -323,9 +367,13 @@ class _Reader(LegacyReading):
                 return True
         return False
 
-    def read_joint(self, index: int, node_json: object) -> None:
-        at = join(ROOT, "nodes", index, "extensions", JOINT)
-        joint = obj_or_none(get(get(node_json, "extensions"), JOINT), at, self.issues, JOINT)
+    def joint_json(self, index: int) -> tuple[object, Where]:
+        """A joint node's joint object and its pointer."""
+        return get(get(self.nodes_json[index], "extensions"), JOINT), join(ROOT, "nodes", index, "extensions", JOINT)
+
+    def read_joint(self, index: int, raw: object, at: Where) -> None:
+        node_json = self.nodes_json[index]
+        joint = obj_or_none(raw, at, self.issues, self.joint_what)
         if joint is None:
             return
         self.revision(rules.REV_JOINT, at)
@@ -352,6 +400,8 @@ class _Reader(LegacyReading):
         built = self.nodes.get(index)
         has_own_body = built is not None and not NodePhysics(built.motion, built.collider, built.trigger).is_empty
         has_mesh = isinstance(node_json, Mapping) and "mesh" in node_json
+        if not self.joint_placement_rules:
+            has_own_body = has_mesh = False
         self.issues.extend(rules.joint_node(at, self.in_body(index), has_own_body, has_mesh))
         if not self.in_body(connected):
             self.issues.append(rules.note(join(at, "connectedNode"), "connected_node_outside_body", node=connected))

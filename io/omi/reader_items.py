@@ -15,6 +15,7 @@ from typing import Any
 from . import model, rules
 from .conventions import capsule_mid_height
 from .dialects import LEGACY_FLAT_SHAPE_KEYS, LEGACY_HULL_TYPE, LEGACY_SHAPE_RADIUS_KEY, OMI, Dialect
+from .dialects_khr import PLANE_BOX_INFINITE_SIZE, PLANE_BOX_THICKNESS
 from .fields import Field, field, read_field, read_fields
 from .json_types import (
     MISSING,
@@ -91,9 +92,21 @@ class ItemReader:
                 self.issues.append(rules.note(join(at, "mesh") if mesh_value is not MISSING else at, "mesh_missing",
                                               shape_type=shape_type))
             return Shape(shape_type, mesh=mesh)
-        if shape_type in model.ROUND_SHAPE_TYPES and LEGACY_SHAPE_RADIUS_KEY in details:
+        if shape_type == "plane":
+            return self.plane_box(read_fields(fields, details, at, self.issues), at)
+        if shape_type in model.ROUND_SHAPE_TYPES and LEGACY_SHAPE_RADIUS_KEY in details and self.dialect is OMI:
             return self.legacy_round_shape(shape_type, details, at)
         return Shape(shape_type, **read_fields(fields, details, at, self.issues))
+
+    def plane_box(self, values: dict[str, Any], at: Where) -> Shape:
+        """A KHR plane as the thin box Blender can simulate (see dialects_khr.PLANE_BOX_*)."""
+        size_x = values["size_x"] or PLANE_BOX_INFINITE_SIZE
+        size_z = values["size_z"] or PLANE_BOX_INFINITE_SIZE
+        infinite = " (infinite extents made finite)" if values["size_x"] is None or values["size_z"] is None else ""
+        sides = "" if values["double_sided"] else "; one-sided in KHR, the box collides on both sides"
+        self.issues.append(rules.note(at, "khr_plane", size_x=size_x, size_z=size_z, thickness=PLANE_BOX_THICKNESS,
+                                      half=PLANE_BOX_THICKNESS / 2.0, sides=infinite + sides))
+        return Shape("box", size=(size_x, PLANE_BOX_THICKNESS, size_z))
 
     def legacy_round_shape(self, shape_type: str, details: Mapping[str, Any], at: Where) -> Shape:
         """Capsule or cylinder with a single `radius`: the old form (full-height capsules), unless the

@@ -147,6 +147,22 @@ NOTES: dict[str, tuple[str, Severity]] = {
                             "it), not portable", "warning"),
     "connected_node_outside_body": ("connectedNode {node} is not inside any physics body; it acts as static",
                                     "warning"),
+    # KHR values the model holds differently (reader_khr, writer_khr)
+    "khr_mass_absent": ("KHR motion has no mass (the engine computes it); the model has no 'computed mass': read "
+                        "as {mass:g} kg", "info"),
+    "khr_infinite_mass": ("mass 0 means infinite mass in KHR: read as a kinematic body", "warning"),
+    "khr_infinite_inertia": ("an inertiaDiagonal component of 0 means infinite in KHR (no rotation about that "
+                             "axis); the model has no infinite inertia: read as computed inertia", "warning"),
+    "khr_shape_without_geometry": ("`shape` on the collider itself (the README's first example): read as "
+                                   "geometry.shape", "info"),
+    "khr_geometry_node_transform": ("geometry node {node} has a transform of its own: its mesh is read as if "
+                                    "placed at the collider's node (the transform is not kept)", "warning"),
+    "khr_geometry_node_children": ("the children of geometry node {node} are not part of the geometry (only its "
+                                   "own mesh is read)", "warning"),
+    "khr_plane": ("plane shape read as a thin box {size_x:g} x {thickness:g} x {size_z:g} (Blender has no plane): "
+                  "its top face lies {half:g} above the plane{sides}", "warning"),
+    "khr_cannot_hold": ("KHR cannot hold {what}: {outcome}", "warning"),
+    "khr_omitted": ("{what}: {outcome}", "info"),
 }
 
 

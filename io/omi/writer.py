@@ -14,11 +14,12 @@ the exporter's indices once every node and mesh has one, before it writes the ar
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from . import model
 from .dialects import OMI, Dialect, explicit_shape_default
+from .dialects_khr import KHR
 from .json_types import Where, join, report
 from .model import (
     Collider,
@@ -40,6 +41,7 @@ from .writer_items import (
     motion_to_json,
     shape_to_json,
 )
+from .writer_khr import node_extensions_khr
 
 BODY = model.BODY_EXTENSION
 SHAPE = model.SHAPE_EXTENSION
@@ -49,6 +51,7 @@ OMI_EXTENSIONS = model.CURRENT_EXTENSIONS
 ALL_OMI_EXTENSIONS = model.ALL_EXTENSIONS
 
 Ref = Callable[[str, dict[str, Any]], Any]
+DIALECT_TABLES: dict[str, Dialect] = {"OMI": OMI, "KHR": KHR}
 
 __all__ = ["ItemArrays", "drive_to_json", "filter_to_json", "joint_settings_to_json", "limit_to_json",
            "material_to_json", "motion_to_json", "node_extensions", "shape_to_json", "write_document"]
@@ -225,12 +228,12 @@ def explicit_shape(item: dict[str, Any], dialect: Dialect = OMI) -> dict[str, An
     return {**item, shape_type: stated} if stated else item
 
 
-def _clean_node_extensions(node: dict[str, Any]) -> None:
+def _clean_node_extensions(node: dict[str, Any], names: tuple[str, ...]) -> None:
     extensions = node.get("extensions")
     if not isinstance(extensions, dict):
         return
     touched = False
-    for name in ALL_OMI_EXTENSIONS:
+    for name in names:
         if name in extensions:
             del extensions[name]
             touched = True
@@ -256,16 +259,23 @@ def _set_document_extension(gltf: dict[str, Any], name: str, arrays: dict[str, l
     return True
 
 
-def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any]) -> dict[str, Any]:
-    """A deep copy of `gltf` whose OMI content is `doc` in the current revision; nothing else changes."""
+DIALECT_NAMES: dict[str, tuple[str, ...]] = {  # every extension name a dialect owns (removed when rewritten)
+    "OMI": ALL_OMI_EXTENSIONS, "KHR": model.KHR_EXTENSIONS}
+
+
+def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequence[str] = ("OMI",), *,
+                   clear: Iterable[str] | None = None, issues: list[Issue] | None = None) -> dict[str, Any]:
+    """A deep copy of `gltf` whose physics is `doc`, written in `dialects` ("OMI", "KHR" or both); nothing
+    else changes. The extensions of the dialects in `clear` (default: those written) are replaced; what
+    a dialect cannot hold is reported in `issues` with the node's pointer."""
+    cleared = tuple(dict.fromkeys(clear if clear is not None else dialects))
+    owned = tuple(name for dialect in cleared for name in DIALECT_NAMES[dialect])
     out: dict[str, Any] = _copy_json(gltf) if isinstance(gltf, Mapping) else {}
     nodes: list[Any] = out["nodes"] if isinstance(out.get("nodes"), list) else []
     meshes: list[Any] = out["meshes"] if isinstance(out.get("meshes"), list) else []
     for node in nodes:
         if isinstance(node, dict):
-            _clean_node_extensions(node)
-
-    items = ItemArrays()
+            _clean_node_extensions(node, owned)
 
     def node_ref(value: NodeRef) -> int | None:
         valid = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(nodes)
@@ -276,27 +286,32 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any]) -> dict[str, A
         return value if valid else None
 
     used: set[str] = set()
-    for index in sorted(key for key in doc.nodes if isinstance(key, int)):
-        if not 0 <= index < len(nodes) or not isinstance(nodes[index], dict):
-            continue
-        extensions = node_extensions(doc.nodes[index], items.ref, node_ref, mesh_ref)
-        if not extensions:
-            continue
-        node_json = nodes[index]
-        if not isinstance(node_json.get("extensions"), dict):
-            node_json["extensions"] = {}
-        node_json["extensions"].update(extensions)
-        used.update(extensions)
-
     document_extensions = out.get("extensions")
     if isinstance(document_extensions, dict):
-        document_extensions.pop(LEGACY_COLLIDER, None)
-    for name in OMI.extensions:
-        if _set_document_extension(out, name, items.arrays, OMI.arrays_of(name)):
-            used.add(name)
+        for name in owned:
+            if not any(name in DIALECT_TABLES[dialect].extensions for dialect in dialects):
+                document_extensions.pop(name, None)
+    for dialect_name in dict.fromkeys(dialects):
+        dialect = DIALECT_TABLES[dialect_name]
+        items = ItemArrays(dialect=dialect)
+        node_function = node_extensions if dialect_name == "OMI" else node_extensions_khr
+        for index in sorted(key for key in doc.nodes if isinstance(key, int)):
+            if not 0 <= index < len(nodes) or not isinstance(nodes[index], dict):
+                continue
+            extensions = node_function(doc.nodes[index], items.ref, node_ref, mesh_ref, issues, at=f"/nodes/{index}")
+            if not extensions:
+                continue
+            node_json = nodes[index]
+            if not isinstance(node_json.get("extensions"), dict):
+                node_json["extensions"] = {}
+            node_json["extensions"].update(extensions)
+            used.update(extensions)
+        for name in dialect.extensions:
+            if _set_document_extension(out, name, items.arrays, dialect.arrays_of(name)):
+                used.add(name)
     if isinstance(out.get("extensions"), dict) and not out["extensions"] and "extensions" not in gltf:
         del out["extensions"]
-    _update_extension_lists(out, used)
+    _update_extension_lists(out, used, owned, [DIALECT_TABLES[name] for name in dict.fromkeys(dialects)])
     return out
 
 
@@ -322,19 +337,20 @@ def _copy_json(value: Any) -> Any:
     return root
 
 
-def _update_extension_lists(out: dict[str, Any], used: set[str]) -> None:
-    """extensionsUsed lists exactly the OMI extensions written; extensionsRequired loses the others."""
+def _update_extension_lists(out: dict[str, Any], used: set[str], owned: tuple[str, ...],
+                            written: list[Dialect]) -> None:
+    """extensionsUsed lists exactly the physics extensions written; extensionsRequired loses the others."""
     previous = out.get("extensionsUsed")
     names = [name for name in previous if isinstance(name, str)] if isinstance(previous, list) else []
-    names = [name for name in names if name not in ALL_OMI_EXTENSIONS or name in used]
-    names += [name for name in OMI_EXTENSIONS if name in used and name not in names]
+    names = [name for name in names if name not in owned or name in used]
+    names += [name for dialect in written for name in dialect.extensions if name in used and name not in names]
     if names:
         out["extensionsUsed"] = names
     else:
         out.pop("extensionsUsed", None)
     required = out.get("extensionsRequired")
     if isinstance(required, list):
-        kept = [name for name in required if name not in ALL_OMI_EXTENSIONS or name in used]
+        kept = [name for name in required if name not in owned or name in used]
         if kept:
             out["extensionsRequired"] = kept
         else:
