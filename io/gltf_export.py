@@ -68,6 +68,14 @@ class glTF2ExportUserExtension:
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"scene {getattr(blender_scene, 'name', '?')!r}: physics not written: {error}")
 
+    def gather_gltf_hook(self, _active_scene_idx: Any, _scenes: Any, animations: list,
+                         export_settings: dict) -> None:
+        """Keyframed physics becomes channels of the gathered animations (before the buffer is written)."""
+        try:
+            self._session(export_settings).attach_animation(animations)
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"physics animation not written: {error}")
+
     def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
         try:
             self._session(export_settings).finish(gltf)

@@ -12,6 +12,7 @@ from typing import Any
 import bpy
 
 from ..properties import scene_physics
+from . import animation_import
 from .blender import rigid_body_world
 from .blender.gc_pause import collector_paused
 from .import_nodes import ImportPlan
@@ -55,6 +56,19 @@ class glTF2ImportUserExtension:
                     self.plan.finish(gltf, bl_scene, self.issues)
         except Exception as error:
             self._failed(gltf, "creating the physics", error)
+        finally:
+            self._log(gltf)
+
+    def gather_import_scene_after_animation_hook(self, _gltf_scene: Any, bl_scene: bpy.types.Scene,
+                                                 gltf: Any) -> None:
+        """Physics channels (KHR_animation_pointer) become keyframes on the settings, after Blender's own
+        animation import, so they land in the actions it made."""
+        try:
+            if self.plan is not None and self.plan.doc.nodes and gltf.data.animations:
+                with collector_paused():
+                    animation_import.import_animation(gltf, self.plan.objects(gltf), bl_scene, self.issues)
+        except Exception as error:
+            self._failed(gltf, "importing the physics animation", error)
         finally:
             self._log(gltf)
 

@@ -26,6 +26,7 @@ from mathutils import Matrix
 
 from ..omi import model, writer
 from . import adopt, export_frames, export_meshes, gltf_compat, markers
+from .animation_export import AnimationExport
 from .export_parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader, with_explicit_default
 from .export_scene import SceneWrite
 from .gc_pause import collector_paused
@@ -42,6 +43,7 @@ class PhysicsExport:
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._items = writer.ItemArrays()
+        self.animation = AnimationExport(export_settings, bl_scene, self.warn)
         # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
         self._pending: list[tuple[Any, str, dict, str]] = []
         self._node_extensions_used: set[str] = set()
@@ -119,6 +121,11 @@ class PhysicsExport:
 
     # --- finishing ---------------------------------------------------------------------------------
 
+    def attach_animation(self, animations: list) -> None:
+        """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
+        if self.enabled and self._some_node is not None:
+            self.animation.attach(animations, self._some_node)
+
     def finish(self, gltf: Any) -> None:
         """Turn placeholders into indices and write the document-level arrays and extensionsUsed."""
         if not self.enabled:
@@ -154,6 +161,7 @@ class PhysicsExport:
                 else:
                     details["mesh"] = index
         self._write_document(gltf)
+        self.animation.finish(gltf)
 
     def _write_document(self, gltf: Any) -> None:
         arrays = self._items.arrays
@@ -220,9 +228,18 @@ class PhysicsExport:
             if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
                 self._pending.append((node, name, content, carrier.obj.name))
 
-    def ref(self, kind: str, item: dict) -> int:
-        """The index of a document-level item (equal items stored once)."""
-        return self._items.ref(kind, with_explicit_default(kind, item))
+    def ref(self, kind: str, item: dict, *, unique: bool = False) -> int:
+        """The index of a document-level item (equal items stored once); `unique` (an animated item) gets an
+        entry of its own that no other item shares."""
+        item = with_explicit_default(kind, item)
+        if unique:
+            self._items.arrays[kind].append(item)
+            return len(self._items.arrays[kind]) - 1
+        return self._items.ref(kind, item)
+
+    @property
+    def items_arrays(self) -> dict[str, list[dict]]:
+        return self._items.arrays
 
     @property
     def trigger_nodes(self) -> dict[bpy.types.Object, Any]:

@@ -8,7 +8,7 @@ are written with `io/omi/writer`.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import bpy
@@ -74,7 +74,8 @@ class SceneWrite:
 
     # --- deriving ----------------------------------------------------------------------------------
 
-    def _derive(self, obj: bpy.types.Object) -> Derived | None:
+    def _derive(self, obj: bpy.types.Object, *, quiet: bool = False) -> Derived | None:
+        """The object's physics for export; `quiet` (resampling an animation) reports nothing."""
         issues: list[model.Issue] = []
         try:
             if self.export.tagged.is_tagged(obj):
@@ -91,7 +92,8 @@ class SceneWrite:
                 return None
             return Derived(body or model.NodePhysics(), constraint=constraint)
         finally:
-            self.export.report(issues, obj)
+            if not quiet:
+                self.export.report(issues, obj)
 
     # --- bodies and shapes -------------------------------------------------------------------------
 
@@ -278,8 +280,13 @@ class SceneWrite:
         if part.is_empty:
             return
         issues: list[model.Issue] = []
-        extensions = writer.node_extensions(part, self.export.ref, node_ref, mesh_ref, issues)
+        tracked = self._track_animation(carrier, part)
+        ref = self.export.ref if tracked is None else tracked[1]
+        extensions = writer.node_extensions(part, ref, node_ref, mesh_ref, issues)
         self.export.report(issues, carrier.obj)
+        if tracked is not None:
+            self._guarded_animation(carrier, lambda: self.export.animation.written(
+                tracked[0], extensions, self.export.items_arrays))
         body = extensions.get(writer.BODY)
         if body is not None:
             if body.get("collider") == {}:
@@ -287,3 +294,23 @@ class SceneWrite:
             if carrier.meshes:
                 body[MESH_CARRIER_KEY] = list(carrier.meshes)
         self.export.attach(carrier, extensions)
+
+    # --- animation ---------------------------------------------------------------------------------
+
+    def _track_animation(self, carrier: Carrier, part: model.NodePhysics) -> tuple | None:
+        """Keyframed physics of the carrier's object (io/blender/animation_export.py), or None."""
+        animation = self.export.animation
+        if not animation.animates(carrier.obj):
+            return None
+        return self._guarded_animation(carrier, lambda: animation.track(
+            carrier.node, carrier.obj, self.nodes_of.get(carrier.obj), part,
+            derive=lambda obj: self._derive(obj, quiet=True), items_ref=self.export.ref))
+
+    def _guarded_animation(self, carrier: Carrier, step: Callable[[], Any]) -> Any:
+        """An animation step; a failure costs the object its animation, never its still physics."""
+        try:
+            return step()
+        except Exception as error:  # the boundary: the still export goes on
+            self.export.warn(f"{model.HOOK_FAILURE}object {carrier.obj.name!r}: its physics animation could not "
+                             f"be exported ({type(error).__name__}: {error})")
+            return None

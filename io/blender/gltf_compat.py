@@ -13,6 +13,7 @@ import sys
 from types import ModuleType
 from typing import Any
 
+_IMPORT_BINARY_MODULES = ("io.imp.gltf2_io_binary",)
 _EXTRAS_MODULES = ("blender.com.extras", "blender.com.gltf2_blender_extras")
 _BINARY_DATA_MODULES = ("io.exp.binary_data", "io.exp.gltf2_io_binary_data")
 _DEFAULT_ROOT = "io_scene_gltf2"
@@ -74,3 +75,12 @@ def exporter_dialog_draws() -> dict | None:
         return None
     draws = getattr(module, "exporter_extension_layout_draw", None)
     return draws if isinstance(draws, dict) else None
+
+
+def accessor_rows(gltf: Any, index: int) -> list[list[float]]:
+    """An accessor of the file being imported, decoded by the importer (sparse and normalized included)."""
+    module = _first_module(package_root(gltf), _IMPORT_BINARY_MODULES) or _first_module(_DEFAULT_ROOT,
+                                                                                         _IMPORT_BINARY_MODULES)
+    if module is None or not hasattr(module, "BinaryData"):
+        raise ImportError("the glTF importer's binary reader was not found")
+    return module.BinaryData.decode_accessor(gltf, index).tolist()

@@ -1,0 +1,298 @@
+"""glTF animation channels targeting physics values (KHR_animation_pointer) -> keyframes on the settings.
+
+The values go through the same translation as the still import: for each key the document is read again
+with the channel's value at its pointer (`io/omi/reader`), and the part of the physics that changed is
+written into the object's settings with the PropertyGroup conversion (`properties/convert.py`, the scene
+library for physics materials). Which settings a pointer feeds is found by nudging its value once and
+seeing which properties move; those get a keyframe at every key. So axis swaps, Bullet signs and spec
+defaults stay in their one home each, as on export (`animation_export.py`).
+
+Channels whose pointer leads into a physics extension but names no Object Model value, or names one that
+the file does not have, are warned about with the channel's JSON pointer; the rest still imports. Other
+channels are Blender's importer's business.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import bpy
+
+from ..properties import convert, library
+from .blender import animation_curves, gltf_compat
+from .import_nodes import document_json
+from .omi import model, pointers, reader
+
+_INTERPOLATION = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
+Values = dict[tuple[Any, str, int], float]  # (datablock, RNA path, array index) -> value
+
+
+@dataclass
+class PointerChannel:
+    """One physics channel of the file: where it is, what it targets, and its keys."""
+
+    at: str  # JSON pointer of the channel, for messages
+    pointer: str
+    found: pointers.PointerMatch
+    interpolation: str
+    times: list[float]
+    values: list[list[float]]  # per key; CUBICSPLINE: [in-tangent, value, out-tangent]
+
+
+def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
+                     issues: list[model.Issue]) -> list[tuple[Any, str, int]]:
+    """Keyframes for every physics channel of the file; the (datablock, RNA path, index) keyed."""
+    document = document_json(gltf.data)
+    channels = read_channels(gltf, document, issues)
+    if not channels:
+        return []
+    keys = KeyframeWriter(document, reader.read_document(document), objects, bl_scene, issues)
+    for channel in channels:
+        try:
+            keys.write(channel)
+        except Exception as error:  # one bad channel must not cost the others their keyframes
+            issues.append(model.Issue(channel.at, f"{channel.pointer}: not imported ({type(error).__name__}: "
+                                                  f"{error})", "error"))
+    return keys.keyed
+
+
+def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> list[PointerChannel]:
+    """The file's physics channels with their keys; unusable ones are reported and left out."""
+    data = gltf.data
+    channels = []
+    for at, pointer, sampler in pointers.channel_pointers({"animations": _animations_json(data)}):
+        where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
+        found = pointers.match(pointer, pointers.OMI_POINTERS)
+        if found is None:
+            issues.append(model.Issue(where, f"{pointer} is not a physics value this add-on can animate; "
+                                             "channel not imported"))
+            continue
+        if not pointers.resolve(document, found)[0]:
+            issues.append(model.Issue(where, f"{pointer}: the file has no such physics value; channel not imported"))
+            continue
+        interpolation = (sampler or {}).get("interpolation", "LINEAR")
+        try:
+            times = [float(row[0]) for row in gltf_compat.accessor_rows(gltf, sampler["input"])]
+            rows = [[float(number) for number in row] for row in gltf_compat.accessor_rows(gltf, sampler["output"])]
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            issues.append(model.Issue(where, f"{pointer}: its keys cannot be read ({error}); channel not imported"))
+            continue
+        width = pointers.COMPONENTS[found.template.type]
+        per_key = 3 if interpolation == "CUBICSPLINE" else 1
+        if any(len(row) != width for row in rows) or len(rows) != per_key * len(times) or not times:
+            issues.append(model.Issue(where, f"{pointer} is a {found.template.type}: its sampler's output does "
+                                             "not match it; channel not imported", "error"))
+            continue
+        values = [[number for row in rows[per_key * k: per_key * (k + 1)] for number in row]
+                  for k in range(len(times))]
+        channels.append(PointerChannel(at, pointer, found, interpolation, times, values))
+    return channels
+
+
+def _animations_json(data: Any) -> list[dict]:
+    """The importer's animations as the plain JSON `pointers.channel_pointers` reads."""
+    result = []
+    for animation in data.animations or []:
+        channels = [{"sampler": channel.sampler, "target": {"path": channel.target.path,
+                                                             "extensions": channel.target.extensions or {}}}
+                    for channel in animation.channels or []]
+        samplers = [{"input": sampler.input, "output": sampler.output,
+                     "interpolation": sampler.interpolation or "LINEAR"} for sampler in animation.samplers or []]
+        result.append({"channels": channels, "samplers": samplers})
+    return result
+
+
+def _set(document: Mapping, found: pointers.PointerMatch, value: Any) -> dict:
+    """A copy of the document with the value at the pointer (only the containers on its way are copied)."""
+    tokens = pointers.split(pointers.pointer_of(found.template, found.index, found.nested)) or []
+    out = copy.copy(document)
+    current: Any = out
+    for token in tokens[:-1]:
+        key: Any = int(token) if isinstance(current, list) else token
+        child = copy.copy(current[key])
+        current[key] = child
+        current = child
+    current[tokens[-1]] = value
+    return out
+
+
+def _plain(numbers: list[float], kind: str) -> Any:
+    return numbers[0] if pointers.COMPONENTS[kind] == 1 else list(numbers)
+
+
+class KeyframeWriter:
+    """Writes one import's physics channels as keyframes on the objects' settings and the scene library."""
+
+    def __init__(self, document: dict, doc: model.PhysicsDocument, objects: Mapping[int, bpy.types.Object],
+                 bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> None:
+        self.document = document
+        self.doc = doc
+        self.objects = objects
+        self.scene = bl_scene
+        self.issues = issues
+        self.fps = animation_curves.fps(bl_scene)
+        self.keyed: list[tuple[Any, str, int]] = []  # every (datablock, path, index) given keyframes
+        self.ids: list[Any] = []  # the datablocks the current channel's settings live on
+        self.held = dict(doc.nodes)  # node index -> the physics its object's settings hold now
+
+    def apply(self, document: Mapping) -> list[int]:
+        """Write the physics of `document` into the settings wherever it differs from what they hold; the
+        indices of the nodes whose physics differs from the file's own."""
+        changed = reader.read_document(document)
+        touched = []
+        for index, node in changed.nodes.items():
+            held = self.held.get(index)
+            obj = self.objects.get(index)
+            if held is None or obj is None:
+                continue
+            if node != held:
+                _apply_node(held, node, obj, self.scene, self.objects.get)
+                self.held[index] = node
+            if node != self.doc.nodes[index]:
+                touched.append(index)
+        return touched
+
+    def values(self) -> Values:
+        found: Values = {}
+        for id_data in self.ids:
+            _numbers(id_data.omi_physics, id_data, found)
+        return found
+
+    def write(self, channel: PointerChannel) -> None:
+        """Keyframes for one channel on every setting its pointer feeds."""
+        template = channel.found.template
+        rest = pointers.resolve(self.document, channel.found)[1]
+        rest_numbers = [float(v) for v in (rest if isinstance(rest, list) else [rest])] if rest is not None \
+            else channel.values[0][:pointers.COMPONENTS[template.type]]
+        nudged = _set(self.document, channel.found, _plain([v + 1.0 for v in rest_numbers], template.type))
+        self.ids = []
+        touched = self.apply(nudged)
+        self.apply(self.document)
+        self.ids = [*(self.objects[index] for index in touched), self.scene]
+        before = self.values()
+        self.apply(nudged)
+        moved = self.values()
+        self.apply(self.document)
+        fed = [key for key, value in before.items() if moved.get(key) != value]
+        if not fed:
+            self.issues.append(model.Issue(channel.at, f"{channel.pointer}: no setting follows this value; "
+                                                      "channel not imported"))
+            return
+        width = pointers.COMPONENTS[template.type]
+        cubic = channel.interpolation == "CUBICSPLINE"
+        frames = [time * self.fps for time in channel.times]
+        keyed: dict[tuple[Any, str, int], list[tuple[float, float, float, float]]] = {key: [] for key in fed}
+        for position, numbers in enumerate(channel.values):
+            value = numbers[width:2 * width] if cubic else numbers
+            self.apply(_set(self.document, channel.found, _plain(value, template.type)))
+            now = self.values()
+            slopes = [self._slopes(channel, value, numbers, side, fed) for side in (0, 2)] if cubic else None
+            for key in fed:
+                incoming = slopes[0].get(key, 0.0) if slopes else 0.0
+                outgoing = slopes[1].get(key, 0.0) if slopes else 0.0
+                keyed[key].append((frames[position], now[key], incoming, outgoing))
+        self.apply(self.document)
+        for key, keys in keyed.items():
+            _keyframes(key, keys, _INTERPOLATION.get(channel.interpolation, 'LINEAR'))
+            self.keyed.append(key)
+
+    def _slopes(self, channel: PointerChannel, value: list[float], numbers: list[float], side: int,
+                fed: list) -> dict:
+        """Slopes per frame of the fed settings at a key, from a glTF tangent (per second)."""
+        width = pointers.COMPONENTS[channel.found.template.type]
+        tangent = numbers[side * width:(side + 1) * width]
+        if not any(tangent):
+            return {}
+        base = self.values()
+        for step in (1.0, -1.0, 0.01, -0.01):
+            moved_value = [v + t * step for v, t in zip(value, tangent, strict=True)]
+            self.apply(_set(self.document, channel.found, _plain(moved_value, channel.found.template.type)))
+            moved = self.values()
+            if all(key in moved for key in fed) and any(moved[key] != base[key] for key in fed):
+                self.apply(_set(self.document, channel.found, _plain(value, channel.found.template.type)))
+                return {key: (moved[key] - base[key]) / step / self.fps for key in fed}
+        self.apply(_set(self.document, channel.found, _plain(value, channel.found.template.type)))
+        return {}
+
+
+def _apply_node(rest: model.NodePhysics, node: model.NodePhysics, obj: bpy.types.Object,
+                bl_scene: bpy.types.Scene, resolve_node: Callable) -> None:
+    """Write the parts of `node` that differ from `rest` into the object's settings (and its library material)."""
+    settings = obj.omi_physics
+    if node.motion is not None and node.motion != rest.motion:
+        convert.apply_motion(node.motion, settings.motion)
+    for name in ("collider", "trigger"):
+        part, before = getattr(node, name), getattr(rest, name)
+        if part is None or before is None:
+            continue
+        pg = getattr(settings, name)
+        if part.shape is not None and before.shape is not None and part.shape != before.shape \
+                and part.shape.type in model.PRIMITIVE_SHAPE_TYPES:
+            convert.apply_shape(part.shape, pg.shape, obj)
+        material = getattr(part, "physics_material", None)
+        if material is not None and material != before.physics_material:
+            entry = library.find_material(bl_scene, pg.physics_material)
+            if entry is not None:
+                library.write_material(entry, material)
+    if node.joint is not None and rest.joint is not None and node.joint != rest.joint:
+        convert.apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node)
+
+
+def _numbers(struct: Any, id_data: Any, found: Values) -> None:
+    """Every float/int/bool property below a settings PropertyGroup, by (datablock, RNA path, index)."""
+    for prop in struct.bl_rna.properties:
+        name = prop.identifier
+        if name == "rna_type":
+            continue
+        if prop.type == 'POINTER':
+            child = getattr(struct, name)
+            if isinstance(child, bpy.types.PropertyGroup):
+                _numbers(child, id_data, found)
+        elif prop.type == 'COLLECTION':
+            for item in getattr(struct, name):
+                if isinstance(item, bpy.types.PropertyGroup):
+                    _numbers(item, id_data, found)
+        elif prop.type in ('FLOAT', 'INT', 'BOOLEAN'):
+            value = getattr(struct, name)
+            path = struct.path_from_id(name)
+            if getattr(prop, "is_array", False) or hasattr(value, "__len__"):
+                for index, number in enumerate(value):
+                    found[(id_data, path, index)] = float(number)
+            else:
+                found[(id_data, path, 0)] = float(value)
+
+
+def _keyframes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, float]], interpolation: str) -> None:
+    """Keyframes (frame, value, incoming slope, outgoing slope) on one property, Bézier handles from slopes."""
+    id_data, path, index = key
+    owner, name = path.rsplit(".", 1) if "." in path else ("", path)
+    struct = id_data.path_resolve(owner) if owner else id_data
+    is_array = hasattr(getattr(struct, name), "__len__")
+    for frame, value, _incoming, _outgoing in keys:
+        if is_array:
+            getattr(struct, name)[index] = value
+        else:
+            current = getattr(struct, name)
+            setattr(struct, name, type(current)(round(value)) if isinstance(current, bool | int) else value)
+        id_data.keyframe_insert(path, index=index if is_array else -1, frame=frame)
+    curve = next((c for c in animation_curves.fcurves(id_data) if c.data_path == path and
+                  (c.array_index == index or not is_array)), None)
+    if curve is None:
+        return
+    points = list(curve.keyframe_points)
+    for position, point in enumerate(points):
+        point.interpolation = interpolation
+        if interpolation != 'BEZIER':
+            continue
+        frame, value, incoming, outgoing = keys[position] if position < len(keys) else (point.co[0], point.co[1],
+                                                                                         0.0, 0.0)
+        point.handle_left_type = point.handle_right_type = 'FREE'
+        if position > 0:
+            third = (frame - points[position - 1].co[0]) / 3.0
+            point.handle_left = (frame - third, value - incoming * third)
+        if position < len(points) - 1:
+            third = (points[position + 1].co[0] - frame) / 3.0
+            point.handle_right = (frame + third, value + outgoing * third)

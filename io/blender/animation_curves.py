@@ -1,0 +1,176 @@
+"""F-curves of a datablock's active action on every supported Blender, and what a glTF sampler can carry.
+
+Blender 4.4 moved an action's F-curves into layers, strips and channel bags (one per slot); 5.0 removed
+`Action.fcurves`. `fcurves` finds them either way. The rest decides how a set of F-curves becomes glTF
+sampler keys: STEP for constant keys, LINEAR for linear keys, CUBICSPLINE for Bézier keys whose handles
+sit at a third of each interval (then the curve is a cubic in time, exactly a Hermite spline), and baked
+samples for everything else (easing, other handle positions, modifiers). Times are seconds as the glTF
+exporter and importer count them (`frame / (fps * fps_base)`, frame 0 at time 0).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import bpy
+
+_HANDLE_TOLERANCE = 1e-3  # frames; Blender stores handle positions as float32
+
+
+def fcurves(id_data: Any) -> list[bpy.types.FCurve]:
+    """The F-curves of the datablock's active action (its own slot on 4.4+), or none."""
+    animation = getattr(id_data, "animation_data", None)
+    action = getattr(animation, "action", None)
+    if action is None:
+        return []
+    if hasattr(action, "layers") and hasattr(animation, "action_slot"):
+        slot = animation.action_slot
+        for layer in action.layers:
+            for strip in layer.strips:
+                channelbag = strip.channelbag(slot) if slot is not None else None
+                if channelbag is not None:
+                    return list(channelbag.fcurves)
+        if not hasattr(action, "fcurves"):
+            return []
+    return list(getattr(action, "fcurves", ()))
+
+
+def fps(scene: bpy.types.Scene) -> float:
+    """Frames per second as the glTF add-on converts frames to seconds and back."""
+    return scene.render.fps * scene.render.fps_base
+
+
+def _resolve(id_data: Any, data_path: str) -> tuple[Any, str]:
+    """(owner struct, property name) of an RNA path such as `omi_physics.motion.mass`."""
+    if "." in data_path and not data_path.endswith("]"):
+        head, name = data_path.rsplit(".", 1)
+        return id_data.path_resolve(head), name
+    return id_data, data_path
+
+
+@dataclass(frozen=True)
+class Channel:
+    """One animated number: an F-curve and the datablock it animates."""
+
+    id_data: Any
+    fcurve: bpy.types.FCurve
+
+    @property
+    def key(self) -> tuple[int, str, int]:
+        return (id(self.id_data.original if hasattr(self.id_data, "original") else self.id_data),
+                self.fcurve.data_path, self.fcurve.array_index)
+
+    def current(self) -> float:
+        owner, name = _resolve(self.id_data, self.fcurve.data_path)
+        value = getattr(owner, name)
+        return float(value[self.fcurve.array_index] if hasattr(value, "__len__") else value)
+
+    def put(self, value: float) -> None:
+        """Set the animated property (bool and int properties take the rounded value)."""
+        owner, name = _resolve(self.id_data, self.fcurve.data_path)
+        current = getattr(owner, name)
+        if hasattr(current, "__len__"):
+            element = current[self.fcurve.array_index]
+            current[self.fcurve.array_index] = type(element)(round(value)) if isinstance(element, bool | int) else value
+        else:
+            setattr(owner, name, type(current)(round(value)) if isinstance(current, bool | int) else value)
+
+    def frames(self) -> list[float]:
+        return [point.co[0] for point in self.fcurve.keyframe_points]
+
+
+def numeric(channel: Channel) -> bool:
+    """True when the F-curve drives a number or a bool (not an enum, a string or a missing property)."""
+    try:
+        owner, name = _resolve(channel.id_data, channel.fcurve.data_path)
+        prop = owner.bl_rna.properties[name]
+    except (KeyError, ValueError, AttributeError):
+        return False
+    return prop.type in ('FLOAT', 'INT', 'BOOLEAN')
+
+
+@contextlib.contextmanager
+def held(channels: Iterable[Channel]) -> Iterator[None]:
+    """Put back every channel's property value on exit, whatever was set meanwhile."""
+    saved = [(channel, channel.current()) for channel in channels]
+    try:
+        yield
+    finally:
+        for channel, value in reversed(saved):
+            channel.put(value)
+
+
+def set_frame(channels: Iterable[Channel], frame: float) -> None:
+    """Every channel's property at its F-curve's value at `frame` (the action's own evaluation)."""
+    for channel in channels:
+        channel.put(channel.fcurve.evaluate(frame))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How a group of F-curves feeding one glTF value is sampled."""
+
+    interpolation: str  # 'STEP', 'LINEAR' or 'CUBICSPLINE'
+    frames: tuple[float, ...]
+    baked: bool = False
+
+
+def _simple(fcurve: bpy.types.FCurve) -> bool:
+    return not fcurve.modifiers and fcurve.extrapolation == 'CONSTANT'
+
+
+def _thirds(fcurve: bpy.types.FCurve) -> bool:
+    """Every Bézier segment's handles at a third of its interval: the curve is a cubic in time."""
+    points = fcurve.keyframe_points
+    for left, right in zip(points, list(points)[1:], strict=False):
+        third = (right.co[0] - left.co[0]) / 3.0
+        if left.interpolation == 'BEZIER' and (
+                abs(left.handle_right[0] - left.co[0] - third) > _HANDLE_TOLERANCE
+                or abs(right.co[0] - right.handle_left[0] - third) > _HANDLE_TOLERANCE):
+            return False
+    return True
+
+
+def plan(fcurve_group: Iterable[bpy.types.FCurve]) -> Plan:
+    """The sampler for values fed by these F-curves (interpolation of all keys but each curve's last)."""
+    curves = list(fcurve_group)
+    frames = sorted({point.co[0] for curve in curves for point in curve.keyframe_points})
+    kinds = {point.interpolation for curve in curves for point in list(curve.keyframe_points)[:-1]}
+    same_keys = all([point.co[0] for point in curve.keyframe_points] == frames for curve in curves)
+    if all(_simple(curve) for curve in curves) and frames:
+        if kinds <= {'CONSTANT'}:
+            return Plan('STEP', tuple(frames))
+        if kinds <= {'LINEAR'}:
+            return Plan('LINEAR', tuple(frames))
+        if kinds <= {'BEZIER', 'LINEAR'} and same_keys and all(_thirds(curve) for curve in curves):
+            return Plan('CUBICSPLINE', tuple(frames))
+    first, last = (frames[0], frames[-1]) if frames else (0.0, 0.0)
+    baked = tuple(float(frame) for frame in range(math.floor(first), math.ceil(last) + 1))
+    return Plan('LINEAR', baked or (first,), baked=True)
+
+
+def slopes(fcurve: bpy.types.FCurve, frame: float) -> tuple[float, float]:
+    """(incoming, outgoing) slope in value per frame at a key of a CUBICSPLINE plan (0 past the ends)."""
+    points = list(fcurve.keyframe_points)
+    for position, point in enumerate(points):
+        if abs(point.co[0] - frame) > _HANDLE_TOLERANCE:
+            continue
+        incoming = outgoing = 0.0
+        if position > 0:
+            before = points[position - 1]
+            if before.interpolation == 'LINEAR':
+                incoming = (point.co[1] - before.co[1]) / (point.co[0] - before.co[0])
+            elif before.interpolation == 'BEZIER' and point.co[0] != point.handle_left[0]:
+                incoming = (point.co[1] - point.handle_left[1]) / (point.co[0] - point.handle_left[0])
+        if position < len(points) - 1:
+            after = points[position + 1]
+            if point.interpolation == 'LINEAR':
+                outgoing = (after.co[1] - point.co[1]) / (after.co[0] - point.co[0])
+            elif point.interpolation == 'BEZIER' and point.handle_right[0] != point.co[0]:
+                outgoing = (point.handle_right[1] - point.co[1]) / (point.handle_right[0] - point.co[0])
+        return incoming, outgoing
+    return 0.0, 0.0
