@@ -66,10 +66,11 @@ def _item(extension: str, array: str, path: str, kind: ObjectModelType, default:
 
 
 def _shape_rows(extension: str, defaults: Mapping[str, Any]) -> tuple[PointerTemplate, ...]:
-    return tuple(_item(extension, "shapes", path, kind, defaults.get(path)) for path, kind in (
+    rows: tuple[tuple[str, ObjectModelType], ...] = (
         ("box/size", "float3"), ("sphere/radius", "float"),
         ("capsule/height", "float"), ("capsule/radiusBottom", "float"), ("capsule/radiusTop", "float"),
-        ("cylinder/height", "float"), ("cylinder/radiusBottom", "float"), ("cylinder/radiusTop", "float")))
+        ("cylinder/height", "float"), ("cylinder/radiusBottom", "float"), ("cylinder/radiusTop", "float"))
+    return tuple(_item(extension, "shapes", path, kind, defaults.get(path)) for path, kind in rows)
 
 
 def _material_rows(extension: str, defaults: Mapping[str, Any]) -> tuple[PointerTemplate, ...]:
@@ -87,14 +88,16 @@ def _joint_rows(extension: str) -> tuple[PointerTemplate, ...]:
 
 
 def _motion_rows(extension: str, defaults: Mapping[str, Any]) -> tuple[PointerTemplate, ...]:
-    return tuple(_node(extension, f"motion/{key}", kind, defaults.get(key)) for key, kind in (
+    rows: tuple[tuple[str, ObjectModelType], ...] = (
         ("mass", "float"), ("centerOfMass", "float3"), ("inertiaDiagonal", "float3"),
         ("inertiaOrientation", "float4"), ("linearVelocity", "float3"), ("angularVelocity", "float3"),
-        ("gravityFactor", "float")))
+        ("gravityFactor", "float"))
+    return tuple(_node(extension, f"motion/{key}", kind, defaults.get(key)) for key, kind in rows)
 
 
-_TYPES = {("number", 1): "float", ("infinity", 1): "float", ("vector", 3): "float3", ("vector", 4): "float4",
-          ("bool", 1): "bool"}
+_TYPES: dict[tuple[str, int], ObjectModelType] = {
+    ("number", 1): "float", ("infinity", 1): "float", ("vector", 3): "float3", ("vector", 4): "float4",
+    ("bool", 1): "bool"}
 
 
 def _animatable(fields: tuple[Field, ...]) -> tuple[tuple[Field, ObjectModelType], ...]:
@@ -228,7 +231,7 @@ def _walk(container: object, path: tuple[str, ...], nested: tuple[int, ...]) -> 
 _ABSENT = object()
 
 
-def resolve(gltf: Mapping, found: PointerMatch) -> tuple[bool, Any]:
+def resolve(gltf: Mapping[str, Any], found: PointerMatch) -> tuple[bool, Any]:
     """(resolves, value) of a matched pointer in a document: it resolves when everything above the final
     key exists (the key itself may be absent, meaning its default). The value is the default when absent."""
     template = found.template
@@ -282,15 +285,16 @@ def _nested_indices(content: object, path: tuple[str, ...]) -> list[tuple[int, .
 
 # --- checking animation channels (rules, CLI validate) ------------------------------------------------
 
-def _accessor(gltf: Mapping, index: object) -> Mapping | None:
+def _accessor(gltf: Mapping[str, Any], index: object) -> Mapping[str, Any] | None:
     accessors = get(gltf, "accessors")
-    if not is_index(index) or not isinstance(accessors, list) or index >= len(accessors):
+    if not isinstance(index, int) or not is_index(index) or not isinstance(accessors, list) \
+            or index >= len(accessors):
         return None
     accessor = accessors[index]
     return accessor if isinstance(accessor, Mapping) else None
 
 
-def channel_pointers(gltf: Mapping) -> list[tuple[str, str, Mapping | None]]:
+def channel_pointers(gltf: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any] | None]]:
     """(channel location, pointer, sampler) of every KHR_animation_pointer channel into a physics extension."""
     found = []
     animations = get(gltf, "animations")
@@ -309,7 +313,7 @@ def channel_pointers(gltf: Mapping) -> list[tuple[str, str, Mapping | None]]:
     return found
 
 
-def check_animation(gltf: Mapping) -> list[Issue]:
+def check_animation(gltf: Mapping[str, Any]) -> list[Issue]:
     """Problems of the physics channels of a document: the pointer names an Object Model property, resolves,
     and its sampler's output accessor has the property's type (float: SCALAR, float3: VEC3, float4: VEC4)."""
     issues: list[Issue] = []
