@@ -24,7 +24,7 @@ from typing import Any
 
 import bpy
 
-from ..properties import convert, library
+from ..properties import convert
 from .blender import markers, rigid_body, rigid_body_plan
 from .omi import model, reader
 
@@ -200,7 +200,7 @@ class ImportPlan:
             if self.build_rigid_bodies:
                 collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
                 rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects],
-                                              library.SceneModelLibrary(bl_scene), issues)
+                                              convert.SceneSettings(bl_scene), issues)
         finally:
             self._drop_placeholder_mesh()
         return written

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-AXIS_INDEX = {'X': 0, 'Y': 1, 'Z': 2}
+from ..io.blender import constraints
+
+AXIS_INDEX = {letter: index for index, letter in enumerate(constraints.AXIS_IDS)}
 
 
 @dataclass(frozen=True)
@@ -21,36 +23,37 @@ class LimitSpec:
     max: float | None
 
 
-def _others(axis: int) -> tuple[int, ...]:
-    return tuple(i for i in range(3) if i != axis)
-
-
 def preset_limits(preset: str, axis: str = 'Z', lower: float = 0.0, upper: float = 0.0,
                   turn: tuple[float, float] | None = None) -> list[LimitSpec]:
     """The limits of a preset; `axis`/`lower`/`upper` are the hinge's angle range or the slider's travel.
 
-    `turn` (slider only) lets the slider also turn around its axis within (min, max) radians.
+    `turn` (slider only) lets the slider also turn around its axis within (min, max) radians. The degrees
+    of freedom come from the Blender constraint type that expresses the preset (`constraints`), so a
+    preset builds exactly that constraint. CUSTOM (the artist builds the limits) gives none.
     """
+    if preset not in constraints.SPECIAL_JOINTS:
+        return []
+    kind = constraints.special_kind(preset, turning=turn is not None)
     index = AXIS_INDEX[axis]
-    all_axes = (0, 1, 2)
-    if preset == 'FIXED':
-        return [LimitSpec('LINEAR', all_axes, 0.0, 0.0), LimitSpec('ANGULAR', all_axes, 0.0, 0.0)]
-    if preset == 'PIN':
-        return [LimitSpec('LINEAR', all_axes, 0.0, 0.0)]
-    if preset == 'HINGE':
-        return [
-            LimitSpec('LINEAR', all_axes, 0.0, 0.0),
-            LimitSpec('ANGULAR', _others(index), 0.0, 0.0),
-            LimitSpec('ANGULAR', (index,), lower, upper),
-        ]
-    if preset == 'SLIDER':
-        limits = [LimitSpec('LINEAR', (index,), lower, upper), LimitSpec('LINEAR', _others(index), 0.0, 0.0)]
-        if turn is None:
-            limits.append(LimitSpec('ANGULAR', all_axes, 0.0, 0.0))
-        else:
-            limits += [LimitSpec('ANGULAR', _others(index), 0.0, 0.0), LimitSpec('ANGULAR', (index,), *turn)]
-        return limits
-    return []  # CUSTOM: the artist builds the limits
+    fixed: dict[bool, list[int]] = {False: [], True: []}
+    ranged: list[tuple[bool, int]] = []
+    for dof, role in kind.roles.items():
+        angular, joint_axis = constraints.joint_dof(kind, dof, index)
+        if role == constraints.FIXED:
+            fixed[angular].append(joint_axis)
+        elif role == constraints.LIMITED:
+            ranged.append((angular, joint_axis))
+    ranges = [(lower, upper), turn]  # the working degree of freedom's range, then the slider's turn
+    specs = {dof: LimitSpec('ANGULAR' if dof[0] else 'LINEAR', (dof[1],), *ranges[position])  # type: ignore[misc]
+             for position, dof in enumerate(ranged)}
+    fixed_specs = {angular: LimitSpec('ANGULAR' if angular else 'LINEAR', tuple(sorted(found)), 0.0, 0.0)
+                   for angular, found in fixed.items() if found}
+    # Travel before the fixed linear axes, turning after the fixed angular ones.
+    travel = [spec for dof, spec in specs.items() if not dof[0]]
+    turning = [spec for dof, spec in specs.items() if dof[0]]
+    linear = travel + ([fixed_specs[False]] if False in fixed_specs else [])
+    angular = ([fixed_specs[True]] if True in fixed_specs else []) + turning
+    return linear + angular
 
 
 def write_limits(joint_settings, limits: list[LimitSpec]) -> None:

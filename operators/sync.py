@@ -97,7 +97,7 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         objects = [obj for obj in _objects(context, self.scope) if object_physics(obj).has_physics]
         issues: list[model.Issue] = []
-        rigid_body.build_rigid_bodies(context.scene, objects, library.SceneModelLibrary(context.scene), issues)
+        rigid_body.build_rigid_bodies(context.scene, objects, convert.SceneSettings(context.scene), issues)
         bodies = sum(obj.rigid_body is not None for obj in objects)
         constraints = sum(obj.rigid_body_constraint is not None for obj in context.scene.objects)
         self.report({'INFO'}, f"{plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')} "

@@ -15,14 +15,13 @@ from collections.abc import Callable
 import bpy
 from mathutils import Euler, Matrix, Vector
 
-from ..io.blender import axes
+from ..io.blender import axes, constraints
 from ..io.omi import model
 from ..io.omi.json_types import shortest_float32
 from . import library, object_physics
 from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI
 from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI
 
-_AXIS_IDS = ('X', 'Y', 'Z')
 _MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 
 
@@ -175,7 +174,7 @@ def limit_to_model(pg) -> model.JointLimit | None:
 
 def drive_to_model(pg) -> model.JointDrive:
     """A drive on a Blender axis as a drive on the matching glTF axis (targets negate when it flips)."""
-    axis, sign = axes.axis_to_gltf(_AXIS_IDS.index(pg.axis))
+    axis, sign = axes.axis_to_gltf(constraints.AXIS_IDS.index(pg.axis))
     angular = pg.drive_type == 'ANGULAR'
     position = _float(pg.position_target_angular if angular else pg.position_target_linear) \
         if pg.use_position_target else None
@@ -230,6 +229,30 @@ def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = N
         trigger=trigger_to_model(settings.trigger, obj, bl_scene, issues) if settings.use_trigger else None,
         joint=joint_to_model(settings.joint, obj, issues) if settings.use_joint else None,
     )
+
+
+class SceneSettings:
+    """What the rigid-body build reads from the settings layer (`rigid_body_plan.SettingsSource`), as model
+    values: a scene's library entries by name, and joint objects' limits and drives."""
+
+    def __init__(self, bl_scene: bpy.types.Scene) -> None:
+        self.scene = bl_scene
+
+    def material(self, name: str) -> model.PhysicsMaterial | None:
+        entry = library.find_material(self.scene, name)
+        return None if entry is None else library.material_to_model(entry)
+
+    def collision_filter(self, name: str) -> model.CollisionFilter | None:
+        entry = library.find_filter(self.scene, name)
+        return None if entry is None else library.filter_to_model(entry)
+
+    @staticmethod
+    def joint_settings(obj: bpy.types.Object) -> model.JointSettings:
+        """The joint's limits (those without an axis left out, as the export does) and drives."""
+        joint = object_physics(obj).joint
+        limits = (limit_to_model(limit_pg) for limit_pg in joint.limits)
+        return model.JointSettings(limits=tuple(limit for limit in limits if limit is not None),
+                                   drives=tuple(drive_to_model(drive_pg) for drive_pg in joint.drives))
 
 
 # --- model -> PropertyGroups -------------------------------------------------------------------------
@@ -319,7 +342,7 @@ def _apply_drive(drive: model.JointDrive, pg) -> None:
         velocity = None if velocity is None else -velocity
     pg.drive_type = 'LINEAR' if drive.type == "linear" else 'ANGULAR'
     pg.mode = 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE'
-    pg.axis = _AXIS_IDS[axis]
+    pg.axis = constraints.AXIS_IDS[axis]
     pg.use_max_force = drive.max_force is not None
     if drive.max_force is not None:
         pg.max_force = drive.max_force
@@ -336,6 +359,9 @@ def _apply_drive(drive: model.JointDrive, pg) -> None:
 
 def _is_zero(value: float | None) -> bool:
     return value is not None and abs(value) <= 1e-9
+
+
+_RANGED = frozenset({"ranged"})
 
 
 def joint_preset(limits: tuple[model.JointLimit, ...]) -> str:
@@ -361,19 +387,13 @@ def joint_preset(limits: tuple[model.JointLimit, ...]) -> str:
             if dof in state:
                 return 'CUSTOM'
             state[dof] = kind
-    linear = [state.get(("linear", axis), "free") for axis in range(3)]
-    angular = [state.get(("angular", axis), "free") for axis in range(3)]
-    if linear == ["fixed"] * 3 and angular == ["fixed"] * 3:
-        return 'FIXED'
-    if linear == ["fixed"] * 3 and angular == ["free"] * 3:
-        return 'PIN'
-    if linear == ["fixed"] * 3 and sorted(angular) == ["fixed", "fixed", "ranged"]:
-        return 'HINGE'
-    if sorted(linear) == ["fixed", "fixed", "ranged"]:
-        axis = linear.index("ranged")
-        others_fixed = all(angular[i] == "fixed" for i in range(3) if i != axis)
-        if others_fixed and angular[axis] in ("fixed", "ranged"):
-            return 'SLIDER'
+    states = {(angular, axis): state.get(("angular" if angular else "linear", axis), "free")
+              for angular in (False, True) for axis in range(3)}
+    for preset in constraints.SPECIAL_JOINTS:
+        kinds = [constraints.special_kind(preset)] + ([constraints.special_kind(preset, turning=True)]
+                                                      if preset == 'SLIDER' else [])
+        if any(constraints.match(kind, states, _RANGED) is not None for kind in kinds):
+            return preset
     return 'CUSTOM'
 
 

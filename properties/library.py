@@ -79,21 +79,6 @@ def find_filter(bl_scene: bpy.types.Scene, name: str):
     return scene_physics(bl_scene).collision_filters.get(name)
 
 
-class SceneModelLibrary:
-    """A scene's library entries by name as model values: what the rigid-body build looks names up in."""
-
-    def __init__(self, bl_scene: bpy.types.Scene) -> None:
-        self.scene = bl_scene
-
-    def material(self, name: str) -> model.PhysicsMaterial | None:
-        entry = find_material(self.scene, name)
-        return None if entry is None else material_to_model(entry)
-
-    def collision_filter(self, name: str) -> model.CollisionFilter | None:
-        entry = find_filter(self.scene, name)
-        return None if entry is None else filter_to_model(entry)
-
-
 def _close(a: float, b: float) -> bool:
     return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-7)
 

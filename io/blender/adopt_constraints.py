@@ -20,16 +20,9 @@ from dataclasses import dataclass
 import bpy
 
 from ..omi import model
-from . import axes
+from . import axes, constraints
 from .adopt import warn
-from .bullet import bullet_sign
-
-# A Bullet motor reaches its target velocity within one step as long as its force limit allows; an OMI
-# velocity drive pushes with damping * (target - velocity). This damping makes the drive push with its
-# full force as soon as it is this far (m/s or rad/s) from the target, like Bullet's motor.
-MOTOR_SPEED_TOLERANCE = 0.01
-
-_AXES = "xyz"
+from .bullet import bullet_sign, motor_damping
 
 
 @dataclass(frozen=True)
@@ -43,37 +36,19 @@ class ConstraintJoint:
 
 
 
-_FIXED = (0.0, 0.0)
-
-
 def _dof_ranges(constraint: bpy.types.RigidBodyConstraint) -> dict[tuple[str, int], tuple[float, float] | None]:
-    """Per degree of freedom (kind, Blender axis): a (lower, upper) range, or None for free."""
-    kind = constraint.type
-    ranges: dict[tuple[str, int], tuple[float, float] | None] = {
-        (dof, axis): None for dof in ("linear", "angular") for axis in range(3)}
-
-    def limit(dof: str, axis: int) -> tuple[float, float] | None:
-        prefix = "lin" if dof == "linear" else "ang"
-        if not getattr(constraint, f"use_limit_{prefix}_{_AXES[axis]}"):
-            return None
-        return (getattr(constraint, f"limit_{prefix}_{_AXES[axis]}_lower"),
-                getattr(constraint, f"limit_{prefix}_{_AXES[axis]}_upper"))
-
-    if kind == 'FIXED':
-        ranges = dict.fromkeys(ranges, _FIXED)
-    elif kind == 'POINT':
-        ranges.update({("linear", axis): _FIXED for axis in range(3)})
-    elif kind == 'HINGE':
-        ranges.update({("linear", axis): _FIXED for axis in range(3)})
-        ranges.update({("angular", 0): _FIXED, ("angular", 1): _FIXED, ("angular", 2): limit("angular", 2)})
-    elif kind == 'SLIDER':
-        ranges.update({("angular", axis): _FIXED for axis in range(3)})
-        ranges.update({("linear", 0): limit("linear", 0), ("linear", 1): _FIXED, ("linear", 2): _FIXED})
-    elif kind == 'PISTON':
-        ranges.update({("linear", 0): limit("linear", 0), ("linear", 1): _FIXED, ("linear", 2): _FIXED})
-        ranges.update({("angular", 0): limit("angular", 0), ("angular", 1): _FIXED, ("angular", 2): _FIXED})
-    elif kind in ('GENERIC', 'GENERIC_SPRING'):
-        ranges = {(dof, axis): limit(dof, axis) for dof, axis in ranges}
+    """Per degree of freedom (kind, Blender axis): a (lower, upper) range, or None for free, as the
+    constraint's type (`constraints.CONSTRAINT_KINDS`) and its limit switches say."""
+    kind = constraints.CONSTRAINT_KINDS.get(constraint.type)
+    ranges: dict[tuple[str, int], tuple[float, float] | None] = {}
+    for dof, role in (kind.roles.items() if kind is not None else ()):
+        bounds = None
+        if role == constraints.FIXED:
+            bounds = (0.0, 0.0)
+        elif role == constraints.LIMITED and getattr(constraint, constraints.use_limit(dof)):
+            low_name, high_name = constraints.limit_bounds(dof)
+            bounds = (getattr(constraint, low_name), getattr(constraint, high_name))
+        ranges[("angular" if dof[0] else "linear", dof[1])] = bounds
     return ranges
 
 
@@ -88,7 +63,7 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
         lower, upper = bounds
         gltf_axis, sign = axes.axis_to_gltf(blender_axis)
         if lower > upper:
-            warn(issues, obj, f"its {dof} {_AXES[blender_axis].upper()} limit has lower > upper, which Blender "
+            warn(issues, obj, f"its {dof} {constraints.AXIS_IDS[blender_axis]} limit has lower > upper, which Blender "
                   "treats as no limit; exported free")
             continue
         if bullet_sign(constraint.type, dof == "angular") < 0:
@@ -114,15 +89,16 @@ def _drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
     if constraint.type == 'GENERIC_SPRING':
         undamped = constraint.spring_type == 'SPRING1'
         ignored_damping = False
-        for dof, prefix, suffix in (("linear", "", ""), ("angular", "ang_", "_ang")):
-            for blender_axis, letter in enumerate(_AXES):
-                if not getattr(constraint, f"use_spring_{prefix}{letter}"):
+        for angular in (False, True):
+            for blender_axis in range(3):
+                use, stiffness, damping_name = constraints.spring((angular, blender_axis))
+                if not getattr(constraint, use):
                     continue
-                damping = getattr(constraint, f"spring_damping{suffix}_{letter}")
+                damping = getattr(constraint, damping_name)
                 ignored_damping = ignored_damping or (undamped and damping != 0.0)
                 drives.append(model.JointDrive(
-                    type=dof, mode="force", axis=axes.axis_to_gltf(blender_axis)[0], position_target=0.0,
-                    stiffness=getattr(constraint, f"spring_stiffness{suffix}_{letter}"),
+                    type="angular" if angular else "linear", mode="force", axis=axes.axis_to_gltf(blender_axis)[0],
+                    position_target=0.0, stiffness=getattr(constraint, stiffness),
                     damping=0.0 if undamped else damping,
                 ))
         if ignored_damping:
@@ -130,15 +106,15 @@ def _drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
                   "simulation whatever the damping value; exported without damping (the 'Blender 2.8' type "
                   "damps and exports its damping)")
     elif constraint.type == 'MOTOR':
-        for dof, prefix in (("linear", "lin"), ("angular", "ang")):
-            if not getattr(constraint, f"use_motor_{prefix}"):
+        for angular in (False, True):
+            use, velocity, impulse = constraints.motor(angular)
+            if not getattr(constraint, use):
                 continue
-            max_force = getattr(constraint, f"motor_{prefix}_max_impulse")  # Bullet applies it as a force
+            max_force = getattr(constraint, impulse)  # Bullet applies it as a force
             drives.append(model.JointDrive(
-                type=dof, mode="force", axis=0, max_force=max_force,
-                velocity_target=bullet_sign('MOTOR', dof == "angular")
-                * getattr(constraint, f"motor_{prefix}_target_velocity") + 0.0,
-                damping=max_force / MOTOR_SPEED_TOLERANCE,
+                type="angular" if angular else "linear", mode="force", axis=0, max_force=max_force,
+                velocity_target=bullet_sign('MOTOR', angular) * getattr(constraint, velocity) + 0.0,
+                damping=motor_damping(max_force),
             ))
     return tuple(drives)
 

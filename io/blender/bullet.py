@@ -33,3 +33,23 @@ BULLET_COMBINE = "multiply"
 def bullet_sign(constraint_type: str, angular: bool) -> int:
     """The `BULLET_SIGN` of a constraint's linear or angular values; +1 for types without such ranges."""
     return BULLET_SIGN.get((constraint_type, "angular" if angular else "linear"), 1)
+
+
+# A Bullet motor reaches its target velocity within one step as long as its force limit allows; an OMI
+# velocity drive pushes with damping * (target - velocity). A damping of max force / this tolerance makes
+# the drive push with its full force as soon as it is this far (m/s or rad/s) from the target, like
+# Bullet's motor: the export writes it, and the import reads it (or more) as exactly a Blender motor.
+MOTOR_SPEED_TOLERANCE = 0.01
+
+
+def motor_damping(max_force: float) -> float:
+    """The damping of an OMI velocity drive that behaves like a Blender motor with this force limit."""
+    return max_force / MOTOR_SPEED_TOLERANCE
+
+
+def motor_damping_matches(damping: float, max_force: float | None) -> bool:
+    """Whether a velocity drive's damping is what a Blender motor does (at least `motor_damping`, within
+    float32 rounding); a drive with damping 0 pushes nothing and is no motor at all."""
+    if max_force is None:
+        return False
+    return damping >= motor_damping(max_force) * (1.0 - 1e-6)

@@ -23,8 +23,8 @@ How OMI meets Blender (Bullet):
 The steps live apart: `rigid_body_plan` (which bodies, which shapes, where), `rigid_body_build` (making
 and setting rigid bodies and constraint objects), `rigid_body_report` (the warnings),
 `rigid_body_world` (the world, clearing), `markers` (what export and clear recognise).
-Material and filter names are looked up through a `SceneLibrary` the caller passes in: this layer reads
-no scene library PropertyGroups itself.
+Material and filter names and joint limits come as model values from a `SettingsSource` the caller
+passes in (joints then take the same model -> Blender mapping as everything else, `rigid_body_joints`).
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from .markers import is_generated
 from .rigid_body_build import Builder
 from .rigid_body_plan import (
     PlannedBody,
-    SceneLibrary,
+    SettingsSource,
     children_map,
     has_shape_collider,
     plan_bodies,
@@ -50,10 +50,10 @@ from .rigid_body_plan import (
 from .rigid_body_report import TRIGGERS, Report
 from .rigid_body_world import clear_rigid_bodies
 
-__all__ = ["SceneLibrary", "build_rigid_bodies", "clear_rigid_bodies"]
+__all__ = ["SettingsSource", "build_rigid_bodies", "clear_rigid_bodies"]
 
 
-def _collision_collections(bl_scene: bpy.types.Scene, library: SceneLibrary,
+def _collision_collections(bl_scene: bpy.types.Scene, source: SettingsSource,
                            bodies: dict[bpy.types.Object, PlannedBody], others: bool,
                            report: Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
     """Collision collections of the bodies, from their collision filters (the first name, when colliders
@@ -73,7 +73,7 @@ def _collision_collections(bl_scene: bpy.types.Scene, library: SceneLibrary,
     for owner in owners:
         name = min(names[owner])
         if name not in values:
-            found = library.collision_filter(name)
+            found = source.collision_filter(name)
             if found is None:
                 report.warn(owner, "/collider/collision_filter",
                             f"collision filter {name!r} is not in the scene library: collides with everything")
@@ -85,11 +85,11 @@ def _collision_collections(bl_scene: bpy.types.Scene, library: SceneLibrary,
     return dict(zip(owners, assignment.collections, strict=True))
 
 
-def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], library: SceneLibrary,
+def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], source: SettingsSource,
                        issues: list[model.Issue] | None = None) -> None:
     """Blender rigid bodies and constraints for the bodies and joints these objects take part in.
 
-    Works from the objects' OMI settings only (material and filter names resolved by `library`),
+    Works from the objects' OMI settings only (material and filter names and joint limits read through `source`),
     replacing what an earlier build made for them; problems and what Blender cannot express go to `issues`.
     """
     report = Report(issues)
@@ -109,7 +109,7 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
         return
     carriers = [shape.carrier for body in bodies.values() for shape in body.shapes]
     clear_rigid_bodies([*bodies, *carriers, *joints])
-    builder = Builder(bl_scene, library, report)
+    builder = Builder(bl_scene, source, report)
     for body in bodies.values():
         builder.prepare_body(body, bodies)
     for body in bodies.values():
@@ -119,7 +119,7 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             report.warn(body.owner, "", f"a body right under the compound body {parent_body.name!r} is simulated as "
                                         "part of it (Blender takes a compound's rigid-body children as its shapes)")
     planned_joints = [made for obj in joints for made in builder.prepare_joint(obj)]
-    collections_of = _collision_collections(bl_scene, library, bodies, bool(builder.built_before), report)
+    collections_of = _collision_collections(bl_scene, source, bodies, bool(builder.built_before), report)
     for body in bodies.values():
         builder.finish_body(body, collections_of)
     for owner, collections in collections_of.items():  # bodies built before stay consistent with these

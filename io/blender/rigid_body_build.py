@@ -20,7 +20,7 @@ from .rigid_body_plan import (
     Frames,
     PlannedBody,
     PlannedShape,
-    SceneLibrary,
+    SettingsSource,
     is_identity,
     placement,
     rigid_body_owner,
@@ -50,7 +50,6 @@ from .rigid_body_shapes import (
 )
 from .rigid_body_world import ensure_world, generated_collection
 
-_AXIS_IDS = ('X', 'Y', 'Z')
 NO_COLLECTIONS = (False,) * rigid_body_filters.COLLECTION_COUNT
 # Turns that put the constraint's working axis ('Z' for hinges, 'X' for the others) on a joint axis.
 _ALIGN = {
@@ -71,9 +70,9 @@ def _fits(obj: bpy.types.Object, shape: PlannedShape) -> bool:
 
 
 class Builder:
-    def __init__(self, bl_scene: bpy.types.Scene, library: SceneLibrary, report: Report) -> None:
+    def __init__(self, bl_scene: bpy.types.Scene, source: SettingsSource, report: Report) -> None:
         self.scene = bl_scene
-        self.library = library
+        self.source = source
         self.report = report
         self.frames = Frames()
         self.meshes = ShapeMeshes(GENERATED)
@@ -176,7 +175,8 @@ class Builder:
         other_location, other_rotation, _ = self.frames.world(other).decompose()
         rest_offset = tuple(rotation.inverted() @ (other_location - location))
         rest_rotated = rotation.rotation_difference(other_rotation).angle > 1e-3
-        specs, notes = rigid_body_joints.plan_constraints(_limits(joint), _drives(joint), rest_offset, rest_rotated)
+        limits, drives = rigid_body_joints.from_model(self.source.joint_settings(obj))
+        specs, notes = rigid_body_joints.plan_constraints(limits, drives, rest_offset, rest_rotated)
         for note in notes:
             self.report.cannot(note, obj)
         if not specs:
@@ -279,7 +279,7 @@ class Builder:
         if len(surfaces) > 1:
             self.report.cannot(MIXED_SURFACES, body.owner)
         name = min((shape.material for shape in body.shapes), default="")
-        material = self.library.material(name) if name else None
+        material = self.source.material(name) if name else None
         if material is None:
             if name:
                 self.report.warn(body.owner, "/collider/physics_material",
@@ -305,28 +305,3 @@ class Builder:
         constraint.disable_collisions = not enable_collision
         for name, value in spec.values.items():
             setattr(constraint, name, value)
-
-
-def _limits(joint) -> list[rigid_body_joints.Limit]:
-    found = []
-    for limit in joint.limits:
-        angular = limit.kind == 'ANGULAR'
-        low = (limit.min_angular if angular else limit.min_linear) if limit.use_min else None
-        high = (limit.max_angular if angular else limit.max_linear) if limit.use_max else None
-        found.append(rigid_body_joints.Limit(angular, limit.axes, low, high,
-                                             limit.stiffness if limit.use_stiffness else None, limit.damping))
-    return found
-
-
-def _drives(joint) -> list[rigid_body_joints.Drive]:
-    found = []
-    for drive in joint.drives:
-        angular = drive.drive_type == 'ANGULAR'
-        position = (drive.position_target_angular if angular else drive.position_target_linear) \
-            if drive.use_position_target else None
-        found.append(rigid_body_joints.Drive(
-            angular, _AXIS_IDS.index(drive.axis), drive.mode == 'ACCELERATION',
-            drive.max_force if drive.use_max_force else None, position,
-            drive.velocity_target if drive.use_velocity_target else None, drive.stiffness, drive.damping))
-    return found
-

@@ -22,9 +22,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..omi import model
+from . import axes, bullet, constraints
 from .bullet import bullet_sign
 
-AXES = "xyz"
 EPSILON = 1e-6
 FAR = 1.0e6  # metres: stands for "unbounded" on one side of a linear limit
 UNLIMITED_FORCE = 1.0e9  # a motor without a force limit
@@ -37,7 +38,8 @@ MULTI_AXIS_RANGE = "multi-axis joint limits with a range (applied per axis)"
 WIDE_Y_ANGLE = "generic joint angles about Y beyond +-90 degrees"
 SPRING_TARGET = "spring drive targets away from the starting pose"
 DRIVE_ACCELERATION = "acceleration-mode joint drives (Blender drives apply forces)"
-MOTOR_DAMPING = "velocity drive damping (Blender motors reach their target up to the force limit)"
+MOTOR_DAMPING = ("velocity drive damping other than a Blender motor's (max force / "
+                 f"{bullet.MOTOR_SPEED_TOLERANCE:g}: the target is reached up to the force limit)")
 SPRING_AND_MOTOR = "drives with both a position and a velocity target"
 ROTATED_REST = "joint frames turned against each other at the start (Blender measures angles from there)"
 
@@ -175,75 +177,90 @@ def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
     constraint_type = 'GENERIC_SPRING' if springs else 'GENERIC'
     values: dict[str, object] = {}
     for (angular, axis), dof in dofs.items():
-        kind = "ang" if angular else "lin"
-        name = f"{kind}_{AXES[axis]}"
         state = dof.state
         limited = state in ("fixed", "range")
-        values[f"use_limit_{name}"] = limited
+        values[constraints.use_limit((angular, axis))] = limited
         if limited:
             wide = HALF_PI if (angular and axis == 1) else math.pi
             lower, upper = _range(dof, constraint_type, angular, notes, wide)
             if angular and axis == 1 and (lower < -HALF_PI - EPSILON or upper > HALF_PI + EPSILON):
                 notes.add(WIDE_Y_ANGLE)
                 lower, upper = max(lower, -HALF_PI), min(upper, HALF_PI)
-            values[f"limit_{name}_lower"], values[f"limit_{name}_upper"] = lower, upper
+            low_name, high_name = constraints.limit_bounds((angular, axis))
+            values[low_name], values[high_name] = lower, upper
         if springs:
-            spring = "spring_ang_" if angular else "spring_"
-            values[f"use_{spring}{AXES[axis]}"] = dof.spring_stiffness > 0.0
-            suffix = f"ang_{AXES[axis]}" if angular else AXES[axis]
-            values[f"spring_stiffness_{suffix}"] = dof.spring_stiffness
-            values[f"spring_damping_{suffix}"] = dof.spring_damping
+            use, stiffness, damping = constraints.spring((angular, axis))
+            values[use] = dof.spring_stiffness > 0.0
+            values[stiffness] = dof.spring_stiffness
+            values[damping] = dof.spring_damping
     if springs:
         values["spring_type"] = 'SPRING2'
     return ConstraintSpec(constraint_type, values=values)
 
 
+_OPEN = frozenset({"free", "range"})
+
+
 def _special(dofs: dict, notes: set[str]) -> ConstraintSpec | None:
-    """FIXED, POINT, HINGE, SLIDER or PISTON when the rigid limits are exactly one of them."""
-    linear = [dofs[(False, axis)].state for axis in range(3)]
-    angular = [dofs[(True, axis)].state for axis in range(3)]
-    if any(state == "spring" for state in linear + angular):
+    """FIXED, POINT, HINGE, SLIDER or PISTON when the rigid limits are exactly one of them
+    (`constraints.CONSTRAINT_KINDS` says what each type fixes, leaves free and limits)."""
+    states = {dof: value.state for dof, value in dofs.items()}
+    if "spring" in states.values():
         return None
-    open_linear = [axis for axis in range(3) if linear[axis] != "fixed"]
-    open_angular = [axis for axis in range(3) if angular[axis] != "fixed"]
-    if not open_linear and not open_angular:
-        return ConstraintSpec('FIXED')
-    if not open_linear and angular == ["free"] * 3:
-        return ConstraintSpec('POINT')
-    if not open_linear and len(open_angular) == 1:
-        axis = open_angular[0]
-        values: dict[str, object] = {"use_limit_ang_z": angular[axis] == "range"}
-        if angular[axis] == "range":
-            values["limit_ang_z_lower"], values["limit_ang_z_upper"] = _range(dofs[(True, axis)], 'HINGE', True,
-                                                                              notes)
-        return ConstraintSpec('HINGE', 'Z', axis, values)
-    if len(open_linear) == 1 and (not open_angular or open_angular == open_linear):
-        axis = open_linear[0]
-        kind = 'PISTON' if open_angular else 'SLIDER'
-        values = {"use_limit_lin_x": linear[axis] == "range"}
-        if linear[axis] == "range":
-            values["limit_lin_x_lower"], values["limit_lin_x_upper"] = _range(dofs[(False, axis)], kind, False,
-                                                                              notes)
-        if open_angular:
-            values["use_limit_ang_x"] = angular[axis] == "range"
-            if angular[axis] == "range":
-                values["limit_ang_x_lower"], values["limit_ang_x_upper"] = _range(dofs[(True, axis)], kind, True,
-                                                                                  notes)
-        return ConstraintSpec(kind, 'X', axis, values)
+    for name in constraints.SPECIAL_ORDER:
+        kind = constraints.CONSTRAINT_KINDS[name]
+        joint_axis = constraints.match(kind, states, _OPEN)
+        if joint_axis is None:
+            continue
+        values: dict[str, object] = {}
+        for dof in kind.dofs(constraints.LIMITED):
+            joint_dof = constraints.joint_dof(kind, dof, joint_axis)
+            ranged = states[joint_dof] == "range"
+            values[constraints.use_limit(dof)] = ranged
+            if ranged:
+                low_name, high_name = constraints.limit_bounds(dof)
+                values[low_name], values[high_name] = _range(dofs[joint_dof], kind.type, dof[0], notes)
+        align = None if kind.working_axis is None else constraints.AXIS_IDS[kind.working_axis]
+        return ConstraintSpec(kind.type, align, joint_axis, values)
     return None
 
 
 def _motors(motors: list[Drive], notes: set[str]) -> list[ConstraintSpec]:
     by_axis: dict[int, dict[str, object]] = {}
     for drive in motors:
-        if drive.damping > 0.0:
+        if not bullet.motor_damping_matches(drive.damping, drive.max_force):
             notes.add(MOTOR_DAMPING)
-        kind = "ang" if drive.angular else "lin"
         values = by_axis.setdefault(drive.axis, {})
-        values[f"use_motor_{kind}"] = True
-        values[f"motor_{kind}_target_velocity"] = bullet_sign('MOTOR', drive.angular) * float(drive.velocity_target)
-        values[f"motor_{kind}_max_impulse"] = UNLIMITED_FORCE if drive.max_force is None else drive.max_force
+        use, velocity, impulse = constraints.motor(drive.angular)
+        values[use] = True
+        values[velocity] = bullet.bullet_sign('MOTOR', drive.angular) * float(drive.velocity_target)
+        values[impulse] = UNLIMITED_FORCE if drive.max_force is None else drive.max_force
     return [ConstraintSpec('MOTOR', 'X', axis, values) for axis, values in sorted(by_axis.items())]
+
+
+def from_model(settings: model.JointSettings) -> tuple[list[Limit], list[Drive]]:
+    """A joint's glTF-axis limits and drives in the joint object's Blender axes: a single-axis range or a
+    drive target changes sign where the axis does (`axes.axis_to_blender`); a 2- or 3-axis limit bounds a
+    distance or an angle and keeps its values."""
+    limits = []
+    for limit in settings.limits:
+        for angular, gltf_axes in ((False, limit.linear_axes), (True, limit.angular_axes)):
+            if not gltf_axes:
+                continue
+            converted = [axes.axis_to_blender(axis) for axis in gltf_axes]
+            low, high = limit.min, limit.max
+            if len(converted) == 1:
+                low, high = axes.signed_range(low, high, converted[0][1])
+            limits.append(Limit(angular, tuple(sorted(axis for axis, _sign in converted)), low, high,
+                                limit.stiffness, limit.damping))
+    drives = []
+    for drive in settings.drives:
+        axis, sign = axes.axis_to_blender(drive.axis)
+        position, velocity = drive.position_target, drive.velocity_target
+        drives.append(Drive(drive.type == "angular", axis, drive.mode == "acceleration", drive.max_force,
+                            None if position is None else sign * position,
+                            None if velocity is None else sign * velocity, drive.stiffness, drive.damping))
+    return limits, drives
 
 
 def plan_constraints(limits: Iterable[Limit], drives: Iterable[Drive],

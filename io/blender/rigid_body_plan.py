@@ -18,12 +18,15 @@ from .markers import GENERATED, is_shape_mesh, made_for
 from .rigid_body_shapes import MESH_TYPES, PRIMITIVE_TYPES, TOLERANCE, ShapeMeshes
 
 
-class SceneLibrary(Protocol):
-    """The scene library's entries by name, as model values (None: no such entry)."""
+class SettingsSource(Protocol):
+    """Model values the build needs from the settings layer: the scene library's entries by name (None:
+    no such entry) and a joint object's limits and drives (glTF axes, as the export writes them)."""
 
     def material(self, name: str) -> model.PhysicsMaterial | None: ...
 
     def collision_filter(self, name: str) -> model.CollisionFilter | None: ...
+
+    def joint_settings(self, obj: bpy.types.Object) -> model.JointSettings: ...
 
 
 @dataclass

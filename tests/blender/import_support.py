@@ -204,6 +204,6 @@ def rotation_angle(a: Matrix, b: Matrix) -> float:
     return a.to_quaternion().rotation_difference(b.to_quaternion()).angle
 
 
-def scene_library(bl_scene: bpy.types.Scene | None = None) -> Any:
-    """The scene's library as the rigid-body build reads it (material and filter names -> model values)."""
-    return addon_loader.module("properties.library").SceneModelLibrary(bl_scene or bpy.context.scene)
+def scene_settings(bl_scene: bpy.types.Scene | None = None) -> Any:
+    """What the rigid-body build reads from the settings layer (library entries, joint limits), as model values."""
+    return addon_loader.module("properties.convert").SceneSettings(bl_scene or bpy.context.scene)

@@ -86,13 +86,13 @@ def test_building_again_replaces_and_clearing_removes(spec_dir, rigid_body, mark
     first_made, first_bodies = made(), bodies()
     assert first_made == ["WeldJoint fixed"]
     issues = []
-    rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_library(), issues)
+    rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_settings(), issues)
     assert (made(), bodies()) == (first_made, first_bodies)
     assert len(scene.rigidbody_world.constraints.objects) == 1
 
     rigid_body.clear_rigid_bodies(physics_objects)
     assert made() == [] and bodies() == []
-    rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_library(), issues)
+    rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_settings(), issues)
     assert (made(), bodies()) == (first_made, first_bodies)
     assert issues == []
 

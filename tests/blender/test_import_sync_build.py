@@ -62,7 +62,7 @@ def authored_scene(motion: str = 'DYNAMIC'):
 def test_empty_body_gets_a_generated_rigid_body_that_it_follows(rigid_body, markers, rigid_body_plan):
     cart, crate, floor = authored_scene()
     issues = []
-    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_library(), issues)
+    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_settings(), issues)
     proxy = rigid_body_plan.rigid_object(cart)
     assert proxy is not None and proxy is not cart and markers.is_generated(proxy)
     assert proxy.rigid_body.type == 'ACTIVE' and cart.constraints[markers.FOLLOW].target == proxy
@@ -86,7 +86,7 @@ def test_kinematic_empty_body_leads_its_generated_rigid_body(rigid_body, markers
     cart.keyframe_insert("location", frame=1)
     cart.location.x = 5.0
     cart.keyframe_insert("location", frame=30)
-    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_library(), [])
+    rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_settings(), [])
     proxy = rigid_body_plan.rigid_object(cart)
     assert proxy.rigid_body.kinematic and proxy.constraints[markers.FOLLOW].target == cart
     support.step(30)
