@@ -1,4 +1,4 @@
-"""The command-line tool's pure commands, `validate` and `upgrade`: their options, batches and output.
+"""The command-line tool's pure commands, `validate`, `upgrade` and `convert`: their options, batches, output.
 
 No bpy here; scripts/omi_physics_cli.py is the front end that adds `import` and `export` (which need Blender).
 """
@@ -23,6 +23,7 @@ from .cli_results import (
     status_text,
     summary,
 )
+from .convert_file import convert_one
 from .upgrade_file import upgrade_one
 from .validate_file import validate_one
 
@@ -49,6 +50,21 @@ def add_commands(commands: Any) -> None:
     upgrade.add_argument("--force", action="store_true", help="write even when values had to be dropped")
     batch_options(upgrade)
     upgrade.set_defaults(run=cmd_upgrade)
+
+    converter = commands.add_parser("convert", help="rewrite the physics in the other dialect (OMI <-> KHR)",
+                                    description="Rewrite a file's physics as KHR_physics_rigid_bodies + "
+                                                "KHR_implicit_shapes or as OMI (any OMI revision is read); nothing "
+                                                "else changes. Refuses to write when a value cannot be held by the "
+                                                "target (each named with its pointer) unless --force.")
+    converter.add_argument("files", nargs="+", metavar="FILE", help=".gltf/.glb files or folders holding them")
+    converter.add_argument("--to", required=True, choices=("OMI", "KHR"), help="the dialect to write")
+    target = converter.add_mutually_exclusive_group(required=True)
+    target.add_argument("--out", "-o", help="the output file (one input only)")
+    target.add_argument("--out-dir", help="write each output under this folder with its input's name")
+    target.add_argument("--in-place", action="store_true", help="overwrite the input files")
+    converter.add_argument("--force", action="store_true", help="write even when meaning is lost")
+    batch_options(converter)
+    converter.set_defaults(run=cmd_convert)
 
 
 def batch_options(command: argparse.ArgumentParser) -> None:
@@ -124,23 +140,36 @@ def _upgrade_targets(args: argparse.Namespace, named: list[tuple[str, Path]]) ->
 
 
 def cmd_upgrade(args: argparse.Namespace) -> int:
+    return _rewrite(args, "upgrade")
+
+
+def cmd_convert(args: argparse.Namespace) -> int:
+    return _rewrite(args, "convert")
+
+
+def _rewrite(args: argparse.Namespace, command: str) -> int:
+    """upgrade or convert: each file rewritten to its target, what happened said per file and in a summary."""
     named = expand_paths(args.files)
     files = [file for file, _name in named]
     if not files:
-        print("error: no .gltf or .glb files to upgrade", file=sys.stderr)
+        print(f"error: no .gltf or .glb files to {command}", file=sys.stderr)
         return EXIT_USAGE
     targets = _upgrade_targets(args, named)
     if targets is None:
         return EXIT_USAGE
     schema_note(args.spec_dir, args.quiet)
     shown = shown_severities(args.quiet, args.verbose)
-    tasks = [(source, target, args.force, args.spec_dir) for source, target in zip(files, targets, strict=True)]
+    pairs = zip(files, targets, strict=True)
+    tasks: list[Any] = [(source, target, args.force, args.spec_dir) for source, target in pairs] \
+        if command == "upgrade" else [(source, target, args.to, args.force, args.spec_dir) for source, target in pairs]
     results = []
-    for position, result in enumerate(run_pool(upgrade_one, tasks, useful_jobs(files, args.jobs)), 1):
+    work = upgrade_one if command == "upgrade" else convert_one
+    for position, result in enumerate(run_pool(work, tasks, useful_jobs(files, args.jobs)), 1):
         results.append(result)
         lines = issue_lines(result["file"], result, shown)
         if result["status"] not in NOT_CHECKED and not args.quiet:
-            converted = f"upgraded from {', '.join(result['converted'])}" if result["converted"] \
+            converted = f"converted from {result['converted'][0]} to {args.to}" if command == "convert" else \
+                f"upgraded from {', '.join(result['converted'])}" if result["converted"] \
                 else "no legacy content, rewritten"
             done = converted if result["status"] == "written" else "NOT written (errors above; --force writes anyway)"
             lines.append(f"{result['file']} -> {result['out']}: {done}")
@@ -150,7 +179,7 @@ def cmd_upgrade(args: argparse.Namespace) -> int:
     written = sum(1 for r in results if r["status"] == "written")
     line, totals = summary(results, f"{written} written")
     if args.json:
-        print(json.dumps({"tool": "omi_physics_cli upgrade", "files": results, "summary": {**totals,
+        print(json.dumps({"tool": f"omi_physics_cli {command}", "files": results, "summary": {**totals,
                                                                                             "written": written}},
                          indent=1))
         print(line, file=sys.stderr)

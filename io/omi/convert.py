@@ -14,8 +14,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import rules
+from .dialects import document_dialect
 from .model import Issue
-from .reader import document_dialect, read_document
+from .reader import read_document
 from .writer import write_document
 
 DIALECTS = ("OMI", "KHR")
@@ -30,8 +32,8 @@ class Conversion:
 
     @property
     def lost(self) -> list[Issue]:
-        """The findings that change the physics' meaning (not the notes of a plain re-spelling)."""
-        return [found for found in self.issues if found.severity != "info"]
+        """What changes meaning: values one dialect cannot hold, and values unusable in the source (errors)."""
+        return [found for found in self.issues if found.severity == "error" or rules.is_dialect_loss(found)]
 
 
 def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> Conversion:

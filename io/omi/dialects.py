@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 from . import model
 from .fields import Field
+from .json_types import get, sequence_items
+from .model import Issue
 
 # --- items whose spelling every dialect shares -----------------------------------------------------
 
@@ -170,6 +172,33 @@ def explicit_shape_default(shape_type: str, dialect: Dialect = OMI) -> dict[str,
         if spec.kind == "number" and spec.default is not None:
             return {spec.key: float(spec.default)}
     return {}
+
+
+# --- which dialect a document speaks ---------------------------------------------------------------
+
+def dialects_used(gltf: object) -> set[str]:
+    """"OMI" and/or "KHR": the physics dialects whose extensions a document holds (document or nodes)."""
+    owners = dict.fromkeys(model.ALL_EXTENSIONS, "OMI") | dict.fromkeys(model.KHR_EXTENSIONS, "KHR")
+    found = {owners[name] for name in _names(get(gltf, "extensions")) if name in owners}
+    for node in sequence_items(get(gltf, "nodes")):
+        found |= {owners[name] for name in _names(get(node, "extensions")) if name in owners}
+    return found
+
+
+def _names(extensions: object) -> list[str]:
+    return [name for name in extensions if isinstance(name, str)] if isinstance(extensions, Mapping) else []
+
+
+def document_dialect(gltf: object, issues: list[Issue] | None = None) -> str:
+    """The dialect read_document reads: KHR when the document holds only KHR physics, else OMI."""
+    used = dialects_used(gltf)
+    if used == {"KHR"}:
+        return "KHR"
+    if used == {"OMI", "KHR"} and issues is not None:
+        issues.append(Issue("/extensions", "the file holds both OMI and KHR physics: the OMI physics is read "
+                                                 "(convert reads either on request)", "info"))
+    return "OMI"
+
 
 
 # Legacy OMI revisions (read only): the structure differs, the values use the tables above.

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import model, rules
-from .dialects import OMI
+from .dialects import OMI, document_dialect
 from .json_types import (
     MISSING,
     ROOT,
@@ -76,30 +76,6 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None) -> Physic
         doc.nodes.clear()
         doc.warn("", f"{INTERNAL_ERROR} ({type(error).__name__}: {error}); physics not read", "error")
     return doc
-
-
-def dialects_used(gltf: object) -> set[str]:
-    """"OMI" and/or "KHR": the physics dialects whose extensions a document holds (document or nodes)."""
-    owners = dict.fromkeys(model.ALL_EXTENSIONS, "OMI") | dict.fromkeys(model.KHR_EXTENSIONS, "KHR")
-    found = {owners[name] for name in _names(get(gltf, "extensions")) if name in owners}
-    for node in sequence_items(get(gltf, "nodes")):
-        found |= {owners[name] for name in _names(get(node, "extensions")) if name in owners}
-    return found
-
-
-def _names(extensions: object) -> list[str]:
-    return [name for name in extensions if isinstance(name, str)] if isinstance(extensions, Mapping) else []
-
-
-def document_dialect(gltf: object, issues: list[Issue] | None = None) -> str:
-    """The dialect read_document reads: KHR when the document holds only KHR physics, else OMI."""
-    used = dialects_used(gltf)
-    if used == {"KHR"}:
-        return "KHR"
-    if used == {"OMI", "KHR"} and issues is not None:
-        issues.append(rules.issue("/extensions", "the file holds both OMI and KHR physics: the OMI physics is read "
-                                                 "(convert reads either on request)", "info"))
-    return "OMI"
 
 
 def validate(gltf: Mapping[str, Any]) -> list[Issue]:
@@ -407,11 +383,13 @@ class _Reader(LegacyReading):
             self.issues.append(rules.note(join(at, "connectedNode"), "connected_node_outside_body", node=connected))
         self.node(index).joint = Joint(settings, connected, enable_collision)
 
+    def extensions_read(self) -> set[str]:
+        """The extensions this reader found content of (each is a revision name too)."""
+        return {name for name in (BODY, JOINT, SHAPE) if name in self.doc.revisions}
+
     def check_extensions_used(self) -> None:
         listed = get(self.gltf, "extensionsUsed")
         names = set(listed) if isinstance(listed, list | tuple) and all(isinstance(n, str) for n in listed) else set()
-        used = {name for name, revision in ((BODY, rules.REV_BODY), (JOINT, rules.REV_JOINT), (SHAPE, rules.REV_SHAPE))
-                if revision in self.doc.revisions}
-        for name in sorted(used - names):
+        for name in sorted(self.extensions_read() - names):
             self.issues.append(rules.issue("/extensionsUsed", f"{name} is used but not listed in extensionsUsed",
                                            "warning"))

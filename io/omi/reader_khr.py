@@ -80,12 +80,8 @@ class KhrReader(_Reader):
         body = get(get(self.nodes_json[index], "extensions"), BODY_EXTENSION)
         return get(body, "joint"), join(ROOT, "nodes", index, "extensions", BODY_EXTENSION, "joint")
 
-    def check_extensions_used(self) -> None:
-        listed = get(self.gltf, "extensionsUsed")
-        names = set(listed) if isinstance(listed, list | tuple) and all(isinstance(n, str) for n in listed) else set()
-        used = {name for name in (BODY_EXTENSION, SHAPE_EXTENSION) if name in self.doc.revisions}
-        for name in sorted(used - names):
-            report(self.issues, "/extensionsUsed", f"{name} is used but not listed in extensionsUsed", "warning")
+    def extensions_read(self) -> set[str]:
+        return {name for name in (BODY_EXTENSION, SHAPE_EXTENSION) if name in self.doc.revisions}
 
     # --- motion ----------------------------------------------------------------------------------
 

@@ -169,7 +169,15 @@ NOTES: dict[str, tuple[str, Severity]] = {
 def note(at: Where, name: str, **values: object) -> Issue:
     """The finding `name` of NOTES at `at`, its template filled with `values`."""
     template, severity = NOTES[name]
-    return issue(at, template.format(**values), severity)
+    return Issue(pointer_text(at), template.format(**values), severity, name)
+
+
+DIALECT_LOSS_PREFIX = "khr_"  # NOTES entries about a value one dialect cannot hold
+
+
+def is_dialect_loss(found: Issue) -> bool:
+    """A finding that says a value changes meaning between OMI and KHR (not a plain re-spelling)."""
+    return found.kind.startswith(DIALECT_LOSS_PREFIX) and found.severity != "info"
 
 
 # --- rules ------------------------------------------------------------------------------------------
