@@ -65,10 +65,10 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
     channels = []
     for at, pointer, sampler in pointers.channel_pointers({"animations": _animations_json(data)}):
         where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
-        found = pointers.match(pointer, pointers.OMI_POINTERS)
-        if found is None:
-            issues.append(model.Issue(where, f"{pointer} is not a physics value this add-on can animate; "
-                                             "channel not imported"))
+        found = pointers.match(pointer)
+        if found is None or found.template.type == "bool":
+            what = "a boolean" if found is not None else "not a value of the glTF Object Model"
+            issues.append(model.Issue(where, f"{pointer} is {what}; channel not imported"))
             continue
         if not pointers.resolve(document, found)[0]:
             issues.append(model.Issue(where, f"{pointer}: the file has no such physics value; channel not imported"))

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from . import model
 from .dialects import OMI, Dialect
+from .dialects_khr import KHR
 from .fields import Field
 from .json_types import escape_token, get, is_index
 from .model import Issue
@@ -65,36 +66,6 @@ def _item(extension: str, array: str, path: str, kind: ObjectModelType, default:
     return PointerTemplate(extension, array, tuple(path.split("/")), kind, _json(default))
 
 
-def _shape_rows(extension: str, defaults: Mapping[str, Any]) -> tuple[PointerTemplate, ...]:
-    rows: tuple[tuple[str, ObjectModelType], ...] = (
-        ("box/size", "float3"), ("sphere/radius", "float"),
-        ("capsule/height", "float"), ("capsule/radiusBottom", "float"), ("capsule/radiusTop", "float"),
-        ("cylinder/height", "float"), ("cylinder/radiusBottom", "float"), ("cylinder/radiusTop", "float"))
-    return tuple(_item(extension, "shapes", path, kind, defaults.get(path)) for path, kind in rows)
-
-
-def _material_rows(extension: str, defaults: Mapping[str, Any]) -> tuple[PointerTemplate, ...]:
-    return tuple(_item(extension, "physicsMaterials", key, "float", defaults.get(key))
-                 for key in ("staticFriction", "dynamicFriction", "restitution"))
-
-
-def _joint_rows(extension: str) -> tuple[PointerTemplate, ...]:
-    limits = tuple(_item(extension, "physicsJoints", f"limits/{_ITEM}/{key}", "float", default)
-                   for key, default in (("min", None), ("max", None), ("stiffness", None), ("damping", 0.0)))
-    drives = tuple(_item(extension, "physicsJoints", f"drives/{_ITEM}/{key}", "float", default)
-                   for key, default in (("maxForce", None), ("positionTarget", None), ("velocityTarget", None),
-                                        ("stiffness", 0.0), ("damping", 0.0)))
-    return limits + drives
-
-
-def _motion_rows(extension: str, defaults: Mapping[str, Any]) -> tuple[PointerTemplate, ...]:
-    rows: tuple[tuple[str, ObjectModelType], ...] = (
-        ("mass", "float"), ("centerOfMass", "float3"), ("inertiaDiagonal", "float3"),
-        ("inertiaOrientation", "float4"), ("linearVelocity", "float3"), ("angularVelocity", "float3"),
-        ("gravityFactor", "float"))
-    return tuple(_node(extension, f"motion/{key}", kind, defaults.get(key)) for key, kind in rows)
-
-
 _TYPES: dict[tuple[str, int], ObjectModelType] = {
     ("number", 1): "float", ("infinity", 1): "float", ("vector", 3): "float3", ("vector", 4): "float4",
     ("bool", 1): "bool"}
@@ -108,11 +79,13 @@ def _animatable(fields: tuple[Field, ...]) -> tuple[tuple[Field, ObjectModelType
 def dialect_rows(dialect: Dialect) -> tuple[PointerTemplate, ...]:
     """A dialect's Object Model, from its field tables (keys and defaults have their one home there)."""
     rows: list[PointerTemplate] = []
-    for shape_type in model.PRIMITIVE_SHAPE_TYPES:
+    for shape_type in dialect.shape_fields:
         rows += [_item(dialect.homes["shapes"], "shapes", f"{shape_type}/{spec.key}", kind, spec.default)
                  for spec, kind in _animatable(dialect.shape_fields.get(shape_type, ()))]
     rows += [_node(dialect.body_extension, f"motion/{spec.key}", kind, spec.default)
              for spec, kind in _animatable(dialect.motion_fields)]
+    if any(spec.key == "isKinematic" for spec in dialect.motion_fields):  # KHR's motion type, a boolean
+        rows.append(_node(dialect.body_extension, "motion/isKinematic", "bool", False))
     rows += [_item(dialect.homes["physicsMaterials"], "physicsMaterials", spec.key, kind, spec.default)
              for spec, kind in _animatable(dialect.material_fields)]
     joints = dialect.homes["physicsJoints"]
@@ -131,22 +104,8 @@ def dialect_rows(dialect: Dialect) -> tuple[PointerTemplate, ...]:
 # README.collider.md, OMI_physics_joint README).
 OMI_POINTERS: tuple[PointerTemplate, ...] = dialect_rows(OMI)
 
-KHR_SHAPES = "KHR_implicit_shapes"
-KHR_BODIES = "KHR_physics_rigid_bodies"
-
-# Khronos' Object Model (KHR_implicit_shapes and KHR_physics_rigid_bodies READMEs), for checking files until
-# the KHR dialect table exists (then: dialect_rows(KHR) plus plane/isKinematic). KHR writes its shape and
-# motion values explicitly (its defaults differ from OMI's or do not exist), so no defaults here.
-KHR_POINTERS: tuple[PointerTemplate, ...] = (
-    *_shape_rows(KHR_SHAPES, {}),
-    _item(KHR_SHAPES, "shapes", "plane/sizeX", "float"), _item(KHR_SHAPES, "shapes", "plane/sizeZ", "float"),
-    _item(KHR_SHAPES, "shapes", "plane/doubleSided", "bool", False),
-    *_material_rows(KHR_BODIES, {}),
-    *_joint_rows(KHR_BODIES),
-    *_motion_rows(KHR_BODIES, {"gravityFactor": 1.0}),
-    _node(KHR_BODIES, "motion/isKinematic", "bool", False),
-    _node(KHR_BODIES, "joint/enableCollision", "bool", False),
-)
+# Khronos' Object Model (KHR_implicit_shapes and KHR_physics_rigid_bodies READMEs).
+KHR_POINTERS: tuple[PointerTemplate, ...] = dialect_rows(KHR)
 
 ALL_POINTERS: tuple[PointerTemplate, ...] = (*OMI_POINTERS, *KHR_POINTERS)
 PHYSICS_EXTENSIONS: frozenset[str] = frozenset(

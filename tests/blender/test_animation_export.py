@@ -7,6 +7,7 @@ import math
 import addon_loader
 import bpy
 import pytest
+import test_export_validator
 from animation_support import (
     FRAMES,
     POINTER,
@@ -21,6 +22,7 @@ from export_support import export
 from import_support import import_gltf
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
+khronos_validator = test_export_validator.validate  # the Khronos glTF validator (a fixture)
 
 
 def fcurves(id_data):
@@ -120,3 +122,13 @@ def test_boolean_and_structural_keyframes_are_named_not_exported(clean_scene, tm
     assert result.warnings("'Hinge'", "enable_collision", "not exported"), result.messages
     assert result.warnings("'Body'", "use_collider", "not exported")
     assert not any("enableCollision" in pointer for pointer in channels(result))
+
+
+@pytest.mark.parametrize("fmt", ["GLTF_SEPARATE", "GLB"])
+def test_animated_export_passes_the_khronos_validator(clean_scene, tmp_path, khronos_validator, fmt):
+    animated_scene()
+    set_interpolation('BEZIER')
+    result = export(tmp_path, fmt=fmt)
+    report = khronos_validator(result.path)
+    assert report["issues"]["numErrors"] == 0, [m for m in report["issues"]["messages"] if m["severity"] == 0]
+    assert len(channels(result)) > 20
