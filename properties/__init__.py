@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import bpy
 
-from . import body, joint, scene, session, shape
+from . import body, joint, migrate, scene, session, shape
 from . import object as object_settings
 
 # Dependencies first: a PropertyGroup must be registered before one that points at it.
@@ -28,9 +28,11 @@ def register() -> None:
     bpy.types.Object.omi_physics = bpy.props.PointerProperty(type=object_settings.OMIObjectSettings)
     bpy.types.Scene.omi_physics = bpy.props.PointerProperty(type=scene.OMISceneSettings)
     bpy.types.WindowManager.omi_authoring = bpy.props.PointerProperty(type=session.OMIAuthoringState)
+    migrate.register()
 
 
 def unregister() -> None:
+    migrate.unregister()
     if hasattr(bpy.types.WindowManager, "omi_authoring"):
         del bpy.types.WindowManager.omi_authoring
     for owner in (bpy.types.Scene, bpy.types.Object):

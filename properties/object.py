@@ -7,14 +7,13 @@ from bpy.props import BoolProperty, IntProperty, PointerProperty
 
 from .body import OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .joint import OMIJointSettings
-
-SETTINGS_VERSION = 1  # bump with a migrate step when the stored layout changes
+from .migrate import SETTINGS_VERSION
 
 
 class OMIObjectSettings(bpy.types.PropertyGroup):
     """Everything OMI says about one object. Each part is off until enabled."""
 
-    version: IntProperty(default=SETTINGS_VERSION, options={'HIDDEN'})
+    version: IntProperty(default=SETTINGS_VERSION, options={'HIDDEN'})  # see migrate.py
     use_motion: BoolProperty(
         name="Body",
         description="This object is a physics body: its transform is driven by the simulation",

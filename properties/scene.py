@@ -6,6 +6,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 
 from ..io.omi import model
+from .migrate import SETTINGS_VERSION
 
 COMBINE_ITEMS = [
     ('AVERAGE', "Average", "Use the mean of the two values", 0),
@@ -84,6 +85,7 @@ class OMICollisionFilter(bpy.types.PropertyGroup):
 class OMISceneSettings(bpy.types.PropertyGroup):
     """Per-scene physics libraries and overlay/export options."""
 
+    version: IntProperty(default=SETTINGS_VERSION, options={'HIDDEN'})  # see migrate.py
     physics_materials: CollectionProperty(type=OMIPhysicsMaterial)
     physics_materials_active_index: IntProperty(options={'HIDDEN'})
     collision_filters: CollectionProperty(type=OMICollisionFilter)

@@ -1,7 +1,9 @@
 """Saves tests/data/settings_v1.blend: a small scene with OMI settings, as the add-on stored them before
 settings carried a stored version (version 1, commit 364b6cf). The migration test loads it.
 
-    .venv/bin/python tests/blender/save_settings_v1_blend.py     # run on a checkout of that version
+    .venv-4.2/bin/python tests/blender/save_settings_v1_blend.py   # on a checkout of that version
+
+Saved by Blender 4.2, the oldest supported: newer versions read its files, 4.2 cannot read 5.x files.
 """
 
 from __future__ import annotations
