@@ -22,6 +22,7 @@ from typing import Any
 import bpy
 
 from ..properties import convert, library
+from .animation_rigid import RigidFollow
 from .blender import animation_curves, gltf_compat
 from .import_nodes import document_json
 from .omi import model, pointers, reader
@@ -43,13 +44,15 @@ class PointerChannel:
 
 
 def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
-                     issues: list[model.Issue]) -> list[tuple[Any, str, int]]:
-    """Keyframes for every physics channel of the file; the (datablock, RNA path, index) keyed."""
+                     issues: list[model.Issue], *, rigid_bodies: bool = False) -> list[tuple[Any, str, int]]:
+    """Keyframes for every physics channel of the file (and, with `rigid_bodies`, on the Blender rigid bodies
+    and constraints the import built); the (datablock, RNA path, index) keyed on the settings."""
     document = document_json(gltf.data)
     channels = read_channels(gltf, document, issues)
     if not channels:
         return []
     keys = KeyframeWriter(document, reader.read_document(document), objects, bl_scene, issues)
+    keys.follow = RigidFollow(bl_scene, issues) if rigid_bodies else None
     for channel in channels:
         try:
             keys.write(channel)
@@ -137,6 +140,8 @@ class KeyframeWriter:
         self.keyed: list[tuple[Any, str, int]] = []  # every (datablock, path, index) given keyframes
         self.ids: list[Any] = []  # the datablocks the current channel's settings live on
         self.held = dict(doc.nodes)  # node index -> the physics its object's settings hold now
+        self.touched: list[bpy.types.Object] = []  # the objects whose physics the current channel changes
+        self.follow: RigidFollow | None = None
 
     def apply(self, document: Mapping) -> list[int]:
         """Write the physics of `document` into the settings wherever it differs from what they hold; the
@@ -171,6 +176,7 @@ class KeyframeWriter:
         self.ids = []
         touched = self.apply(nudged)
         self.apply(self.document)
+        self.touched = [self.objects[index] for index in touched]
         self.ids = [*(self.objects[index] for index in touched), self.scene]
         before = self.values()
         self.apply(nudged)
@@ -195,9 +201,23 @@ class KeyframeWriter:
                 outgoing = slopes[1].get(key, 0.0) if slopes else 0.0
                 keyed[key].append((frames[position], now[key], incoming, outgoing))
         self.apply(self.document)
+        interpolation = _INTERPOLATION.get(channel.interpolation, 'LINEAR')
         for key, keys in keyed.items():
-            _keyframes(key, keys, _INTERPOLATION.get(channel.interpolation, 'LINEAR'))
+            _keyframes(key, keys, interpolation)
             self.keyed.append(key)
+        if self.follow is not None:
+            keys_at = [(frame, self._at_key(channel, numbers))
+                       for frame, numbers in zip(frames, channel.values, strict=True)]
+            self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=lambda: self.apply(self.document),
+                               apply_nudged=lambda: self.apply(nudged), keys=keys_at,
+                               interpolation=interpolation if interpolation != 'BEZIER' else 'LINEAR')
+
+    def _at_key(self, channel: PointerChannel, numbers: list[float]) -> Callable[[], None]:
+        """Puts the settings at one key of the channel."""
+        template = channel.found.template
+        width = pointers.COMPONENTS[template.type]
+        value = numbers[width:2 * width] if channel.interpolation == "CUBICSPLINE" else numbers
+        return lambda: self.apply(_set(self.document, channel.found, _plain(value, template.type)))
 
     def _slopes(self, channel: PointerChannel, value: list[float], numbers: list[float], side: int,
                 fed: list) -> dict:

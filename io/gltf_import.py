@@ -66,7 +66,8 @@ class glTF2ImportUserExtension:
         try:
             if self.plan is not None and self.plan.doc.nodes and gltf.data.animations:
                 with collector_paused():
-                    animation_import.import_animation(gltf, self.plan.objects(gltf), bl_scene, self.issues)
+                    animation_import.import_animation(gltf, self.plan.objects(gltf), bl_scene, self.issues,
+                                                      rigid_bodies=self.plan.build_rigid_bodies)
         except Exception as error:
             self._failed(gltf, "importing the physics animation", error)
         finally:
