@@ -180,6 +180,8 @@ def draw_joint(layout: bpy.types.UILayout, joint) -> None:
 
 
 def draw_material(layout: bpy.types.UILayout, material) -> None:
+    layout.use_property_split = True
+    layout.use_property_decorate = True  # frictions and restitution animate (KHR_animation_pointer)
     column = layout.column(align=True)
     column.prop(material, "static_friction")
     column.prop(material, "dynamic_friction")

@@ -44,7 +44,7 @@ class _OMISubPanel(_PhysicsTab):
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         layout.use_property_split = True
-        layout.use_property_decorate = False
+        layout.use_property_decorate = True  # the keyframe dot: physics settings animate (KHR_animation_pointer)
         self.draw_part(layout, context)
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from . import model, rules
+from . import model, pointers, rules
 from .dialects import OMI, document_dialect
 from .json_types import (
     MISSING,
@@ -79,8 +79,9 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None) -> Physic
 
 
 def validate(gltf: Mapping[str, Any]) -> list[Issue]:
-    """Every rule violation in a glTF document (the issues of reading it)."""
-    return read_document(gltf).issues
+    """Every rule violation in a glTF document: the issues of reading it, and of its animation channels that
+    target physics values (KHR_animation_pointer, `pointers.check_animation`)."""
+    return read_document(gltf).issues + pointers.check_animation(gltf)
 
 
 class _Reader(LegacyReading):

@@ -5,7 +5,7 @@ Runs in a worker process of the command-line tool; no bpy here.
 
 from __future__ import annotations
 
-from . import dialects, gltf_file, reader, rules, schema, schema_khr
+from . import dialects, gltf_file, pointers, reader, rules, schema, schema_khr
 from .cli_results import Result, counted, failed, from_issues, issue
 from .gltf_file import GltfFile
 
@@ -42,6 +42,7 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     # narrower finding about the same list is left out rather than said twice.
     issues = [item for read in docs for item in from_issues(read.issues, "rules")
               if item["pointer"] != "/extensionsUsed"]
+    issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
     found = schema.schema_errors(parsed.document, spec_dir, allow_legacy=True)
     if "KHR" in used:  # both checks report a non-finite number: once is enough
         found += [item for item in schema_khr.khr_schema_errors(parsed.document) if item not in found]
