@@ -136,6 +136,7 @@ class Dialect:
     joint_settings_fields: tuple[Field, ...] = JOINT_SETTINGS_FIELDS
     joint_fields: tuple[Field, ...] = JOINT_FIELDS
     body_parts: tuple[str, ...] = ("motion", "collider", "trigger")  # node-level keys of the body extension
+    paired_drive_gains: bool = False  # a drive's stiffness/damping only with its position/velocity target
 
     @property
     def extensions(self) -> tuple[str, ...]:

@@ -113,4 +113,5 @@ KHR = Dialect(
     joint_settings_fields=JOINT_SETTINGS_FIELDS,
     joint_fields=JOINT_FIELDS,
     body_parts=("motion", "collider", "trigger", "joint"),
+    paired_drive_gains=True,
 )

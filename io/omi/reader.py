@@ -87,6 +87,7 @@ def validate(gltf: Mapping[str, Any]) -> list[Issue]:
 class _Reader(LegacyReading):
     """The OMI reader (every revision). `reader_khr.KhrReader` reuses it, overriding what KHR spells apart."""
 
+    body_extension = BODY  # the node-level extension that holds motion, collider and trigger
     joint_what = JOINT  # how messages name a node's joint object
     joint_placement_rules = True  # OMI: a joint on its own node, without a mesh
     def __init__(self, gltf: object, doc: PhysicsDocument) -> None:
@@ -286,7 +287,7 @@ class _Reader(LegacyReading):
     def resolve_compound_triggers(self) -> None:
         for index in sorted(self.nodes):
             node = self.nodes[index]
-            body_at = join(ROOT, "nodes", index, "extensions", BODY)
+            body_at = join(ROOT, "nodes", index, "extensions", self.body_extension)
             if node.compound_members is not None:
                 kept = []
                 for at, member in node.compound_members:
@@ -358,17 +359,17 @@ class _Reader(LegacyReading):
         if settings_value is MISSING or connected_value is MISSING:
             missing = " and ".join(key for key, value in (("joint", settings_value), ("connectedNode", connected_value))
                                    if value is MISSING)
-            report(self.issues, at, f"joint node has no {missing}; joint dropped")
+            self.issues.append(rules.note(at, "joint_without", missing=missing))
             return
         settings = self.resolve(settings_value, self.joint_settings, join(at, "joint"), "joint")
         if settings is None and settings_value == -1:
-            report(self.issues, join(at, "joint"), "joint -1 is not a joint settings index; joint dropped")
+            self.issues.append(rules.note(join(at, "joint"), "joint_minus_one"))
         connected = index_or_none(connected_value, len(self.nodes_json), join(at, "connectedNode"), self.issues,
                                   "connectedNode")
         if connected is None and connected_value == -1:
-            report(self.issues, join(at, "connectedNode"), "connectedNode -1 is not a node; joint dropped")
+            self.issues.append(rules.note(join(at, "connectedNode"), "connected_minus_one"))
         if connected == index:
-            report(self.issues, join(at, "connectedNode"), "joint is connected to its own node; joint dropped")
+            self.issues.append(rules.note(join(at, "connectedNode"), "joint_to_itself"))
             connected = None
         if settings is None or connected is None:
             return

@@ -211,7 +211,14 @@ class ItemReader:
             report(self.issues, join(at, axis_key) if axis_value is not MISSING else at,
                    f"drive axis is {found}; drive dropped")
             return None
-        return JointDrive(**texts, axis=axis, **read_fields(fields, drive, at, self.issues))
+        values = read_fields(fields, drive, at, self.issues)
+        if self.dialect.paired_drive_gains:
+            for target, gain in rules.DRIVE_GAIN_PAIRS:
+                if gain in drive and target not in drive:
+                    self.issues.append(rules.note(join(at, gain), "drive_gain_without_target", gain=gain,
+                                                  target=target))
+                    values[field(fields, gain).attr] = 0.0
+        return JointDrive(**texts, axis=axis, **values)
 
     # --- motion ----------------------------------------------------------------------------------
 

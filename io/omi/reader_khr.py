@@ -20,7 +20,7 @@ from typing import Any
 from . import model, rules
 from .dialects_khr import BODY_EXTENSION, KHR, SHAPE_EXTENSION
 from .json_types import MISSING, ROOT, Where, bool_or, get, index_or_none, is_number, join, obj_or_none, report
-from .model import Motion, PhysicsDocument, Shape
+from .model import Collider, Motion, PhysicsDocument, Shape
 from .reader import _Reader
 from .reader_items import ItemReader
 
@@ -32,6 +32,7 @@ _IDENTITY_TRS = {"translation": [0, 0, 0], "rotation": [0, 0, 0, 1], "scale": [1
 
 
 class KhrReader(_Reader):
+    body_extension = BODY_EXTENSION
     joint_what = "joint"
     joint_placement_rules = False
 
@@ -103,6 +104,15 @@ class KhrReader(_Reader):
             self.issues.append(rules.note(join(at, "inertiaDiagonal"), "khr_infinite_inertia"))
             del values["inertiaDiagonal"]
         return Motion("kinematic" if kinematic else "dynamic", **self.items.motion_values(values, at))
+
+    def read_collider(self, raw: object, at: Where) -> Collider | None:
+        """A KHR collider needs its geometry (there is no shape-less grouping collider in KHR)."""
+        collider = super().read_collider(raw, at)
+        if collider is not None and collider.shape is None:
+            if get(raw, "geometry") is MISSING and get(raw, "shape") is MISSING:
+                report(self.issues, at, "collider has no geometry; dropped")
+            return None
+        return collider
 
     # --- geometry --------------------------------------------------------------------------------
 

@@ -140,11 +140,16 @@ NOTES: dict[str, tuple[str, Severity]] = {
                       "its descendant triggers; this message is given once per file", "warning"),
     "trigger_without_members": ("trigger has neither a shape nor any descendant trigger to group; dropped", "error"),
     # joints
+    "joint_without": ("joint node has no {missing}; joint dropped", "error"),
+    "joint_minus_one": ("joint -1 is not a joint settings index; joint dropped", "error"),
+    "connected_minus_one": ("connectedNode -1 is not a node; joint dropped", "error"),
+    "joint_to_itself": ("joint is connected to its own node; joint dropped", "error"),
     "joint_does_nothing": ("joint settings have no limits and no drives; the joint does nothing", "warning"),
     "limit_both_kinds": ("limit on both linear and angular axes: read as one, written as two (the schema allows "
                          "one kind per limit)", "info"),
     "unknown_drive_value": ("drive {key} {value} is not one of {known}; kept as is (other extensions may define "
                             "it), not portable", "warning"),
+    "drive_gain_without_target": ("drive {gain} without {target} (the schema pairs them): read as 0", "warning"),
     "connected_node_outside_body": ("connectedNode {node} is not inside any physics body; it acts as static",
                                     "warning"),
     # KHR values the model holds differently (reader_khr, writer_khr)
@@ -164,6 +169,10 @@ NOTES: dict[str, tuple[str, Severity]] = {
     "khr_cannot_hold": ("KHR cannot hold {what}: {outcome}", "warning"),
     "khr_omitted": ("{what}: {outcome}", "info"),
 }
+
+
+# A drive's gain that only means something with its target; KHR's schema requires each with the other.
+DRIVE_GAIN_PAIRS = (("positionTarget", "stiffness"), ("velocityTarget", "damping"))
 
 
 def note(at: Where, name: str, **values: object) -> Issue:

@@ -132,7 +132,7 @@ def joint_settings_to_khr(settings: JointSettings, at: Where, issues: list[Issue
     drives = []
     for position, drive in enumerate(settings.drives):
         item = drive_to_json(drive, KHR)
-        for target, gain in (("positionTarget", "stiffness"), ("velocityTarget", "damping")):
+        for target, gain in rules.DRIVE_GAIN_PAIRS:
             if target in item:
                 item.setdefault(gain, 0.0)
             elif gain in item:
