@@ -42,13 +42,7 @@ def add_commands(commands: Any) -> None:
                                   description="Rewrite OMI_collider, body `type` enums, full-height capsules and "
                                               "the other old forms in the current revision; nothing outside the "
                                               "OMI extensions changes (a GLB's binary chunk stays byte for byte).")
-    upgrade.add_argument("files", nargs="+", metavar="FILE", help=".gltf/.glb files or folders holding them")
-    target = upgrade.add_mutually_exclusive_group(required=True)
-    target.add_argument("--out", "-o", help="the output file (one input only)")
-    target.add_argument("--out-dir", help="write each output under this folder with its input's name")
-    target.add_argument("--in-place", action="store_true", help="overwrite the input files")
-    upgrade.add_argument("--force", action="store_true", help="write even when values had to be dropped")
-    batch_options(upgrade)
+    rewrite_options(upgrade, "write even when values had to be dropped")
     upgrade.set_defaults(run=cmd_upgrade)
 
     converter = commands.add_parser("convert", help="rewrite the physics in the other dialect (OMI <-> KHR)",
@@ -56,15 +50,20 @@ def add_commands(commands: Any) -> None:
                                                 "KHR_implicit_shapes or as OMI (any OMI revision is read); nothing "
                                                 "else changes. Refuses to write when a value cannot be held by the "
                                                 "target (each named with its pointer) unless --force.")
-    converter.add_argument("files", nargs="+", metavar="FILE", help=".gltf/.glb files or folders holding them")
     converter.add_argument("--to", required=True, choices=("OMI", "KHR"), help="the dialect to write")
-    target = converter.add_mutually_exclusive_group(required=True)
+    rewrite_options(converter, "write even when meaning is lost")
+    converter.set_defaults(run=cmd_convert)
+
+
+def rewrite_options(command: argparse.ArgumentParser, force_help: str) -> None:
+    """The inputs and outputs of a command that rewrites files (upgrade, convert)."""
+    command.add_argument("files", nargs="+", metavar="FILE", help=".gltf/.glb files or folders holding them")
+    target = command.add_mutually_exclusive_group(required=True)
     target.add_argument("--out", "-o", help="the output file (one input only)")
     target.add_argument("--out-dir", help="write each output under this folder with its input's name")
     target.add_argument("--in-place", action="store_true", help="overwrite the input files")
-    converter.add_argument("--force", action="store_true", help="write even when meaning is lost")
-    batch_options(converter)
-    converter.set_defaults(run=cmd_convert)
+    command.add_argument("--force", action="store_true", help=force_help)
+    batch_options(command)
 
 
 def batch_options(command: argparse.ArgumentParser) -> None:

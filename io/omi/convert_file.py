@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import gltf_file, schema, schema_khr
+from . import schema, schema_khr
 from .cli_results import Result, counted, failed, from_issues
 from .convert import convert
-from .upgrade_file import GLTF_SUFFIXES, missing_resources, same_key_order
+from .upgrade_file import GLTF_SUFFIXES, missing_resources, same_key_order, write_unless_errors
 from .validate_file import read_file
 
 
@@ -37,12 +37,4 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     issues += missing_resources(written, Path(source), Path(target))
     result = counted({"file": source, "out": target, "status": "", "converted": [conversion.source],
                       "issues": issues})
-    if result["errors"] and not force:
-        result["status"] = "not written"
-        return result
-    try:
-        gltf_file.write(target, parsed, written)
-    except OSError as error:
-        return failed(source, f"cannot write {target}: {error.strerror or error}", "failed", out=target)
-    result["status"] = "written"
-    return result
+    return write_unless_errors(result, parsed, written, force)

@@ -210,6 +210,10 @@ class _Reader(LegacyReading):
         elif "type" in body:
             self.read_legacy_body(index, body, at)
             return
+        self.read_parts(index, body, at)
+
+    def read_parts(self, index: int, body: Mapping[str, Any], at: Where) -> None:
+        """motion, collider and trigger of one node's body extension."""
         node = self.node(index)
         if "motion" in body:
             node.motion = self.read_motion(body["motion"], join(at, "motion"))

@@ -66,16 +66,7 @@ class KhrReader(_Reader):
         self.current_node = index
         if "joint" in body:
             self.joint_nodes.append(index)  # read once every body is known
-        self.read_body(index, body, at)
-
-    def read_body(self, index: int, body: Mapping[str, Any], at: Where) -> None:
-        node = self.node(index)
-        if "motion" in body:
-            node.motion = self.read_motion(body["motion"], join(at, "motion"))
-        if "collider" in body:
-            node.collider = self.read_collider(body["collider"], join(at, "collider"))
-        if "trigger" in body:
-            self.read_trigger(index, body["trigger"], join(at, "trigger"))
+        self.read_parts(index, body, at)
 
     def joint_json(self, index: int) -> tuple[object, Where]:
         body = get(get(self.nodes_json[index], "extensions"), BODY_EXTENSION)

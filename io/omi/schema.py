@@ -125,13 +125,17 @@ def _validators_for(explicit: str | None, environment: str | None) -> dict[str, 
 
 def _validators(spec_dir: str) -> dict[str, Any]:
     """File name -> validator, for every schema of one spec folder."""
+    return build_validators({path.name: _patched(path.name, json.loads(path.read_text(encoding="utf-8")))
+                             for path in _schema_files(Path(spec_dir))})
+
+
+def build_validators(schemas: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """File name -> validator for these schemas, which $ref each other and the core glTF stand-ins."""
     from jsonschema import Draft202012Validator  # noqa: PLC0415 - optional dependency
     from referencing import Registry, Resource  # noqa: PLC0415
     from referencing.jsonschema import DRAFT202012  # noqa: PLC0415
 
-    schemas: dict[str, dict[str, Any]] = {}
-    for path in _schema_files(Path(spec_dir)):
-        schemas[path.name] = _patched(path.name, json.loads(path.read_text(encoding="utf-8")))
+    schemas = dict(schemas)
     for name, schema in STAND_INS.items():
         schemas[name] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": name, **schema}
     registry = Registry().with_resources(

@@ -19,7 +19,7 @@ from typing import Any
 from . import model
 from .json_types import pointer
 from .model import Issue, Severity
-from .schema import STAND_INS, _findings, _non_finite_numbers
+from .schema import _findings, _non_finite_numbers, build_validators
 
 KHR_DIR_VARIABLE = "OMI_KHR_SPEC_DIR"
 SCHEMA_DIRS = ("KHR_implicit_shapes", "KHR_physics_rigid_bodies")
@@ -62,20 +62,9 @@ def _patched(file_name: str, schema: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=2)
 def _validators(khr_dir: str) -> dict[str, Any]:
-    from jsonschema import Draft202012Validator  # noqa: PLC0415 - optional dependency
-    from referencing import Registry, Resource  # noqa: PLC0415
-    from referencing.jsonschema import DRAFT202012  # noqa: PLC0415
-
-    schemas: dict[str, dict[str, Any]] = {}
-    for name in SCHEMA_DIRS:
-        for path in sorted((Path(khr_dir) / name / "schema").glob("*.schema.json")):
-            schemas[path.name] = _patched(path.name, json.loads(path.read_text(encoding="utf-8")))
-    for name, schema in STAND_INS.items():
-        schemas[name] = {"$schema": "https://json-schema.org/draft/2020-12/schema", "$id": name, **schema}
-    registry = Registry().with_resources(
-        (name, Resource.from_contents(schema, default_specification=DRAFT202012)) for name, schema in schemas.items()
-    )
-    return {name: Draft202012Validator(schema, registry=registry) for name, schema in schemas.items()}
+    paths = [path for name in SCHEMA_DIRS for path in sorted((Path(khr_dir) / name / "schema").glob("*.schema.json"))]
+    return build_validators({path.name: _patched(path.name, json.loads(path.read_text(encoding="utf-8")))
+                             for path in paths})
 
 
 def khr_schema_errors(gltf: Any, khr_dir: str | os.PathLike[str] | None = None) -> list[Issue]:

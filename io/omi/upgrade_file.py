@@ -48,13 +48,19 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> Result:
     issues += missing_resources(written, Path(source), Path(target))
     result = counted({"file": source, "out": target, "status": "", "converted": legacy_revisions(doc.revisions),
                       "issues": issues})
+    return write_unless_errors(result, parsed, written, force)
+
+
+def write_unless_errors(result: Result, parsed: gltf_file.GltfFile, written: Any, force: bool) -> Result:
+    """Write the rewritten file to result["out"] unless the result has errors (and not `force`)."""
     if result["errors"] and not force:
         result["status"] = "not written"
         return result
+    target = result["out"]
     try:
         gltf_file.write(target, parsed, written)
     except OSError as error:
-        return failed(source, f"cannot write {target}: {error.strerror or error}", "failed", out=target)
+        return failed(result["file"], f"cannot write {target}: {error.strerror or error}", "failed", out=target)
     result["status"] = "written"
     return result
 
