@@ -213,11 +213,12 @@ class ItemReader:
             return None
         values = read_fields(fields, drive, at, self.issues)
         if self.dialect.paired_drive_gains:
+            attrs = {spec.key: spec.attr for spec in fields}
             for target, gain in rules.DRIVE_GAIN_PAIRS:
-                if gain in drive and target not in drive:
+                if gain in drive and values[attrs[target]] is None:
                     self.issues.append(rules.note(join(at, gain), "drive_gain_without_target", gain=gain,
                                                   target=target))
-                    values[field(fields, gain).attr] = 0.0
+                    values[attrs[gain]] = 0.0
         return JointDrive(**texts, axis=axis, **values)
 
     # --- motion ----------------------------------------------------------------------------------

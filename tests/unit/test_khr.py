@@ -152,3 +152,13 @@ def test_both_dialects_in_one_file():
                                            "KHR_implicit_shapes", "KHR_physics_rigid_bodies"}
     _khr_valid(both)
     assert reader.read_document(both, "KHR").nodes == reader.read_document(both, "OMI").nodes == doc.nodes
+
+
+def test_drive_gain_without_its_target_is_named():
+    gltf = _load("joints.gltf")
+    drive = gltf["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["drives"][1]
+    del drive["positionTarget"]
+    doc = reader.read_document(gltf)
+    assert doc.nodes[1].joint.settings.drives[1].stiffness == 0.0
+    found = [item for item in doc.issues if item.kind == "drive_gain_without_target"]
+    assert [item.pointer for item in found] == ["/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/1/stiffness"]
