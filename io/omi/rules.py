@@ -149,7 +149,8 @@ NOTES: dict[str, tuple[str, Severity]] = {
                          "one kind per limit)", "info"),
     "unknown_drive_value": ("drive {key} {value} is not one of {known}; kept as is (other extensions may define "
                             "it), not portable", "warning"),
-    "drive_gain_without_target": ("drive {gain} without a usable {target} (the schema pairs them): read as 0", "warning"),
+    "drive_gain_without_target": ("drive {gain} without a usable {target} (the schema pairs them): read as 0",
+                                  "warning"),
     "connected_node_outside_body": ("connectedNode {node} is not inside any physics body; it acts as static",
                                     "warning"),
     # KHR values the model holds differently (reader_khr, writer_khr)

@@ -161,4 +161,5 @@ def test_drive_gain_without_its_target_is_named():
     doc = reader.read_document(gltf)
     assert doc.nodes[1].joint.settings.drives[1].stiffness == 0.0
     found = [item for item in doc.issues if item.kind == "drive_gain_without_target"]
-    assert [item.pointer for item in found] == ["/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/1/stiffness"]
+    assert [item.pointer for item in found] == \
+        ["/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/1/stiffness"]
