@@ -46,8 +46,10 @@ class TaggedSettings:
             settings = getattr(obj, "omi_physics", None)
             if settings is None:
                 continue
-            for enabled, part in ((settings.use_collider, settings.collider), (settings.use_trigger, settings.trigger)):
-                if enabled and not part.is_compound and part.shape.mesh_source == 'OBJECT':
+            parts = (settings.collider if settings.use_collider else None,  # only read what is enabled: this
+                     settings.trigger if settings.use_trigger else None)   # runs over every object of the file
+            for part in parts:
+                if part is not None and not part.is_compound and part.shape.mesh_source == 'OBJECT':
                     mesh_object = part.shape.mesh_object
                     if mesh_object is not None and mesh_object is not obj:
                         used.add(mesh_object)

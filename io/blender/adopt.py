@@ -19,6 +19,7 @@ The mapping follows what Blender's Bullet simulation does, not only what its pan
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -88,14 +89,32 @@ def _collision_filter(rigid_body: bpy.types.RigidBodyObject) -> model.CollisionF
     return model.CollisionFilter(collision_systems=systems, collide_with_systems=systems)
 
 
-def _material(rigid_body: bpy.types.RigidBodyObject) -> model.PhysicsMaterial:
+@functools.lru_cache(maxsize=4096)
+def _float32_of(value: float, _negative: bool) -> float:
+    return shortest_float32(value)
+
+
+def _float32(value: float) -> float:
+    """`shortest_float32`, remembered: a scene's bodies share a handful of masses and frictions. The sign
+    is part of the key because -0.0 == 0.0."""
+    return _float32_of(value, math.copysign(1.0, value) < 0.0)
+
+
+@functools.lru_cache(maxsize=1024)
+def _material_of(friction: float, restitution: float, _signs: tuple[float, float]) -> model.PhysicsMaterial:
     return model.PhysicsMaterial(
-        static_friction=shortest_float32(rigid_body.friction),  # float32 values as the settings path reads them
-        dynamic_friction=shortest_float32(rigid_body.friction),
-        restitution=shortest_float32(rigid_body.restitution),
+        static_friction=_float32(friction),  # float32 values as the settings path reads them
+        dynamic_friction=_float32(friction),
+        restitution=_float32(restitution),
         friction_combine=BULLET_COMBINE,
         restitution_combine=BULLET_COMBINE,
     )
+
+
+def _material(rigid_body: bpy.types.RigidBodyObject) -> model.PhysicsMaterial:
+    """The body's material; remembered per value, with the signs in the key because -0.0 == 0.0."""
+    friction, restitution = rigid_body.friction, rigid_body.restitution
+    return _material_of(friction, restitution, (math.copysign(1.0, friction), math.copysign(1.0, restitution)))
 
 
 def _motion(obj: bpy.types.Object, issues: list[model.Issue] | None) -> model.Motion:
@@ -118,14 +137,32 @@ def _motion(obj: bpy.types.Object, issues: list[model.Issue] | None) -> model.Mo
               "no such locks, so they were not exported")
     if rigid_body.use_start_deactivated:
         warn(issues, obj, "'Start Deactivated' has no OMI equivalent: the body starts awake")
-    return model.Motion(type="dynamic", mass=shortest_float32(rigid_body.mass))
+    return model.Motion(type="dynamic", mass=_float32(rigid_body.mass))
 
 
 def _half_sizes(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[float, float, float]:
     """Half the bounding box size (modifiers applied, object scale not), as Bullet sizes its shapes."""
-    corners = obj.evaluated_get(depsgraph).bound_box
-    return tuple((max(corner[axis] for corner in corners) - min(corner[axis] for corner in corners)) / 2.0
-                 for axis in range(3))  # type: ignore[return-value]
+    columns = tuple(zip(*(tuple(corner) for corner in obj.evaluated_get(depsgraph).bound_box), strict=True))
+    return tuple((max(column) - min(column)) / 2.0 for column in columns)  # type: ignore[return-value]
+
+
+class Bounds:
+    """Half sizes of the evaluated bounding boxes (`_half_sizes`), read once per mesh that objects use
+    without modifiers or shape keys: their evaluated meshes are then the mesh itself, so a level's
+    thousand linked crates cost one read."""
+
+    def __init__(self, depsgraph: bpy.types.Depsgraph) -> None:
+        self.depsgraph = depsgraph
+        self._by_mesh: dict[bpy.types.Mesh, tuple[float, float, float]] = {}
+
+    def half_sizes(self, obj: bpy.types.Object) -> tuple[float, float, float]:
+        mesh = obj.data if obj.type == 'MESH' and not obj.modifiers else None
+        if mesh is None or mesh.shape_keys is not None:
+            return _half_sizes(obj, self.depsgraph)
+        found = self._by_mesh.get(mesh)
+        if found is None:
+            found = self._by_mesh[mesh] = _half_sizes(obj, self.depsgraph)
+        return found
 
 
 def _thick(value: float, obj: bpy.types.Object, what: str, issues: list[model.Issue] | None) -> float:
@@ -135,8 +172,7 @@ def _thick(value: float, obj: bpy.types.Object, what: str, issues: list[model.Is
     return MIN_THICKNESS
 
 
-def _shape(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph,
-           issues: list[model.Issue] | None) -> model.Shape | None:
+def _shape(obj: bpy.types.Object, bounds: Bounds, issues: list[model.Issue] | None) -> model.Shape | None:
     rigid_body = obj.rigid_body
     kind = rigid_body.collision_shape
     if kind in ('CONVEX_HULL', 'MESH'):
@@ -151,7 +187,7 @@ def _shape(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph,
                   "a Convex Hull is safer", "info")
         mesh = RigidBodyMesh(obj, evaluated=rigid_body.mesh_source != 'BASE')
         return model.Shape("convex" if kind == 'CONVEX_HULL' else "trimesh", mesh=mesh)
-    half_x, half_y, half_z = _half_sizes(obj, depsgraph)
+    half_x, half_y, half_z = bounds.half_sizes(obj)
     if kind == 'BOX':
         size = tuple(_thick(2.0 * half, obj, f"box collider's {_AXES[axis].upper()} size", issues)
                      for axis, half in enumerate((half_x, half_y, half_z)))
@@ -173,11 +209,12 @@ def _shape(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph,
 
 
 def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, issues: list[model.Issue] | None,
-                       *, with_filter: bool) -> model.NodePhysics | None:
+                       *, with_filter: bool, bounds: Bounds | None = None) -> model.NodePhysics | None:
     """The OMI body of an object from its Blender rigid body; None when it has none.
 
     A COMPOUND parent is a body without a shape of its own; its rigid-body children are colliders
-    (without motion) carrying the parent's material and filter, as Bullet treats them.
+    (without motion) carrying the parent's material and filter, as Bullet treats them. Pass one `bounds`
+    (made from the same depsgraph) for many objects, so that shared meshes are measured once.
     """
     rigid_body = obj.rigid_body
     if rigid_body is None:
@@ -193,7 +230,7 @@ def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, is
         if not any(child.rigid_body is not None for child in obj.children):
             warn(issues, obj, "its compound rigid body has no rigid-body children, so it has no collider")
     else:
-        shape = _shape(obj, depsgraph, issues)
+        shape = _shape(obj, bounds if bounds is not None else Bounds(depsgraph), issues)
         if shape is not None:
             collider = model.Collider(
                 shape=shape,

@@ -36,6 +36,10 @@ class SceneWrite:
         self.carriers: dict[int, Carrier] = {}
         self.derived: dict[bpy.types.Object, Derived | None] = {}
         self.depsgraph = bpy.context.evaluated_depsgraph_get()
+        self.bounds = adopt.Bounds(self.depsgraph)
+        # The JSON of a motion or a collider already written, by value: in a level most bodies repeat a
+        # few (see `_part_json`).
+        self.part_json: dict[tuple[str, Any], dict[str, Any] | None] = {}
         for root in gltf_scene.nodes or []:
             self._index_tree(root, None)
 
@@ -84,7 +88,8 @@ class SceneWrite:
                 return None
             body = None
             if obj.rigid_body is not None:
-                body = adopt.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self.export.filters_needed())
+                body = adopt.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self.export.filters_needed(),
+                                                bounds=self.bounds)
             constraint = None
             if obj.rigid_body_constraint is not None:
                 constraint = adopt_constraints.constraint_joint(obj, issues)
@@ -271,6 +276,26 @@ class SceneWrite:
             return None
         return dataclasses.replace(trigger, nodes=tuple(slots))
 
+    def _part_json(self, key: str, part: model.NodePhysics, obj: bpy.types.Object) -> dict[str, Any] | None:
+        """The body extension's `key` member ("motion" or "collider") of `part`, which holds only that.
+
+        Written once per distinct value and copied after: equal values give equal JSON, and the shapes and
+        materials it refers to are already in the document's arrays. A value whose writing reported
+        anything is written again each time, so every object gets its own message.
+        """
+        value = part.motion if key == "motion" else part.collider
+        if (key, value) in self.part_json:
+            found = self.part_json[key, value]
+            return None if found is None else dict(found)
+        issues: list[model.Issue] = []
+        written = writer.node_extensions(part, self.export.ref, node_ref, mesh_ref, issues).get(writer.BODY, {})
+        content = written.get(key)
+        if issues:
+            self.export.report(issues, obj)
+        else:
+            self.part_json[key, value] = None if content is None else dict(content)
+        return content
+
     def _write(self, carrier: Carrier) -> None:
         trigger = carrier.trigger
         if trigger is not None and trigger.shape is None:
@@ -279,14 +304,24 @@ class SceneWrite:
                                  joint=carrier.joint)
         if part.is_empty:
             return
-        issues: list[model.Issue] = []
         tracked = self._track_animation(carrier, part)
-        ref = self.export.ref if tracked is None else tracked[1]
-        extensions = writer.node_extensions(part, ref, node_ref, mesh_ref, issues)
-        self.export.report(issues, carrier.obj)
-        if tracked is not None:
-            self._guarded_animation(carrier, lambda: self.export.animation.written(
-                tracked[0], extensions, self.export.items_arrays))
+        if tracked is None and trigger is None and carrier.joint is None:  # the common case: remembered JSON
+            extensions: dict[str, dict[str, Any]] = {}
+            for key, member in (("motion", model.NodePhysics(motion=carrier.motion)),
+                                ("collider", model.NodePhysics(collider=carrier.collider))):
+                content = None if member.is_empty else self._part_json(key, member, carrier.obj)
+                if content is not None:
+                    extensions.setdefault(writer.BODY, {})[key] = content
+            if not extensions:
+                return
+        else:
+            issues: list[model.Issue] = []
+            ref = self.export.ref if tracked is None else tracked[1]
+            extensions = writer.node_extensions(part, ref, node_ref, mesh_ref, issues)
+            self.export.report(issues, carrier.obj)
+            if tracked is not None:
+                self._guarded_animation(carrier, lambda: self.export.animation.written(
+                    tracked[0], extensions, self.export.items_arrays))
         body = extensions.get(writer.BODY)
         if body is not None:
             if body.get("collider") == {}:
