@@ -13,7 +13,7 @@ import bpy
 
 from ..properties import scene_physics
 from . import animation_import
-from .blender import rigid_body_world
+from .blender import import_repair, rigid_body_world
 from .blender.gc_pause import collector_paused
 from .import_nodes import ImportPlan
 from .omi import model
@@ -33,6 +33,10 @@ class glTF2ImportUserExtension:
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Read the physics and prepare the importer's data before it creates any object."""
         try:
+            self.issues.extend(import_repair.repair(gltf))  # what would make Blender's importer fail or crash
+        except Exception as error:
+            self._failed(gltf, "checking the file's structure", error)
+        try:
             options = scene_physics(bpy.context.scene)
             if not options.import_physics:
                 return
@@ -41,6 +45,7 @@ class glTF2ImportUserExtension:
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return
+            self.issues.extend(import_repair.shape_mesh_issues(gltf, self.plan.doc))
             if options.import_rigid_bodies:
                 rigid_body_world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)

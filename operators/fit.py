@@ -6,8 +6,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, IntProperty
 from mathutils import Matrix, Vector
 
-from ..io.omi import conventions
-from ..properties.shape import PRIMITIVE_SHAPES, SHAPE_TYPE_ITEMS
+from ..properties.shape import SHAPE_TYPE_ITEMS
 from .common import in_object_mode, names, plural, selected_meshes
 from .shaping import (
     COLLIDER_SUFFIX,
@@ -27,8 +26,9 @@ from .shaping import (
     world_scale,
 )
 
+PRIMITIVES = {'BOX', 'SPHERE', 'CAPSULE', 'CYLINDER'}
 _ZERO = Vector((0.0, 0.0, 0.0))
-DEFAULT_HULL_BUDGET = conventions.HULL_VERTEX_LIMIT
+DEFAULT_HULL_BUDGET = 255
 
 
 def _replace_mesh(obj: bpy.types.Object, mesh: bpy.types.Mesh) -> None:
@@ -125,7 +125,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         if self.target == 'CHILD':
             return self.fit_child(context, obj, depsgraph)
         shape = part_settings(obj, self.role).shape
-        if self.shape_type in PRIMITIVE_SHAPES:
+        if self.shape_type in PRIMITIVES:
             center, rotation, _exact = fit_primitive(obj, shape, self.shape_type, depsgraph)
             set_offset(shape, center, rotation)
             return "exact"
@@ -153,7 +153,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         scale = world_scale(obj)
         name = obj.name + COLLIDER_SUFFIX
         outcome = "exact"
-        if self.shape_type in PRIMITIVE_SHAPES:
+        if self.shape_type in PRIMITIVES:
             child = new_child(context, obj, name, None, Matrix.Identity(4))
             child.empty_display_type = 'PLAIN_AXES'
             child.empty_display_size = 0.1

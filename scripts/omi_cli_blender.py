@@ -14,6 +14,7 @@ import faulthandler
 import json
 import logging
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from typing import Any
 from omi_core import model, reader
 from omi_core.cli_results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
 from omi_core.upgrade_file import GLTF_SUFFIXES
-from omi_core.validate_file import read_file, validate_one
+from omi_core.validate_file import fatal_structure, read_file, validate_one
 
 SCRIPT = Path(__file__).resolve().parent / "omi_physics_cli.py"
 CRASH_TAIL_LINES = 60  # of Blender's output, printed when it dies
@@ -180,14 +181,17 @@ def _run_operator(args: argparse.Namespace, operator: Callable[..., Any],
 
 
 def one_sentence(message: str) -> str:
-    """The last line of what Blender raised: an operator's RuntimeError carries the Python traceback of the
-    importer that failed, and only its final `Error: ...` line says why."""
-    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    """Why Blender's operator failed, from what it raised: the operator's RuntimeError carries the Python
+    traceback of the importer that failed and a `Location:` line; only the exception line says why."""
+    lines = [line.strip() for line in message.strip().splitlines()
+             if line.strip() and not line.strip().startswith("Location:")]
     if not lines:
         return "no reason given"
-    last = lines[-1]
-    for prefix in ("Error: ", "RuntimeError: ", "Exception: "):
-        last = last.removeprefix(prefix)
+    last = lines[-1].removeprefix("Error: ").removeprefix("Python: ")
+    kind, separator, text = last.partition(": ")
+    if separator and re.fullmatch(r"[\w.]*(Error|Exception)", kind):
+        return text if kind in ("Exception", "ImportError", "RuntimeError") else \
+            f"its glTF importer raised {kind} ({text})"
     return last
 
 
@@ -258,6 +262,10 @@ def cmd_import(args: argparse.Namespace, argv: list[str]) -> int:
     if parsed is None:
         print(f"{source}: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    fatal = fatal_structure(parsed, str(source))
+    if fatal is not None:  # said before Blender starts, in one sentence
+        print(f"{source}: error: Blender's glTF importer cannot open it: {fatal}")
+        return EXIT_PROBLEMS
     started = _start(args, argv, f"importing {source}")
     if isinstance(started, int):
         return started

@@ -84,3 +84,15 @@ def accessor_rows(gltf: Any, index: int) -> list[list[float]]:
     if module is None or not hasattr(module, "BinaryData"):
         raise ImportError("the glTF importer's binary reader was not found")
     return module.BinaryData.decode_accessor(gltf, index).tolist()
+
+
+def importer_buffer(gltf: Any, index: int) -> bytes | memoryview | None:
+    """Buffer `index` of the file being imported, loaded (and cached) by the importer itself: `load_buffer`
+    and `buffers` of its glTFImporter, the same on every supported version. None when it cannot be read."""
+    try:
+        if index not in gltf.buffers:
+            gltf.load_buffer(index)
+        found = gltf.buffers.get(index)
+    except Exception:
+        return None
+    return found if isinstance(found, bytes | memoryview) else None

@@ -10,6 +10,7 @@ No bpy here: the command-line validator runs without Blender.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
 import struct
@@ -17,6 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from .json_types import escape_token
 
 GLB_MAGIC = b"glTF"
 GLB_VERSION = 2
@@ -47,6 +50,8 @@ class GltfFile:
     is_glb: bool
     chunks: tuple[tuple[bytes, bytes], ...] = ()  # (chunk type, chunk data as stored, padding included)
     layout: TextLayout = TextLayout()
+    byte_order_mark: bool = False  # the JSON starts with a UTF-8 BOM: read here, refused by Blender's importer
+    duplicate_keys: tuple[str, ...] = ()  # JSON pointers of objects that name a key twice (the last one is read)
 
     @property
     def binary(self) -> bytes | None:
@@ -65,16 +70,29 @@ def read(path: str | os.PathLike[str]) -> GltfFile:
 def parse(data: bytes) -> GltfFile:
     if data[:4] == GLB_MAGIC:
         return _parse_glb(data)
-    return GltfFile(_parse_json(data, "file"), is_glb=False, layout=_layout(data))
+    document, duplicates = _parse_json(data, "file")
+    return GltfFile(document, is_glb=False, layout=_layout(data), byte_order_mark=data.startswith(codecs.BOM_UTF8),
+                    duplicate_keys=duplicates)
 
 
-def _parse_json(data: bytes, what: str) -> Any:
+def _parse_json(data: bytes, what: str) -> tuple[Any, tuple[str, ...]]:
+    """The document, and the pointers of objects with a duplicate key."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise GltfFileError(f"the {what} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+    repeated: dict[int, str] = {}  # id of an object -> its first repeated key
+
+    def pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen: set[str] = set()
+            repeated[id(result)] = next(key for key, _value in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        return result
+
     try:
-        return json.loads(text)
+        document = json.loads(text, object_pairs_hook=pairs_hook)
+        return document, _pointers_of(document, repeated) if repeated else ()
     except json.JSONDecodeError as error:
         raise GltfFileError(f"the {what} is not valid JSON: {error.msg} (line {error.lineno}, column "
                             f"{error.colno})") from None
@@ -103,8 +121,26 @@ def _parse_glb(data: bytes) -> GltfFile:
         offset = start + chunk_length
     if chunks[0][0] != JSON_CHUNK:
         raise GltfFileError(f"the first GLB chunk is {chunks[0][0]!r}, not JSON")
-    document = _parse_json(chunks[0][1], "GLB JSON chunk")
-    return GltfFile(document, is_glb=True, chunks=tuple(chunks[1:]))
+    document, duplicates = _parse_json(chunks[0][1], "GLB JSON chunk")
+    return GltfFile(document, is_glb=True, chunks=tuple(chunks[1:]),
+                    byte_order_mark=chunks[0][1].startswith(codecs.BOM_UTF8), duplicate_keys=duplicates)
+
+
+def _pointers_of(document: Any, repeated: dict[int, str]) -> tuple[str, ...]:
+    """Where the objects with a repeated key sit (their key appended), in document order."""
+    found: list[str] = []
+    stack: list[tuple[str, Any]] = [("", document)]
+    while stack:
+        at, value = stack.pop()
+        if isinstance(value, dict):
+            if id(value) in repeated:
+                found.append(f"{at}/{escape_token(repeated[id(value)])}")
+            stack.extend((f"{at}/{escape_token(key)}", item) for key, item in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((f"{at}/{position}", item) for position, item in reversed(list(enumerate(value))))
+    return tuple(found)
+
+
 
 
 def _layout(data: bytes) -> TextLayout:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from . import model
-from .json_types import MISSING, ROOT, Where, describe, get, is_index, join, pointer_text
+from . import gltf_structure, model
+from .json_types import Where, join, pointer_text
 from .model import Issue, Severity
 
 # --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
@@ -64,34 +64,12 @@ class Hierarchy:
 
     def __init__(self, nodes: Sequence[object], issues: list[Issue]) -> None:
         self.count = len(nodes)
-        self.parent: dict[int, int] = {}
+        links, dropped = gltf_structure.node_tree(nodes)  # the same links Blender's import keeps
+        issues.extend(Issue(found.pointer, found.as_repaired(), "warning") for found in dropped)
+        self.parent: dict[int, int] = {child: owner for child, (owner, _position) in links.items()}
         self.children: dict[int, list[int]] = {}
-        for index, node in enumerate(nodes):
-            children = get(node, "children")
-            if children is MISSING or children is None:
-                continue
-            at = join(ROOT, "nodes", index, "children")
-            if not isinstance(children, list | tuple):
-                issues.append(issue(at, f"children must be an array, got {describe(children)}; ignored", "warning"))
-                continue
-            for position, child in enumerate(children):
-                self._link(index, child, join(at, position), issues)
-
-    def _link(self, parent: int, child: object, at: Where, issues: list[Issue]) -> None:
-        if not isinstance(child, int) or not is_index(child) or child >= self.count:
-            issues.append(issue(at, f"child {describe(child)} is not a node index; ignored", "warning"))
-            return
-        if child == parent:
-            issues.append(issue(at, f"node {child} lists itself as a child; link ignored", "warning"))
-            return
-        if child in self.parent:
-            issues.append(issue(at, f"node {child} already has a parent; link ignored", "warning"))
-            return
-        if child in self.ancestors_or_self(parent):
-            issues.append(issue(at, f"node {child} is an ancestor of node {parent} (a cycle); link ignored", "warning"))
-            return
-        self.parent[child] = parent
-        self.children.setdefault(parent, []).append(child)
+        for child, (owner, _position) in sorted(links.items(), key=lambda link: link[1]):
+            self.children.setdefault(owner, []).append(child)
 
     def ancestors(self, index: int) -> Iterator[int]:
         """Parent, grandparent, ... up to the root."""

@@ -5,9 +5,14 @@ Runs in a worker process of the command-line tool; no bpy here.
 
 from __future__ import annotations
 
-from . import dialects, gltf_file, pointers, reader, rules, schema, schema_khr
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from . import dialects, gltf_file, gltf_structure, pointers, reader, rules, schema, schema_khr, shape_meshes
 from .cli_results import Result, counted, failed, from_issues, issue
 from .gltf_file import GltfFile
+from .model import Issue, PhysicsDocument
 
 
 def read_file(path: str) -> tuple[GltfFile | None, str | None]:
@@ -29,6 +34,55 @@ def legacy_hint(revisions: set[str]) -> list[dict[str, str]]:
                                  "the current revision", "rules")]
 
 
+def buffer_reader(parsed: GltfFile, path: str) -> gltf_structure.BufferData:
+    """The file's buffers as Blender's importer reads them (each read once, kept for the next checker)."""
+    folder = Path(path).parent
+    read = gltf_structure.file_buffer_data(parsed.binary, lambda uri: (folder / unquote(uri)).read_bytes())
+    cache: dict[int, bytes | str | int | None] = {}
+
+    def data(index: int, buffer: Any) -> bytes | str | int | None:
+        if index not in cache:
+            cache[index] = read(index, buffer)
+        return cache[index]
+
+    return data
+
+
+def shape_mesh_issues(parsed: GltfFile, doc: PhysicsDocument, buffers: gltf_structure.BufferData) -> list[Issue]:
+    """Mesh problems of convex/trimesh shapes (shape_meshes), with the file's buffers for the hull checks."""
+    items = parsed.document.get("buffers") if isinstance(parsed.document, dict) else None
+
+    def read_buffer(index: int) -> bytes | None:
+        found = buffers(index, items[index]) if isinstance(items, list) and 0 <= index < len(items) else None
+        return found if isinstance(found, bytes) else None
+
+    return shape_meshes.check(parsed.document, doc, read_buffer)
+
+
+def structure_issues(parsed: GltfFile, path: str,
+                     buffers: gltf_structure.BufferData | None = None) -> list[dict[str, str]]:
+    """What Blender's glTF importer cannot open (gltf_structure), and the file's encoding problems, as errors."""
+    findings = gltf_structure.check(parsed.document, buffers or buffer_reader(parsed, path))
+    issues = [issue(found.severity, found.pointer, found.as_error(), "structure") for found in findings]
+    if parsed.byte_order_mark:
+        issues.append(issue("error", "", "the JSON starts with a UTF-8 byte order mark, which glTF forbids (Blender's "
+                                         f"glTF importer {gltf_structure.FATAL})", "structure"))
+    issues += [issue("error", at, "this key appears twice in its object: JSON readers keep only the last (so does "
+                                  "Blender's importer), and the first one's content is lost", "structure")
+               for at in parsed.duplicate_keys]
+    return issues
+
+
+def fatal_structure(parsed: GltfFile, path: str) -> str | None:
+    """One sentence on why Blender's glTF importer cannot open the file even with the add-on's repairs, or None."""
+    ending = f" (Blender's glTF importer {gltf_structure.FATAL})"
+    for found in structure_issues(parsed, path):
+        if found["message"].endswith(ending):
+            where = f" ({found['pointer']})" if found["pointer"] else ""
+            return found["message"].removesuffix(ending) + where
+    return None
+
+
 def validate_one(task: tuple[str, str | None]) -> Result:
     """The findings for one file: task is (path, spec folder or None for the default)."""
     path, spec_dir = task
@@ -38,10 +92,15 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     used = dialects.dialects_used(parsed.document) or {"OMI"}
     docs = [reader.read_document(parsed.document, name) for name in sorted(used, reverse=True)]  # OMI, KHR
     doc = docs[0]
+    buffers = buffer_reader(parsed, path)
+    structure = structure_issues(parsed, path, buffers)
+    structure += from_issues(shape_mesh_issues(parsed, doc, buffers), "meshes")
     # The schema check covers extensionsUsed for every extension, legacy ones included, so the rules'
-    # narrower finding about the same list is left out rather than said twice.
-    issues = [item for read in docs for item in from_issues(read.issues, "rules")
-              if item["pointer"] != "/extensionsUsed"]
+    # narrower finding about the same list is left out rather than said twice; so are the rules' notes on
+    # links the structure check already calls errors.
+    said = {"/extensionsUsed", *(item["pointer"] for item in structure)}
+    issues = structure + [item for read in docs for item in from_issues(read.issues, "rules")
+                          if item["pointer"] not in said]
     issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
     found = schema.schema_errors(parsed.document, spec_dir, allow_legacy=True)
     if "KHR" in used:  # both checks report a non-finite number: once is enough

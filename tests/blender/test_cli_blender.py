@@ -183,3 +183,22 @@ def test_unknown_gltf_option_is_reported(spec_dir, tmp_path):
     result = blender_cli("import", source, "--out", tmp_path / "x.blend", "--gltf-option", "no_such_option=1")
     assert result.returncode == 2 and "no_such_option" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr and not (tmp_path / "x.blend").exists()
+
+
+def test_a_failed_operator_is_said_in_one_sentence():
+    """Blender's RuntimeError holds the importer's whole traceback and a Location line: the exception line
+    is the sentence (Python's own exception types named, the importer's messages as they are)."""
+    import omi_physics_cli
+
+    omi_physics_cli.build_parser()  # loads the Blender commands' module
+    import omi_cli_blender
+
+    traceback = ("Error: Python: Traceback (most recent call last):\n  File \"mesh.py\", line 603, in f\n"
+                 "    tris = np.empty((len(indices) - 2) * 3)\nValueError: negative dimensions are not allowed\n"
+                 "Location: /x/bpy/ops.py:109\n")
+    assert omi_cli_blender.one_sentence(traceback) == \
+        "its glTF importer raised ValueError (negative dimensions are not allowed)"
+    assert omi_cli_blender.one_sentence("Error: Python: Traceback...\nImportError: Missing resource, 'a.bin'.\n") \
+        == "Missing resource, 'a.bin'."
+    assert omi_cli_blender.one_sentence("Error: glTF version must be 2.0; got 1.0\n") == \
+        "glTF version must be 2.0; got 1.0"

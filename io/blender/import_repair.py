@@ -1,0 +1,142 @@
+"""Mend the glTF importer's data before it builds anything, where Blender's importer would fail or crash.
+
+The findings come from io/omi/gltf_structure (the same ones `validate` reports as errors); each that
+carries a repair is applied to the importer's parsed glTF here and reported as a warning naming its JSON
+pointer. Runs first in the import hook, whatever the physics options, so a file with a cycle in its node
+tree or a two-vertex triangle primitive imports (without the bad link or primitive) instead of raising or
+crashing Blender.
+"""
+
+from __future__ import annotations
+
+import copy
+import os
+from typing import Any
+from urllib.parse import unquote
+
+from ..omi import gltf_structure, model, shape_meshes
+from . import gltf_compat
+
+_ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads
+    "nodes": ("name", "children", "mesh"),
+    "scenes": ("name", "nodes"),
+    "accessors": ("name", "bufferView", "byteOffset", "componentType", "count", "type"),
+    "bufferViews": ("name", "buffer", "byteOffset", "byteLength", "byteStride"),
+    "buffers": ("name", "uri", "byteLength"),
+}
+_ARRAYS = {"bufferViews": "buffer_views"}
+_FLOAT = 5126
+
+
+def _snake(key: str) -> str:
+    return "".join(f"_{char.lower()}" if char.isupper() else char for char in key)
+
+
+def _array(data: Any, key: str) -> list[Any]:
+    return getattr(data, _ARRAYS.get(key, _snake(key)), None) or []
+
+
+def importer_json(data: Any) -> dict[str, Any]:
+    """The structural part of the importer's parsed glTF as plain JSON values (what gltf_structure reads)."""
+    document: dict[str, Any] = {}
+    for key in gltf_structure.NAMED_ARRAYS:
+        fields = [(field, _snake(field)) for field in _ATTRIBUTES.get(key, ("name",))]
+        items = []
+        for item in _array(data, key):
+            entry = {}
+            for field, attribute in fields:
+                value = getattr(item, attribute, None)
+                if value is not None:
+                    entry[field] = value
+            items.append(entry)
+        document[key] = items
+    for mesh, entry in zip(_array(data, "meshes"), document["meshes"], strict=True):
+        entry["primitives"] = [{"attributes": dict(primitive.attributes or {}), "indices": primitive.indices,
+                                "mode": 4 if primitive.mode is None else primitive.mode}
+                               for primitive in mesh.primitives or []]
+        for primitive in entry["primitives"]:
+            if primitive["indices"] is None:
+                del primitive["indices"]
+    return document
+
+
+def _buffer_data(gltf: Any) -> gltf_structure.BufferData:
+    folder = os.path.dirname(getattr(gltf, "filename", "") or "")
+
+    def size(uri: str) -> int:
+        return os.stat(os.path.join(folder, unquote(uri))).st_size
+
+    return gltf_structure.file_buffer_data(getattr(gltf, "glb_buffer", None), size)
+
+
+def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
+    """The mesh problems of the file's convex/trimesh shapes (io/omi/shape_meshes), on the importer's data
+    and buffers (read through the importer, so each is read once)."""
+    if not any(part is not None and part.shape is not None and part.shape.type in model.MESH_SHAPE_TYPES
+               for node in doc.nodes.values() for part in (node.collider, node.trigger)):
+        return []
+    return shape_meshes.check(importer_json(gltf.data), doc, lambda index: gltf_compat.importer_buffer(gltf, index))
+
+
+def repair(gltf: Any) -> list[model.Issue]:
+    """Apply every repair the structure check offers; a warning for each, an error for what stays broken."""
+    data = gltf.data
+    issues = []
+    dropped_children: dict[int, set[int]] = {}
+    dropped_scene_nodes: dict[int, set[int]] = {}
+    dropped_primitives: dict[int, set[int]] = {}
+    for finding in gltf_structure.check(importer_json(data), _buffer_data(gltf)):
+        fix = finding.repair
+        if fix is None:
+            issues.append(model.Issue(finding.pointer, finding.as_error(), "error"))
+            continue
+        issues.append(model.Issue(finding.pointer, finding.as_repaired(), "warning"))
+        if fix.kind == "drop_child":
+            dropped_children.setdefault(fix.where[0], set()).add(fix.where[1])
+        elif fix.kind == "drop_scene_node":
+            dropped_scene_nodes.setdefault(fix.where[0], set()).add(fix.where[1])
+        elif fix.kind == "drop_primitive":
+            dropped_primitives.setdefault(fix.where[0], set()).add(fix.where[1])
+        elif fix.kind == "drop_children":
+            data.nodes[fix.where[0]].children = None
+        elif fix.kind == "drop_mesh":
+            data.nodes[fix.where[0]].mesh = None
+        elif fix.kind == "trim_primitive":
+            _trim(data, *fix.where, fix.value)
+        elif fix.kind == "rename":
+            _array(data, fix.where[0])[fix.where[1]].name = fix.value
+    for index, positions in dropped_children.items():
+        node = data.nodes[index]
+        node.children = [child for position, child in enumerate(node.children) if position not in positions]
+    for index, positions in dropped_scene_nodes.items():
+        scene = data.scenes[index]
+        scene.nodes = [node for position, node in enumerate(scene.nodes) if position not in positions]
+    for index, positions in dropped_primitives.items():
+        for position in positions:
+            _empty(data, index, position)
+    return issues
+
+
+def _empty(data: Any, mesh: int, position: int) -> None:
+    """Make the primitive read nothing: one POSITION accessor of no vertices (a mesh without any primitive
+    fails Blender 4.2's importer, so the primitive stays, empty)."""
+    primitive = data.meshes[mesh].primitives[position]
+    empty = gltf_compat.gltf_io(data).Accessor.from_dict({"componentType": _FLOAT, "count": 0, "type": "VEC3"})
+    data.accessors = [*(data.accessors or []), empty]
+    primitive.attributes = {"POSITION": len(data.accessors) - 1}
+    primitive.indices = None
+    primitive.mode = None
+    primitive.targets = None
+
+
+def _trim(data: Any, mesh: int, position: int, count: int) -> None:
+    """Point the primitive at a copy of its index (or POSITION) accessor that reads only `count` items."""
+    primitive = data.meshes[mesh].primitives[position]
+    counted = primitive.indices if primitive.indices is not None else primitive.attributes["POSITION"]
+    trimmed = copy.copy(data.accessors[counted])
+    trimmed.count = count
+    data.accessors.append(trimmed)
+    if primitive.indices is not None:
+        primitive.indices = len(data.accessors) - 1
+    else:
+        primitive.attributes = {**primitive.attributes, "POSITION": len(data.accessors) - 1}
