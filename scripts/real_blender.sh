@@ -19,8 +19,9 @@ cd "$(dirname "$0")/.."
 CHECKOUT=$PWD
 ROOT=${OMI_BLENDER_ROOT:-$HOME/.cache/omi-physics/blender-sid}
 MIRROR=${OMI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-PACKAGES="blender python3-numpy python3-cattr python3-requests python3-pytest python3-jsonschema python3-hypothesis"
-APT=(apt-get -o Acquire::Check-Valid-Until=false)  # sid's Release file reads as expired on these clocks
+PACKAGES="blender python3-numpy python3-cattr python3-requests python3-pytest python3-jsonschema python3-hypothesis
+  python3-pip"
+APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false)  # sid's Release reads as expired here
 START=$SECONDS
 
 skip() { echo "== real Blender: skipped ($1)"; exit 0; }
