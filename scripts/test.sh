@@ -7,8 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
+echo "== environments ready: $SECONDS s"
 .venv/bin/ruff check .
 (cd io && ../.venv/bin/mypy --strict --cache-dir ../.mypy_cache -p omi)  # the pure core, typed strictly
+echo "== ruff and mypy done: $SECONDS s"
 
 run() {  # run LABEL VENV [pytest args]
   local label=$1 venv=$2 start=$SECONDS
