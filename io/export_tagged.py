@@ -14,6 +14,9 @@ from ..properties import convert, object_physics, scene_physics
 from .blender.export_parts import Derived
 from .omi import model
 
+# The export dialog's dialect choice -> the dialects written (io/omi/writer names).
+EXPORT_DIALECTS: dict[str, tuple[str, ...]] = {"OMI": ("OMI",), "KHR": ("KHR",), "BOTH": ("OMI", "KHR")}
+
 
 class TaggedSettings:
     """The export options of a scene and the OMI settings of its objects."""
@@ -22,6 +25,7 @@ class TaggedSettings:
         options = scene_physics(bl_scene)
         self.export_physics = bool(options.export_physics)
         self.export_rigid_bodies = bool(options.export_rigid_bodies)
+        self.export_dialects = EXPORT_DIALECTS.get(str(getattr(options, "export_dialect", "OMI")), ("OMI",))
 
     @staticmethod
     def is_tagged(obj: bpy.types.Object) -> bool:

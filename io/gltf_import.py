@@ -25,8 +25,9 @@ class glTF2ImportUserExtension:
     def __init__(self) -> None:
         from io_scene_gltf2.io.com.gltf2_io_extensions import Extension  # noqa: PLC0415 - lazy by design
 
-        # Files that list the OMI extensions as required import instead of being refused.
-        self.extensions = [Extension(name=name, extension={}, required=True) for name in model.ALL_EXTENSIONS]
+        # Files that list the physics extensions (OMI, KHR) as required import instead of being refused.
+        self.extensions = [Extension(name=name, extension={}, required=True)
+                           for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)]
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
 

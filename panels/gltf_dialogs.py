@@ -23,6 +23,8 @@ def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
         body.use_property_decorate = False
         body.active = getattr(settings, switch)
         body.prop(settings, f"{direction}_rigid_bodies")
+        if direction == "export":
+            body.prop(settings, "export_dialect")
 
 
 def draw_export(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:

@@ -107,6 +107,17 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         description="Also export objects that have only a Blender rigid body or rigid body constraint, untagged",
         default=True,
     )
+    export_dialect: EnumProperty(
+        name="Dialect",
+        description="Which glTF physics extensions the export writes",
+        items=[
+            ('OMI', "OMI", "OMI_physics_shape, OMI_physics_body and OMI_physics_joint (read by Godot)", 0),
+            ('KHR', "KHR", "KHR_physics_rigid_bodies with KHR_implicit_shapes (read by Babylon.js, three.js, "
+                           "PlayCanvas and the Khronos sample viewer); what KHR cannot hold is reported", 1),
+            ('BOTH', "OMI and KHR", "Both in one file, for readers of either", 2),
+        ],
+        default='OMI',
+    )
     import_physics: BoolProperty(
         name="Import OMI Physics",
         description="Read OMI physics extensions into the objects' OMI settings",

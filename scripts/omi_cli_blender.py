@@ -49,6 +49,8 @@ def add_commands(commands: Any) -> None:
     exporter.add_argument("--no-untagged-rigid-bodies", "--no-rigid-bodies", action="store_true",
                           help="leave out objects that have only a Blender rigid body (no OMI settings)")
     exporter.add_argument("--spec-dir", help="the OMI spec folder, to check the written file's schema")
+    exporter.add_argument("--dialect", choices=("OMI", "KHR", "both"), default="OMI",
+                          help="the physics extensions to write: OMI (default), KHR, or both in one file")
     _blender_options(exporter, verb="export")
     exporter.set_defaults(run=cmd_export)
 
@@ -319,6 +321,7 @@ def cmd_export(args: argparse.Namespace, argv: list[str]) -> int:
     settings = bpy.context.scene.omi_physics
     settings.export_physics = not args.no_physics
     settings.export_rigid_bodies = not args.no_untagged_rigid_bodies
+    settings.export_dialect = {"both": "BOTH"}.get(args.dialect, args.dialect)
     out.parent.mkdir(parents=True, exist_ok=True)
     export_format = 'GLB' if file_format == "glb" else 'GLTF_SEPARATE'
     records, status, why = _run_operator(args, bpy.ops.export_scene.gltf, filepath=str(out.resolve()),

@@ -25,7 +25,7 @@ import bpy
 from mathutils import Matrix
 
 from ..omi import model, writer
-from . import adopt, export_frames, export_meshes, gltf_compat, markers
+from . import adopt, export_frames, export_khr, export_meshes, gltf_compat, markers
 from .animation_export import AnimationExport
 from .export_parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader, with_explicit_default
 from .export_scene import SceneWrite
@@ -40,6 +40,7 @@ class PhysicsExport:
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
         self.include_rigid_bodies = bool(tagged.export_rigid_bodies)
+        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", ("OMI",)))
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._items = writer.ItemArrays()
@@ -162,6 +163,8 @@ class PhysicsExport:
                     details["mesh"] = index
         self._write_document(gltf)
         self.animation.finish(gltf)
+        if "KHR" in self.dialects:
+            self.report(export_khr.write_khr(gltf, keep_omi="OMI" in self.dialects))
 
     def _write_document(self, gltf: Any) -> None:
         arrays = self._items.arrays

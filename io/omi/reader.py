@@ -382,11 +382,13 @@ class _Reader(LegacyReading):
         built = self.nodes.get(index)
         has_own_body = built is not None and not NodePhysics(built.motion, built.collider, built.trigger).is_empty
         has_mesh = isinstance(node_json, Mapping) and "mesh" in node_json
-        if not self.joint_placement_rules:
+        in_body, outside_note = self.in_body(index), "connected_node_outside_body"
+        if not self.joint_placement_rules:  # KHR: a frame outside every body is the fixed reference frame
             has_own_body = has_mesh = False
-        self.issues.extend(rules.joint_node(at, self.in_body(index), has_own_body, has_mesh))
+            in_body, outside_note = True, "khr_connected_to_fixed_frame"
+        self.issues.extend(rules.joint_node(at, in_body, has_own_body, has_mesh))
         if not self.in_body(connected):
-            self.issues.append(rules.note(join(at, "connectedNode"), "connected_node_outside_body", node=connected))
+            self.issues.append(rules.note(join(at, "connectedNode"), outside_note, node=connected))
         self.node(index).joint = Joint(settings, connected, enable_collision)
 
     def extensions_read(self) -> set[str]:

@@ -145,6 +145,8 @@ NOTES: dict[str, tuple[str, Severity]] = {
                                    "own mesh is read)", "warning"),
     "khr_plane": ("plane shape read as a thin box {size_x:g} x {thickness:g} x {size_z:g} (Blender has no plane): "
                   "its top face lies {half:g} above the plane{sides}", "warning"),
+    "khr_connected_to_fixed_frame": ("connectedNode {node} is in no body: the joint holds to the fixed reference "
+                                     "frame there (static)", "info"),
     "khr_cannot_hold": ("KHR cannot hold {what}: {outcome}", "warning"),
     "khr_omitted": ("{what}: {outcome}", "info"),
 }
