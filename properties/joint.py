@@ -6,12 +6,13 @@ happens once, in the model conversion.
 
 from __future__ import annotations
 
-import math
-
 import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty
 
-AXIS_ITEMS = [('X', "X", "", 0), ('Y', "Y", "", 1), ('Z', "Z", "", 2)]
+from ..io.blender import constraints
+from ..io.omi import conventions
+
+AXIS_ITEMS = [(letter, letter, "", index) for index, letter in enumerate(constraints.AXIS_IDS)]
 
 LIMIT_KIND_ITEMS = [
     ('LINEAR', "Linear", "Limits translation along the chosen axes (metres)", 0),
@@ -54,10 +55,12 @@ class OMIJointLimit(bpy.types.PropertyGroup):
     min_linear: FloatProperty(name="Minimum", subtype='DISTANCE', description="Lowest allowed offset", default=0.0)
     max_linear: FloatProperty(name="Maximum", subtype='DISTANCE', description="Highest allowed offset", default=0.0)
     min_angular: FloatProperty(
-        name="Minimum", subtype='ANGLE', description="Lowest allowed angle", default=0.0, soft_min=-math.pi * 2
+        name="Minimum", subtype='ANGLE', description="Lowest allowed angle", default=0.0,
+        soft_min=-conventions.ANGULAR_LIMIT_BOUND,
     )
     max_angular: FloatProperty(
-        name="Maximum", subtype='ANGLE', description="Highest allowed angle", default=0.0, soft_max=math.pi * 2
+        name="Maximum", subtype='ANGLE', description="Highest allowed angle", default=0.0,
+        soft_max=conventions.ANGULAR_LIMIT_BOUND,
     )
     use_stiffness: BoolProperty(
         name="Soft Limit",

@@ -27,16 +27,13 @@ import bpy
 
 from ..omi import model
 from ..omi.json_types import shortest_float32
-from . import axes
+from . import axes, constraints
 from .bullet import BULLET_COMBINE
 
 COLLISION_SYSTEM_NAME = "Collision Collection {}"
 MIN_THICKNESS = 0.01  # metres given to a flat side: OMI sizes must be > 0
 BLENDER_LINEAR_DAMPING = 0.04
 BLENDER_ANGULAR_DAMPING = 0.1
-
-_AXES = "xyz"
-
 
 @dataclass(frozen=True)
 class RigidBodyMesh:
@@ -189,7 +186,7 @@ def _shape(obj: bpy.types.Object, bounds: Bounds, issues: list[model.Issue] | No
         return model.Shape("convex" if kind == 'CONVEX_HULL' else "trimesh", mesh=mesh)
     half_x, half_y, half_z = bounds.half_sizes(obj)
     if kind == 'BOX':
-        size = tuple(_thick(2.0 * half, obj, f"box collider's {_AXES[axis].upper()} size", issues)
+        size = tuple(_thick(2.0 * half, obj, f"box collider's {constraints.AXIS_IDS[axis]} size", issues)
                      for axis, half in enumerate((half_x, half_y, half_z)))
         return model.Shape("box", size=axes.size_to_gltf(size))
     if kind == 'SPHERE':

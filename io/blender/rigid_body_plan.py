@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 import bpy
 from mathutils import Matrix, Quaternion, Vector
@@ -34,7 +34,7 @@ class PlannedShape:
     """One collider shape of a body, with the object whose settings hold it."""
 
     carrier: bpy.types.Object
-    pg: object  # OMIShapeSettings
+    pg: Any  # the shape's settings group (OMIShapeSettings: a layer above, so not named here)
     material: str
     filter: str
 
