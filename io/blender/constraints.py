@@ -3,7 +3,7 @@ frame, which axis it works along, which special joint of the spec it is, and its
 
 Read by the import (`rigid_body_joints`: limits -> the most special Blender type), the export and
 *Sync from Blender* (`adopt_constraints`: a constraint -> limits and drives) and the joint presets
-(`operators/joint_presets`, `properties/convert.joint_preset`), so the four cannot drift apart. Signs are
+(`operators/joint_presets`, `properties/convert_joint.joint_preset`), so the four cannot drift apart. Signs are
 `bullet.BULLET_SIGN`'s. Axes are the constraint frame's Blender axes (0 = X, 1 = Y, 2 = Z).
 
 Pure Python: no bpy.

@@ -160,7 +160,7 @@ def test_model_to_blender_to_model(clean_scene, mapping, model, name):
 
 def test_a_preset_builds_the_constraint_type_the_table_names(mapping, omi):
     presets = omi("operators.joint_presets")
-    convert = omi("properties.convert")
+    convert = omi("properties.convert_joint")
     constraints = mapping["constraints"]
     for special in constraints.SPECIAL_JOINTS:
         for turn in ((None, (-0.5, 0.5)) if special == 'SLIDER' else (None,)):

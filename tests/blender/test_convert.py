@@ -569,7 +569,8 @@ def test_joint_connection_and_collision(conv, clean_scene):
 # --- presets ---------------------------------------------------------------------------------------------
 
 
-def test_joint_presets(conv, model):
+def test_joint_presets(omi, model):
+    conv = omi("properties.convert_joint")
     def lim(lin=(), ang=(), lo=0.0, hi=0.0, stiffness=None):
         return model.JointLimit(linear_axes=lin, angular_axes=ang, min=lo, max=hi, stiffness=stiffness)
 

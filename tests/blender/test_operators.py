@@ -166,7 +166,7 @@ FIXED = (0.0, 0.0)
       ("angular", 0): (-1.0, 1.0), ("angular", 1): FIXED, ("angular", 2): FIXED}),
 ])
 def test_joint_presets_give_the_spec_limits(clean_scene, omi, preset, options, expected):
-    convert = omi("properties.convert")
+    convert = omi("properties.convert_joint")
     door, frame = two_bodies()
     select(door, frame, active=frame)
     assert bpy.ops.omi.create_joint(preset=preset, location='ACTIVE', **options) == {'FINISHED'}
@@ -212,7 +212,7 @@ def test_joint_at_the_cursor_with_drives_and_preset_changes(clean_scene, omi):
     assert (motor.drive_type, motor.axis, motor.use_velocity_target, motor.use_position_target) == (
         'ANGULAR', 'X', True, False)
     assert (spring.use_position_target, spring.stiffness > 0) == (True, True)
-    drive = omi("properties.convert").drive_to_model(motor)
+    drive = omi("properties.convert_joint").drive_to_model(motor)
     assert (drive.type, drive.axis, drive.velocity_target) == ("angular", 0, pytest.approx(1.0))
     assert bpy.ops.omi.joint_drive_remove() == {'FINISHED'}
     assert len(joint_obj.omi_physics.joint.drives) == 1

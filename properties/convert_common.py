@@ -1,0 +1,25 @@
+"""Small helpers both halves of the PropertyGroup <-> model conversion use (`convert`, `convert_joint`)."""
+
+from __future__ import annotations
+
+import bpy
+
+from ..io.omi import model
+from ..io.omi.json_types import shortest_float32
+
+
+def pg_float(value: float) -> float:
+    """A PropertyGroup float (a float32) as the shortest decimal that is the same float32: a PG value of 0.3
+    reads as 0.3, not 0.30000001192092896, and writing it back into a PG gives the same float32."""
+    return shortest_float32(value)
+
+
+def pg_vec(values) -> tuple[float, ...]:
+    """PropertyGroup floats as by `pg_float`, without negative zeros (axis swaps negate zeros; files should not
+    show -0.0)."""
+    return tuple(pg_float(v) + 0.0 for v in values)
+
+
+def issue(issues: list[model.Issue] | None, pointer: str, obj: bpy.types.Object, message: str) -> None:
+    if issues is not None:
+        issues.append(model.Issue(pointer, f"object {obj.name!r}: {message}"))

@@ -1,0 +1,192 @@
+"""Joint PropertyGroups <-> model, both directions side by side, and which special joint of the spec a
+set of limits is (read from `io/blender/constraints`, the table the Blender side uses too).
+
+The PropertyGroups hold the joint object's local Blender axes; the model holds glTF axes (`axes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import bpy
+
+from ..io.blender import axes, constraints
+from ..io.omi import model
+from .convert_common import issue as _issue
+from .convert_common import pg_float as _float
+
+NodeResolver = Callable[[model.NodeRef], "bpy.types.Object | None"]
+
+
+def limit_to_model(pg) -> model.JointLimit | None:
+    """A limit in Blender axes as a glTF limit; None when no axis is chosen.
+
+    A single-axis range is signed, so it flips when the axis flips; a 2- or 3-axis limit bounds a radial
+    distance (or angle) and keeps its values.
+    """
+    blender_axes = pg.axes
+    if not blender_axes:
+        return None
+    converted = [axes.axis_to_gltf(axis) for axis in blender_axes]
+    gltf_axes = tuple(sorted(axis for axis, _sign in converted))
+    angular = pg.kind == 'ANGULAR'
+    low = _float(pg.min_angular if angular else pg.min_linear) if pg.use_min else None
+    high = _float(pg.max_angular if angular else pg.max_linear) if pg.use_max else None
+    if len(converted) == 1:
+        low, high = axes.signed_range(low, high, converted[0][1])
+    low, high = (None if low is None else low + 0.0), (None if high is None else high + 0.0)
+    return model.JointLimit(
+        linear_axes=() if angular else gltf_axes,
+        angular_axes=gltf_axes if angular else (),
+        min=low,
+        max=high,
+        stiffness=_float(pg.stiffness) if pg.use_stiffness else None,
+        damping=_float(pg.damping),
+    )
+
+
+def drive_to_model(pg) -> model.JointDrive:
+    """A drive on a Blender axis as a drive on the matching glTF axis (targets negate when it flips)."""
+    axis, sign = axes.axis_to_gltf(constraints.AXIS_IDS.index(pg.axis))
+    angular = pg.drive_type == 'ANGULAR'
+    position = _float(pg.position_target_angular if angular else pg.position_target_linear) \
+        if pg.use_position_target else None
+    velocity = _float(pg.velocity_target) if pg.use_velocity_target else None
+    if sign < 0:
+        position = None if position is None else -position + 0.0
+        velocity = None if velocity is None else -velocity + 0.0
+    return model.JointDrive(
+        type=pg.drive_type.lower(),
+        mode=pg.mode.lower(),
+        axis=axis,
+        max_force=_float(pg.max_force) if pg.use_max_force else None,
+        position_target=position,
+        velocity_target=velocity,
+        stiffness=_float(pg.stiffness),
+        damping=_float(pg.damping),
+    )
+
+
+def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
+    """The joint, or None (with an issue) when it is connected to nothing: the spec requires a node."""
+    if pg.connected_object is None:
+        _issue(issues, "/joint/connected_object", obj, "joint is connected to no object; joint skipped")
+        return None
+    limits: list[model.JointLimit] = []
+    for index, limit_pg in enumerate(pg.limits):
+        limit = limit_to_model(limit_pg)
+        if limit is None:
+            _issue(issues, f"/joint/limits/{index}", obj, "joint limit has no axis; skipped")
+        else:
+            limits.append(limit)
+    drives = tuple(drive_to_model(drive_pg) for drive_pg in pg.drives)
+    return model.Joint(
+        settings=model.JointSettings(limits=tuple(limits), drives=drives),
+        connected_node=pg.connected_object,
+        enable_collision=pg.enable_collision,
+    )
+
+
+def _apply_limit(pg, kind: str, gltf_axes: tuple[int, ...], limit: model.JointLimit) -> None:
+    converted = [axes.axis_to_blender(axis) for axis in gltf_axes]
+    used = {axis for axis, _sign in converted}
+    low, high = limit.min, limit.max
+    if len(converted) == 1:
+        low, high = axes.signed_range(low, high, converted[0][1])
+    pg.kind = kind
+    pg.axis_x, pg.axis_y, pg.axis_z = (0 in used), (1 in used), (2 in used)
+    pg.use_min = low is not None
+    pg.use_max = high is not None
+    if kind == 'ANGULAR':
+        pg.min_angular = 0.0 if low is None else low
+        pg.max_angular = 0.0 if high is None else high
+    else:
+        pg.min_linear = 0.0 if low is None else low
+        pg.max_linear = 0.0 if high is None else high
+    pg.use_stiffness = limit.stiffness is not None
+    pg.stiffness = 0.0 if limit.stiffness is None else limit.stiffness
+    pg.damping = limit.damping
+
+
+def _apply_drive(drive: model.JointDrive, pg) -> None:
+    axis, sign = axes.axis_to_blender(drive.axis)
+    position, velocity = drive.position_target, drive.velocity_target
+    if sign < 0:
+        position = None if position is None else -position
+        velocity = None if velocity is None else -velocity
+    pg.drive_type = 'LINEAR' if drive.type == "linear" else 'ANGULAR'
+    pg.mode = 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE'
+    pg.axis = constraints.AXIS_IDS[axis]
+    pg.use_max_force = drive.max_force is not None
+    if drive.max_force is not None:
+        pg.max_force = drive.max_force
+    pg.use_position_target = position is not None
+    if drive.type == "linear":
+        pg.position_target_linear = 0.0 if position is None else position
+    else:
+        pg.position_target_angular = 0.0 if position is None else position
+    pg.use_velocity_target = velocity is not None
+    pg.velocity_target = 0.0 if velocity is None else velocity
+    pg.stiffness = drive.stiffness
+    pg.damping = drive.damping
+
+
+def _is_zero(value: float | None) -> bool:
+    return value is not None and abs(value) <= 1e-9
+
+
+_RANGED = frozenset({"ranged"})
+
+
+def joint_preset(limits: tuple[model.JointLimit, ...]) -> str:
+    """FIXED, PIN, HINGE, SLIDER or CUSTOM, per the spec's "Special Cases" table.
+
+    Each of the six degrees of freedom is free (no limit), fixed (rigid min = max = 0) or ranged (a
+    rigid single-axis limit with min != max). Anything else (soft limits, a multi-axis range, a degree of
+    freedom under two limits, a non-zero weld) makes the joint CUSTOM. Axis indices are compared among
+    themselves, so glTF or Blender indices give the same answer.
+    """
+    state: dict[tuple[str, int], str] = {}
+    for limit in limits:
+        dofs = [("linear", axis) for axis in limit.linear_axes] + [("angular", axis) for axis in limit.angular_axes]
+        if limit.stiffness is not None:
+            return 'CUSTOM'
+        if _is_zero(limit.min) and _is_zero(limit.max):
+            kind = "fixed"
+        elif len(dofs) == 1 and (limit.min is None or limit.max is None or limit.min < limit.max):
+            kind = "ranged" if (limit.min is not None or limit.max is not None) else "free"
+        else:
+            return 'CUSTOM'
+        for dof in dofs:
+            if dof in state:
+                return 'CUSTOM'
+            state[dof] = kind
+    states = {(angular, axis): state.get(("angular" if angular else "linear", axis), "free")
+              for angular in (False, True) for axis in range(3)}
+    for preset in constraints.SPECIAL_JOINTS:
+        kinds = [constraints.special_kind(preset)] + ([constraints.special_kind(preset, turning=True)]
+                                                      if preset == 'SLIDER' else [])
+        if any(constraints.match(kind, states, _RANGED) is not None for kind in kinds):
+            return preset
+    return 'CUSTOM'
+
+
+def apply_joint(joint: model.Joint, pg, obj, *, resolve_node: NodeResolver,
+                issues: list[model.Issue] | None = None) -> None:
+    """Write a joint. A limit on both linear and angular axes becomes two PropertyGroup limits."""
+    connected = resolve_node(joint.connected_node)
+    if connected is None:
+        _issue(issues, "/joint/connected_object", obj, f"connected node {joint.connected_node!r} not found")
+    pg.connected_object = connected
+    pg.enable_collision = joint.enable_collision
+    pg.limits.clear()
+    for index, limit in enumerate(joint.settings.limits):
+        if not limit.linear_axes and not limit.angular_axes:
+            _issue(issues, f"/joint/limits/{index}", obj, "joint limit has no axis; skipped")
+        for kind, gltf_axes in (('LINEAR', limit.linear_axes), ('ANGULAR', limit.angular_axes)):
+            if gltf_axes:
+                _apply_limit(pg.limits.add(), kind, tuple(gltf_axes), limit)
+    pg.drives.clear()
+    for drive in joint.settings.drives:
+        _apply_drive(drive, pg.drives.add())
+    pg.preset = joint_preset(joint.settings.limits)
