@@ -15,6 +15,7 @@ from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty
 from mathutils import Vector
 
 from ..io.blender import meshes
+from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from .common import in_object_mode, names, plural, selected_meshes
 from .shaping import collision_only, compensation, new_child, part_settings, set_offset, world_scale
 
@@ -84,7 +85,7 @@ class OMI_OT_convex_decomposition(bpy.types.Operator):
                              default=0.05, min=0.01, max=1.0)
     use_vertex_budget: BoolProperty(name="Limit Hull Vertices", default=True,
                                     description="Simplify each part to at most the budget's vertices")
-    vertex_budget: IntProperty(name="Vertex Budget", default=64, min=4, max=255)
+    vertex_budget: IntProperty(name="Vertex Budget", default=64, min=4, max=HULL_VERTEX_LIMIT)
     quality: EnumProperty(name="Quality", items=QUALITY_ITEMS, default='NORMAL')
 
     @classmethod

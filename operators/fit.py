@@ -6,6 +6,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, IntProperty
 from mathutils import Matrix, Vector
 
+from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties.shape import SHAPE_TYPE_ITEMS
 from .common import in_object_mode, names, plural, selected_meshes
 from .shaping import (
@@ -28,7 +29,7 @@ from .shaping import (
 
 PRIMITIVES = {'BOX', 'SPHERE', 'CAPSULE', 'CYLINDER'}
 _ZERO = Vector((0.0, 0.0, 0.0))
-DEFAULT_HULL_BUDGET = 255
+DEFAULT_HULL_BUDGET = HULL_VERTEX_LIMIT
 
 
 def _replace_mesh(obj: bpy.types.Object, mesh: bpy.types.Mesh) -> None:

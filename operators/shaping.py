@@ -14,6 +14,7 @@ import numpy as np
 from mathutils import Euler, Matrix, Vector
 
 from ..io.blender import fit, markers
+from ..io.omi.conventions import capsule_full_height, capsule_mid_height
 from ..properties import object_physics
 from .common import link_like
 
@@ -81,8 +82,8 @@ def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scal
     across = max(scale[i] for i in range(3) if i != axis)
     radius_scaled = radius * across
     if shape_type == 'CAPSULE':
-        length = (height + 2.0 * radius) * scale[axis]
-        shape.height = max(0.0, length - 2.0 * radius_scaled)
+        length = capsule_full_height(height, radius) * scale[axis]
+        shape.height = max(0.0, capsule_mid_height(length, radius_scaled))
     else:
         shape.height = height * scale[axis]
     shape.radius_top = shape.radius_bottom = radius_scaled

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import bmesh
 import bpy
 
+from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties import library, object_physics
 from .common import MESH_LIKE_TYPES, body_object, motion_type_of
 
-HULL_POINT_LIMIT = 255  # the vertex limit of convex hulls in several engines (PhysX, Unity's cooking)
+HULL_POINT_LIMIT = HULL_VERTEX_LIMIT
 SCALE_TOLERANCE = 1e-4
 
 
