@@ -32,6 +32,19 @@ class TaggedSettings:
         return convert.is_tagged(obj)
 
     @staticmethod
+    def left_out_by_the_exporter(objects: Iterable[bpy.types.Object], export_settings: dict) -> list[str]:
+        """A message for each camera or light with OMI settings that the exporter's own options leave out
+        (its physics would vanish without a word)."""
+        options = {'CAMERA': ("gltf_cameras", "Cameras"), 'LIGHT': ("gltf_lights", "Punctual Lights")}
+        found = []
+        for obj in objects:
+            option = options.get(obj.type)
+            if option is not None and not export_settings.get(option[0], True) and convert.is_tagged(obj):
+                found.append(f"object {obj.name!r}: its physics is not exported, because the exporter leaves "
+                             f"out {obj.type.lower()}s (turn on Include > {option[1]})")
+        return found
+
+    @staticmethod
     def derive(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> Derived:
         physics = convert.node_from_object(obj, issues, bl_scene)
         settings = object_physics(obj)

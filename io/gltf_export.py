@@ -43,7 +43,11 @@ class glTF2ExportUserExtension:
 
     def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: dict) -> None:
         try:
-            self._session(export_settings).drop_generated(vtree)
+            session = self._session(export_settings)
+            session.drop_generated(vtree)
+            if session.enabled:
+                for message in TaggedSettings.left_out_by_the_exporter(bpy.context.scene.objects, export_settings):
+                    session.warn(message)
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"could not leave out the generated rigid body helpers: {error}")
 

@@ -46,7 +46,7 @@ class glTF2ImportUserExtension:
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return
-            self.issues.extend(import_repair.shape_mesh_issues(gltf, self.plan.doc))
+            self.issues.extend(import_repair.physics_issues(gltf, self.plan.doc))
             if options.import_rigid_bodies:
                 rigid_body_world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)

@@ -14,11 +14,11 @@ import os
 from typing import Any
 from urllib.parse import unquote
 
-from ..omi import gltf_structure, model, shape_meshes
+from ..omi import gltf_structure, model, node_transforms, shape_meshes, unknown_keys, value_losses
 from . import gltf_compat
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads
-    "nodes": ("name", "children", "mesh"),
+    "nodes": ("name", "children", "mesh", "translation", "rotation", "scale", "matrix"),
     "scenes": ("name", "nodes"),
     "accessors": ("name", "bufferView", "byteOffset", "componentType", "count", "type"),
     "bufferViews": ("name", "buffer", "byteOffset", "byteLength", "byteStride"),
@@ -69,6 +69,20 @@ def _buffer_data(gltf: Any) -> gltf_structure.BufferData:
     return gltf_structure.file_buffer_data(getattr(gltf, "glb_buffer", None), size)
 
 
+def physics_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
+    """What the import cannot use or keep of the file's physics, beyond the reader's findings: values
+    Blender's float32 settings or enums cannot hold, keys the model has no place for, and the mesh problems
+    of convex/trimesh shapes."""
+    return (value_losses.document_losses(doc) + unknown_keys.check(_physics_json(gltf.data))
+            + shape_mesh_issues(gltf, doc))
+
+
+def _physics_json(data: Any) -> dict[str, Any]:
+    """The OMI extension objects of the importer's data, as JSON values, for unknown_keys."""
+    return {"extensions": data.extensions or {},
+            "nodes": [{"extensions": node.extensions} if node.extensions else {} for node in data.nodes or []]}
+
+
 def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
     """The mesh problems of the file's convex/trimesh shapes (io/omi/shape_meshes), on the importer's data
     and buffers (read through the importer, so each is read once)."""
@@ -81,11 +95,13 @@ def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue
 def repair(gltf: Any) -> list[model.Issue]:
     """Apply every repair the structure check offers; a warning for each, an error for what stays broken."""
     data = gltf.data
-    issues = []
+    issues: list[model.Issue] = []
     dropped_children: dict[int, set[int]] = {}
     dropped_scene_nodes: dict[int, set[int]] = {}
     dropped_primitives: dict[int, set[int]] = {}
-    for finding in gltf_structure.check(importer_json(data), _buffer_data(gltf)):
+    document = importer_json(data)
+    issues += node_transforms.check(document)  # warnings only: nothing to repair
+    for finding in gltf_structure.check(document, _buffer_data(gltf)):
         fix = finding.repair
         if fix is None:
             issues.append(model.Issue(finding.pointer, finding.as_error(), "error"))

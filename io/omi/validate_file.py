@@ -9,7 +9,20 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from . import dialects, gltf_file, gltf_structure, pointers, reader, rules, schema, schema_khr, shape_meshes
+from . import (
+    dialects,
+    gltf_file,
+    gltf_structure,
+    node_transforms,
+    pointers,
+    reader,
+    rules,
+    schema,
+    schema_khr,
+    shape_meshes,
+    unknown_keys,
+    value_losses,
+)
 from .cli_results import Result, counted, failed, from_issues, issue
 from .gltf_file import GltfFile
 from .model import Issue, PhysicsDocument
@@ -95,6 +108,8 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     buffers = buffer_reader(parsed, path)
     structure = structure_issues(parsed, path, buffers)
     structure += from_issues(shape_mesh_issues(parsed, doc, buffers), "meshes")
+    structure += from_issues(value_losses.document_losses(doc) + node_transforms.check(parsed.document)
+                             + unknown_keys.check(parsed.document), "values")
     # The schema check covers extensionsUsed for every extension, legacy ones included, so the rules'
     # narrower finding about the same list is left out rather than said twice; so are the rules' notes on
     # links the structure check already calls errors.

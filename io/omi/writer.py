@@ -17,7 +17,7 @@ import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from . import model
+from . import model, value_losses
 from .dialects import OMI, Dialect, explicit_shape_default
 from .dialects_khr import KHR
 from .json_types import Where, join, report
@@ -160,6 +160,8 @@ def node_extensions(
     result: dict[str, dict[str, Any]] = {}
     body: dict[str, Any] = {}
     body_at = join(at, "extensions", BODY) if at else ""
+    if issues is not None:
+        issues.extend(value_losses.unwritten(node, OMI, at))  # what the file will not hold, named
     if node.motion is not None:
         body["motion"] = motion_to_json(node.motion)
     if node.collider is not None:

@@ -1,0 +1,80 @@
+"""What would change silently between a file and Blender, named: values the writer cannot hold
+(value_losses.unwritten), values Blender's float32 settings or enums cannot hold (beyond_float32,
+unheld_choices), node transforms Blender changes (node_transforms), and keys of OMI objects the model has no
+place for (unknown_keys). Pure: runs without bpy."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from omi_core_loader import SPEC_DIR, core
+
+
+@pytest.fixture(scope="module")
+def losses():
+    return core("value_losses")
+
+
+def _node(model, **parts):
+    return model.NodePhysics(**parts)
+
+
+def test_values_the_writer_leaves_out_are_named(losses, model):
+    box = model.Shape("box", size=(1.0, 0.0, 1.0))
+    node = _node(model, collider=model.Collider(shape=box), motion=model.Motion(mass=float("inf")))
+    found = {issue.pointer: issue.message for issue in losses.unwritten(node, at="/nodes/4")}
+    assert found["/nodes/4/extensions/OMI_physics_body/collider/shape/size"] \
+        == "box size [1, 0, 1] cannot be written (must be greater than 0): left out, so the file reads [1, 1, 1]"
+    assert "not a finite number" in found["/nodes/4/extensions/OMI_physics_body/motion/mass"]
+    clean = _node(model, collider=model.Collider(shape=model.Shape("box", size=(1.0, 2.0, 3.0))),
+                  motion=model.Motion(mass=0.0))
+    assert losses.unwritten(clean) == []
+
+
+def test_what_float32_settings_and_enums_cannot_hold(losses, model):
+    node = _node(model, motion=model.Motion(mass=1e39, linear_velocity=(0.0, 1e-46, 0.0)),
+                 collider=model.Collider(shape=model.Shape("sphere", radius=3.4028235e38)))
+    found = {issue.pointer: issue.message for issue in losses.beyond_float32(node)}  # pointers relative to the node
+    assert "mass 1e+39 is beyond float32" in found["/motion/mass"]
+    assert "becomes 0" in found["/motion/linearVelocity"]
+    assert len(found) == 2  # float32's own maximum is held
+    drive = model.JointDrive(mode="servo")
+    joint = model.Joint(model.JointSettings(drives=(drive,)), connected_node=0)
+    [unheld] = losses.unheld_choices(_node(model, joint=joint), at="/nodes/1")
+    assert unheld.pointer == "/nodes/1/extensions/OMI_physics_joint/joint/drives/0/mode"
+    assert "'servo'" in unheld.message and "keeps 'force'" in unheld.message
+
+
+def test_node_transforms_blender_changes():
+    transforms = core("node_transforms")
+    document = {"nodes": [{"translation": [1e39, 0, 0]}, {"rotation": [0, 0, 0, 0]}, {"rotation": [0, 0, 0, 1]},
+                          {"matrix": [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]},
+                          {"matrix": [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 5, 6, 7, 1]}, {"scale": [1, 1, 1e-46]}]}
+    assert [issue.pointer for issue in transforms.check(document)] == ["/nodes/0/translation", "/nodes/1/rotation",
+                                                                      "/nodes/3/matrix"]
+
+
+def test_unknown_keys_of_omi_objects():
+    unknown = core("unknown_keys")
+    document = {"extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1],
+                                                                                       "margin": 0.1}}]},
+                               "OMI_physics_joint": {"physicsJoints": [{"drives": [{"type": "angular", "mode": "force",
+                                                                                    "axis": 0, "gearRatio": 2}]}]}},
+                "nodes": [{"extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "linearDamping": 1},
+                                                               "collider": {"shape": 0, "extras": {}}}}},
+                          {"extensions": {"OMI_physics_body": {"type": "rigid", "oldKey": 1}}}]}
+    assert [issue.pointer for issue in unknown.check(document)] == [
+        "/extensions/OMI_physics_shape/shapes/0/box/margin",
+        "/extensions/OMI_physics_joint/physicsJoints/0/drives/0/gearRatio",
+        "/nodes/0/extensions/OMI_physics_body/motion/linearDamping",
+        "/nodes/0/extensions/OMI_physics_body/collider/extras"]
+
+
+def test_spec_examples_have_no_unknown_keys_and_no_transform_findings():
+    if not SPEC_DIR.is_dir():
+        pytest.skip("../shared/omi-spec is absent")
+    for path in sorted(SPEC_DIR.rglob("*.gltf")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        assert core("unknown_keys").check(document) == [], path
+        assert core("node_transforms").check(document) == [], path
