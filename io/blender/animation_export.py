@@ -89,6 +89,8 @@ class AnimationExport:
         self._library = self._numeric([Channel(bl_scene, curve) for curve in animation_curves.fcurves(bl_scene)
                                        if curve.data_path.startswith(_LIBRARY_PREFIX)])
         self._refused: set[tuple] = set()
+        self._sampled: set[tuple] = set()  # (node id, item index, template, nested) of the channels made
+        self._library_done: set[tuple] = set()  # library channels sampled (a shared material, once)
         self._fps = animation_curves.fps(bl_scene)
 
     def _numeric(self, channels: list[Channel]) -> list[Channel]:
@@ -176,7 +178,11 @@ class AnimationExport:
             derived = derive(obj)
             source = derived.joint.settings if derived.joint is not None else derived.constraint.settings
             reversed_joint = part.joint.settings != source
-        tracker = Tracker(node, obj, anchor, part, derive, reversed_joint, [*own, *self._library])
+        library = self._materials_of(part)
+        material_done = bool(library) and library[0].key in self._library_done
+        tracker = Tracker(node, obj, anchor, part, derive, reversed_joint, [*own, *([] if material_done else library)])
+        if not tracker.channels:
+            return None
         with animation_curves.held(tracker.channels):
             rest = self._snapshot(tracker)
             if rest is None:
@@ -198,6 +204,13 @@ class AnimationExport:
             return index
 
         return tracker, ref
+
+    def _materials_of(self, part: model.NodePhysics) -> list[Channel]:
+        """The keyed library channels of the physics material this part uses (materials carry their name)."""
+        material = part.collider.physics_material if part.collider is not None else None
+        if material is None or not material.name:
+            return []
+        return [channel for channel in self._library if _entry_name(channel) == material.name]
 
     def _nudged(self, tracker: Tracker, channel: Channel, rest: Snapshot) -> set[tuple]:
         """The snapshot keys whose value changes when this channel's property moves a little."""
@@ -231,6 +244,7 @@ class AnimationExport:
         with animation_curves.held(tracker.channels):
             for key, channels in tracker.feeds.items():
                 self._sample(tracker, key, channels)
+        self._library_done.update(channel.key for channel in tracker.channels if channel.id_data == self.scene)
 
     def _sample(self, tracker: Tracker, key: tuple, channels: list[Channel]) -> None:
         position, text, nested = key
@@ -239,6 +253,12 @@ class AnimationExport:
             for channel in channels:
                 self._refuse(channel, "booleans are not animated through KHR_animation_pointer by this add-on")
             return
+        node = tracker.node if position == "node" else None
+        index = 0 if position == "node" else tracker.refs[position][1]
+        pointer = (id(node), index, text, nested)
+        if pointer in self._sampled:
+            return  # a shared library material seen again from another object
+        self._sampled.add(pointer)
         plan = animation_curves.plan(channel.fcurve for channel in channels)
         values: list[list[float]] = []
         for frame in plan.frames:
@@ -254,11 +274,6 @@ class AnimationExport:
                 values.append([*incoming, *value, *outgoing])
             else:
                 values.append(value)
-        node = tracker.node if position == "node" else None
-        index = 0 if position == "node" else tracker.refs[position][1]
-        pointer = (id(node), index, text, nested)
-        if any((id(d.node), d.index, d.template.text, d.nested) == pointer for d in self.data):
-            return  # a shared library material seen again from another object
         if plan.baked:
             self.warn(f"object {tracker.obj.name!r}: {text.rsplit('/', 1)[-1]} is sampled at every frame "
                       "(its keyframes use easing, modifiers or handles glTF cannot hold)")
@@ -293,6 +308,15 @@ class AnimationExport:
 
     def finish(self, gltf: Any) -> None:
         animation_gltf.finish(self, gltf)
+
+
+def _entry_name(channel: Channel) -> str | None:
+    """The name of the library entry a scene F-curve keys (`omi_physics.physics_materials[2].restitution`)."""
+    head = channel.fcurve.data_path.rsplit(".", 1)[0]
+    try:
+        return getattr(channel.id_data.path_resolve(head), "name", None)
+    except ValueError:
+        return None
 
 
 def _keep(value: Any) -> Any:
