@@ -309,6 +309,9 @@ class AnimationExport:
     def finish(self, gltf: Any) -> None:
         animation_gltf.finish(self, gltf)
 
+    def add_khr(self, gltf: Any) -> None:
+        animation_gltf.add_khr(self, gltf)
+
 
 def _entry_name(channel: Channel) -> str | None:
     """The name of the library entry a scene F-curve keys (`omi_physics.physics_materials[2].restitution`)."""

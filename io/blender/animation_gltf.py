@@ -10,7 +10,7 @@ from __future__ import annotations
 import struct
 from typing import TYPE_CHECKING, Any
 
-from ..omi import pointers
+from ..omi import model, pointers
 from . import gltf_compat
 
 if TYPE_CHECKING:
@@ -121,3 +121,73 @@ def _accessor(gltf_io: Any, binary: type, numbers: list[float], kind: str, *, wi
     return gltf_io.Accessor(buffer_view=data, byte_offset=None, component_type=_FLOAT, count=len(numbers) // width,
                             extensions=None, extras=None, max=high, min=low, name=None, normalized=None,
                             sparse=None, type=kind)
+
+
+# --- the KHR spelling (export dialect KHR or OMI and KHR) --------------------------------------------------
+
+_OMI_REFS = {"shapes": (("collider", "shape"), ("trigger", "shape")),
+             "physicsMaterials": (("collider", "physicsMaterial"),), "physicsJoints": (("joint",),)}
+_KHR_REFS = {"shapes": (("collider", "geometry", "shape"), ("trigger", "geometry", "shape")),
+             "physicsMaterials": (("collider", "physicsMaterial"),), "physicsJoints": (("joint", "joint"),)}
+
+
+def _refs(node: Any, extension: str, paths: tuple[tuple[str, ...], ...]) -> set[int]:
+    """The item indices a node's extension references along these key paths."""
+    found = set()
+    for path in paths:
+        current = (node.extensions or {}).get(extension)
+        for key in path:
+            current = current.get(key) if isinstance(current, dict) else None
+        if isinstance(current, int):
+            found.add(current)
+    return found
+
+
+def _khr_index(gltf: Any, template: pointers.PointerTemplate, index: int) -> int | None:
+    """The KHR item that spells the OMI item `index`, when exactly the same nodes use it (KHR deduplicates
+    on its own: an animated item merged with a still one cannot be animated alone)."""
+    omi_extension = model.JOINT_EXTENSION if template.array == "physicsJoints" else model.BODY_EXTENSION
+    omi_paths = (("joint",),) if template.array == "physicsJoints" else _OMI_REFS[template.array]
+    users = [node for node in gltf.nodes or [] if index in _refs(node, omi_extension, omi_paths)]
+    khr = {found for node in users for found in _refs(node, model.KHR_BODY_EXTENSION, _KHR_REFS[template.array])}
+    if len(khr) != 1:
+        return None
+    [khr_index] = khr
+    sharers = [node for node in gltf.nodes or []
+               if khr_index in _refs(node, model.KHR_BODY_EXTENSION, _KHR_REFS[template.array])]
+    return khr_index if len(sharers) == len(users) else None
+
+
+def add_khr(session: AnimationExport, gltf: Any) -> None:
+    """Beside each OMI channel, one on the same sampler pointing at the KHR spelling of the value (after
+    `export_khr.write_khr`); a value KHR holds elsewhere or shares with still items is named, not written."""
+    document = {"nodes": [{"extensions": node.extensions or {}} for node in gltf.nodes or []],
+                "extensions": gltf.extensions or {}}
+    added = False
+    for data in session.data:
+        if data.home is None or data.home[1] not in data.home[0].channels:
+            continue
+        omi_pointer = data.target.extensions[pointers.ANIMATION_POINTER_EXTENSION]["pointer"]
+        found = pointers.match(omi_pointer, pointers.OMI_POINTERS)
+        khr = next((t for t in pointers.KHR_POINTERS if found is not None and t.array == found.template.array
+                    and t.path == found.template.path), None)
+        index = None if found is None or khr is None else (
+            found.index if khr.array is None else _khr_index(gltf, found.template, found.index))
+        if index is None:
+            session.warn(f"{omi_pointer}: its KHR spelling is shared with still values or missing; only the OMI "
+                         "channel animates it")
+            continue
+        khr_found = pointers.PointerMatch(khr, index, found.nested)
+        exists, value = pointers.resolve(document, khr_found)
+        if not exists or value != pointers.resolve(document, found)[1]:
+            session.warn(f"{omi_pointer}: the KHR file holds this value differently; only the OMI channel "
+                         "animates it")
+            continue
+        animation, channel = data.home
+        gltf_io = type(channel)
+        target = type(data.target)(extensions={pointers.ANIMATION_POINTER_EXTENSION: {
+            "pointer": pointers.pointer_of(khr, index, found.nested)}}, extras=None, node=None, path="pointer")
+        animation.channels.append(gltf_io(extensions=None, extras=None, sampler=channel.sampler, target=target))
+        added = True
+    if added and pointers.ANIMATION_POINTER_EXTENSION not in gltf.extensions_used:
+        gltf.extensions_used.append(pointers.ANIMATION_POINTER_EXTENSION)

@@ -165,6 +165,7 @@ class PhysicsExport:
         self.animation.finish(gltf)
         if "KHR" in self.dialects:
             self.report(export_khr.write_khr(gltf, keep_omi="OMI" in self.dialects))
+            self.animation.add_khr(gltf)
 
     def _write_document(self, gltf: Any) -> None:
         arrays = self._items.arrays

@@ -135,3 +135,23 @@ def test_animated_export_passes_the_khronos_validator(clean_scene, tmp_path, khr
     report = khronos_validator(result.path)
     assert report["issues"]["numErrors"] == 0, [m for m in report["issues"]["messages"] if m["severity"] == 0]
     assert len(channels(result)) > 20
+
+
+@pytest.mark.parametrize("dialect", ['BOTH', 'KHR'])
+def test_khr_export_animates_the_khr_spelling_too(clean_scene, tmp_path, omi, dialect):
+    keyed = animated_scene()
+    bpy.context.scene.omi_physics.export_dialect = dialect
+    result = export(tmp_path, fmt="GLB")
+    found = channels(result)
+    khr = {pointer: channel for pointer, channel in found.items() if "KHR_" in pointer}
+    omi_channels = {pointer: channel for pointer, channel in found.items() if "OMI_" in pointer}
+    assert len(omi_channels) == len(keyed)  # the OMI stays: its channels were made first
+    assert len(khr) >= len(keyed) - 2, (sorted(khr), result.messages)
+    pointers = omi("io.omi.pointers")
+    assert pointers.check_animation(result.gltf) == []
+    for pointer, channel in khr.items():
+        twin = next(other for other in omi_channels.values() if other["input"] == channel["input"])
+        assert channel["values"] == twin["values"], pointer
+        assert pointers.resolve(result.gltf, pointers.match(pointer))[0]
+    unshared = len(keyed) - len(khr)
+    assert len(result.warnings("only the OMI channel animates it")) == unshared
