@@ -137,6 +137,7 @@ class Dialect:
     joint_fields: tuple[Field, ...] = JOINT_FIELDS
     body_parts: tuple[str, ...] = ("motion", "collider", "trigger")  # node-level keys of the body extension
     paired_drive_gains: bool = False  # a drive's stiffness/damping only with its position/velocity target
+    degenerate_shapes_dropped: bool = False  # a capsule/cylinder with no radius at all is invalid
 
     @property
     def extensions(self) -> tuple[str, ...]:

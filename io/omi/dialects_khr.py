@@ -114,4 +114,5 @@ KHR = Dialect(
     joint_fields=JOINT_FIELDS,
     body_parts=("motion", "collider", "trigger", "joint"),
     paired_drive_gains=True,
+    degenerate_shapes_dropped=True,
 )

@@ -83,7 +83,7 @@ class ItemReader:
             details = obj_or_none(details_raw, details_at, self.issues, f"{type_value} values") or {}
         return self.shape_values(shape_type, details, details_at)
 
-    def shape_values(self, shape_type: str, details: Mapping[str, Any], at: Where) -> Shape:
+    def shape_values(self, shape_type: str, details: Mapping[str, Any], at: Where) -> Shape | None:
         fields = self.dialect.shape_fields[shape_type]
         if shape_type in model.MESH_SHAPE_TYPES:
             mesh_value = get(details, "mesh")
@@ -96,7 +96,11 @@ class ItemReader:
             return self.plane_box(read_fields(fields, details, at, self.issues), at)
         if shape_type in model.ROUND_SHAPE_TYPES and LEGACY_SHAPE_RADIUS_KEY in details and self.dialect is OMI:
             return self.legacy_round_shape(shape_type, details, at)
-        return Shape(shape_type, **read_fields(fields, details, at, self.issues))
+        shape = Shape(shape_type, **read_fields(fields, details, at, self.issues))
+        if self.dialect.degenerate_shapes_dropped and rules.degenerate(shape):
+            self.issues.append(rules.note(at, "degenerate_shape", shape_type=shape_type))
+            return None
+        return shape
 
     def plane_box(self, values: dict[str, Any], at: Where) -> Shape:
         """A KHR plane as the thin box Blender can simulate (see dialects_khr.PLANE_BOX_*)."""

@@ -96,6 +96,12 @@ class KhrReader(_Reader):
             del values["inertiaDiagonal"]
         return Motion("kinematic" if kinematic else "dynamic", **self.items.motion_values(values, at))
 
+    def read_trigger(self, index: int, raw: object, at: Where) -> None:
+        if isinstance(raw, Mapping) and "geometry" not in raw and "nodes" not in raw and "shape" not in raw:
+            self.issues.append(rules.note(at, "trigger_needs_geometry"))
+            return
+        super().read_trigger(index, raw, at)
+
     def read_collider(self, raw: object, at: Where) -> Collider | None:
         """A KHR collider needs its geometry (there is no shape-less grouping collider in KHR)."""
         collider = super().read_collider(raw, at)

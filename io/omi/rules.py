@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 
 from . import gltf_structure, model
 from .json_types import Where, join, pointer_text
-from .model import Issue, Severity
+from .model import Issue, Severity, Shape
 
 # --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
 
@@ -147,6 +147,9 @@ NOTES: dict[str, tuple[str, Severity]] = {
                   "its top face lies {half:g} above the plane{sides}", "warning"),
     "khr_connected_to_fixed_frame": ("connectedNode {node} is in no body: the joint holds to the fixed reference "
                                      "frame there (static)", "info"),
+    "degenerate_shape": ("{shape_type} with radiusTop and radiusBottom both 0 has no volume (the spec prohibits "
+                         "degenerate shapes); shape dropped", "error"),
+    "trigger_needs_geometry": ("trigger has neither geometry nor nodes (`{{}}` is invalid in KHR); dropped", "error"),
     "khr_cannot_hold": ("KHR cannot hold {what}: {outcome}", "warning"),
     "khr_omitted": ("{what}: {outcome}", "info"),
 }
@@ -171,6 +174,11 @@ def is_dialect_loss(found: Issue) -> bool:
 
 
 # --- rules ------------------------------------------------------------------------------------------
+
+def degenerate(shape: Shape) -> bool:
+    """A capsule or cylinder whose radii are both zero has no volume (KHR_implicit_shapes prohibits it)."""
+    return shape.type in model.ROUND_SHAPE_TYPES and shape.radius_top == 0.0 and shape.radius_bottom == 0.0
+
 
 def filter_masks(at: Where, collide_with: Sequence[str], not_collide_with: Sequence[str]) -> Issue | None:
     """collideWithSystems and notCollideWithSystems are mutually exclusive (README.trigger.md)."""

@@ -163,3 +163,18 @@ def test_drive_gain_without_its_target_is_named():
     found = [item for item in doc.issues if item.kind == "drive_gain_without_target"]
     assert [item.pointer for item in found] == \
         ["/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/1/stiffness"]
+
+
+def test_khr_rules_from_the_spec_text():
+    gltf = _load("shapes_and_motion.gltf")
+    shapes = gltf["extensions"]["KHR_implicit_shapes"]["shapes"]
+    shapes[3]["cylinder"].update(radiusTop=0.0, radiusBottom=0.0)  # degenerate: prohibited
+    gltf["nodes"][6]["extensions"]["KHR_physics_rigid_bodies"] = {"trigger": {}}  # `{}` is invalid in KHR
+    gltf["nodes"][5]["extensions"]["KHR_physics_rigid_bodies"]["collider"] = {"physicsMaterial": 0}  # no geometry
+    doc = reader.read_document(gltf)
+    kinds = {found.pointer: found.kind for found in doc.issues if found.severity == "error"}
+    assert kinds["/extensions/KHR_implicit_shapes/shapes/3/cylinder"] == "degenerate_shape"
+    assert kinds["/nodes/6/extensions/KHR_physics_rigid_bodies/trigger"] == "trigger_needs_geometry"
+    assert "/nodes/5/extensions/KHR_physics_rigid_bodies/collider" in kinds
+    assert 3 not in doc.nodes and 5 not in doc.nodes and 6 not in doc.nodes
+    assert doc.nodes[4].collider.shape.radius_top == 0.0  # a cone is not degenerate
