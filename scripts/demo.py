@@ -1,8 +1,8 @@
 """The main job on a built-in scene: author OMI physics, export it, import it back, simulate, show it.
 
 1. build a small physics scene through the add-on's own operators (demo_scene.py);
-2. export it as .glb and .gltf with OMI physics, and check both files (schemas, the reader's rules,
-   the same physics in both);
+2. export it as .glb and .gltf with OMI physics and as .glb with KHR physics, and check each file (schemas,
+   the reader's rules, the same physics in all three);
 3. import the .glb into a fresh scene, which builds Blender rigid bodies and constraints;
 4. simulate, and measure what should happen (demo_measure.py);
 5. render a contact sheet of a few frames with Cycles on the CPU (contact_sheet.py) and write a
@@ -24,6 +24,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import bpy
 from mathutils import Vector
@@ -66,7 +67,7 @@ class DemoResult:
     problems: list[tuple[str, str, str]] = field(default_factory=list)  # the Validate operator's list
     exports: list[ExportCheck] = field(default_factory=list)
     export_messages: list[str] = field(default_factory=list)
-    same_physics: list[str] = field(default_factory=list)  # differences between the .glb and the .gltf
+    same_physics: list[str] = field(default_factory=list)  # differences between the .glb, the .gltf and the KHR .glb
     import_messages: list[str] = field(default_factory=list)
     blender: dict[str, int] = field(default_factory=dict)  # what the import built in Blender
     recording: measure.Recording | None = None
@@ -118,6 +119,30 @@ def export(out_dir: Path, result: DemoResult) -> None:
         issues = [f"{issue.pointer}: {issue.message}" for issue in reader.read_document(gltf).issues]
         result.exports.append(ExportCheck(path, gltf, errors, issues))
     result.same_physics = canonical.diff_physics(result.exports[0].gltf, result.exports[1].gltf)
+    result.same_physics += export_khr(out_dir, result, reader)
+
+
+def export_khr(out_dir: Path, result: DemoResult, reader: Any) -> list[str]:
+    """The scene once more in the KHR dialect (KHR_physics_rigid_bodies + KHR_implicit_shapes), checked against
+    the KHR schemas; its physics must be the .glb's re-spelled (what KHR cannot hold is in the export log)."""
+    convert = addon_loader.module("io.omi.convert")
+    schema_khr = addon_loader.module("io.omi.schema_khr")
+    options = bpy.context.scene.omi_physics
+    path = out_dir / "demo_khr.glb"
+    options.export_dialect = 'KHR'
+    try:
+        with omi_log() as messages:
+            bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB')
+    finally:
+        options.export_dialect = 'OMI'
+    result.export_messages += messages
+    gltf = schema_check.load_gltf(path)
+    errors = None if schema_khr.unavailable_reason() else [str(found) for found in schema_khr.khr_schema_errors(gltf)]
+    read = reader.read_document(gltf, "KHR")
+    issues = [f"{issue.pointer}: {issue.message}" for issue in read.issues if issue.severity != "info"]
+    result.exports.append(ExportCheck(path, gltf, errors, issues))
+    expected = reader.read_document(convert.convert(result.exports[0].gltf, "KHR").document, "KHR").nodes
+    return [] if read.nodes == expected else [f"{path.name}: not the physics of {result.exports[0].path.name}"]
 
 
 def import_fresh(path: Path, result: DemoResult) -> bpy.types.Scene:
@@ -183,7 +208,7 @@ def run(out_dir: Path = OUT_DIR, *, frames: int = FRAMES, render: bool = True) -
     with timed(result, "build the scene with the add-on's operators"):
         demo_scene.build_scene()
         result.problems = demo_scene.validation_problems()
-    with timed(result, "export .glb and .gltf, check both"):
+    with timed(result, "export .glb and .gltf (OMI) and .glb (KHR), check each"):
         export(out_dir, result)
     with timed(result, "import the .glb into a fresh scene"):
         scene = import_fresh(out_dir / "demo.glb", result)

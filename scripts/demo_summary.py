@@ -166,7 +166,8 @@ def text(result: DemoResult) -> str:
         lines.append(f"  {check.path.name} ({check.path.stat().st_size:,} bytes): {schema}, "
                      f"{len(check.reader_issues)} reader issues")
         lines += [f"    {problem}" for problem in (check.schema_errors or []) + check.reader_issues]
-    lines.append("  same physics in both: " + ("yes" if not result.same_physics else "; ".join(result.same_physics)))
+    lines.append("  same physics in every file: " + ("yes" if not result.same_physics else
+                                                     "; ".join(result.same_physics)))
     lines.append("  " + _counts(result.exports[0].gltf))
     lines.append("  Physics in the file (glTF axes, Y up; joint limits in the joint's frame):")
     lines += _inventory(result.exports[0].gltf)

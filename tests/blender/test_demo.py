@@ -52,6 +52,17 @@ def test_both_files_are_valid_and_hold_the_same_physics(outcome, omi):
     assert outcome.problems == []  # the Validate operator found nothing to complain about
 
 
+def test_the_khr_file_is_valid_and_holds_the_same_physics(outcome, omi):
+    reader, schema_khr = omi("io.omi.reader"), omi("io.omi.schema_khr")
+    khr = schema_check.load_gltf(outcome.out_dir / "demo_khr.glb")
+    assert "KHR_physics_rigid_bodies" in khr["extensionsUsed"]
+    if schema_khr.unavailable_reason() is None:
+        assert [str(found) for found in schema_khr.khr_schema_errors(khr)] == []
+    glb = schema_check.load_gltf(outcome.out_dir / "demo.glb")
+    expected = omi("io.omi.convert").convert(glb, "KHR").document
+    assert reader.read_document(khr, "KHR").nodes == reader.read_document(expected, "KHR").nodes
+
+
 def test_the_file_holds_what_the_operators_made(outcome, omi):
     doc = omi("io.omi.reader").read_document(schema_check.load_gltf(outcome.out_dir / "demo.glb"))
     names = {index: node.get("name") for index, node in enumerate(outcome.exports[0].gltf["nodes"])}
@@ -168,8 +179,8 @@ def test_the_summary_reports_every_check(outcome):
     assert summary.count("[PASS]") == len(outcome.measurements.checks) == 5
     assert "[FAIL]" not in summary and "every check passed" in summary
     schemas = "schema-valid" if schema_check.schemas_available() else "schemas not found (../shared/omi-spec)"
-    assert summary.count(f"): {schemas}, 0 reader issues") == 2  # the .glb and the .gltf line
-    assert "same physics in both: yes" in summary
+    assert summary.count(f"): {schemas}, 0 reader issues") == 3  # the .glb, the .gltf and the KHR .glb line
+    assert "same physics in every file: yes" in summary
     for name in (*ROLES.boxes, ROLES.ball, ROLES.door):
         assert f"  {name}: (" in summary
     assert outcome.sheet is None and not (outcome.out_dir / "contact_sheet.png").exists()
