@@ -48,3 +48,5 @@ if [ -z "${OMI_SKIP_52:-}" ]; then
     echo "no Python 3.13 found (python3.13, \$PYTHON313 or pyenv): .venv-5.2 (bpy 5.2) not made; the 5.2 run is skipped"
   fi
 fi
+# The second physics engine (Rapier from npm) for tests/engine, when Node.js is present.
+if command -v npm >/dev/null && ! cmp -s tests/engine/package-lock.json tests/engine/node_modules/.omi-lock; then npm ci --prefix tests/engine --no-audit --no-fund && cp tests/engine/package-lock.json tests/engine/node_modules/.omi-lock; fi

@@ -1,0 +1,112 @@
+"""Run a glTF file's physics in the second engine (Rapier, through Node.js) and read where bodies end up.
+
+    result = simulate("scene.glb", times=(0.5, 2.0))
+    result.position("Crate", 2.0)          # glTF axes (+Y up), metres
+    final_positions("scene.glb", 2.0)      # {body name: (x, y, z)}
+
+The engine itself is `simulate.mjs` next to this file; `npm ci --prefix tests/engine` installs it
+(scripts/setup.sh does that when Node.js is present). No bpy here: the demo and the tests both use it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ENGINE_DIR = Path(__file__).resolve().parent
+SCRIPT = ENGINE_DIR / "simulate.mjs"
+PACKAGE_DIR = ENGINE_DIR / "node_modules" / "@dimforge" / "rapier3d-compat"
+STEPS_PER_SECOND = 240  # Blender's default: 24 frames per second with 10 substeps each
+
+
+class EngineError(RuntimeError):
+    """The engine refused the file or could not run."""
+
+
+def node_executable() -> str | None:
+    return shutil.which("node")
+
+
+def install() -> str | None:
+    """`npm ci` the engine from package-lock.json when it is missing; the failure's text, or None."""
+    npm = shutil.which("npm")
+    if PACKAGE_DIR.is_dir() or npm is None:
+        return None
+    done = subprocess.run([npm, "ci", "--prefix", str(ENGINE_DIR), "--no-audit", "--no-fund"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    return None if done.returncode == 0 else f"npm ci failed: {done.stderr.strip()[-2000:]}"
+
+
+def unavailable_reason() -> str | None:
+    """Why the second engine cannot run here, or None when it can."""
+    if node_executable() is None:
+        return "Node.js is not installed: the second physics engine (Rapier, from npm) runs on it"
+    if not PACKAGE_DIR.is_dir():
+        return f"Rapier is not installed: run `npm ci --prefix {ENGINE_DIR}` (scripts/setup.sh does)"
+    return None
+
+
+@dataclass
+class Pose:
+    translation: tuple[float, float, float]
+    rotation: tuple[float, float, float, float]  # glTF order: x, y, z, w
+
+
+@dataclass
+class EngineResult:
+    """What the engine reported: poses per requested time, trigger entries, and its notes."""
+
+    engine: str
+    dialect: str
+    bodies: dict[str, dict]
+    frames: dict[float, dict[str, Pose]]
+    triggers: dict[str, list[str]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+    def pose(self, name: str, time: float) -> Pose:
+        return self.frames[time][name]
+
+    def position(self, name: str, time: float) -> tuple[float, float, float]:
+        return self.pose(name, time).translation
+
+    def final_positions(self) -> dict[str, tuple[float, float, float]]:
+        last = max(self.frames)
+        return {name: pose.translation for name, pose in self.frames[last].items()}
+
+
+def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = STEPS_PER_SECOND,
+             dialect: str | None = None, nodes: Iterable[str] = (), gravity: Sequence[float] | None = None,
+             timeout: float = 120.0) -> EngineResult:
+    """Simulate the file from its initial state and report the bodies (and `nodes`) at each time (s)."""
+    reason = unavailable_reason()
+    if reason is not None:
+        raise EngineError(reason)
+    command = [node_executable() or "node", str(SCRIPT), str(path), "--rate", str(rate),
+               "--times", ",".join(repr(float(t)) for t in times)]
+    if dialect:
+        command += ["--dialect", dialect]
+    names = list(nodes)
+    if names:
+        command += ["--nodes", ",".join(names)]
+    if gravity is not None:
+        command += ["--gravity", ",".join(repr(float(g)) for g in gravity)]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
+    if done.returncode != 0:
+        raise EngineError(f"{Path(path).name}: {done.stderr.strip() or done.stdout.strip()}")
+    report = json.loads(done.stdout)
+    frames = {
+        float(frame["time"]): {name: Pose(tuple(pose["translation"]), tuple(pose["rotation"]))
+                               for name, pose in frame["nodes"].items()}
+        for frame in report["frames"]
+    }
+    return EngineResult(report["engine"], report["dialect"], report["bodies"], frames, report["triggers"],
+                        report["notes"])
+
+
+def final_positions(path: Path | str, seconds: float, **options) -> dict[str, tuple[float, float, float]]:
+    """Where each body is after `seconds` of simulation (glTF axes)."""
+    return simulate(path, (seconds,), **options).final_positions()

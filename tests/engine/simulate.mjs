@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// Simulates a glTF file's physics in Rapier and prints JSON: where each body (by node name) is at each
+// requested time, which bodies entered each trigger, and notes on what Rapier could not express.
+//
+//   node simulate.mjs FILE [--dialect omi|khr] [--rate STEPS_PER_SECOND] [--times T1,T2,...]
+//                          [--gravity X,Y,Z] [--nodes NAME,...]
+import { readFileSync } from "node:fs";
+import RAPIER from "@dimforge/rapier3d-compat";
+import { GltfFile } from "./gltf_file.mjs";
+import { dialectsIn, readPhysics } from "./physics_doc.mjs";
+import { RapierScene } from "./rapier_scene.mjs";
+
+const USAGE = "usage: node simulate.mjs FILE [--dialect omi|khr] [--rate N] [--times T,...] [--gravity X,Y,Z] [--nodes A,...]";
+
+function parseArguments(argv) {
+  const options = { file: null, dialect: null, rate: 240, times: [1], gravity: [0, -9.81, 0], nodes: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const value = argv[i + 1];
+    switch (argv[i]) {
+      case "--dialect": options.dialect = value; i++; break;
+      case "--rate": options.rate = Number(value); i++; break;
+      case "--times": options.times = value.split(",").map(Number); i++; break;
+      case "--gravity": options.gravity = value.split(",").map(Number); i++; break;
+      case "--nodes": options.nodes = value.split(",").filter(Boolean); i++; break;
+      default:
+        if (argv[i].startsWith("--") || options.file !== null) throw new Error(USAGE);
+        options.file = argv[i];
+    }
+  }
+  if (options.file === null || !(options.rate > 0) || options.times.some((t) => !(t >= 0))) throw new Error(USAGE);
+  return options;
+}
+
+function engineVersion() {
+  const manifest = new URL("./node_modules/@dimforge/rapier3d-compat/package.json", import.meta.url);
+  return `rapier3d-compat ${JSON.parse(readFileSync(manifest, "utf8")).version}`;
+}
+
+/** Node indices to report, keyed by a unique name: every body, then the nodes asked for by name. */
+function reported(scene, extraNames) {
+  const keys = new Map();
+  const add = (index) => {
+    const name = scene.name(index);
+    const key = [...keys.values()].includes(index) ? null : keys.has(name) ? `${name}#${index}` : name;
+    if (key !== null) keys.set(key, index);
+  };
+  [...scene.physics.motions.keys()].forEach(add);
+  for (const name of extraNames) {
+    const index = scene.nodes.findIndex((node) => node.name === name);
+    if (index < 0) throw new Error(`no node named '${name}'`);
+    add(index);
+  }
+  return keys;
+}
+
+function snapshot(scene, keys, time) {
+  const nodes = {};
+  for (const [key, index] of keys) {
+    const { translation, rotation } = scene.nodePose(index);
+    nodes[key] = { translation, rotation };
+  }
+  return { time, nodes };
+}
+
+async function main() {
+  const options = parseArguments(process.argv.slice(2));
+  await RAPIER.init();
+  const file = new GltfFile(options.file);
+  const found = dialectsIn(file.json);
+  const dialect = options.dialect ?? found[0];
+  if (dialect === undefined || !found.includes(dialect)) {
+    throw new Error(`${options.file}: no ${options.dialect ?? "OMI or KHR"} physics (extensionsUsed: ${found})`);
+  }
+  const scene = new RapierScene(RAPIER, file, readPhysics(file.json, dialect), options.gravity);
+  scene.rapier.timestep = 1 / options.rate;
+  const keys = reported(scene, options.nodes);
+  const queue = new RAPIER.EventQueue(true);
+  const triggers = {};
+  for (const name of scene.sensorName.values()) triggers[name] = [];
+  const frames = [];
+  const wanted = [...options.times].sort((a, b) => a - b);
+  let steps = 0;
+  for (const time of wanted) {
+    for (; steps < Math.round(time * options.rate); steps++) {
+      scene.rapier.step(queue);
+      queue.drainCollisionEvents((a, b, started) => {
+        if (!started) return;
+        for (const [sensor, other] of [[a, b], [b, a]]) {
+          const name = scene.sensorName.get(sensor);
+          const body = scene.name(scene.colliderOwner.get(other) ?? -1);
+          if (name !== undefined && !scene.sensorName.has(other) && !triggers[name].includes(body)) triggers[name].push(body);
+        }
+      });
+    }
+    frames.push(snapshot(scene, keys, time));
+  }
+  const bodies = {};
+  for (const [key, index] of keys) {
+    const motion = scene.physics.motions.get(index);
+    if (motion !== undefined) bodies[key] = { type: motion.type, mass: scene.bodies.get(index).mass() };
+  }
+  const result = { engine: engineVersion(), dialect, rate: options.rate, bodies, frames, triggers, notes: scene.notes };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(2);
+});
