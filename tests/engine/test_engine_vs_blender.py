@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-import bmesh
 import bpy
 import export_support as build
 import import_support
@@ -412,6 +411,8 @@ def test_convex_hull_rests_on_a_triangle_mesh_floor(engine, tmp_path):
     of a subdivided grid and stands on its base: its centre 0.5 m up in both engines. Landing on the
     triangles, Rapier's cone skids sideways a little (3.4 cm measured; Bullet's 0.1 mm): 5 cm allowed
     sideways and between the engines."""
+    import bmesh  # importable only once bpy is
+
     fresh_scene()
     mesh = bpy.data.meshes.new("Terrain")
     grid = bmesh.new()
