@@ -89,6 +89,7 @@ class AnimationExport:
         self._library = self._numeric([Channel(bl_scene, curve) for curve in animation_curves.fcurves(bl_scene)
                                        if curve.data_path.startswith(_LIBRARY_PREFIX)])
         self._refused: set[tuple] = set()
+        self._feeding: set[tuple] = set()  # keys of the channels that feed some Object Model value
         self._sampled: set[tuple] = set()  # (node id, item index, template, nested) of the channels made
         self._library_done: set[tuple] = set()  # library channels sampled (a shared material, once)
         self._fps = animation_curves.fps(bl_scene)
@@ -191,6 +192,7 @@ class AnimationExport:
                 changed = self._nudged(tracker, channel, rest)
                 for key in changed:
                     tracker.feeds.setdefault(key, []).append(channel)
+                    self._feeding.add(channel.key)
                     if channel in own and key[0] != "node":
                         tracker.unique.add(key[0])
         tracker.channels = [channel for channel in tracker.channels if channel.key not in self._refused]
@@ -304,6 +306,11 @@ class AnimationExport:
     # --- into the glTF document (animation_gltf.py) ------------------------------------------------------
 
     def attach(self, animations: list, some_node: Any) -> None:
+        for channels in self._channels.values():
+            for channel in channels:
+                if channel.key not in self._feeding:
+                    self._refuse(channel, "no value of the glTF Object Model follows it (a motion type, a switch, "
+                                          "a setting the file does not hold)")
         animation_gltf.attach(self, animations, some_node)
 
     def finish(self, gltf: Any) -> None:

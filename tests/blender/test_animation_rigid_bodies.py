@@ -80,3 +80,14 @@ def test_keyed_blender_settings_export_as_the_still_export_writes_them(clean_sce
                 assert channel["values"][position] == pytest.approx(value, abs=1e-5), (key, frame)
                 compared += 1
     assert compared >= len(found)
+
+
+def test_keys_no_pointer_follows_are_named(clean_scene, tmp_path):
+    keyed_blender_scene()
+    door = bpy.data.objects["Door"]
+    door.keyframe_insert("rigid_body.kinematic", frame=1)  # the Animated toggle: OMI's motion type, no pointer
+    door.keyframe_insert("rigid_body.linear_damping", frame=1)  # no OMI value at all
+    result = export(tmp_path)
+    assert result.warnings("'Door'", "rigid_body.kinematic", "not exported")
+    assert result.warnings("'Door'", "rigid_body.linear_damping", "not exported")
+    assert not result.warnings("rigid_body.friction", "not exported")
