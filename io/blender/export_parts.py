@@ -22,13 +22,7 @@ MESH_CARRIER_KEY = "__omi_physics_meshes__"
 # own, grouping its children's colliders) means something. `extras` is the one member the exporter keeps
 # as it is, and the schema allows it, so the marker is written as `{"extras": {}}` (see `_write`).
 # The exporter also drops a shape's empty per-type object, which the schema requires (ERRATA): an
-# all-defaults shape states one default value explicitly instead.
-EXPLICIT_DEFAULTS: dict[str, dict[str, Any]] = {
-    "box": {"size": list(model.DEFAULT_BOX_SIZE)},
-    "sphere": {"radius": model.DEFAULT_RADIUS},
-    "capsule": {"height": model.DEFAULT_CAPSULE_HEIGHT},
-    "cylinder": {"height": model.DEFAULT_CYLINDER_HEIGHT},
-}
+# all-defaults shape states one default value explicitly instead (`writer.ItemArrays(explicit_empty_shapes)`).
 
 
 
@@ -106,11 +100,3 @@ def node_ref(value: Any) -> Any:
 
 def mesh_ref(value: Any) -> Any:
     return value if isinstance(value, MeshSlot) else None
-
-
-def with_explicit_default(kind: str, item: dict) -> dict:
-    """A shape item whose per-type object would be empty states one default value (the exporter drops empty
-    dicts; the schema requires the object)."""
-    if kind == "shapes" and not item.get(item["type"]):
-        return {**item, item["type"]: dict(EXPLICIT_DEFAULTS.get(item["type"], {}))}
-    return item

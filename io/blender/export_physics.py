@@ -27,7 +27,7 @@ from mathutils import Matrix
 from ..omi import model, writer
 from . import adopt, export_frames, export_khr, export_meshes, gltf_compat, markers
 from .animation_export import AnimationExport
-from .export_parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader, with_explicit_default
+from .export_parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
 from .export_scene import SceneWrite
 from .gc_pause import collector_paused
 
@@ -43,7 +43,7 @@ class PhysicsExport:
         self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", ("OMI",)))
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
-        self._items = writer.ItemArrays()
+        self._items = writer.ItemArrays(explicit_empty_shapes=True)  # the exporter drops empty dicts
         self.animation = AnimationExport(export_settings, bl_scene, self.warn)
         # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
         self._pending: list[tuple[Any, str, dict, str]] = []
@@ -168,20 +168,11 @@ class PhysicsExport:
             self.animation.add_khr(gltf)
 
     def _write_document(self, gltf: Any) -> None:
-        arrays = self._items.arrays
         if gltf.extensions is None:
             gltf.extensions = {}
-        used = []
-        if arrays["shapes"]:
-            gltf.extensions[writer.SHAPE] = {"shapes": arrays["shapes"]}
-            used.append(writer.SHAPE)
-        body = {kind: arrays[kind] for kind in ("physicsMaterials", "collisionFilters") if arrays[kind]}
-        if body:
-            gltf.extensions[writer.BODY] = body
-            used.append(writer.BODY)
-        if arrays["physicsJoints"]:
-            gltf.extensions[writer.JOINT] = {"physicsJoints": arrays["physicsJoints"]}
-            used.append(writer.JOINT)
+        placed = self._items.by_extension()  # the writer's placement: which extension holds which array
+        gltf.extensions.update(placed)
+        used = list(placed)
         for name in (*used, *sorted(self._node_extensions_used)):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)
@@ -235,9 +226,8 @@ class PhysicsExport:
     def ref(self, kind: str, item: dict, *, unique: bool = False) -> int:
         """The index of a document-level item (equal items stored once); `unique` (an animated item) gets an
         entry of its own that no other item shares."""
-        item = with_explicit_default(kind, item)
         if unique:
-            self._items.arrays[kind].append(item)
+            self._items.arrays[kind].append(writer.explicit_shape(item) if kind == "shapes" else item)
             return len(self._items.arrays[kind]) - 1
         return self._items.ref(kind, item)
 
