@@ -219,7 +219,8 @@ class ImportPlan:
     def _drop_placeholder_mesh(self) -> None:
         mesh = self._placeholder_mesh
         if mesh is not None and mesh.users == 0:
-            bpy.data.meshes.remove(mesh)
+            # Nothing uses it, so nothing needs unlinking: unlinking would scan every ID of the file.
+            bpy.data.meshes.remove(mesh, do_unlink=False)
 
     def _mesh_resolver(self, index: int, objects: Mapping[int, bpy.types.Object]):
         """The node's convex/trimesh mesh references -> the objects holding those meshes."""

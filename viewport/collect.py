@@ -31,8 +31,9 @@ class MeshEdgeCache:
             self.entries[key] = _mesh_edges(source, shape_type == 'CONVEX', depsgraph)
         return self.entries[key]
 
-    def forget(self, session_uid: int) -> None:
-        for key in [key for key in self.entries if key[0] == session_uid]:
+    def forget(self, session_uids: set[int]) -> None:
+        """Drop the entries of these objects (one pass, however many objects changed)."""
+        for key in [key for key in self.entries if key[0] in session_uids]:
             del self.entries[key]
 
     def clear(self) -> None:

@@ -92,9 +92,12 @@ def draw() -> None:
 def on_depsgraph_update(_scene, depsgraph) -> None:
     """Any change may move, add or retag a collider: mark dirty; drop mesh edges whose geometry changed."""
     STATE.invalidate()
-    for update in depsgraph.updates:
-        if update.is_updated_geometry and isinstance(update.id, bpy.types.Object):
-            STATE.mesh_cache.forget(update.id.original.session_uid)
+    if not STATE.mesh_cache.entries:  # nothing to forget (always so in background mode): skip the updates,
+        return                        # which an import of thousands of objects makes long
+    changed = {update.id.original.session_uid for update in depsgraph.updates
+               if update.is_updated_geometry and isinstance(update.id, bpy.types.Object)}
+    if changed:
+        STATE.mesh_cache.forget(changed)
 
 
 @persistent
