@@ -14,8 +14,8 @@ process (what a busy shared machine skews least; wall-clock seconds in brackets)
 runs before every export, untimed, so no export pays for the garbage of the one before. Peak memory:
 Python's peak during one export of each kind (tracemalloc, untimed), and the process's resident peak.
 
-Dialects: DIALECTS lists the physics dialects to measure (each one's own ratio against the same
-"off" time). Until the export has a dialect option it is the add-on's only output.
+Dialects: every case is measured for each export dialect (OMI, KHR, both in one file), each with its
+own ratio against the same "off" time.
 
 Run: .venv/bin/python benchmarks/export_benchmark.py [N ...] [--shared-only] [--unique-only]
 """
@@ -39,16 +39,13 @@ COUNTS = (2000, 5000)
 SHAPES = ('BOX', 'SPHERE', 'CAPSULE', 'CYLINDER', 'CONVEX_HULL')
 HINGE_EVERY = 10
 FRICTIONS = (0.5, 0.3, 0.8)
-# The physics dialect(s) each "on" export writes: None is the add-on's default. When the export gets a
-# dialect option, list its values here (for example "OMI", "KHR" and both at once) and set it in
-# `choose_dialect`; every dialect then gets its own line and ratio.
-DIALECTS: tuple[str | None, ...] = (None,)
+# The physics dialects measured, each against the same "off" time: the export option
+# `Scene.omi_physics.export_dialect` (OMI, KHR, or both in one file).
+DIALECTS = ('OMI', 'KHR', 'BOTH')
 
 
-def choose_dialect(dialect: str | None) -> None:
-    """Set the export's physics dialect (no option exists yet: only the default is measured)."""
-    if dialect is not None:
-        raise NotImplementedError(f"the export has no dialect option yet ({dialect!r})")
+def choose_dialect(dialect: str) -> None:
+    bpy.context.scene.omi_physics.export_dialect = dialect
 
 
 def _meshes() -> list[bpy.types.Mesh]:
@@ -124,7 +121,7 @@ def physics_nodes(path: Path) -> int:
     return sum(1 for node in document.get("nodes", ()) if any("physics" in key for key in node.get("extensions", ())))
 
 
-def export_once(path: Path, enabled: bool, dialect: str | None = None) -> tuple[float, float]:
+def export_once(path: Path, enabled: bool, dialect: str = 'OMI') -> tuple[float, float]:
     """(CPU seconds, wall seconds) of one export."""
     set_addon(enabled)
     if enabled:
@@ -158,7 +155,7 @@ def measure(count: int, shared: bool, path: Path) -> None:
         peak_on = python_peak(lambda dialect=dialect: export_once(path, True, dialect))
         cells = f"{off_cpu:.3f} ({off_wall:.3f})", f"{on_cpu:.3f} ({on_wall:.3f})", \
             f"{on_cpu / off_cpu:.3f} ({on_wall / off_wall:.3f})"
-        print(f"{count:>6} {'shared' if shared else 'unique':>7} {dialect or 'default':>8} {cells[0]:>15} "
+        print(f"{count:>6} {'shared' if shared else 'unique':>7} {dialect:>8} {cells[0]:>15} "
               f"{cells[1]:>15} {cells[2]:>15} {megabytes(peak_off):>12} {megabytes(peak_on):>12}", flush=True)
 
 
