@@ -6,14 +6,32 @@
 # Idempotent: an environment is rebuilt only when its requirements file changed. `--no-4.2`, or
 # OMI_SKIP_42=1 / OMI_SKIP_52=1, leave an environment out. Without a Python 3.13 (`python3.13` on PATH,
 # or one that pyenv has) .venv-5.2 is not made and the reason is printed; scripts/test.sh then skips it.
+# In a fresh checkout the environments are made in OMI_VENV_CACHE (default ~/.cache/omi-physics/venvs,
+# `off` for none) and linked, so a second clone on the same machine (every CI run) reuses them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+VENV_CACHE=${OMI_VENV_CACHE:-$HOME/.cache/omi-physics/venvs}
 PYTHON=${PYTHON:-python3.11}
 command -v "$PYTHON" >/dev/null || PYTHON=python3
 
 make_env() {  # make_env DIR REQUIREMENTS PYTHON
   local dir=$1 req=$2 python=$3 stamp="$1/.requirements.sha"
   local want; want=$(sha256sum "$req" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
+  if [ "$VENV_CACHE" != off ] && { [ ! -e "$dir" ] || [[ "$(readlink "$dir" 2>/dev/null)" == "$VENV_CACHE"/* ]]; }; then
+    # A fresh clone (CI makes one per run): the environment lives in the cache, keyed by its requirements
+    # and its Python, and the clone links to it; built once per machine, under a lock.
+    local key; key="$dir-$(printf '%s %s' "$want" "$("$python" -VV)" | sha256sum | cut -c1-16)"
+    mkdir -p "$VENV_CACHE"
+    (flock 9; build_env "$VENV_CACHE/$key" "$req" "$python" "$want") 9>"$VENV_CACHE/$key.lock"
+    ln -sfn "$VENV_CACHE/$key" "$dir"
+    return 0
+  fi
+  build_env "$dir" "$req" "$python" "$want"
+}
+
+build_env() {  # build_env DIR REQUIREMENTS PYTHON SHA
+  local dir=$1 req=$2 python=$3 want=$4 stamp="$1/.requirements.sha"
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then return 0; fi
   echo "setting up $dir from $req with $("$python" --version 2>&1) ..."
   "$python" -m venv "$dir"

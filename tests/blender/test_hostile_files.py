@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 
+import addon_loader
 import pytest
 from cli_support import REPO_ROOT
 from hostile.corpus import write_corpus
@@ -22,7 +22,7 @@ CHILD_TIMEOUT = 600  # seconds for the whole corpus; on the project's machine it
 def corpus_run(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hostile")
     cases = write_corpus(folder / "in")
-    child = subprocess.run([sys.executable, str(RUNNER), str(folder / "in"), str(folder / "out")],
+    child = subprocess.run(addon_loader.script_command(RUNNER, folder / "in", folder / "out"),
                            capture_output=True, text=True, timeout=CHILD_TIMEOUT, check=False)
     records = [json.loads(line) for line in child.stdout.splitlines() if line.startswith("{")]
     started = [record["start"] for record in records if "start" in record]
