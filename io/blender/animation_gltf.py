@@ -7,6 +7,7 @@ animation that already animates its object, or into one animation named for the 
 
 from __future__ import annotations
 
+import copy
 import struct
 from typing import TYPE_CHECKING, Any
 
@@ -143,19 +144,37 @@ def _refs(node: Any, extension: str, paths: tuple[tuple[str, ...], ...]) -> set[
     return found
 
 
-def _khr_index(gltf: Any, template: pointers.PointerTemplate, index: int) -> int | None:
-    """The KHR item that spells the OMI item `index`, when exactly the same nodes use it (KHR deduplicates
-    on its own: an animated item merged with a still one cannot be animated alone)."""
+def _repoint(node: Any, extension: str, paths: tuple[tuple[str, ...], ...], old: int, new: int) -> None:
+    """Where the node's extension references item `old` along these key paths, reference `new` instead."""
+    for path in paths:
+        current = (node.extensions or {}).get(extension)
+        for key in path[:-1]:
+            current = current.get(key) if isinstance(current, dict) else None
+        if isinstance(current, dict) and current.get(path[-1]) == old:
+            current[path[-1]] = new
+
+
+def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.PointerTemplate, index: int) -> int | None:
+    """The KHR item that spells the OMI item `index`. KHR deduplicates on its own, so an animated item may
+    have been merged with still ones that start equal: its users then get a copy of their own."""
     omi_extension = model.JOINT_EXTENSION if template.array == "physicsJoints" else model.BODY_EXTENSION
     omi_paths = (("joint",),) if template.array == "physicsJoints" else _OMI_REFS[template.array]
+    khr_paths = _KHR_REFS[template.array]
     users = [node for node in gltf.nodes or [] if index in _refs(node, omi_extension, omi_paths)]
-    khr = {found for node in users for found in _refs(node, model.KHR_BODY_EXTENSION, _KHR_REFS[template.array])}
-    if len(khr) != 1:
+    khr_indices = {found for node in users for found in _refs(node, model.KHR_BODY_EXTENSION, khr_paths)}
+    if len(khr_indices) != 1:
         return None
-    [khr_index] = khr
-    sharers = [node for node in gltf.nodes or []
-               if khr_index in _refs(node, model.KHR_BODY_EXTENSION, _KHR_REFS[template.array])]
-    return khr_index if len(sharers) == len(users) else None
+    [khr_index] = khr_indices
+    sharers = [node for node in gltf.nodes or [] if khr_index in _refs(node, model.KHR_BODY_EXTENSION, khr_paths)]
+    if len(sharers) == len(users):
+        return khr_index
+    items = (gltf.extensions or {}).get(khr.extension, {}).get(template.array)
+    if not isinstance(items, list) or not 0 <= khr_index < len(items):
+        return None
+    items.append(copy.deepcopy(items[khr_index]))
+    for node in users:
+        _repoint(node, model.KHR_BODY_EXTENSION, khr_paths, khr_index, len(items) - 1)
+    return len(items) - 1
 
 
 def add_khr(session: AnimationExport, gltf: Any) -> None:
@@ -172,10 +191,10 @@ def add_khr(session: AnimationExport, gltf: Any) -> None:
         khr = next((t for t in pointers.KHR_POINTERS if found is not None and t.array == found.template.array
                     and t.path == found.template.path), None)
         index = None if found is None or khr is None else (
-            found.index if khr.array is None else _khr_index(gltf, found.template, found.index))
+            found.index if khr.array is None else _khr_index(gltf, found.template, khr, found.index))
         if index is None:
-            session.warn(f"{omi_pointer}: its KHR spelling is shared with still values or missing; only the OMI "
-                         "channel animates it")
+            session.warn(f"{omi_pointer}: the KHR file has no single value for it; only the OMI channel animates "
+                         "it")
             continue
         khr_found = pointers.PointerMatch(khr, index, found.nested)
         exists, value = pointers.resolve(document, khr_found)
