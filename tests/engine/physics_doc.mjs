@@ -121,7 +121,7 @@ class OmiReader extends PhysicsReader {
     return {
       type: motion.type ?? "dynamic",
       mass: motion.mass ?? 1,
-      centerOfMass: motion.centerOfMass ?? null,
+      centerOfMass: motion.centerOfMass ?? [0, 0, 0], // OMI: the body's origin unless given
       // OMI: an inertia of zero means "let the engine compute it".
       inertiaDiagonal: inertia.every((v) => v === 0) ? null : inertia,
       inertiaOrientation: motion.inertiaOrientation ?? [0, 0, 0, 1],
