@@ -24,7 +24,8 @@ def _index(value: Any, positions: dict[int, int]) -> Any:
 
 
 def _json_view(gltf: Any) -> dict[str, Any]:
-    """The physics-relevant part of the exporter's glTF object as JSON: node tree, meshes, OMI content."""
+    """The physics-relevant part of the exporter's glTF object as JSON: node tree, meshes, OMI content. Its
+    containers are its own (the OMI content inside is the exporter's, read only), so it may be written into."""
     node_positions = {id(node): index for index, node in enumerate(gltf.nodes or [])}
     mesh_positions = {id(mesh): index for index, mesh in enumerate(gltf.meshes or [])}
     nodes = []
@@ -58,7 +59,7 @@ def write_khr(gltf: Any, keep_omi: bool) -> list[model.Issue]:
         keep_omi = True
     view = _json_view(gltf)
     doc = reader.read_document(view, "OMI")
-    written = writer.write_document(doc, view, ("KHR",), clear=("KHR",), issues=issues)
+    written = writer.write_document(doc, view, ("KHR",), clear=("KHR",), issues=issues, copy=False)  # view: scratch
     for node, node_json in zip(gltf.nodes or [], written["nodes"], strict=True):
         content = (node_json.get("extensions") or {}).get(model.KHR_BODY_EXTENSION)
         if content is None and keep_omi:

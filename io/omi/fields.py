@@ -138,6 +138,13 @@ def read_fields(fields: Iterable[Field], container: Mapping[str, Any], at: Where
 # --- writing ---------------------------------------------------------------------------------------
 
 def finite(value: object) -> bool:
+    """A finite number (not a bool). Floats and ints are tested by exact type first: the writer asks this of
+    every number it writes."""
+    kind = type(value)
+    if kind is float:
+        return math.isfinite(value)  # type: ignore[arg-type]
+    if kind is int:
+        return True
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
 
 
@@ -157,8 +164,12 @@ def json_value(spec: Field, value: Any) -> Any:
         if value is None:
             return MISSING
         numbers = tuple(value)
-        if len(numbers) != spec.size or not all(finite(number) and _within(spec, number) for number in numbers):
+        if len(numbers) != spec.size:
             return MISSING
+        bounded = spec.minimum is not None or spec.exclusive_minimum is not None
+        for number in numbers:
+            if not finite(number) or (bounded and not _within(spec, number)):
+                return MISSING
         return MISSING if spec.default is not None and numbers == tuple(spec.default) else [float(n) for n in numbers]
     if spec.kind == "choice":
         return value if value in spec.choices and value != spec.default else MISSING

@@ -266,13 +266,16 @@ DIALECT_NAMES: dict[str, tuple[str, ...]] = {  # every extension name a dialect 
 
 
 def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequence[str] = ("OMI",), *,
-                   clear: Iterable[str] | None = None, issues: list[Issue] | None = None) -> dict[str, Any]:
+                   clear: Iterable[str] | None = None, issues: list[Issue] | None = None,
+                   copy: bool = True) -> dict[str, Any]:
     """A deep copy of `gltf` whose physics is `doc`, written in `dialects` ("OMI", "KHR" or both); nothing
     else changes. The extensions of the dialects in `clear` (default: those written) are replaced; what
-    a dialect cannot hold is reported in `issues` with the node's pointer."""
+    a dialect cannot hold is reported in `issues` with the node's pointer. `copy=False` writes into `gltf`
+    itself (a caller's own scratch document, e.g. the export hook's view of its nodes)."""
     cleared = tuple(dict.fromkeys(clear if clear is not None else dialects))
     owned = tuple(name for dialect in cleared for name in DIALECT_NAMES[dialect])
-    out: dict[str, Any] = _copy_json(gltf) if isinstance(gltf, Mapping) else {}
+    out: dict[str, Any] = (_copy_json(gltf) if copy else gltf) if isinstance(gltf, dict) else \
+        _copy_json(gltf) if isinstance(gltf, Mapping) else {}
     nodes: list[Any] = out["nodes"] if isinstance(out.get("nodes"), list) else []
     meshes: list[Any] = out["meshes"] if isinstance(out.get("meshes"), list) else []
     for node in nodes:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from . import model, rules
@@ -51,7 +52,18 @@ def motion_to_khr(motion: Motion, at: Where, issues: list[Issue] | None) -> dict
         _note(issues, join(at, "inertiaDiagonal"), "an inertia with some zero components (infinite in KHR)",
               "left out: the engine computes it")
         motion = dataclasses.replace(motion, inertia_diagonal=model.ZERO3)
-    return write_fields(KHR.motion_fields, motion, out)
+    try:
+        values = _motion_values(motion)
+    except TypeError:  # a motion holding unhashable values (not from the reader): written without the cache
+        values = tuple(write_fields(KHR.motion_fields, motion, {}).items())
+    out.update((key, list(value) if isinstance(value, list) else value) for key, value in values)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _motion_values(motion: Motion) -> tuple[tuple[str, Any], ...]:
+    """The KHR motion values of a motion (scenes repeat the same motion on many bodies)."""
+    return tuple(write_fields(KHR.motion_fields, motion, {}).items())
 
 
 def model_fields() -> tuple[Field, ...]:
