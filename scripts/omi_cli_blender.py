@@ -150,7 +150,7 @@ def _held_output(args: argparse.Namespace) -> Iterator[list[tuple[int, str]]]:
     sys.stdout.flush()
     sys.stderr.flush()
     saved = [os.dup(1), os.dup(2)]
-    with open(args.blender_log, "ab") if args.blender_log else tempfile.TemporaryFile() as held:
+    with open(args.blender_log, "a+b") if args.blender_log else tempfile.TemporaryFile() as held:
         start = held.tell()
         os.dup2(held.fileno(), 1)
         os.dup2(held.fileno(), 2)

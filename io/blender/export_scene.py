@@ -154,6 +154,11 @@ class SceneWrite:
         for position, local in enumerate(placement.chain):
             last = position == len(placement.chain) - 1
             target = self.add_child(target, local, f"{obj.name}.{role}" if last else f"{obj.name}.{role}.unscaled")
+        if placement.chain:  # a node the scene does not have: say why (an imported file's structure changes)
+            why = "glTF shapes take no scale from their node, so it is written at its scaled size on an unscaled " \
+                  "child" if placement.shape != shape else "its shape is offset from the object"
+            self.export.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: {why}",
+                             "info")
         written = placement.shape
         if written.type in model.MESH_SHAPE_TYPES:
             written = dataclasses.replace(written, mesh=self._shape_mesh(written.mesh, obj, node, target))
@@ -250,6 +255,9 @@ class SceneWrite:
             last = position == len(chain) - 1
             name = f"{plan.source.name}.{suffix}" if last else f"{plan.source.name}.{suffix}.unscaled"
             target = self.add_child(target, local, name)
+        if chain:  # a node the scene does not have: say why (an imported file's structure changes)
+            self.export.warn(f"object {plan.source.name!r}: the joint's {suffix} frame is written on a new node "
+                             f"{target.name!r} under {side.anchor.name!r}, whose own frame is not the joint's", "info")
         return target
 
     # --- writing -----------------------------------------------------------------------------------

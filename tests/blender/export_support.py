@@ -7,6 +7,7 @@ each test that exports also proves the file valid.
 from __future__ import annotations
 
 import base64
+import logging
 import math
 import struct
 from pathlib import Path
@@ -28,10 +29,11 @@ JOINT = "OMI_physics_joint"
 class Exported:
     """A written glTF file, its JSON, and the export's log messages."""
 
-    def __init__(self, path: Path, messages: list[str]) -> None:
+    def __init__(self, path: Path, messages: list[str], notes: tuple[str, ...] = ()) -> None:
         self.path = path
         self.gltf = schema_check.load_gltf(path)
         self.messages = messages
+        self.notes = notes  # the messages logged as info (e.g. a node the export adds, and why)
 
     # --- lookups -----------------------------------------------------------------------------------
 
@@ -84,6 +86,11 @@ class Exported:
         raise AssertionError(f"no {part} on {name!r} or below it")
 
     def warnings(self, *words: str) -> list[str]:
+        """The add-on's warnings that hold every word (its infos left out)."""
+        return [m for m in self.said(*words) if m not in self.notes]
+
+    def said(self, *words: str) -> list[str]:
+        """The add-on's messages, warnings and infos, that hold every word."""
         return [m for m in self.messages if "OMI physics" in m and all(w in m for w in words)]
 
     # --- transforms --------------------------------------------------------------------------------
@@ -153,7 +160,7 @@ def export(directory: Path, name: str = "scene", fmt: str = "GLTF_SEPARATE", *, 
         result = bpy.ops.export_scene.gltf(filepath=str(path), export_format=fmt, **options)
     assert result == {'FINISHED'}
     messages = [text for _level, text in records]
-    exported = Exported(path, messages)
+    exported = Exported(path, messages, tuple(text for level, text in records if level < logging.WARNING))
     omi_model = addon_loader.module("io.omi.model")
     failure = omi_model.LOG_PREFIX + omi_model.HOOK_FAILURE
     errors = [m for m in messages if failure in m]

@@ -53,7 +53,7 @@ def test_motion_types_mass_and_material(clean_scene, tmp_path):
     default_material = result.body("Wall")["collider"]["physicsMaterial"]
     assert result.body("Lift")["collider"]["physicsMaterial"] == default_material  # equal values, one entry
     assert len(materials) == 2
-    assert result.warnings("'Sleeper'", "Dynamic")
+    assert result.said("'Sleeper'", "Dynamic")  # an info: the export writes what Blender simulates
 
 
 # Bullet sizes primitives from the bounds, centred on the origin: box = size; sphere radius = largest
