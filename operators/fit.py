@@ -7,7 +7,7 @@ from bpy.props import BoolProperty, EnumProperty, IntProperty
 from mathutils import Matrix, Vector
 
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
-from ..properties.shape import SHAPE_TYPE_ITEMS
+from ..properties.shape import PRIMITIVE_SHAPES, SHAPE_TYPE_ITEMS
 from .common import in_object_mode, names, plural, selected_meshes
 from .shaping import (
     COLLIDER_SUFFIX,
@@ -27,7 +27,6 @@ from .shaping import (
     world_scale,
 )
 
-PRIMITIVES = {'BOX', 'SPHERE', 'CAPSULE', 'CYLINDER'}
 _ZERO = Vector((0.0, 0.0, 0.0))
 DEFAULT_HULL_BUDGET = HULL_VERTEX_LIMIT
 
@@ -126,7 +125,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         if self.target == 'CHILD':
             return self.fit_child(context, obj, depsgraph)
         shape = part_settings(obj, self.role).shape
-        if self.shape_type in PRIMITIVES:
+        if self.shape_type in PRIMITIVE_SHAPES:
             center, rotation, _exact = fit_primitive(obj, shape, self.shape_type, depsgraph)
             set_offset(shape, center, rotation)
             return "exact"
@@ -154,7 +153,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         scale = world_scale(obj)
         name = obj.name + COLLIDER_SUFFIX
         outcome = "exact"
-        if self.shape_type in PRIMITIVES:
+        if self.shape_type in PRIMITIVE_SHAPES:
             child = new_child(context, obj, name, None, Matrix.Identity(4))
             child.empty_display_type = 'PLAIN_AXES'
             child.empty_display_size = 0.1

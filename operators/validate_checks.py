@@ -15,6 +15,7 @@ import bpy
 
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties import library, object_physics
+from ..properties.shape import ROUND_SHAPES
 from .common import MESH_LIKE_TYPES, body_object, motion_type_of
 
 HULL_POINT_LIMIT = HULL_VERTEX_LIMIT
@@ -80,7 +81,7 @@ def _check_shape(obj, shape, role: str, depsgraph, problems: list[Problem]) -> N
         problems.append(Problem(name, "degenerate_shape", f"{role} box has a zero size", 'ERROR'))
     elif kind == 'SPHERE' and shape.radius <= 0.0:
         problems.append(Problem(name, "degenerate_shape", f"{role} sphere has a zero radius", 'ERROR'))
-    elif kind in {'CAPSULE', 'CYLINDER'}:
+    elif kind in ROUND_SHAPES:
         if max(shape.radius_top, shape.radius_bottom) <= 0.0:
             problems.append(Problem(name, "degenerate_shape", f"{role} {kind.lower()} has a zero radius", 'ERROR'))
         if not math.isclose(shape.radius_top, shape.radius_bottom, rel_tol=1e-6, abs_tol=1e-7):

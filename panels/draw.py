@@ -9,11 +9,9 @@ from __future__ import annotations
 
 import bpy
 
-from ..properties.shape import SHAPE_TYPE_ITEMS
+from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
-_ROUND_TYPES = {'CAPSULE', 'CYLINDER'}
-_MESH_TYPES = {'CONVEX', 'TRIMESH'}
 
 
 def shape_fields(shape) -> tuple[str, ...]:
@@ -22,7 +20,7 @@ def shape_fields(shape) -> tuple[str, ...]:
         return ("size",)
     if shape.shape_type == 'SPHERE':
         return ("radius",)
-    if shape.shape_type in _ROUND_TYPES:
+    if shape.shape_type in ROUND_SHAPES:
         return ("height", "radius_top", "radius_bottom")
     if shape.mesh_source == 'OBJECT':
         return ("mesh_source", "mesh_object")
@@ -248,7 +246,7 @@ def shape_summary(shape) -> str:
         return f"{label} {' x '.join(f'{v:.3g}' for v in shape.size)} m"
     if shape.shape_type == 'SPHERE':
         return f"{label} r {shape.radius:.3g} m"
-    if shape.shape_type in _ROUND_TYPES:
+    if shape.shape_type in ROUND_SHAPES:
         return f"{label} r {shape.radius_bottom:.3g}/{shape.radius_top:.3g} h {shape.height:.3g} m"
     source = shape.mesh_object.name if shape.mesh_source == 'OBJECT' and shape.mesh_object else "own mesh"
     return f"{label} ({source})"

@@ -20,6 +20,10 @@ SHAPE_TYPE_ITEMS = [
     ('TRIMESH', "Triangle Mesh", "The exact triangles of a mesh: slow, for static level geometry", 'MESH_MONKEY', 5),
 ]
 
+# The model's shape groups as shape type identifiers (the upper-case model names).
+PRIMITIVE_SHAPES = frozenset(name.upper() for name in model.PRIMITIVE_SHAPE_TYPES)
+ROUND_SHAPES = frozenset(name.upper() for name in model.ROUND_SHAPE_TYPES)
+
 MESH_SOURCE_ITEMS = [
     ('SELF', "This Object", "Use this object's evaluated mesh (modifiers applied)", 0),
     ('OBJECT', "Collision Mesh", "Use another mesh object, written for the shape but not rendered", 1),

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import bpy
 
-from ..omi import model
+from ..omi import conventions, model
 from ..omi.json_types import shortest_float32
 from . import axes, constraints
 from .bullet import BULLET_COMBINE
@@ -194,7 +194,7 @@ def _shape(obj: bpy.types.Object, bounds: Bounds, issues: list[model.Issue] | No
     radius = max(half_x, half_y)
     height = _thick(2.0 * half_z, obj, f"{kind.lower()} collider's height", issues)
     if kind == 'CAPSULE':
-        middle = height - 2.0 * radius
+        middle = conventions.capsule_mid_height(height, radius)
         if middle <= 0.0:  # Bullet's capsule then has no cylinder part: a ball
             return model.Shape("sphere", radius=radius)
         return model.Shape("capsule", height=middle, radius_top=radius, radius_bottom=radius)

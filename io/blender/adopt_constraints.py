@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import bpy
 
-from ..omi import model
+from ..omi import conventions, model
 from . import axes, constraints
 from .adopt import warn
 from .bullet import bullet_sign, motor_damping
@@ -67,7 +67,7 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
                   "treats as no limit; exported free")
             continue
         if bullet_sign(constraint.type, dof == "angular") < 0:
-            lower, upper = -upper + 0.0, -lower + 0.0
+            lower, upper = (bound + 0.0 for bound in conventions.reversed_range(lower, upper))  # type: ignore[operator]
         if lower == 0.0 and upper == 0.0:
             fixed[dof].append(gltf_axis)
             continue

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..omi import conventions
+
 Vec3 = tuple[float, float, float]
 
 
@@ -56,6 +58,4 @@ def axis_to_gltf(axis: int) -> tuple[int, int]:
 
 def signed_range(lo: float | None, hi: float | None, sign: int) -> tuple[float | None, float | None]:
     """A [lo, hi] range measured along an axis, seen along the same axis with `sign` applied."""
-    if sign > 0:
-        return lo, hi
-    return (None if hi is None else -hi), (None if lo is None else -lo)
+    return (lo, hi) if sign > 0 else conventions.reversed_range(lo, hi)

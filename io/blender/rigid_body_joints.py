@@ -22,7 +22,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..omi import model
+from ..omi import conventions, model
 from . import axes, bullet, constraints
 from .bullet import bullet_sign
 
@@ -166,11 +166,11 @@ def _range(dof: _Dof, kind: str, angular: bool, notes: set[str], limit: float = 
     if angular:
         if low is None or high is None:
             notes.add(HALF_BOUNDED_ANGLE)
-        low = -limit if low is None else max(low, -2.0 * math.pi)
-        high = limit if high is None else min(high, 2.0 * math.pi)
+        low = -limit if low is None else max(low, -conventions.ANGULAR_LIMIT_BOUND)
+        high = limit if high is None else min(high, conventions.ANGULAR_LIMIT_BOUND)
     else:
         low, high = (-FAR if low is None else low), (FAR if high is None else high)
-    return (low, high) if bullet_sign(kind, angular) > 0 else (-high, -low)
+    return (low, high) if bullet_sign(kind, angular) > 0 else conventions.reversed_range(low, high)  # type: ignore[return-value]
 
 
 def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:

@@ -16,16 +16,19 @@ import bpy
 import numpy as np
 from mathutils import Matrix
 
+from ..omi import conventions, model
 from . import meshes
 
 TOLERANCE = 1e-5
-PRIMITIVE_TYPES = ('BOX', 'SPHERE', 'CAPSULE', 'CYLINDER')
-MESH_TYPES = ('CONVEX', 'TRIMESH')
+# The model's shape groups as the settings' shape type identifiers (the upper-case model names).
+PRIMITIVE_TYPES = tuple(name.upper() for name in model.PRIMITIVE_SHAPE_TYPES)
+ROUND_TYPES = tuple(name.upper() for name in model.ROUND_SHAPE_TYPES)
+MESH_TYPES = tuple(name.upper() for name in model.MESH_SHAPE_TYPES)
 
 
 def is_tapered(pg) -> bool:
     """A capsule or cylinder whose two radii differ."""
-    return pg.shape_type in ('CAPSULE', 'CYLINDER') and not math.isclose(pg.radius_top, pg.radius_bottom,
+    return pg.shape_type in ROUND_TYPES and not math.isclose(pg.radius_top, pg.radius_bottom,
                                                                         abs_tol=TOLERANCE)
 
 
@@ -47,7 +50,8 @@ def extents(pg) -> tuple[float, float, float]:
     if pg.shape_type == 'SPHERE':
         return (2 * pg.radius,) * 3
     radius = max(pg.radius_top, pg.radius_bottom)
-    height = pg.height if pg.shape_type == 'CYLINDER' else pg.height + pg.radius_top + pg.radius_bottom
+    mean_radius = (pg.radius_top + pg.radius_bottom) / 2.0  # a tapered capsule's end spheres, each its own radius
+    height = pg.height if pg.shape_type == 'CYLINDER' else conventions.capsule_full_height(pg.height, mean_radius)
     return (2 * radius, 2 * radius, height)
 
 
