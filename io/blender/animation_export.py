@@ -51,6 +51,7 @@ class ChannelData:
     values: list[list[float]]  # per key; CUBICSPLINE: in-tangent, value, out-tangent per key
     target: Any = None  # the AnimationChannelTarget once attached
     home: tuple[Any, Any] | None = None  # (animation, channel) once attached
+    khr_channel: Any = None  # its twin pointing at the KHR spelling (export dialect KHR or both)
 
     def pointer(self, node_index: int | None = None) -> str:
         return pointers.pointer_of(self.template, self.index if self.node is None else node_index, self.nested)
@@ -318,6 +319,20 @@ class AnimationExport:
 
     def add_khr(self, gltf: Any) -> None:
         animation_gltf.add_khr(self, gltf)
+
+    def has_channels(self) -> bool:
+        return any(data.home is not None and data.home[1] in data.home[0].channels for data in self.data)
+
+    def drop_omi_channels(self) -> bool:
+        """A KHR-only export: remove the OMI channels when every one has its KHR twin; False (nothing removed)
+        when some value has none."""
+        attached = [data for data in self.data if data.home is not None and data.home[1] in data.home[0].channels]
+        if any(data.khr_channel is None for data in attached):
+            return False
+        for data in attached:
+            animation, channel = data.home
+            animation.channels.remove(channel)
+        return True
 
 
 def _entry_name(channel: Channel) -> str | None:

@@ -206,7 +206,8 @@ def add_khr(session: AnimationExport, gltf: Any) -> None:
         gltf_io = type(channel)
         target = type(data.target)(extensions={pointers.ANIMATION_POINTER_EXTENSION: {
             "pointer": pointers.pointer_of(khr, index, found.nested)}}, extras=None, node=None, path="pointer")
-        animation.channels.append(gltf_io(extensions=None, extras=None, sampler=channel.sampler, target=target))
+        data.khr_channel = gltf_io(extensions=None, extras=None, sampler=channel.sampler, target=target)
+        animation.channels.append(data.khr_channel)
         added = True
     if added and pointers.ANIMATION_POINTER_EXTENSION not in gltf.extensions_used:
         gltf.extensions_used.append(pointers.ANIMATION_POINTER_EXTENSION)

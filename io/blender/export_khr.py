@@ -49,8 +49,10 @@ def _json_view(gltf: Any) -> dict[str, Any]:
 def write_khr(gltf: Any, keep_omi: bool) -> list[model.Issue]:
     """Add the KHR spelling of the export's physics to `gltf`; remove the OMI unless `keep_omi`.
 
-    Returns what KHR cannot hold (pointers into the written file). With animated physics the OMI stays
-    (its channels point into the OMI objects), and a finding says so.
+    Returns what KHR cannot hold (pointers into the written file). With animated physics the export keeps
+    the OMI here (its channels point into it) and calls `drop_omi` once every channel has its KHR twin
+    (`animation_gltf.add_khr`); called without `keep_omi` on an animated export, the OMI stays and a finding
+    says so.
     """
     issues: list[model.Issue] = []
     if not keep_omi and ANIMATION_POINTER in (gltf.extensions_used or []):
@@ -76,8 +78,18 @@ def write_khr(gltf: Any, keep_omi: bool) -> list[model.Issue]:
             gltf.extensions[name] = written["extensions"][name]
     used = [name for name in written.get("extensionsUsed", []) if name in KHR_NAMES]
     if not keep_omi:
-        for name in OMI_NAMES:
-            gltf.extensions.pop(name, None)
-        gltf.extensions_used[:] = [name for name in gltf.extensions_used if name not in OMI_NAMES]
+        drop_omi(gltf)
     gltf.extensions_used.extend(name for name in used if name not in gltf.extensions_used)
     return issues
+
+
+def drop_omi(gltf: Any) -> None:
+    """Remove the OMI spelling from the export: node extensions, document extensions, extensionsUsed (a
+    KHR-only export whose animation channels all point into the KHR spelling calls it after them)."""
+    for node in gltf.nodes or []:
+        if node.extensions and any(name in OMI_NAMES for name in node.extensions):
+            node.extensions = {name: value for name, value in node.extensions.items() if name not in OMI_NAMES} \
+                or None
+    for name in OMI_NAMES:
+        (gltf.extensions or {}).pop(name, None)
+    gltf.extensions_used[:] = [name for name in gltf.extensions_used if name not in OMI_NAMES]

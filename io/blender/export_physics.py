@@ -164,8 +164,16 @@ class PhysicsExport:
         self._write_document(gltf)
         self.animation.finish(gltf)
         if "KHR" in self.dialects:
-            self.report(export_khr.write_khr(gltf, keep_omi="OMI" in self.dialects))
+            khr_only = "OMI" not in self.dialects
+            animated = self.animation.has_channels()
+            self.report(export_khr.write_khr(gltf, keep_omi=not khr_only or animated))
             self.animation.add_khr(gltf)
+            if khr_only and animated:
+                if self.animation.drop_omi_channels():
+                    export_khr.drop_omi(gltf)
+                else:
+                    self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
+                              "their channels (export 'OMI and KHR')")
 
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
