@@ -4,7 +4,8 @@
 2. export it as .glb and .gltf with OMI physics and as .glb with KHR physics, and check each file (schemas,
    the reader's rules, the same physics in all three);
 3. import the .glb into a fresh scene, which builds Blender rigid bodies and constraints;
-4. simulate, and measure what should happen (demo_measure.py);
+4. simulate, and measure what should happen (demo_measure.py); simulate both .glb files (OMI, KHR) in a
+   second physics engine, Rapier, read by tests/engine's own loader (demo_engine.py);
 5. render a contact sheet of a few frames with Cycles on the CPU (contact_sheet.py) and write a
    short text summary (demo_summary.py).
 
@@ -36,6 +37,7 @@ sys.path.insert(0, str(REPO_ROOT / "tests"))  # schema_check (never the repo roo
 
 import addon_loader  # noqa: E402
 import contact_sheet  # noqa: E402
+import demo_engine  # noqa: E402
 import demo_measure as measure  # noqa: E402
 import demo_scene  # noqa: E402
 import demo_summary  # noqa: E402
@@ -72,6 +74,7 @@ class DemoResult:
     blender: dict[str, int] = field(default_factory=dict)  # what the import built in Blender
     recording: measure.Recording | None = None
     measurements: measure.Measurements = field(default_factory=measure.Measurements)
+    engine_runs: list[demo_engine.EngineRun] = field(default_factory=list)  # the second engine, per .glb
     sheet: Path | None = None
     summary: Path | None = None
 
@@ -219,6 +222,11 @@ def run(out_dir: Path = OUT_DIR, *, frames: int = FRAMES, render: bool = True) -
         result.recording = measure.simulate(scene, frames)
     with timed(result, "measure"):
         result.measurements = measure_scene(scene, result.recording)
+    with timed(result, "simulate the .glb files in a second engine (Rapier)"):
+        roles = demo_scene.ROLES
+        files = [check.path for check in result.exports if check.path.suffix == ".glb"]
+        bodies = [roles.ball, roles.door, roles.bob, *roles.boxes]
+        result.engine_runs = demo_engine.compare(files, result.recording, bodies)
     if render:
         with timed(result, "render the contact sheet (Cycles, CPU)"):
             result.sheet = contact_sheet.contact_sheet(

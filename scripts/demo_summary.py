@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import addon_loader
 import bpy
+import demo_engine
 import demo_scene
 import numpy as np
 
@@ -184,6 +185,7 @@ def text(result: DemoResult) -> str:
     pendulum = found.pendulum
     lines.append(f"  {demo_scene.ROLES.bob}: swinging, {math.degrees(pendulum.angles[-1]):.0f} deg from the vertical "
                  "at the end")
+    lines += demo_engine.summary_lines(result.engine_runs)
     lines += ["", "Timings:"]
     lines += [f"  {step}: {seconds:.2f} s" for step, seconds in result.timings.items()]
     lines += ["", "Result: " + ("every check passed" if result.passed else "SOME CHECKS FAILED"), ""]
