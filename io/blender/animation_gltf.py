@@ -37,7 +37,9 @@ def attach(session: AnimationExport, animations: list, some_node: Any) -> None:
     _drop_simulated_motion(session, animations)
     gltf_io = gltf_compat.gltf_io(some_node)
     binary = gltf_compat.binary_data_class(gltf_compat.package_root(some_node))
-    own = None
+    # SCENE mode: the exporter writes one animation for the scene; the physics joins it
+    own = next((animation for animation in animations if animation.name == session.scene.name), None) \
+        if mode == "SCENE" else None
     for data in session.data:
         animation = None if mode in _SIMULATED_MODES else _animation_of(animations, data.anchor)
         if animation is None:

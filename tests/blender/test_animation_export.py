@@ -162,3 +162,25 @@ def test_khr_export_animates_the_khr_spelling_too(clean_scene, tmp_path, omi, mo
         refs = [result.node(name)["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"]["shape"]
                 for name in (animated, still)]
         assert refs[0] != refs[1] and khr_shapes[refs[0]] == khr_shapes[refs[1]]
+
+
+@pytest.mark.parametrize("mode", ['ACTIONS', 'SCENE'])
+def test_channels_join_the_animation_of_their_object(clean_scene, tmp_path, mode):
+    animated_scene()
+    body = bpy.data.objects["Body"]
+    for frame, z in ((1, 2.0), (11, 3.0)):
+        body.location.z = z
+        body.keyframe_insert("location", frame=frame)
+    options = {"export_anim_scene_split_object": False} if mode == 'SCENE' else {}  # one animation for the scene
+    result = export(tmp_path, export_animation_mode=mode, **options)
+    animations = result.gltf["animations"]
+    body_index = result.index("Body")
+    [moving] = [animation for animation in animations
+                if any(channel["target"].get("node") == body_index for channel in animation["channels"])]
+    pointers = [channel["target"]["extensions"][POINTER]["pointer"] for channel in moving["channels"]
+                if channel["target"]["path"] == "pointer"]
+    assert f"/nodes/{body_index}/extensions/OMI_physics_body/motion/mass" in pointers
+    if mode == 'SCENE':
+        assert len(animations) == 1 and len(pointers) == len(channels(result)), [a.get("name") for a in animations]
+    else:
+        assert {animation["name"] for animation in animations} >= {"Scene physics"}
