@@ -282,7 +282,12 @@ def cmd_import(args: argparse.Namespace, argv: list[str]) -> int:
         return _refused(status, why, source, "import")
     file_errors = [] if args.no_physics else [
         found.message for found in reader.validate(parsed.document) if found.severity == "error"]
-    errors, warnings = _report_log(str(source), records, shown_severities(args.quiet, args.verbose), file_errors)
+    shown = shown_severities(args.quiet, args.verbose)
+    errors, warnings = _report_log(str(source), records, shown, file_errors)
+    for at in parsed.duplicate_keys:  # Blender's JSON reader keeps the last silently: only this tool sees it
+        warnings += 1
+        if "warning" in shown:
+            print(f"{source}: warning {at}: this key appears twice in its object; the import read only the last one")
     out.parent.mkdir(parents=True, exist_ok=True)
     with _held_output(args):
         bpy.ops.wm.save_as_mainfile(filepath=str(out.resolve()), check_existing=False)

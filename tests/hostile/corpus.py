@@ -271,7 +271,8 @@ def _forward_cases() -> dict[str, Case]:
     inner = json.dumps(twice["nodes"][0]["extensions"])
     duplicated = text.replace(f'"extensions": {inner}', f'"extensions": {inner}, "extensions": {{}}', 1)
     cases["duplicate_extensions_key.gltf"] = Case(twice, raw=duplicated.encode("utf-8"),
-                                                  validate_errors=("/nodes/0/extensions",), validate_words=("twice",))
+                                                  validate_errors=("/nodes/0/extensions",), validate_words=("twice",),
+                                                  import_words=("/nodes/0/extensions", "twice"))
     return cases
 
 
