@@ -84,12 +84,13 @@ class glTF2ImportUserExtension:
         gltf.log.debug(traceback.format_exc())
 
     def _log(self, gltf: Any) -> None:
-        """Each issue as a warning (info stays info), named by node; one summary in the import report."""
+        """Each issue named by node: problems as warnings, counted in one popup; notes (what Blender
+        cannot show, legacy forms read) as info in the Info editor, counted as no problem."""
         problems = 0
         for issue in self.issues:
             message = f"{model.LOG_PREFIX}{self._where(gltf, issue.pointer)}{issue.message}"
             if issue.severity == "info":
-                gltf.log.info(message)
+                gltf.log.info(message, popup=True)
             else:
                 gltf.log.warning(message)
                 problems += 1

@@ -76,9 +76,9 @@ def adopt_constraint(obj: bpy.types.Object, issues: list[model.Issue] | None) ->
 
 
 def report_issues(operator: bpy.types.Operator, issues: list[model.Issue]) -> None:
-    """Every issue as a warning: the Info editor keeps them all, the status bar shows the last."""
+    """Every issue as a warning, notes (what Blender cannot express) as info: the Info editor keeps them all."""
     for issue in issues:
-        operator.report({'WARNING'}, issue.message)
+        operator.report({'INFO'} if issue.severity == "info" else {'WARNING'}, issue.message)
 
 
 class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):

@@ -7,6 +7,7 @@ from bpy.props import IntProperty
 
 from ..properties.session import authoring_state
 from .common import plural
+from .select import select_only
 from .validate_checks import check_scene
 
 
@@ -68,13 +69,7 @@ class OMI_OT_select_problem(bpy.types.Operator):
         if obj is None:
             self.report({'WARNING'}, f"{problem.name or 'The scene'}: {problem.message}")
             return {'CANCELLED'}
-        view_layer = context.view_layer
-        for other in view_layer.objects:
-            if other.select_get(view_layer=view_layer):
-                other.select_set(False, view_layer=view_layer)
-        if obj.name in view_layer.objects:
-            obj.select_set(True, view_layer=view_layer)
-            view_layer.objects.active = obj
+        select_only(context.view_layer, obj)
         state.problems_active_index = index
         self.report({'INFO'}, f"{obj.name}: {problem.message}")
         return {'FINISHED'}

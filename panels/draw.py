@@ -9,9 +9,31 @@ from __future__ import annotations
 
 import bpy
 
+from ..operators.common import body_object
+from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
+_MOTION_ICONS = {item[0]: item[3] for item in MOTION_TYPE_ITEMS}
+# Shorter row labels where the property's own name does not fit the label column of a split layout
+# at the Properties editor's default width (the name stays in the tooltip and in Python).
+_SHORT_LABELS = {
+    "linear_velocity": "Linear", "angular_velocity": "Angular", "center_of_mass": "Center",
+    "inertia_diagonal": "Inertia", "inertia_orientation": "Orientation",
+}
+_BODY_FIELDS = ("mass", "gravity_factor")
+_VELOCITY_FIELDS = ("linear_velocity", "angular_velocity")
+_MASS_DISTRIBUTION_FIELDS = ("center_of_mass", "inertia_diagonal", "inertia_orientation")
+INERTIA_NOTE = "Inertia 0: computed by engine"  # on the panel, not only in the tooltip
+
+
+def split_row(layout: bpy.types.UILayout, label: str) -> bpy.types.UILayout:
+    """A row with `label` in the label column of a `use_property_split` layout; returns the value side."""
+    split = layout.split(factor=0.4, align=True)
+    label_side = split.row()
+    label_side.alignment = 'RIGHT'
+    label_side.label(text=label)
+    return split.row(align=True)
 
 
 def shape_fields(shape) -> tuple[str, ...]:
@@ -51,22 +73,44 @@ def motion_fields(motion) -> tuple[str, ...]:
 
 
 def draw_motion(layout: bpy.types.UILayout, motion) -> None:
+    """Motion type, mass and gravity; velocities and mass distribution have sub-panels of their own."""
     layout.prop(motion, "motion_type")
     for name in motion_fields(motion):
-        layout.prop(motion, name)
+        if name in _BODY_FIELDS:
+            layout.prop(motion, name)
+
+
+def draw_velocity(layout: bpy.types.UILayout, motion) -> None:
+    """Initial linear (m/s) and angular (degrees per second) velocity, one X/Y/Z column each."""
+    for name in motion_fields(motion):
+        if name in _VELOCITY_FIELDS:
+            layout.column(align=True).prop(motion, name, text=_SHORT_LABELS[name])
+
+
+def draw_mass_distribution(layout: bpy.types.UILayout, motion) -> None:
+    """Center of mass and inertia; that zero inertia means 'computed' is said on the panel itself."""
+    for name in motion_fields(motion):
+        if name in _MASS_DISTRIBUTION_FIELDS:
+            layout.column(align=True).prop(motion, name, text=_SHORT_LABELS[name])
+            if name == "inertia_diagonal":
+                layout.label(text=INERTIA_NOTE, icon='INFO')
 
 
 def draw_library_choice(layout: bpy.types.UILayout, settings, name: str, scene_settings, library: str, *,
-                        icon: str) -> None:
+                        icon: str, text: str | None = None) -> None:
     """A name field that picks an entry of a scene library (materials or filters)."""
-    layout.prop_search(settings, name, scene_settings, library, icon=icon)
+    if text is None:
+        layout.prop_search(settings, name, scene_settings, library, icon=icon)
+    else:
+        layout.prop_search(settings, name, scene_settings, library, icon=icon, text=text)
 
 
 def draw_collider(layout: bpy.types.UILayout, collider, scene_settings) -> None:
     layout.prop(collider, "is_compound")
     if not collider.is_compound:
         draw_shape(layout, collider.shape)
-    draw_library_choice(layout, collider, "physics_material", scene_settings, "physics_materials", icon='MATERIAL')
+    draw_library_choice(layout, collider, "physics_material", scene_settings, "physics_materials", icon='MATERIAL',
+                        text="Material")
     draw_library_choice(layout, collider, "collision_filter", scene_settings, "collision_filters", icon='FILTER')
 
 
@@ -104,19 +148,20 @@ def limit_fields(limit) -> tuple[str, ...]:
 
 
 def draw_limit(layout: bpy.types.UILayout, limit) -> None:
+    """Kind, axes, then each bound as Blender's constraint panels do: a heading, a switch, the value."""
     fields = limit_fields(limit)
     layout.prop(limit, "kind")
-    axes = layout.row(align=True)
+    axes = layout.row(align=True, heading="Axes")
     for name in ("axis_x", "axis_y", "axis_z"):
         axes.prop(limit, name, toggle=True)
-    for bound in ("min", "max"):
-        row = layout.row(align=True)
+    for bound, heading in (("min", "Minimum"), ("max", "Maximum")):
+        row = layout.row(align=True, heading=heading)
         row.prop(limit, f"use_{bound}", text="")
         value = next((name for name in fields if name.startswith(f"{bound}_")), None)
         if value is None:
-            row.label(text=f"No {'Minimum' if bound == 'min' else 'Maximum'}")
+            row.label(text="None")
         else:
-            row.prop(limit, value)
+            row.prop(limit, value, text="")
     layout.prop(limit, "use_stiffness")
     if "stiffness" in fields:
         layout.prop(limit, "stiffness")
@@ -149,12 +194,45 @@ def drive_fields(drive) -> tuple[str, ...]:
 
 
 def draw_drive(layout: bpy.types.UILayout, drive) -> None:
-    for name in drive_fields(drive):
-        layout.prop(drive, name)
+    """Type, mode and axis; each target and the force cap as a heading with its switch and value."""
+    fields = drive_fields(drive)
+    layout.prop(drive, "drive_type")
+    layout.prop(drive, "mode")
+    layout.prop(drive, "axis", expand=True)
+    position = next((name for name in fields if name.startswith("position_target_")), None)
+    for switch, value, heading in (("use_position_target", position, "Position"),
+                                   ("use_velocity_target", "velocity_target", "Velocity"),
+                                   ("use_max_force", "max_force", "Max Force")):
+        row = layout.row(align=True, heading=heading)
+        row.prop(drive, switch, text="")
+        if value in fields:
+            row.prop(drive, value, text="")
+        if switch == "use_position_target" and "stiffness" in fields:
+            layout.prop(drive, "stiffness")
+        if switch == "use_velocity_target":
+            layout.prop(drive, "damping")
 
 
-def draw_joint(layout: bpy.types.UILayout, joint) -> None:
-    """Connection, preset, then the limits and drives lists with the active entry's fields."""
+def joined_bodies(obj: bpy.types.Object) -> tuple[bpy.types.Object | None, bpy.types.Object | None]:
+    """The two bodies a joint object joins: its own body and the connected object's (None where missing)."""
+    return body_object(obj), body_object(obj.omi_physics.joint.connected_object)
+
+
+def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
+    """Both bodies by name, each a button that selects it (the joint and anchor objects are only frames)."""
+    for label, body in zip(("Joins", "To"), joined_bodies(obj), strict=True):
+        value = split_row(layout, label)
+        if body is None:
+            value.label(text="No body", icon='ERROR')
+        else:
+            icon = _MOTION_ICONS[body.omi_physics.motion.motion_type]
+            value.operator("omi.select_object", text=body.name, icon=icon).name = body.name
+
+
+def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
+    """The joined bodies, connection, preset, then the limits and drives lists with the active entry's fields."""
+    joint = obj.omi_physics.joint
+    draw_joined_bodies(layout, obj)
     layout.prop(joint, "connected_object")
     layout.prop(joint, "enable_collision")
     layout.prop(joint, "preset")

@@ -9,6 +9,9 @@ from ..io.blender import gltf_compat
 # The key the glTF add-on itself uses for an add-on's draw function (its module name), so that Blender
 # 4.2, which registers the function on its own when the dialog opens, does not draw it twice.
 _ADDON_MODULE = __package__.rpartition(".")[0]
+# "Include / Create" in the label column, "Rigid Bodies" beside the checkbox: the options' full names
+# do not fit the dialogs' narrow options region (249 px), and their tooltips say it is Blender's.
+_RIGID_BODY_HEADINGS = {"export": "Include", "import": "Create"}
 
 
 def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
@@ -22,7 +25,8 @@ def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
         body.use_property_split = True
         body.use_property_decorate = False
         body.active = getattr(settings, switch)
-        body.prop(settings, f"{direction}_rigid_bodies")
+        column = body.column(heading=_RIGID_BODY_HEADINGS[direction])
+        column.prop(settings, f"{direction}_rigid_bodies", text="Rigid Bodies")
         if direction == "export":
             body.prop(settings, "export_dialect")
 

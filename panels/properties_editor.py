@@ -26,7 +26,7 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         settings = object_physics(context.object)
-        grid = self.layout.grid_flow(columns=2, even_columns=True, align=True)
+        grid = self.layout.grid_flow(row_major=True, columns=2, even_columns=True, align=True)
         for name, icon in (("use_motion", 'PHYSICS'), ("use_collider", 'MESH_CUBE'),
                            ("use_trigger", 'GHOST_ENABLED'), ("use_joint", 'CONSTRAINT')):
             grid.prop(settings, name, toggle=True, icon=icon)
@@ -56,6 +56,34 @@ class PHYSICS_PT_omi_body(_OMISubPanel, bpy.types.Panel):
         draw.draw_motion(layout, object_physics(context.object).motion)
 
 
+class _BodySubPanel(_OMISubPanel):
+    """A sub-panel of Body Motion, shown for the motion types its fields mean something for."""
+
+    bl_parent_id = "PHYSICS_PT_omi_body"
+    part = "motion"
+    motion_types: frozenset[str] = frozenset()
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return super().poll(context) and object_physics(context.object).motion.motion_type in cls.motion_types
+
+
+class PHYSICS_PT_omi_body_velocity(_BodySubPanel, bpy.types.Panel):
+    bl_label = "Initial Velocity"
+    motion_types = frozenset({'KINEMATIC', 'DYNAMIC'})
+
+    def draw_part(self, layout, context) -> None:
+        draw.draw_velocity(layout, object_physics(context.object).motion)
+
+
+class PHYSICS_PT_omi_body_mass(_BodySubPanel, bpy.types.Panel):
+    bl_label = "Mass Distribution"
+    motion_types = frozenset({'DYNAMIC'})
+
+    def draw_part(self, layout, context) -> None:
+        draw.draw_mass_distribution(layout, object_physics(context.object).motion)
+
+
 class PHYSICS_PT_omi_collider(_OMISubPanel, bpy.types.Panel):
     bl_label = "Collider"
     part = "collider"
@@ -79,7 +107,7 @@ class PHYSICS_PT_omi_joint(_OMISubPanel, bpy.types.Panel):
     part = "joint"
 
     def draw_part(self, layout, context) -> None:
-        draw.draw_joint(layout, object_physics(context.object).joint)
+        draw.draw_joint(layout, context.object)
 
 
 class _LibraryPanel(_PhysicsTab):
@@ -106,6 +134,7 @@ class PHYSICS_PT_omi_filters(_LibraryPanel, bpy.types.Panel):
 
 
 CLASSES: tuple[type, ...] = (
-    PHYSICS_PT_omi, PHYSICS_PT_omi_body, PHYSICS_PT_omi_collider, PHYSICS_PT_omi_trigger, PHYSICS_PT_omi_joint,
+    PHYSICS_PT_omi, PHYSICS_PT_omi_body, PHYSICS_PT_omi_body_velocity, PHYSICS_PT_omi_body_mass,
+    PHYSICS_PT_omi_collider, PHYSICS_PT_omi_trigger, PHYSICS_PT_omi_joint,
     PHYSICS_PT_omi_materials, PHYSICS_PT_omi_filters,
 )

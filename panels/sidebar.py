@@ -34,19 +34,19 @@ class VIEW3D_PT_omi_physics(_Sidebar, bpy.types.Panel):
             row.operator("omi.make_body", text=name, icon=icon).motion_type = identifier
 
         layout.label(text="Fit Collider")
-        grid = layout.grid_flow(columns=3, even_columns=True, align=True)
+        grid = layout.grid_flow(row_major=True, columns=2, even_columns=True, align=True)
         for identifier, name, _description, icon, _number in SHAPE_TYPE_ITEMS:
             grid.operator("omi.fit_collider", text=name, icon=icon).shape_type = identifier
-        row = layout.row(align=True)
-        row.operator("omi.convex_decomposition", icon='MOD_EXPLODE')
-        row.operator("omi.tag_from_names", icon='SORTALPHA')
+        column = layout.column(align=True)
+        column.operator("omi.convex_decomposition", icon='MOD_EXPLODE')
+        column.operator("omi.tag_from_names", icon='SORTALPHA')
 
         column = layout.column(align=True)
         column.operator_menu_enum("omi.assign_material", "material", icon='MATERIAL')
         column.operator_menu_enum("omi.assign_filter", "collision_filter", icon='FILTER')
-        row = layout.row(align=True)
-        row.operator("omi.copy_settings", icon='COPYDOWN')
-        row.operator("omi.clear_physics", icon='X')
+        column = layout.column(align=True)
+        column.operator("omi.copy_settings", icon='COPYDOWN')
+        column.operator("omi.clear_physics", icon='X')
 
 
 class VIEW3D_PT_omi_active(_Sidebar, bpy.types.Panel):
@@ -64,12 +64,11 @@ class VIEW3D_PT_omi_active(_Sidebar, bpy.types.Panel):
 class VIEW3D_PT_omi_joints(_Sidebar, bpy.types.Panel):
     bl_label = "Joints"
     bl_parent_id = "VIEW3D_PT_omi_physics"
-    bl_options = {'DEFAULT_CLOSED'}
 
     def draw(self, _context: bpy.types.Context) -> None:
         layout = self.layout
         layout.label(text="Join the two selected bodies:")
-        grid = layout.grid_flow(columns=3, even_columns=True, align=True)
+        grid = layout.grid_flow(row_major=True, columns=3, even_columns=True, align=True)
         for identifier, name, _description, _number in JOINT_PRESET_ITEMS:
             grid.operator("omi.create_joint", text=name).preset = identifier
         row = layout.row(align=True)

@@ -14,6 +14,7 @@ from bpy.props import (
 )
 
 from ..io.omi import model
+from . import display
 from .shape import OMIShapeSettings
 
 MOTION_TYPE_ITEMS = [
@@ -39,6 +40,7 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         description="Mass of the body in kilograms",
         subtype='NONE',
         unit='MASS',
+        precision=display.MASS,
         default=model.DEFAULT_MASS,
         min=0.0,
         soft_min=0.001,
@@ -49,11 +51,14 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         description="Offset of the center of mass from the object's origin; not every engine supports it",
         subtype='TRANSLATION',
         unit='LENGTH',
+        precision=display.LENGTH,
         size=3,
     )
     inertia_diagonal: FloatVectorProperty(
         name="Inertia",
         description="Moments of inertia around the principal axes (kg·m²); zero lets the engine compute them",
+        subtype='XYZ',
+        precision=display.FACTOR,
         size=3,
         min=0.0,
         soft_max=1000.0,
@@ -62,6 +67,7 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         name="Inertia Orientation",
         description="Rotation of the principal axes of inertia relative to the object",
         subtype='QUATERNION',
+        precision=display.FACTOR,
         size=4,
         default=(1.0, 0.0, 0.0, 0.0),
     )
@@ -70,17 +76,21 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         description="Velocity the body starts with, in metres per second",
         subtype='VELOCITY',
         unit='VELOCITY',
+        precision=display.VELOCITY,
         size=3,
     )
     angular_velocity: FloatVectorProperty(
         name="Angular Velocity",
-        description="Spin the body starts with, in radians per second",
-        subtype='NONE',
+        description="Spin the body starts with, per second around each local axis (stored in radians per second)",
+        subtype='EULER',
+        unit='ROTATION',
+        precision=display.ANGLE,
         size=3,
     )
     gravity_factor: FloatProperty(
         name="Gravity Factor",
         description="Multiplier of gravity for this body: 0 floats, 1 falls normally",
+        precision=display.FACTOR,
         default=model.DEFAULT_GRAVITY_FACTOR,
         soft_min=-10.0,
         soft_max=10.0,

@@ -11,6 +11,7 @@ from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatPrope
 
 from ..io.blender import constraints
 from ..io.omi import conventions
+from . import display
 
 AXIS_ITEMS = [(letter, letter, "", index) for index, letter in enumerate(constraints.AXIS_IDS)]
 
@@ -52,15 +53,17 @@ class OMIJointLimit(bpy.types.PropertyGroup):
     axis_z: BoolProperty(name="Z", description="Limit along/around the local Z axis", default=True)
     use_min: BoolProperty(name="Use Minimum", description="Bound the range from below", default=True)
     use_max: BoolProperty(name="Use Maximum", description="Bound the range from above", default=True)
-    min_linear: FloatProperty(name="Minimum", subtype='DISTANCE', description="Lowest allowed offset", default=0.0)
-    max_linear: FloatProperty(name="Maximum", subtype='DISTANCE', description="Highest allowed offset", default=0.0)
+    min_linear: FloatProperty(name="Minimum", subtype='DISTANCE', description="Lowest allowed offset", default=0.0,
+                              precision=display.LENGTH)
+    max_linear: FloatProperty(name="Maximum", subtype='DISTANCE', description="Highest allowed offset", default=0.0,
+                              precision=display.LENGTH)
     min_angular: FloatProperty(
         name="Minimum", subtype='ANGLE', description="Lowest allowed angle", default=0.0,
-        soft_min=-conventions.ANGULAR_LIMIT_BOUND,
+        soft_min=-conventions.ANGULAR_LIMIT_BOUND, precision=display.ANGLE,
     )
     max_angular: FloatProperty(
         name="Maximum", subtype='ANGLE', description="Highest allowed angle", default=0.0,
-        soft_max=conventions.ANGULAR_LIMIT_BOUND,
+        soft_max=conventions.ANGULAR_LIMIT_BOUND, precision=display.ANGLE,
     )
     use_stiffness: BoolProperty(
         name="Soft Limit",
@@ -102,12 +105,15 @@ class OMIJointDrive(bpy.types.PropertyGroup):
         soft_max=100000.0,
     )
     use_position_target: BoolProperty(name="Position Target", description="Act as a spring towards a target")
-    position_target_linear: FloatProperty(name="Target", subtype='DISTANCE', description="Target offset")
-    position_target_angular: FloatProperty(name="Target", subtype='ANGLE', description="Target angle")
+    position_target_linear: FloatProperty(name="Target", subtype='DISTANCE', description="Target offset",
+                                          precision=display.LENGTH)
+    position_target_angular: FloatProperty(name="Target", subtype='ANGLE', description="Target angle",
+                                           precision=display.ANGLE)
     use_velocity_target: BoolProperty(name="Velocity Target", description="Act as a motor towards a velocity")
     velocity_target: FloatProperty(
         name="Target Velocity",
         description="Target speed (m/s, or rad/s for angular drives)",
+        precision=display.VELOCITY,
         default=0.0,
     )
     stiffness: FloatProperty(

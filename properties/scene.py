@@ -6,6 +6,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 
 from ..io.omi import model
+from . import display
 from .migrate import SETTINGS_VERSION
 
 COMBINE_ITEMS = [
@@ -27,6 +28,7 @@ class OMIPhysicsMaterial(bpy.types.PropertyGroup):
         default=model.DEFAULT_FRICTION,
         min=0.0,
         soft_max=1.0,
+        precision=display.FACTOR,
     )
     dynamic_friction: FloatProperty(
         name="Dynamic Friction",
@@ -34,6 +36,7 @@ class OMIPhysicsMaterial(bpy.types.PropertyGroup):
         default=model.DEFAULT_FRICTION,
         min=0.0,
         soft_max=1.0,
+        precision=display.FACTOR,
     )
     restitution: FloatProperty(
         name="Bounciness",
@@ -41,6 +44,7 @@ class OMIPhysicsMaterial(bpy.types.PropertyGroup):
         default=model.DEFAULT_RESTITUTION,
         min=0.0,
         soft_max=1.0,
+        precision=display.FACTOR,
     )
     friction_combine: EnumProperty(
         name="Friction Combine",

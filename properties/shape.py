@@ -10,6 +10,7 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, PointerProperty
 
 from ..io.omi import model
+from . import display
 
 SHAPE_TYPE_ITEMS = [
     ('BOX', "Box", "A box of the given size, centred on the shape's origin", 'MESH_CUBE', 0),
@@ -56,11 +57,13 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
         soft_min=0.001,
         soft_max=100.0,
         unit='LENGTH',
+        precision=display.LENGTH,
     )
     radius: FloatProperty(
         name="Radius",
         description="Radius of the sphere",
         subtype='DISTANCE',
+        precision=display.LENGTH,
         default=model.DEFAULT_RADIUS,
         min=0.0,
         soft_max=100.0,
@@ -72,6 +75,7 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
             "Cylinder: full height"
         ),
         subtype='DISTANCE',
+        precision=display.LENGTH,
         default=model.DEFAULT_CAPSULE_HEIGHT,
         min=0.0,
         soft_max=100.0,
@@ -80,6 +84,7 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
         name="Top Radius",
         description="Radius at the top (+Z); equal radii are the most portable",
         subtype='DISTANCE',
+        precision=display.LENGTH,
         default=model.DEFAULT_RADIUS,
         min=0.0,
         soft_max=100.0,
@@ -88,6 +93,7 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
         name="Bottom Radius",
         description="Radius at the bottom (-Z); equal radii are the most portable",
         subtype='DISTANCE',
+        precision=display.LENGTH,
         default=model.DEFAULT_RADIUS,
         min=0.0,
         soft_max=100.0,
@@ -110,6 +116,7 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
         subtype='TRANSLATION',
         size=3,
         unit='LENGTH',
+        precision=display.LENGTH,
     )
     offset_rotation: FloatVectorProperty(
         name="Rotation",
@@ -117,6 +124,7 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
         subtype='EULER',
         size=3,
         unit='ROTATION',
+        precision=display.ANGLE,
     )
     use_offset: BoolProperty(
         name="Offset Shape",

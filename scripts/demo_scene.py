@@ -170,9 +170,10 @@ def joint_at(host: bpy.types.Object, other: bpy.types.Object, where: Vector, **p
     run(bpy.ops.omi.create_joint, location='CURSOR', **preset)
 
 
-def build_scene() -> None:
-    """A fresh scene with the demo's meshes and OMI settings."""
-    bpy.ops.wm.read_homefile(use_empty=True)
+def build_scene(*, fresh: bool = True) -> None:
+    """The demo's meshes and OMI settings, in a fresh file (or, `fresh=False`, in the current scene)."""
+    if fresh:
+        bpy.ops.wm.read_homefile(use_empty=True)
     scene = bpy.context.scene
     scene.frame_start, scene.frame_end = 1, 120
 

@@ -18,7 +18,7 @@ How OMI meets Blender (Bullet):
   world takes part in contacts, so leaving them out is the only way they never push anything.
 - Joints become constraint objects (generated empties, parented to the joint's body) at the joint's
   frame in `rigidbody_world.constraints`; see `rigid_body_joints` for the limit mapping.
-- What Blender cannot express stays in the settings and is named once in a warning.
+- What Blender cannot express stays in the settings and is named once in a note (info, not a problem).
 
 The steps live apart: `rigid_body_plan` (which bodies, which shapes, where), `rigid_body_build` (making
 and setting rigid bodies and constraint objects), `rigid_body_report` (the warnings),

@@ -1,5 +1,6 @@
-"""What a rigid-body build tells its caller: problems per object, and what Blender cannot express
-gathered into one "kept in the OMI settings" warning.
+"""What a rigid-body build tells its caller: problems per object (warnings), and what Blender cannot
+express gathered into one "kept in the OMI settings" note (an "info" issue: a limit of Blender, not a
+problem in the file; the import counts it apart from the problems).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from ..omi import model
 from .bullet import BULLET_COMBINE
 from .rigid_body_plan import PlannedBody, settings_of
 
-# Names of what Blender rigid bodies cannot express, for the one "kept in the settings" warning.
+# Names of what Blender rigid bodies cannot express, for the one "kept in the settings" note.
 LINEAR_VELOCITY = "initial linear velocity"
 ANGULAR_VELOCITY = "initial angular velocity"
 GRAVITY_FACTOR = "gravity factor"
@@ -30,7 +31,7 @@ BAKED_SCALE = "non-uniformly scaled shapes inside a body (convex hulls)"
 
 
 class Report:
-    """Issues for the caller, with what Blender cannot express gathered into one warning."""
+    """Issues for the caller, with what Blender cannot express gathered into one note."""
 
     def __init__(self, issues: list[model.Issue] | None) -> None:
         self.issues = issues if issues is not None else []
@@ -52,7 +53,7 @@ class Report:
                                                                   else "")
             parts.append(f"{feature} ({shown})")
         self.issues.append(model.Issue("", "Blender rigid bodies cannot express " + "; ".join(parts)
-                                       + ": kept in the OMI settings and exported unchanged"))
+                                       + ": kept in the OMI settings and exported unchanged", "info"))
 
 
 def note_motion(body: PlannedBody, report: Report) -> None:

@@ -38,6 +38,11 @@ class Imported:
         return [text for level, text in self.messages if level >= logging.WARNING and text.startswith(PREFIX)]
 
     @property
+    def notes(self) -> list[str]:
+        """Info-level messages: what Blender cannot express, legacy forms read (not problems in the file)."""
+        return [text for level, text in self.messages if level == logging.INFO and text.startswith(PREFIX)]
+
+    @property
     def failures(self) -> list[str]:
         return [text for text in self.warnings if "failed" in text]
 

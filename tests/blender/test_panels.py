@@ -135,10 +135,16 @@ def test_collider_offset_and_compound(ui, tagged):
                  "inertia_diagonal", "inertia_orientation"]),
 ])
 def test_body_panel_shows_the_fields_of_the_motion_type(ui, tagged, motion_type, expected):
+    """Body Motion and its sub-panels (Initial Velocity, Mass Distribution) together, in order."""
     tagged.omi_physics.use_motion = True
     tagged.omi_physics.motion.motion_type = motion_type
-    shown = draw_panel(ui.editor.PHYSICS_PT_omi_body, make_context(tagged))
-    assert shown.props(tagged.omi_physics.motion) == expected
+    context = make_context(tagged)
+    panels = [panel for panel in (ui.editor.PHYSICS_PT_omi_body, ui.editor.PHYSICS_PT_omi_body_velocity,
+                                  ui.editor.PHYSICS_PT_omi_body_mass) if panel.poll(context)]
+    shown = [name for panel in panels for name in draw_panel(panel, context).props(tagged.omi_physics.motion)]
+    assert shown == expected
+    notes = [label for panel in panels for label in draw_panel(panel, context).labels()]
+    assert (ui.draw.INERTIA_NOTE in notes) is (motion_type == 'DYNAMIC')  # on the panel, not only a tooltip
 
 
 def test_trigger_panel_shape_or_compound_parts(ui, tagged):
@@ -255,6 +261,9 @@ def test_sidebar_joint_and_scene_panels(ui, tagged):
     shown = draw_panel(ui.sidebar.VIEW3D_PT_omi_joints, make_context(tagged))
     presets = [c.kwargs["properties"].preset for c in shown.operator_calls("omi.create_joint")]
     assert presets == ['FIXED', 'PIN', 'HINGE', 'SLIDER', 'CUSTOM']
+    grid = shown.operator_calls("omi.create_joint")[0].owner
+    assert grid.kind == "grid_flow"
+    assert next(c.kwargs for c in shown.calls if c.kind == "layout" and c.args[0] is grid)["row_major"]
     shown = draw_panel(ui.sidebar.VIEW3D_PT_omi_scene, make_context(tagged))
     assert "show_overlay" in shown.prop_set(bpy.context.scene.omi_physics)
     assert {"omi.sync_to_rigid_bodies", "omi.sync_from_rigid_bodies"} <= set(shown.operators())

@@ -322,8 +322,8 @@ def _combine_scene(tmp_path: Path, quantity: str, moving: float, floor: float, m
     return scene_path(tmp_path, f"{quantity}-{mode}-{moving}", nodes, shapes, materials=materials)
 
 
-def _combine_warnings(imported) -> list[str]:
-    return [text for text in imported.warnings if "combine" in text]
+def _combine_notes(imported) -> list[str]:
+    return [text for text in imported.notes if "combine" in text]
 
 
 def _moved(imported, quantity: str) -> float:
@@ -361,7 +361,7 @@ def test_multiply_combine_is_what_blender_simulates_without_a_warning(tmp_path, 
     moved = []
     for moving, floor in (*COMBINE_PAIRS, (0.8, 0.25)):
         imported = support.import_gltf(_combine_scene(tmp_path, quantity, moving, floor, "multiply"))
-        assert _combine_warnings(imported) == []
+        assert _combine_notes(imported) == []
         moved.append(_moved(imported, quantity))
     same, other, smaller = moved
     assert same == pytest.approx(other, abs=1e-4)
@@ -379,7 +379,7 @@ def test_other_combine_modes_are_named_where_blender_differs(tmp_path, quantity,
     """The file's own combination differs from Blender's product: named once, with the body."""
     moving, floor = COMBINE_PAIRS[0]
     imported = support.import_gltf(_combine_scene(tmp_path, quantity, moving, floor, mode))
-    (warning,) = _combine_warnings(imported)
+    (warning,) = _combine_notes(imported)
     assert f"{quantity} combine modes other than 'multiply'" in warning and "'Mover'" in warning
     other = "restitution" if quantity == "friction" else "friction"
     assert f"{other} combine" in warning  # _material gives both quantities the same mode
