@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bpy
 
-from ..operators.common import body_object
+from ..io.blender.rigid_body_plan import motion_owner
 from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
 
@@ -19,7 +19,8 @@ _MOTION_ICONS = {item[0]: item[3] for item in MOTION_TYPE_ITEMS}
 # at the Properties editor's default width (the name stays in the tooltip and in Python).
 _SHORT_LABELS = {
     "linear_velocity": "Linear", "angular_velocity": "Angular", "center_of_mass": "Center",
-    "inertia_diagonal": "Inertia", "inertia_orientation": "Orientation",
+    "inertia_diagonal": "Inertia", "inertia_orientation": "Rotation", "gravity_factor": "Gravity",
+    "radius_top": "Radius Top", "radius_bottom": "Bottom",  # one column, as Blender's "Location X / Y / Z"
 }
 _BODY_FIELDS = ("mass", "gravity_factor")
 _VELOCITY_FIELDS = ("linear_velocity", "angular_velocity")
@@ -27,13 +28,25 @@ _MASS_DISTRIBUTION_FIELDS = ("center_of_mass", "inertia_diagonal", "inertia_orie
 INERTIA_NOTE = "Inertia 0: computed by engine"  # on the panel, not only in the tooltip
 
 
+def short_prop(layout: bpy.types.UILayout, data, name: str) -> None:
+    """A property under its short label when its own name does not fit the label column."""
+    if name in _SHORT_LABELS:
+        layout.prop(data, name, text=_SHORT_LABELS[name])
+    else:
+        layout.prop(data, name)
+
+
 def split_row(layout: bpy.types.UILayout, label: str) -> bpy.types.UILayout:
-    """A row with `label` in the label column of a `use_property_split` layout; returns the value side."""
-    split = layout.split(factor=0.4, align=True)
+    """A row laid out like a property of a `use_property_split` layout with decorators: `label` in the
+    label column, an empty decorator slot at the end; returns the value side."""
+    row = layout.row()
+    split = row.split(factor=0.4, align=True)
     label_side = split.row()
     label_side.alignment = 'RIGHT'
     label_side.label(text=label)
-    return split.row(align=True)
+    value = split.row(align=True)
+    row.label(text="", icon='BLANK1')
+    return value
 
 
 def shape_fields(shape) -> tuple[str, ...]:
@@ -54,7 +67,7 @@ def draw_shape(layout: bpy.types.UILayout, shape) -> None:
     layout.prop(shape, "shape_type")
     column = layout.column(align=True)
     for name in shape_fields(shape):
-        column.prop(shape, name)
+        short_prop(column, shape, name)
     layout.prop(shape, "use_offset")
     if shape.use_offset:
         offset = layout.column(align=True)
@@ -77,21 +90,21 @@ def draw_motion(layout: bpy.types.UILayout, motion) -> None:
     layout.prop(motion, "motion_type")
     for name in motion_fields(motion):
         if name in _BODY_FIELDS:
-            layout.prop(motion, name)
+            short_prop(layout, motion, name)
 
 
 def draw_velocity(layout: bpy.types.UILayout, motion) -> None:
     """Initial linear (m/s) and angular (degrees per second) velocity, one X/Y/Z column each."""
     for name in motion_fields(motion):
         if name in _VELOCITY_FIELDS:
-            layout.column(align=True).prop(motion, name, text=_SHORT_LABELS[name])
+            short_prop(layout.column(align=True), motion, name)
 
 
 def draw_mass_distribution(layout: bpy.types.UILayout, motion) -> None:
     """Center of mass and inertia; that zero inertia means 'computed' is said on the panel itself."""
     for name in motion_fields(motion):
         if name in _MASS_DISTRIBUTION_FIELDS:
-            layout.column(align=True).prop(motion, name, text=_SHORT_LABELS[name])
+            short_prop(layout.column(align=True), motion, name)
             if name == "inertia_diagonal":
                 layout.label(text=INERTIA_NOTE, icon='INFO')
 
@@ -111,7 +124,8 @@ def draw_collider(layout: bpy.types.UILayout, collider, scene_settings) -> None:
         draw_shape(layout, collider.shape)
     draw_library_choice(layout, collider, "physics_material", scene_settings, "physics_materials", icon='MATERIAL',
                         text="Material")
-    draw_library_choice(layout, collider, "collision_filter", scene_settings, "collision_filters", icon='FILTER')
+    draw_library_choice(layout, collider, "collision_filter", scene_settings, "collision_filters", icon='FILTER',
+                        text="Filter")
 
 
 def draw_trigger(layout: bpy.types.UILayout, trigger) -> None:
@@ -128,7 +142,8 @@ def draw_trigger(layout: bpy.types.UILayout, trigger) -> None:
 
 
 def draw_trigger_filter(layout: bpy.types.UILayout, trigger, scene_settings) -> None:
-    draw_library_choice(layout, trigger, "collision_filter", scene_settings, "collision_filters", icon='FILTER')
+    draw_library_choice(layout, trigger, "collision_filter", scene_settings, "collision_filters", icon='FILTER',
+                        text="Filter")
 
 
 def limit_fields(limit) -> tuple[str, ...]:
@@ -215,7 +230,7 @@ def draw_drive(layout: bpy.types.UILayout, drive) -> None:
 
 def joined_bodies(obj: bpy.types.Object) -> tuple[bpy.types.Object | None, bpy.types.Object | None]:
     """The two bodies a joint object joins: its own body and the connected object's (None where missing)."""
-    return body_object(obj), body_object(obj.omi_physics.joint.connected_object)
+    return motion_owner(obj), motion_owner(obj.omi_physics.joint.connected_object)
 
 
 def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
@@ -233,8 +248,8 @@ def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """The joined bodies, connection, preset, then the limits and drives lists with the active entry's fields."""
     joint = obj.omi_physics.joint
     draw_joined_bodies(layout, obj)
-    layout.prop(joint, "connected_object")
-    layout.prop(joint, "enable_collision")
+    layout.prop(joint, "connected_object", text="Anchor")
+    layout.prop(joint, "enable_collision", text="Bodies Collide")
     layout.prop(joint, "preset")
 
     layout.label(text="Limits")
@@ -260,12 +275,15 @@ def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
 def draw_material(layout: bpy.types.UILayout, material) -> None:
     layout.use_property_split = True
     layout.use_property_decorate = True  # frictions and restitution animate (KHR_animation_pointer)
+    layout.label(text="Friction")
     column = layout.column(align=True)
-    column.prop(material, "static_friction")
-    column.prop(material, "dynamic_friction")
+    column.prop(material, "static_friction", text="Static")
+    column.prop(material, "dynamic_friction", text="Dynamic")
     layout.prop(material, "restitution")
-    layout.prop(material, "friction_combine")
-    layout.prop(material, "restitution_combine")
+    layout.label(text="Combine")
+    column = layout.column(align=True)
+    column.prop(material, "friction_combine", text="Friction")
+    column.prop(material, "restitution_combine", text="Bounce")
 
 
 def draw_filter(layout: bpy.types.UILayout, collision_filter, ui_state) -> None:

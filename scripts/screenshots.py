@@ -128,7 +128,7 @@ def steps(out: Path) -> Iterator[float]:
 
     hinge = bpy.data.objects[demo_scene.ROLES.door_joint].omi_physics.joint
     hinge.limits_active_index = len(hinge.limits) - 1  # the hinge's angle range
-    for name, file, height in (("Floor", "properties_collider.png", 610), ("Ball", "properties_body.png", 935),
+    for name, file, height in (("Floor", "properties_collider.png", 598), ("Ball", "properties_body.png", 935),
                                (demo_scene.ROLES.door_joint, "properties_joint.png", 830)):
         make_active(name)
         yield from settle()

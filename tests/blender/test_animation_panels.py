@@ -73,8 +73,8 @@ def test_panel_fields_are_keyable_with_a_decorator(clean_scene, shape_type):
     library.add().name = "Ice"
     bpy.context.scene.omi_physics.physics_materials_active_index = 0
     seen = set()
-    for panel in (editor.PHYSICS_PT_omi_body, editor.PHYSICS_PT_omi_collider, editor.PHYSICS_PT_omi_joint,
-                  editor.PHYSICS_PT_omi_materials):
+    for panel in (editor.PHYSICS_PT_omi_body, editor.PHYSICS_PT_omi_body_velocity, editor.PHYSICS_PT_omi_body_mass,
+                  editor.PHYSICS_PT_omi_collider, editor.PHYSICS_PT_omi_joint, editor.PHYSICS_PT_omi_materials):
         for limit_index in range(2):
             settings.joint.limits_active_index = settings.joint.drives_active_index = limit_index
             root = draw(panel, obj)

@@ -5,8 +5,9 @@ editors come from the factory layout in a real Blender 5.2 window at 1600x1200 (
 the Properties editor is 282 px wide, the 3D viewport's sidebar 292 px, the glTF dialog's options
 249 px. In those screenshots a 77 px label fitted the label column of a split layout and an 86 px one
 was cut ("Physics Mat..."); "Kinematic" fitted a third of the sidebar and "Convex Hull" did not; a
-full-width note was cut after 174 px; the dialog cut "Blender Rigid Bodies" beside its checkbox. The
-widths and paddings below reproduce exactly those observations.
+full-width note was cut after 174 px; the dialog cut "Blender Rigid Bodies" beside its checkbox; with
+keyframe dots (use_property_decorate) "Gravity Factor" (74 px) and "Orientation W" (73 px) were cut and
+"Collide Connected" lost its end. The widths and paddings below reproduce exactly those observations.
 """
 
 from __future__ import annotations
@@ -66,15 +67,19 @@ def _checkbox_text(call) -> str | None:
     return call.kwargs.get("text", prop.name) or None
 
 
-def too_wide(layout: Recorder, width: float, split: bool = False) -> list[str]:
+def too_wide(layout: Recorder, width: float, split: bool = False, decorate: bool = False) -> list[str]:
     """Texts that do not fit where the layout puts them: a small model of Blender's layout engine."""
     found: list[str] = []
     split = layout.attributes.get("use_property_split", split)
+    if layout.attributes.get("use_property_decorate") and not decorate:
+        width -= ICON_WIDTH  # the keyframe dots' column, taken from the split's width
+        decorate = True
     items = [c for c in layout.calls if c.kind not in {"separator", "separator_spacer"}]
     if layout.kind == "grid_flow":
         share = width / max(1, min(len(items), next(iter(_grid_columns(layout)), 1)))
-    elif layout.kind in {"row", "panel_header"}:
-        share = width / max(1, len(items))
+    elif layout.kind in {"row", "panel_header"}:  # icon-only items take an icon's width, the rest share
+        icons = sum(c.kind != "layout" and c.kwargs.get("text") == "" and "icon" in c.kwargs for c in items)
+        share = (width - icons * ICON_WIDTH) / max(1, len(items) - icons)
     else:
         share = width
     for index, call in enumerate(items):
@@ -89,7 +94,7 @@ def too_wide(layout: Recorder, width: float, split: bool = False) -> list[str]:
                 child_width = width * (layout.attributes["_factor"] if index == 0 else 1 - layout.attributes["_factor"])
             if child.kind == "split":
                 child.attributes["_factor"] = factor if factor is not None else 0.5
-            found += too_wide(child, child_width, split)
+            found += too_wide(child, child_width, split, decorate)
         elif call.kind in {"prop", "prop_search"} and split and call.kwargs.get("text", None) != "":
             label = _split_label(call)
             if label and text_width(label) > share * SPLIT_LABEL_SHARE - LABEL_PADDING:
