@@ -107,7 +107,7 @@ def simulate_both(engine, tmp_path: Path, name: str, times: list[float], names: 
         scene.frame_set(frame)
         if frame in wanted:
             blender[wanted[frame]] = {n: gltf_matrix(imported.obj(n)) for n in names}
-    return Outcome(blender, rapier, imported.warnings, notes, triggers)
+    return Outcome(blender, rapier, [*imported.warnings, *imported.notes], notes, triggers)
 
 
 def select(*objects: bpy.types.Object) -> None:
