@@ -51,6 +51,12 @@ def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scen
     channels = read_channels(gltf, document, issues)
     if not channels:
         return []
+    sources = sorted({channel.at.split("/")[2] for channel in channels}, key=int)
+    if len(sources) > 1:
+        names = [gltf.data.animations[int(index)].name or f"#{index}" for index in sources]
+        issues.append(model.Issue("/animations", f"physics channels of several animations ({', '.join(names)}) are "
+                                                 "keyed into the objects' active actions together; they export as "
+                                                 "one animation"))
     keys = KeyframeWriter(document, reader.read_document(document), objects, bl_scene, issues)
     keys.follow = RigidFollow(bl_scene, issues) if rigid_bodies else None
     for channel in channels:

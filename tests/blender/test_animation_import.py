@@ -107,3 +107,20 @@ def test_khr_channel_keys_the_settings(clean_scene, tmp_path):
     scene_curves = {curve.data_path: curve for curve in fcurves(bpy.context.scene)}
     friction = scene_curves[entry.path_from_id("dynamic_friction")]
     assert [round(p.co[1], 6) for p in friction.keyframe_points] == [0.4, 0.1]
+
+
+def test_channels_of_several_animations_are_merged_with_a_warning(clean_scene, tmp_path):
+    nodes = [{"name": "Crate", "extensions": {BODY: {"motion": {"type": "dynamic"}}}}]
+    gltf = with_channels(document(nodes), [
+        ("/nodes/0/extensions/OMI_physics_body/motion/mass", [0.0, 1.0], [1.0, 2.0], "SCALAR"),
+        ("/nodes/0/extensions/OMI_physics_body/motion/gravityFactor", [0.0, 1.0], [1.0, 0.0], "SCALAR"),
+    ])
+    first = gltf["animations"][0]
+    gltf["animations"] = [{"name": "Heavier", "channels": [first["channels"][0]], "samplers": first["samplers"]},
+                          {"name": "Floating", "channels": [{**first["channels"][1], "sampler": 0}],
+                           "samplers": [first["samplers"][1]]}]
+    imported = import_gltf(write_gltf(tmp_path, "two", gltf))
+    curves = {curve.data_path for curve in fcurves(imported.obj("Crate"))}
+    assert {"omi_physics.motion.mass", "omi_physics.motion.gravity_factor"} <= curves
+    assert any("Heavier, Floating" in text and "one animation" in text for text in imported.warnings), \
+        imported.warnings
