@@ -51,8 +51,6 @@ def omi_addon() -> ModuleType:
     """The enabled add-on package (bl_ext.<repo>.omi_physics)."""
     import addon_loader
 
-    if not addon_loader.is_checkout() and SPEC_DIR.is_dir():  # an installed copy looks for ../shared beside itself
-        os.environ.setdefault("OMI_SPEC_DIR", str(SPEC_DIR))
     return addon_loader.enable()
 
 
