@@ -3,7 +3,7 @@
 The rigid-body build (`rigid_body*`) marks what it generates and the importer marks shape stand-ins; the
 export reads the same markers to leave those out. Small on purpose: the export side needs only these.
 - GENERATED on objects and meshes made for Blender's simulation: never exported, deleted and remade at will;
-- OWNER on a generated object: the object it was made for;
+- OWNER on a generated object: the object it was made for (a joint's world ANCHOR: the joint object);
 - SHAPE_MESH on an object whose mesh data stands for its physics shape rather than visible geometry
   (the importer turns an empty collider node into such a mesh object): export writes no mesh for it.
 """
@@ -15,6 +15,7 @@ import bpy
 GENERATED = "omi_generated"
 SHAPE_MESH = "omi_shape_mesh"
 OWNER = "omi_owner"
+ANCHOR = "world anchor"  # GENERATED value of the passive body a joint frame in no body holds to
 FOLLOW = "OMI rigid body"  # the Child Of constraint between a non-mesh body and its generated rigid body
 GENERATED_COLLECTION = "OMI Rigid Bodies"
 PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER)  # ID properties that must never reach glTF extras

@@ -17,7 +17,9 @@ How OMI meets Blender (Bullet):
 - Triggers get no Blender rigid body: Blender has no overlap-only body, and any rigid body in its
   world takes part in contacts, so leaving them out is the only way they never push anything.
 - Joints become constraint objects (generated empties, parented to the joint's body) at the joint's
-  frame in `rigidbody_world.constraints`; see `rigid_body_joints` for the limit mapping.
+  frame in `rigidbody_world.constraints`; see `rigid_body_joints` for the limit mapping. A joint frame in
+  no body holds to the world: a generated passive body that collides with nothing (markers.ANCHOR) takes
+  its side, since a Blender constraint holds nothing without two rigid bodies.
 - What Blender cannot express stays in the settings and is named once in a note (info, not a problem).
 
 The steps live apart: `rigid_body_plan` (which bodies, which shapes, where), `rigid_body_build` (making

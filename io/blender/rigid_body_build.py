@@ -15,7 +15,7 @@ from mathutils import Matrix, Quaternion
 from ..omi import model
 from . import rigid_body_filters, rigid_body_joints
 from .bullet import BULLET_COMBINE
-from .markers import FOLLOW, GENERATED, OWNER, is_shape_mesh
+from .markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
 from .rigid_body_plan import (
     Frames,
     PlannedBody,
@@ -162,10 +162,16 @@ class Builder:
         if other is None:
             self.report.warn(obj, "/joint/connected_object", "joint is connected to nothing: no Blender constraint")
             return []
-        first, second = rigid_object(rigid_body_owner(obj)), rigid_object(rigid_body_owner(other))
+        first_owner, second_owner = rigid_body_owner(obj), rigid_body_owner(other)
+        if first_owner is None and second_owner is None:
+            self.report.warn(obj, "/joint", f"neither {obj.name!r} nor {other.name!r} is in a body: "
+                                            "no Blender constraint")
+            return []
+        first = self._anchor(obj, obj) if first_owner is None else rigid_object(first_owner)
+        second = self._anchor(obj, other) if second_owner is None else rigid_object(second_owner)
         if first is None or second is None:
-            lonely = obj if first is None else other
-            self.report.warn(obj, "/joint", f"{lonely.name!r} is in no body: no Blender constraint")
+            lonely = first_owner if first is None else second_owner
+            self.report.warn(obj, "/joint", f"body {lonely.name!r} has no Blender rigid body: no Blender constraint")
             return []
         if first is second:
             self.report.warn(obj, "/joint", f"joins {first.name!r} to itself: no Blender constraint")
@@ -196,6 +202,26 @@ class Builder:
             self.world.constraints.objects.link(empty)
             made.append((empty, (spec, first, second, joint.enable_collision)))
         return made
+
+    def _anchor(self, joint_object: bpy.types.Object, at: bpy.types.Object) -> bpy.types.Object:
+        """A generated passive rigid body, colliding with nothing, that stands for the fixed world frame.
+
+        A joint frame in no body holds to the world (KHR's fixed reference frame; OMI's connectedNode outside
+        every body acts as static), but a Blender constraint needs two rigid bodies: with object2 unset it
+        holds nothing (measured, 4.2 to 5.2). The anchor stays where the frame starts.
+        """
+        location, rotation, _scale = self.frames.world(at).decompose()
+        anchor = bpy.data.objects.new(f"{at.name} world anchor", self.meshes.body())
+        anchor[GENERATED] = ANCHOR
+        anchor[OWNER] = joint_object
+        anchor.matrix_basis = Matrix.LocRotScale(location, rotation, None)
+        self.generated.objects.link(anchor)
+        self._link_body(anchor)
+        rigid = anchor.rigid_body
+        rigid.type = 'PASSIVE'
+        rigid.collision_shape = 'SPHERE'
+        rigid.collision_collections = NO_COLLECTIONS
+        return anchor
 
     # -- then: rigid body and constraint settings
 

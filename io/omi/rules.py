@@ -218,7 +218,8 @@ def joint_node(at: Where, has_body_ancestor: bool, has_own_body: bool, has_mesh:
     """Placement rules of a joint node (README: its own node, below a body)."""
     found = []
     if not has_body_ancestor:
-        found.append(issue(at, "joint node has no physics body ancestor; the joint has nothing to hold", "warning"))
+        found.append(issue(at, "joint node has no physics body ancestor (OMI wants one); it holds to the world "
+                                "there (static)", "warning"))
     if has_own_body or has_mesh:
         what = " and ".join(name for name, present in (("a physics body", has_own_body), ("a mesh", has_mesh))
                             if present)
