@@ -144,7 +144,7 @@ def steps(out: Path) -> Iterator[float]:
     yield from settle()
     capture(out / "overlay.png", area_rect(window, view3d), scale=60)
 
-    for operator, file, height, scroll in ((bpy.ops.export_scene.gltf, "gltf_export.png", 260, False),
+    for operator, file, height, scroll in ((bpy.ops.export_scene.gltf, "gltf_export.png", 300, False),
                                            (bpy.ops.import_scene.gltf, "gltf_import.png", None, True)):
         with bpy.context.temp_override(window=window, area=view3d):
             operator('INVOKE_DEFAULT')
