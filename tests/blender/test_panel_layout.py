@@ -12,7 +12,6 @@ keyframe dots (use_property_decorate) "Gravity Factor" (74 px) and "Orientation 
 
 from __future__ import annotations
 
-import blf
 import bpy
 import pytest
 from test_panels import draw_panel, make_context
@@ -29,6 +28,8 @@ VECTOR_SUBTYPES = {'XYZ', 'XYZ_LENGTH', 'TRANSLATION', 'EULER', 'VELOCITY', 'ACC
 
 
 def text_width(text: str) -> float:
+    import blf  # a module of bpy's: importable only once bpy is (conftest no longer imports it)
+
     blf.size(0, 11)
     return blf.dimensions(0, text)[0]
 
