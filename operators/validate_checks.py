@@ -15,7 +15,7 @@ import bpy
 
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties import library, object_physics
-from ..properties.shape import ROUND_SHAPES
+from ..properties.shape import MESH_SHAPES, ROUND_SHAPES
 from .common import MESH_LIKE_TYPES, body_object, motion_type_of
 
 HULL_POINT_LIMIT = HULL_VERTEX_LIMIT
@@ -70,7 +70,8 @@ def _check_shape(obj, shape, role: str, depsgraph, problems: list[Problem]) -> N
     scale = tuple(obj.matrix_world.to_scale())
     if any(abs(s - 1.0) > SCALE_TOLERANCE for s in scale):
         uniform = max(scale) - min(scale) <= SCALE_TOLERANCE * max(1.0, *(abs(s) for s in scale))
-        severity = 'WARNING' if uniform or shape.shape_type in {'BOX', 'CONVEX', 'TRIMESH'} else 'ERROR'
+        stretchable = shape.shape_type == 'BOX' or shape.shape_type in MESH_SHAPES  # stays what it is
+        severity = 'WARNING' if uniform or stretchable else 'ERROR'
         problems.append(Problem(name, "scaled_shape", (
             f"{role} shape is scaled ({', '.join(f'{s:.3g}' for s in scale)}): engines ignore or reject "
             "scaled shapes; apply the scale (Ctrl+A) or fit a child collider"), severity))
@@ -91,7 +92,7 @@ def _check_shape(obj, shape, role: str, depsgraph, problems: list[Problem]) -> N
             problems.append(Problem(name, "cylinder_shape", (
                 f"{role} cylinder: not every engine has cylinders; a capsule or convex hull is more portable"),
                 'INFO'))
-    elif kind in {'CONVEX', 'TRIMESH'}:
+    elif kind in MESH_SHAPES:
         source = _mesh_object(shape, obj)
         if source is None or source.type not in MESH_LIKE_TYPES:
             problems.append(Problem(name, "missing_mesh", f"{role} {kind.lower()} shape has no mesh", 'ERROR'))

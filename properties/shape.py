@@ -24,6 +24,7 @@ SHAPE_TYPE_ITEMS = [
 # The model's shape groups as shape type identifiers (the upper-case model names).
 PRIMITIVE_SHAPES = frozenset(name.upper() for name in model.PRIMITIVE_SHAPE_TYPES)
 ROUND_SHAPES = frozenset(name.upper() for name in model.ROUND_SHAPE_TYPES)
+MESH_SHAPES = frozenset(name.upper() for name in model.MESH_SHAPE_TYPES)
 
 MESH_SOURCE_ITEMS = [
     ('SELF', "This Object", "Use this object's evaluated mesh (modifiers applied)", 0),

@@ -13,6 +13,7 @@ import bpy
 import numpy as np
 from mathutils import Euler, Matrix, Vector
 
+from ..properties.shape import PRIMITIVE_SHAPES
 from . import geometry
 
 JOINT_FRAME_SIZE = 0.3
@@ -142,7 +143,7 @@ class _Walker:
             matrices, sizes = self.boxes.setdefault(role, ([], []))
             matrices.append(matrix)
             sizes.append(shape.size[:])
-        elif kind in {'SPHERE', 'CAPSULE', 'CYLINDER'}:
+        elif kind in PRIMITIVE_SHAPES:  # the round ones: the box is above
             matrices, params = self.rounds.setdefault((role, kind.lower()), ([], []))
             matrices.append(matrix)
             if kind == 'SPHERE':
