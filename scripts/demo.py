@@ -1,11 +1,13 @@
 """The main job on a built-in scene: author OMI physics, export it, import it back, simulate, show it.
 
-1. build a small physics scene through the add-on's own operators (demo_scene.py);
+1. build a small physics scene through the add-on's own operators (demo_scene.py), and key the door's
+   motor so it swings the door open and closed (demo_animation.py);
 2. export it as .glb and .gltf with OMI physics and as .glb with KHR physics, and check each file (schemas,
    the reader's rules, the same physics in all three);
-3. import the .glb into a fresh scene, which builds Blender rigid bodies and constraints;
-4. simulate, and measure what should happen (demo_measure.py); simulate both .glb files (OMI, KHR) in a
-   second physics engine, Rapier, read by tests/engine's own loader (demo_engine.py);
+3. import the .glb into a fresh scene, which builds Blender rigid bodies and constraints (and keys the motor);
+4. simulate, and measure what should happen (demo_measure.py, the door's keys in demo_animation.py);
+   simulate both .glb files (OMI, KHR) in a second physics engine, Rapier, read by tests/engine's own
+   loader (demo_engine.py);
 5. render a contact sheet of a few frames with Cycles on the CPU (contact_sheet.py) and write a
    short text summary (demo_summary.py).
 
@@ -37,6 +39,7 @@ sys.path.insert(0, str(REPO_ROOT / "tests"))  # schema_check (never the repo roo
 
 import addon_loader  # noqa: E402
 import contact_sheet  # noqa: E402
+import demo_animation  # noqa: E402
 import demo_engine  # noqa: E402
 import demo_measure as measure  # noqa: E402
 import demo_scene  # noqa: E402
@@ -182,7 +185,8 @@ def trigger_detects_ball(scene: bpy.types.Scene) -> bool:
     return filters.collide(filter_of(ball.collider), filter_of(trigger.trigger))
 
 
-def measure_scene(scene: bpy.types.Scene, recording: measure.Recording) -> measure.Measurements:
+def measure_scene(scene: bpy.types.Scene, recording: measure.Recording,
+                  exports: list[ExportCheck]) -> measure.Measurements:
     """Every promise of the demo, measured on the imported, simulated scene."""
     roles = demo_scene.ROLES
     found = measure.Measurements()
@@ -194,12 +198,15 @@ def measure_scene(scene: bpy.types.Scene, recording: measure.Recording) -> measu
     found.door = measure.hinge_run(recording, scene.objects[roles.door_joint], roles.door_anchor, axis=2)
     found.resting.append(measure.resting(recording, roles.door))
     found.pendulum = measure.pendulum_run(recording, roles.bob, roles.pendulum_joint, roles.pendulum_anchor)
+    files = [check.path for check in exports]
+    found.door_animation = demo_animation.door_animation(files, scene, found.door, recording.fps)
     found.checks = [
         stack,
         measure.ball_check(found.ball, demo_scene.RAMP_FOOT_X),
         measure.trigger_check(recording, found.trigger_overlaps, trigger_detects_ball(scene)),
         measure.hinge_check(found.door),
         measure.pendulum_check(found.pendulum),
+        demo_animation.door_animation_check(found.door_animation),
     ]
     return found
 
@@ -210,6 +217,7 @@ def run(out_dir: Path = OUT_DIR, *, frames: int = FRAMES, render: bool = True) -
     result = DemoResult(out_dir)
     with timed(result, "build the scene with the add-on's operators"):
         demo_scene.build_scene()
+        demo_animation.animate_door()
         result.problems = demo_scene.validation_problems()
     with timed(result, "export .glb and .gltf (OMI) and .glb (KHR), check each"):
         export(out_dir, result)
@@ -221,7 +229,7 @@ def run(out_dir: Path = OUT_DIR, *, frames: int = FRAMES, render: bool = True) -
     with timed(result, f"simulate {frames} frames"):
         result.recording = measure.simulate(scene, frames)
     with timed(result, "measure"):
-        result.measurements = measure_scene(scene, result.recording)
+        result.measurements = measure_scene(scene, result.recording, result.exports)
     with timed(result, "simulate the .glb files in a second engine (Rapier)"):
         roles = demo_scene.ROLES
         files = [check.path for check in result.exports if check.path.suffix == ".glb"]

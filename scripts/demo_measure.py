@@ -276,3 +276,4 @@ class Measurements:
     trigger_overlaps: list[int] = field(default_factory=list)
     door: HingeRun | None = None
     pendulum: PendulumRun | None = None
+    door_animation: object = None  # demo_animation.DoorAnimation: the keyed motor, in the files and played

@@ -15,10 +15,12 @@ import addon_loader
 import bpy
 import contact_sheet
 import demo
+import demo_animation
 import demo_scene
 import numpy as np
 import pytest
 import schema_check
+from export_support import Exported
 from mathutils import Vector
 
 ROLES = demo_scene.ROLES
@@ -93,8 +95,9 @@ def test_the_import_builds_rigid_bodies_and_constraints(outcome):
     assert active == {ROLES.ball, ROLES.door, ROLES.bob, *ROLES.boxes}
     assert scene.objects[ROLES.trigger].rigid_body is None  # triggers never collide
     kinds = sorted(obj.rigid_body_constraint.type for obj in scene.objects if obj.rigid_body_constraint)
-    assert kinds == ['HINGE', 'POINT']
-    assert outcome.blender["hinge constraints"] == 1 and outcome.blender["point constraints"] == 1
+    assert kinds == ['HINGE', 'MOTOR', 'POINT']  # the door's hinge has a motor
+    assert outcome.blender["hinge constraints"] == outcome.blender["motor constraints"] == 1
+    assert outcome.blender["point constraints"] == 1
 
 
 def test_the_stack_stands_and_comes_to_rest(outcome):
@@ -151,12 +154,53 @@ def test_the_door_turns_within_its_hinge_limits(outcome):
     (limit,) = [limit for limit in joint.limits if limit.kind == 'ANGULAR' and limit.min_angular != limit.max_angular]
     tolerance = math.radians(2.0)
     assert limit.min_angular - tolerance <= angles.min() and angles.max() <= limit.max_angular + tolerance
-    assert np.max(np.abs(angles)) > math.radians(30.0)  # the ball pushed it open
+    assert np.max(np.abs(angles)) > math.radians(30.0)  # its motor swung it open
     hinge_points = track(outcome, ROLES.door_joint) - track(outcome, ROLES.door_anchor)
     assert np.max(np.linalg.norm(hinge_points, axis=1)) < 0.02
     assert np.allclose(outcome.measurements.door.angles, angles, atol=1e-4)
     reported = f"angle {math.degrees(angles.min()):.1f} to {math.degrees(angles.max()):.1f} deg"
     assert reported in outcome.summary.read_text()
+
+
+def test_the_door_motor_is_keyed_in_every_file_and_plays(outcome):
+    """The keyed target velocity: a STEP pointer channel in the .glb, the .gltf and the KHR .glb, keyframes
+    on the imported setting and on Blender's motor, and the door's turn following the held velocities."""
+    keys = demo_animation.DOOR_KEYS
+    fps = outcome.recording.fps
+    for name, extension in (("demo.glb", "OMI_physics_joint"), ("demo.gltf", "OMI_physics_joint"),
+                            ("demo_khr.glb", "KHR_physics_rigid_bodies")):
+        exported = Exported(outcome.out_dir / name, [])
+        [animation] = exported.gltf["animations"]
+        [channel] = animation["channels"]
+        pointer = channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
+        assert pointer == f"/extensions/{extension}/physicsJoints/0/drives/0/velocityTarget"
+        assert exported.gltf["extensions"][extension]["physicsJoints"][0]["drives"][0]["velocityTarget"] == keys[0][1]
+        sampler = animation["samplers"][channel["sampler"]]
+        assert sampler["interpolation"] == "STEP"
+        assert exported.accessor(sampler["input"]) == pytest.approx([frame / fps for frame, _ in keys], abs=1e-5)
+        assert exported.accessor(sampler["output"]) == pytest.approx([velocity for _, velocity in keys])
+
+    curves = addon_loader.module("io.blender.animation_curves")
+    scene = bpy.context.scene
+    joint = scene.objects[ROLES.door_joint]
+    [setting] = curves.fcurves(joint)
+    assert setting.data_path == "omi_physics.joint.drives[0].velocity_target"
+    assert [value for point in setting.keyframe_points for value in point.co] == \
+        pytest.approx([value for key in keys for value in key])
+    [motor] = [obj for obj in scene.objects if obj.rigid_body_constraint and obj.rigid_body_constraint.type == 'MOTOR']
+    [blender] = curves.fcurves(motor)
+    assert blender.data_path == "rigid_body_constraint.motor_ang_target_velocity"
+    assert [point.co[0] for point in blender.keyframe_points] == [frame for frame, _ in keys]
+    assert [abs(point.co[1]) for point in blender.keyframe_points] == pytest.approx([abs(v) for _, v in keys])
+
+    # The drive turns the post's anchor relative to the door's joint: the joint turns the other way.
+    angles = hinge_angles(outcome)
+    assert angles[11 - 1] == pytest.approx(-keys[0][1] * 10 / fps, abs=math.radians(5.0))  # opening
+    assert angles[41 - 1] == pytest.approx(-demo_scene.DOOR_SWING, abs=math.radians(3.0))  # open at its limit
+    assert angles[100 - 1] == pytest.approx(-demo_scene.DOOR_SWING - keys[2][1] * 10 / fps,
+                                            abs=math.radians(5.0))  # closing
+    assert angles[-1] == pytest.approx(0.0, abs=math.radians(2.0))  # closed again behind the ball
+    assert "[PASS] door motor plays its keyed target velocity" in outcome.summary.read_text()
 
 
 def test_the_pendulum_swings_on_its_pin(outcome):
@@ -176,7 +220,7 @@ def test_the_pendulum_swings_on_its_pin(outcome):
 
 def test_the_summary_reports_every_check(outcome):
     summary = outcome.summary.read_text()
-    assert summary.count("[PASS]") == len(outcome.measurements.checks) == 5
+    assert summary.count("[PASS]") == len(outcome.measurements.checks) == 6
     assert "[FAIL]" not in summary and "every check passed" in summary
     schemas = "schema-valid" if schema_check.schemas_available() else "schemas not found (../shared/omi-spec)"
     assert summary.count(f"): {schemas}, 0 reader issues") == 3  # the .glb, the .gltf and the KHR .glb line
