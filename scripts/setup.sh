@@ -3,6 +3,7 @@
 #   .venv      bpy 5.0.1, Python 3.11 (also ruff, pytest-blender)   requirements.txt
 #   .venv-4.2  bpy 4.2 LTS, Python 3.11                             requirements-blender42.txt
 #   .venv-5.2  bpy 5.2 LTS, Python 3.13                             requirements-blender52.txt
+#   .venv-core no bpy, Python 3.11 (the pure core's tests)           requirements-core.txt
 # Idempotent: an environment is rebuilt only when its requirements file changed. `--no-4.2`, or
 # OMI_SKIP_42=1 / OMI_SKIP_52=1, leave an environment out. Without a Python 3.13 (`python3.13` on PATH,
 # or one that pyenv has) .venv-5.2 is not made and the reason is printed; scripts/test.sh then skips it.
@@ -56,6 +57,7 @@ python313() {
 }
 
 make_env .venv requirements.txt "$PYTHON"
+make_env .venv-core requirements-core.txt "$PYTHON"
 if [ "${1:-}" != "--no-4.2" ] && [ -z "${OMI_SKIP_42:-}" ]; then
   make_env .venv-4.2 requirements-blender42.txt "$PYTHON"
 fi

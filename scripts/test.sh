@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: ruff, mypy on the pure core, then pytest on the bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
+# The whole test suite: ruff, mypy on the pure core, the pure core's tests without bpy, then pytest on the bpy wheels of
+# Blender 5.0.1, 4.2 LTS and 5.2 LTS.
 # Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
 #   OMI_SKIP_42=1   leave out the 4.2 LTS run
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
@@ -20,6 +21,7 @@ run() {  # run LABEL VENV [pytest args]
   echo "== $label: $((SECONDS - start)) s"
 }
 
+run "pure core without bpy ($(.venv-core/bin/python -V))" .venv-core tests/unit tests/test_layers.py "$@"
 run "Blender 5.0.1 (bpy wheel, $(.venv/bin/python -V))" .venv "$@"
 if [ -z "${OMI_SKIP_42:-}" ]; then
   run "Blender 4.2 LTS (bpy wheel)" .venv-4.2 "$@"
