@@ -1,17 +1,23 @@
 """Joint attachment frames for export: which node carries a joint and which node it is connected to.
 
-A joint joins two bodies at one frame. In the file, the joint node sits inside one body and its
-connected node inside the other, and both are at that frame in the exported pose, so an engine starts
-the simulation with the joint at rest, exactly as Blender does.
+A joint joins two bodies. In the file, the joint node sits inside one body and its connected node inside
+the other; the limits bound the connected node's frame relative to the joint node's, so the offset
+between the two frames in the exported pose is part of the limits' meaning.
 
-- A joint from the OMI settings: the frame is the joint object. Its own node is the joint node when it
-  carries nothing else and is not scaled; otherwise a child node at the frame is added. The connected
-  object's node is the connected node when it already sits at the frame; otherwise a child node at the
-  frame is added below it. A joint object outside every body finds its body through a Blender rigid
-  body constraint on it (`object1`), as `adopt_constraint` leaves it.
-- A Blender rigid body constraint: the frame is the constraint object (location and rotation); a node
-  at the frame is added below each of `object1` and `object2` (the connected body's own node is used
-  when it already sits at the frame).
+- A joint from the OMI settings: the joint frame is the joint object. Its own node is the joint node when
+  it carries nothing else and is not scaled; otherwise a child node at the frame is added. The connected
+  frame is the joint frame moved to the connected object's origin: the settings' limits are measured
+  between the joint object and the connected object, as the file's were and as the rigid body build
+  measures them (it shifts linear limits by that offset). The connected object's node is the connected
+  node when it sits at that frame (not turned against the joint, not scaled); otherwise a child node at
+  the frame is added below it, which keeps the offset and so the limits' meaning. A joint object
+  outside every body finds its body through a Blender rigid body constraint on it (`object1`), as
+  `adopt_constraint` leaves it; its limits came from Blender, measured from the starting pose, so its
+  connected frame is the joint frame, as for the constraint itself.
+- A Blender rigid body constraint: the frame is the constraint object (location and rotation), and
+  Blender measures its limits from the starting pose, so both ends are at that frame: a node at the
+  frame is added below each of `object1` and `object2` (the connected body's own node is used when it
+  already sits at the frame).
 
 The joint goes under the dynamic body where only one side is dynamic (ERRATA); turning a joint around
 negates its single-axis ranges and its drive targets, since the motion is then seen from the other side.
@@ -32,9 +38,11 @@ from . import adopt_constraints, export_frames
 
 @dataclass(frozen=True)
 class JointSide:
-    """One end of a joint: the object whose node holds the frame, and whether that node is the frame."""
+    """One end of a joint: the object whose node holds the frame, the frame (world space, rigid), and
+    whether the object's own node is that frame."""
 
     anchor: bpy.types.Object
+    frame: Matrix
     reuse: bool
 
 
@@ -43,7 +51,6 @@ class JointPlan:
     source: bpy.types.Object  # the object the joint was set on: named in messages and in new nodes
     settings: model.JointSettings
     enable_collision: bool
-    frame: Matrix  # world space, rigid
     joint_side: JointSide
     connected_side: JointSide
 
@@ -73,6 +80,13 @@ def _sits_at(obj: bpy.types.Object, frame: Matrix) -> bool:
     return export_frames.coincide(obj.matrix_world, frame)
 
 
+def connected_frame(joint_frame: Matrix, connected: bpy.types.Object) -> Matrix:
+    """The joint frame moved to the connected object's origin (world space, rigid): where the settings'
+    limits put the connected end at rest."""
+    location = connected.matrix_world.to_translation()
+    return Matrix.Translation(location - joint_frame.to_translation()) @ joint_frame
+
+
 def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: bool,
                        body_of: Callable[[bpy.types.Object], bpy.types.Object | None]) -> JointPlan:
     """The plan of a joint set in the OMI settings of `obj`, connected to the object `joint.connected_node`.
@@ -88,10 +102,13 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
         anchor = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
         anchor = anchor if anchor is not None else obj
     reuse_own = anchor is obj and owns_node and export_frames.is_rigid(obj.matrix_world)
+    # Adopted from a Blender constraint (`adopt_constraint`): Blender measured the limits from the
+    # starting pose at the pivot, so the connected frame is the pivot too.
+    at_connected = frame if anchor is not obj else connected_frame(frame, connected)
     return JointPlan(
-        source=obj, settings=joint.settings, enable_collision=joint.enable_collision, frame=frame,
-        joint_side=JointSide(anchor, reuse_own),
-        connected_side=JointSide(connected, _sits_at(connected, frame)),
+        source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
+        joint_side=JointSide(anchor, frame, reuse_own),
+        connected_side=JointSide(connected, at_connected, _sits_at(connected, at_connected)),
     )
 
 
@@ -99,18 +116,21 @@ def plan_from_constraint(obj: bpy.types.Object, joint: adopt_constraints.Constra
     """The plan of a Blender rigid body constraint on `obj` (usually an empty at the pivot)."""
     frame = export_frames.rigid(obj.matrix_world)
     return JointPlan(
-        source=obj, settings=joint.settings, enable_collision=joint.enable_collision, frame=frame,
-        joint_side=JointSide(joint.object1, False),
-        connected_side=JointSide(joint.object2, _sits_at(joint.object2, frame)),
+        source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
+        joint_side=JointSide(joint.object1, frame, False),
+        connected_side=JointSide(joint.object2, frame, _sits_at(joint.object2, frame)),
     )
 
 
 def oriented(plan: JointPlan, is_dynamic: Callable[[bpy.types.Object], bool]) -> JointPlan:
-    """The plan with the joint on the dynamic side when only the connected side is dynamic."""
+    """The plan with the joint on the dynamic side when only the connected side is dynamic.
+
+    The two frames swap with the sides, so the offset between them reverses with the ranges."""
     if is_dynamic(plan.joint_side.anchor) or not is_dynamic(plan.connected_side.anchor):
         return plan
     # The connected object's own node may be a body's node, which cannot also carry the joint: a new node.
+    joint, connected = plan.joint_side, plan.connected_side
     return dataclasses.replace(
-        plan, settings=reversed_settings(plan.settings), joint_side=JointSide(plan.connected_side.anchor, False),
-        connected_side=JointSide(plan.joint_side.anchor, plan.joint_side.reuse),
+        plan, settings=reversed_settings(plan.settings), joint_side=JointSide(connected.anchor, connected.frame, False),
+        connected_side=JointSide(joint.anchor, joint.frame, joint.reuse),
     )

@@ -247,7 +247,7 @@ class SceneWrite:
         carrier = self.carriers.get(id(anchor_node))
         if side.reuse and not (suffix == "joint" and carrier is not None and carrier.joint is not None):
             return anchor_node
-        chain = export_frames.child_chain(side.anchor.matrix_world, plan.frame)
+        chain = export_frames.child_chain(side.anchor.matrix_world, side.frame)
         if chain is None:
             return None
         target = anchor_node
