@@ -18,6 +18,8 @@ import pytest
 import schema_check
 from mathutils import Matrix, Vector
 
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
 BODY, JOINT = support.BODY, support.JOINT
 TILT = math.radians(-30.0)  # the rail slopes down along its +X: gravity pulls the ball to the range's end
 SLIDE = {"linearAxes": [0], "min": -0.5, "max": 1.0}  # the anchor's offset from the ball, along X
