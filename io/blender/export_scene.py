@@ -235,12 +235,20 @@ class SceneWrite:
             self.export.warn(f"object {obj.name!r}: a body of its joint is scaled to zero; joint dropped")
             return
         joint_node, connected_node = frames
-        for end, frame_node in ((plan.joint_side.anchor, joint_node), (plan.connected_side.anchor, connected_node)):
-            if self.body_node(frame_node) is None:
-                self.export.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "
-                                 "body; engines need a body on both sides")
+        self._warn_world_end(obj, plan, frames)
         self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.export.node_slot(connected_node),
                                                           plan.enable_collision)
+
+    def _warn_world_end(self, obj: bpy.types.Object, plan: export_joints.JointPlan, frames: list[Any]) -> None:
+        """OMI wants a body on both sides of a joint; KHR allows a joint frame in no body (the fixed world
+        frame), so a KHR-only export says nothing."""
+        if "OMI" not in self.export.dialects:
+            return
+        spelling = " (in the OMI spelling; KHR holds it to the world)" if "KHR" in self.export.dialects else ""
+        for end, frame_node in zip((plan.joint_side.anchor, plan.connected_side.anchor), frames, strict=True):
+            if self.body_node(frame_node) is None:
+                self.export.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "
+                                 f"body; engines need a body on both sides{spelling}")
 
     def _joint_frame(self, plan: export_joints.JointPlan, side: export_joints.JointSide, suffix: str) -> Any | None:
         anchor_node = self.nodes_of[side.anchor]

@@ -115,6 +115,21 @@ def test_export_keeps_the_joint_and_leaves_the_anchor_out(markers, core, omi, tm
     assert exported_joint[2] in (original_joint[2], reversed_settings(original_joint[2]))
 
 
+@pytest.mark.parametrize("dialect", ["OMI", "BOTH", "KHR"])
+def test_a_world_end_is_named_only_where_the_dialect_needs_a_body(tmp_path, dialect):
+    """OMI wants a body on both sides of a joint; KHR's fixed world frame is a joint frame in no body, so a
+    KHR-only export of a world-held joint says nothing about it."""
+    support.import_gltf(_khr_joint_outside(tmp_path))
+    bpy.context.scene.omi_physics.export_dialect = dialect
+    exported = export_support.export(tmp_path, f"world_{dialect}")
+    warnings = [text for text in exported.messages if "both sides" in text and text not in exported.notes]
+    if dialect == "KHR":
+        assert warnings == []
+    else:
+        (warning,) = warnings
+        assert "'Hook'" in warning and ("OMI spelling" in warning) == (dialect == "BOTH")
+
+
 def _joints(core, gltf: dict) -> list[tuple]:
     """Each joint as (the names of the bodies it joins, None for the world; where its frame is; its settings)."""
     doc = core["reader"].read_document(gltf)
