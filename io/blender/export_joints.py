@@ -26,6 +26,7 @@ negates its single-axis ranges and its drive targets, since the motion is then s
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -110,6 +111,22 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
         joint_side=JointSide(anchor, frame, reuse_own),
         connected_side=JointSide(connected, at_connected, _sits_at(connected, at_connected)),
     )
+
+
+def turned_connected(plan: JointPlan) -> float:
+    """The angle (radians) between the connected frame and the connected object's own rotation: where it is
+    not 0 the file's angular limits and drives are measured from a frame turned against the object's."""
+    side = plan.connected_side
+    if side.reuse:
+        return 0.0
+    turn = side.anchor.matrix_world.to_quaternion().rotation_difference(side.frame.to_quaternion())
+    return 2.0 * math.atan2(math.hypot(turn.x, turn.y, turn.z), abs(turn.w))  # exact near 0, unlike acos(w)
+
+
+def has_angular(settings: model.JointSettings) -> bool:
+    """Whether any limit or drive of the joint bounds or drives an angle."""
+    return any(limit.angular_axes for limit in settings.limits) or any(
+        drive.type == "angular" for drive in settings.drives)
 
 
 def plan_from_constraint(obj: bpy.types.Object, joint: adopt_constraints.ConstraintJoint) -> JointPlan:

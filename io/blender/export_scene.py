@@ -8,6 +8,7 @@ are written with `io/omi/writer`.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -228,6 +229,8 @@ class SceneWrite:
                 self.export.warn(f"object {obj.name!r}: its joint is connected to {end.name!r}, which is not "
                                  "exported (selection, visibility or collection options); joint dropped")
                 return
+        if derived.joint is not None:
+            self._warn_turned(obj, plan)
         plan = export_joints.oriented(plan, self.is_dynamic)
         frames = [self._joint_frame(plan, side, suffix)
                   for side, suffix in ((plan.joint_side, "joint"), (plan.connected_side, "connected"))]
@@ -238,6 +241,19 @@ class SceneWrite:
         self._warn_world_end(obj, plan, frames)
         self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.export.node_slot(connected_node),
                                                           plan.enable_collision)
+
+    def _warn_turned(self, obj: bpy.types.Object, plan: export_joints.JointPlan) -> None:
+        """A settings joint's connected frame keeps the joint's orientation; where the connected object is
+        turned against it, its angular limits and drives are now measured from a different frame."""
+        if plan.joint_side.anchor is not obj or not export_joints.has_angular(plan.settings):
+            return  # adopted from a Blender constraint (measured from the pivot, as written), or no angles
+        angle = export_joints.turned_connected(plan)
+        if angle > export_frames.TOLERANCE:
+            connected = plan.connected_side.anchor.name
+            self.export.warn(f"object {obj.name!r}: its joint's connected object {connected!r} is turned "
+                             f"{math.degrees(angle):.1f} degrees against the joint frame; the angular limits and "
+                             "drives are written unchanged, so they are measured from the joint's orientation at "
+                             f"{connected!r}, not from {connected!r}'s own rotation")
 
     def _warn_world_end(self, obj: bpy.types.Object, plan: export_joints.JointPlan, frames: list[Any]) -> None:
         """OMI wants a body on both sides of a joint; KHR allows a joint frame in no body (the fixed world

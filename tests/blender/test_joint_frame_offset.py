@@ -115,3 +115,30 @@ def test_joint_on_the_static_side_turns_around_with_its_offset(tmp_path):
     exported = export_support.export(tmp_path, "exported")
     support.import_gltf(exported.path)
     _assert_travel(_travel(), -0.5, 1.0, 0.0)
+
+
+@pytest.mark.parametrize("degrees", [0.0, 30.0])
+def test_a_connected_body_turned_against_the_joint_is_named(tmp_path, degrees):
+    """A hinge whose connected body is turned against the joint frame: the export writes a node with the
+    joint's orientation at the body and the angular limits unchanged, so it warns, naming the joint object,
+    the connected body and the angle between the two frames. An unturned body is the connected node itself."""
+    half = math.radians(degrees) / 2
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0], "min": -0.5, "max": 0.5},
+              {"angularAxes": [1, 2], "min": 0.0, "max": 0.0}]
+    nodes = [{"name": "Post", "rotation": [0.0, math.sin(half), 0.0, math.cos(half)],
+              "extensions": {BODY: {"motion": {"type": "static"}}}},
+             {"name": "Door", "translation": [0.0, 1.0, 0.0], "children": [2, 3],
+              "extensions": {BODY: {"motion": {"type": "dynamic"}}}},
+             {"name": "DoorShape", "extensions": {BODY: {"collider": {"shape": 0}}}},
+             {"name": "Hinge", "translation": [0.0, -1.0, 0.0],
+              "extensions": {JOINT: {"joint": 0, "connectedNode": 0}}}]
+    shapes = [{"type": "sphere", "sphere": {"radius": 0.1}}]
+    path = support.write_gltf(tmp_path, "hinge", support.document(nodes, shapes, joints=[{"limits": limits}]))
+    assert support.import_gltf(path).failures == []
+    exported = export_support.export(tmp_path, "again")
+    turned = [text for text in exported.messages if "turned" in text and text not in exported.notes]
+    if degrees == 0.0:
+        assert turned == [] and "Hinge.connected" not in {node.get("name") for node in exported.nodes}
+    else:
+        (warning,) = turned
+        assert "'Hinge'" in warning and "'Post'" in warning and f"{degrees:.1f} degrees" in warning
