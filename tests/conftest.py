@@ -83,6 +83,21 @@ def canonical(omi):
 
 
 @pytest.fixture(scope="session")
+def markers(omi):
+    return omi("io.blender.markers")
+
+
+@pytest.fixture(scope="session")
+def rigid_body(omi):
+    return omi("io.blender.rigid_body")
+
+
+@pytest.fixture(scope="session")
+def rigid_body_plan(omi):
+    return omi("io.blender.rigid_body_plan")
+
+
+@pytest.fixture(scope="session")
 def spec_dir() -> Path:
     if not SPEC_DIR.is_dir():
         pytest.skip("../shared/omi-spec is absent")

@@ -7,11 +7,6 @@ import bpy
 import pytest
 from export_support import empty, export, mesh_object, tag_motion, tag_shape
 
-
-@pytest.fixture(scope="module")
-def markers(omi):
-    return omi("io.blender.markers")
-
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
 OMI = ("OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint")

@@ -20,19 +20,7 @@ CONSTRAINTS = {"weld_joint.gltf": ['FIXED'], "simple_joint.gltf": ['GENERIC_SPRI
                "slider_ball.gltf": ['GENERIC_SPRING']}
 
 
-@pytest.fixture
-def rigid_body(omi):
-    return omi("io.blender.rigid_body")
 
-
-@pytest.fixture(scope="module")
-def markers(omi):
-    return omi("io.blender.markers")
-
-
-@pytest.fixture(scope="module")
-def rigid_body_plan(omi):
-    return omi("io.blender.rigid_body_plan")
 
 
 def test_every_example_is_covered(spec_dir):

@@ -17,14 +17,6 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 JOINT_EXAMPLE = Path("OMI_physics_joint") / "examples" / "weld_joint.gltf"
 
 
-@pytest.fixture
-def rigid_body(omi):
-    return omi("io.blender.rigid_body")
-
-
-@pytest.fixture(scope="module")
-def markers(omi):
-    return omi("io.blender.markers")
 
 
 def test_physics_off_imports_plain_gltf(spec_dir):

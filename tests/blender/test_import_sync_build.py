@@ -9,21 +9,6 @@ import import_support as support
 import pytest
 
 
-@pytest.fixture
-def rigid_body(omi):
-    return omi("io.blender.rigid_body")
-
-
-@pytest.fixture(scope="module")
-def markers(omi):
-    return omi("io.blender.markers")
-
-
-@pytest.fixture(scope="module")
-def rigid_body_plan(omi):
-    return omi("io.blender.rigid_body_plan")
-
-
 def cube(name: str, size, location=(0.0, 0.0, 0.0), parent=None) -> bpy.types.Object:
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()

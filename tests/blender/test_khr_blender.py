@@ -30,10 +30,6 @@ def core(omi):
     return {name: omi(f"io.omi.{name}") for name in ("reader", "writer", "convert", "schema_khr", "model")}
 
 
-@pytest.fixture(scope="module")
-def markers(omi):
-    return omi("io.blender.markers")
-
 
 @pytest.fixture(scope="module")
 def from_object(omi):

@@ -26,10 +26,6 @@ BAR = {"type": "box", "box": {"size": [1.0, 0.1, 0.1]}}
 PIN = {"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}
 
 
-@pytest.fixture(scope="module")
-def markers(omi):
-    return omi("io.blender.markers")
-
 
 @pytest.fixture(scope="module")
 def core(omi):

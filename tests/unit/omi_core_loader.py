@@ -15,13 +15,19 @@ SPEC_DIR = CORE_DIR.parent.parent.parent / "shared" / "omi-spec"
 KHR_DIR = SPEC_DIR.parent / "khr-spec"
 
 
+def load_package(directory: Path, package: str) -> ModuleType:
+    """The folder `directory` (a copy of io/omi) imported as the package `package`."""
+    spec = importlib.util.spec_from_file_location(package, directory / "__init__.py",
+                                                  submodule_search_locations=[str(directory)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def core(name: str) -> ModuleType:
     """A module of io/omi, e.g. core('reader'), loaded once as omi_core.<name>."""
     if CORE_PACKAGE not in sys.modules:
-        init = CORE_DIR / "__init__.py"
-        spec = importlib.util.spec_from_file_location(CORE_PACKAGE, init, submodule_search_locations=[str(CORE_DIR)])
-        assert spec is not None and spec.loader is not None
-        package = importlib.util.module_from_spec(spec)
-        sys.modules[CORE_PACKAGE] = package
-        spec.loader.exec_module(package)
+        load_package(CORE_DIR, CORE_PACKAGE)
     return importlib.import_module(f"{CORE_PACKAGE}.{name}")

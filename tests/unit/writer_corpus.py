@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gzip
 import importlib
-import importlib.util
 import json
 import sys
 from collections.abc import Iterator
@@ -19,19 +18,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from omi_core_loader import load_package
+
 TESTS = Path(__file__).resolve().parent.parent
 SPEC_DIR = TESTS.parent.parent / "shared" / "omi-spec"
 FIXTURE = Path(__file__).resolve().parent / "data" / "writer_before.json.gz"
-
-
-def load_core(core_dir: Path, package: str) -> ModuleType:
-    init = core_dir / "__init__.py"
-    spec = importlib.util.spec_from_file_location(package, init, submodule_search_locations=[str(core_dir)])
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[package] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def text(value: Any) -> str:
@@ -62,7 +53,7 @@ def random_inputs(count: int) -> list[Any]:
 
 
 def main(out: Path, core_dir: Path) -> None:
-    load_core(core_dir, "omi_before")
+    load_package(core_dir, "omi_before")
     reader = importlib.import_module("omi_before.reader")
     writer = importlib.import_module("omi_before.writer")
     files = {name: record(reader, writer, gltf) for name, gltf in file_inputs()}
