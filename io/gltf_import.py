@@ -13,7 +13,7 @@ import bpy
 
 from ..properties import scene_physics
 from . import animation_import
-from .blender import import_repair, rigid_body_world
+from .blender import import_repair, rigid_body_world, structure_moves
 from .blender.gc_pause import collector_paused
 from .import_nodes import ImportPlan
 from .omi import model
@@ -60,6 +60,8 @@ class glTF2ImportUserExtension:
             if self.plan is not None and self.plan.doc.nodes:
                 with collector_paused():
                     self.plan.finish(gltf, bl_scene, self.issues)
+                    # What an export will restructure, said now (the export's own rules, asked in advance).
+                    self.issues.extend(structure_moves.predicted(self.plan.doc, self.plan.objects(gltf)))
         except Exception as error:
             self._failed(gltf, "creating the physics", error)
         finally:

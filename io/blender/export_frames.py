@@ -6,12 +6,13 @@ its own below the object's node. This module decides their local transforms; it 
 (mathutils matrices, world space) and converts one finished local transform to glTF TRS through
 `axes.py` at the very end.
 
-Primitive shapes never sit on a scaled frame: the spec discourages it and engines cannot scale a sphere
-or capsule unevenly. Their frame's scale is baked into the shape's dimensions and the shape goes on a
-node whose global transform is rigid. Box, cylinder (with even radial scale) and any uniform scale stay
-exact; what cannot (a sphere or capsule scaled unevenly, a box slanted by a rotation inside an uneven
-scale) is approximated and described in words. Convex and triangle-mesh shapes follow any linear
-transform exactly, so they keep the frame as it is.
+A primitive shape stays on a uniformly scaled frame: both specs scale a shape with its node (KHR says
+so; OMI only discourages scaled shape nodes, for engines that cannot scale a sphere or capsule unevenly),
+so an imported file's scaled collider node keeps its collider. An unevenly scaled frame's scale is baked
+into the shape's dimensions and the shape goes on a new node whose global transform is rigid. Box and
+cylinder (with even radial scale) stay exact; what cannot (a sphere or capsule scaled unevenly, a box
+slanted by a rotation inside an uneven scale) is approximated and described in words. Convex and
+triangle-mesh shapes follow any linear transform exactly, so they keep the frame as it is.
 """
 
 from __future__ import annotations
@@ -45,6 +46,18 @@ class ShapePlacement:
     chain: tuple[Matrix, ...]
     shape: model.Shape
     approximation: str = ""  # what was approximated, in an artist's words; empty when exact
+
+    def why_new_node(self, shape: model.Shape) -> str:
+        """Why the shape (`shape`, as given) goes on new nodes (`chain` not empty)."""
+        if self.shape != shape:
+            return "its node is scaled unevenly, which not every engine can apply to a primitive shape, so it " \
+                   "is written at its scaled size on an unscaled child"
+        return "its shape is offset from the object"
+
+
+def shape_node_name(obj_name: str, role: str) -> str:
+    """The name of the node added for an object's collider or trigger (`role`)."""
+    return f"{obj_name}.{role}"
 
 
 def rigid(matrix: Matrix) -> Matrix:
@@ -164,8 +177,8 @@ def place_shape(shape: model.Shape, node_world: Matrix, offset: Matrix | None) -
         return None
     if shape.type in model.MESH_SHAPE_TYPES:
         return ShapePlacement(on_frame, shape)
-    if orthogonal and all(_equal(length, 1.0) for length in lengths):
-        return ShapePlacement(on_frame, shape)
+    if orthogonal and _equal(lengths[0], lengths[1]) and _equal(lengths[1], lengths[2]):
+        return ShapePlacement(on_frame, shape)  # a uniform scale: every engine scales any shape by it
     chain = child_chain(node_world, rigid(frame))
     if chain is None:
         return None

@@ -19,8 +19,11 @@ between the two frames in the exported pose is part of the limits' meaning.
   frame is added below each of `object1` and `object2` (the connected body's own node is used when it
   already sits at the frame).
 
-The joint goes under the dynamic body where only one side is dynamic (ERRATA); turning a joint around
-negates its single-axis ranges and its drive targets, since the motion is then seen from the other side.
+A joint set on an object stays on that object's node (or a child of it), whichever body it is in: the
+spec's examples put joints under static bodies, and an imported file keeps its structure. A joint made from
+a Blender constraint, whose nodes are new anyway, goes under the dynamic body where only one side is
+dynamic (ERRATA); turning a joint around negates its single-axis ranges and its drive targets, since the
+motion is then seen from the other side.
 """
 
 from __future__ import annotations
@@ -54,6 +57,9 @@ class JointPlan:
     enable_collision: bool
     joint_side: JointSide
     connected_side: JointSide
+    # The joint may go to the other side: true where the joint's node is not the node of the object it was
+    # set on anyway (a Blender constraint, a joint adopted from one); a joint set on an object stays with it.
+    movable: bool = True
 
 
 def _reversed_limit(limit: model.JointLimit) -> model.JointLimit:
@@ -77,49 +83,88 @@ def reversed_settings(settings: model.JointSettings) -> model.JointSettings:
     return dataclasses.replace(settings, limits=tuple(limits), drives=tuple(drives))
 
 
-def _sits_at(obj: bpy.types.Object, frame: Matrix) -> bool:
-    return export_frames.coincide(obj.matrix_world, frame)
+World = Callable[[bpy.types.Object], Matrix]  # an object's world matrix
 
 
-def connected_frame(joint_frame: Matrix, connected: bpy.types.Object) -> Matrix:
+def _current(obj: bpy.types.Object) -> Matrix:
+    return obj.matrix_world
+
+
+def owns_node(obj: bpy.types.Object, busy: bool) -> bool:
+    """Whether the object's node can be its joint's node: the spec puts a joint on a node of its own, with no
+    mesh, camera, light, body or shape (`busy`: the node carries a body part)."""
+    return obj.type == 'EMPTY' and not busy
+
+
+def connected_frame(joint_frame: Matrix, connected: bpy.types.Object, world: World = _current) -> Matrix:
     """The joint frame moved to the connected object's origin (world space, rigid): where the settings'
     limits put the connected end at rest."""
-    location = connected.matrix_world.to_translation()
+    location = world(connected).to_translation()
     return Matrix.Translation(location - joint_frame.to_translation()) @ joint_frame
 
 
 def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: bool,
-                       body_of: Callable[[bpy.types.Object], bpy.types.Object | None]) -> JointPlan:
+                       body_of: Callable[[bpy.types.Object], bpy.types.Object | None],
+                       world: World = _current) -> JointPlan:
     """The plan of a joint set in the OMI settings of `obj`, connected to the object `joint.connected_node`.
 
-    `owns_node`: the object's node carries nothing but the joint (no mesh, no body part).
+    `owns_node`: the object's node carries nothing but the joint (`owns_node()`). `world`: the objects'
+    world matrices (the import asks before Blender has evaluated them).
     """
     connected: bpy.types.Object = joint.connected_node
-    frame = export_frames.rigid(obj.matrix_world)
+    own = world(obj)
+    frame = export_frames.rigid(own)
     anchor = obj
     constraint = obj.rigid_body_constraint
     if body_of(obj) is None and constraint is not None and constraint.object1 is not None:
         connected_body = body_of(connected)
         anchor = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
         anchor = anchor if anchor is not None else obj
-    reuse_own = anchor is obj and owns_node and export_frames.is_rigid(obj.matrix_world)
+    reuse_own = anchor is obj and owns_node and export_frames.is_rigid(own)
     # Adopted from a Blender constraint (`adopt_constraint`): Blender measured the limits from the
     # starting pose at the pivot, so the connected frame is the pivot too.
-    at_connected = frame if anchor is not obj else connected_frame(frame, connected)
+    at_connected = frame if anchor is not obj else connected_frame(frame, connected, world)
     return JointPlan(
         source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
         joint_side=JointSide(anchor, frame, reuse_own),
-        connected_side=JointSide(connected, at_connected, _sits_at(connected, at_connected)),
+        connected_side=JointSide(connected, at_connected, export_frames.coincide(world(connected), at_connected)),
+        movable=anchor is not obj,
     )
+
+
+def new_node_name(plan: JointPlan, suffix: str) -> str:
+    """The name of the node added for one end of the joint (`suffix`: "joint" or "connected")."""
+    return f"{plan.source.name}.{suffix}"
+
+
+def why_new_node(plan: JointPlan, side: JointSide, world: World = _current) -> str:
+    """Why an end of the joint gets a node of its own rather than its object's node (`side.reuse` false)."""
+    own = world(side.anchor)
+    if not export_frames.is_rigid(own):
+        return f"{side.anchor.name!r} is scaled, and a joint frame takes no scale"
+    if side is plan.joint_side and side.anchor is plan.source:
+        return "a joint goes on a node of its own, without a mesh, camera, light, body or shape (spec)"
+    if _turn(own, side.frame) > export_frames.TOLERANCE:
+        return f"{side.anchor.name!r} is turned against the joint frame"
+    return f"the origin of {side.anchor.name!r} is not the joint frame"
+
+
+def new_nodes(plan: JointPlan) -> list[tuple[str, JointSide]]:
+    """The ends of the joint written on a node the scene does not have: (suffix, side)."""
+    return [(suffix, side) for suffix, side in (("joint", plan.joint_side), ("connected", plan.connected_side))
+            if not side.reuse]
 
 
 def turned_connected(plan: JointPlan) -> float:
     """The angle (radians) between the connected frame and the connected object's own rotation: where it is
     not 0 the file's angular limits and drives are measured from a frame turned against the object's."""
     side = plan.connected_side
-    if side.reuse:
-        return 0.0
-    turn = side.anchor.matrix_world.to_quaternion().rotation_difference(side.frame.to_quaternion())
+    return 0.0 if side.reuse else _turn(side.anchor.matrix_world, side.frame)
+
+
+def _turn(a: Matrix, b: Matrix) -> float:
+    """The angle (radians) between the orientations of two frames."""
+    turn = a.to_quaternion().rotation_difference(b.to_quaternion())
     return 2.0 * math.atan2(math.hypot(turn.x, turn.y, turn.z), abs(turn.w))  # exact near 0, unlike acos(w)
 
 
@@ -135,15 +180,19 @@ def plan_from_constraint(obj: bpy.types.Object, joint: adopt_constraints.Constra
     return JointPlan(
         source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
         joint_side=JointSide(joint.object1, frame, False),
-        connected_side=JointSide(joint.object2, frame, _sits_at(joint.object2, frame)),
+        connected_side=JointSide(joint.object2, frame, export_frames.coincide(joint.object2.matrix_world, frame)),
     )
 
 
 def oriented(plan: JointPlan, is_dynamic: Callable[[bpy.types.Object], bool]) -> JointPlan:
-    """The plan with the joint on the dynamic side when only the connected side is dynamic.
+    """The plan with the joint on the dynamic side when only the connected side is dynamic and the joint may
+    move (`JointPlan.movable`).
 
-    The two frames swap with the sides, so the offset between them reverses with the ranges."""
-    if is_dynamic(plan.joint_side.anchor) or not is_dynamic(plan.connected_side.anchor):
+    The spec's text asks for a dynamic ancestor, but its own examples put joints under static bodies and
+    engines join the two bodies either way (ERRATA): a joint set on an object keeps its node, so an imported
+    file keeps its structure. The two frames swap with the sides, so the offset between them reverses with
+    the ranges."""
+    if not plan.movable or is_dynamic(plan.joint_side.anchor) or not is_dynamic(plan.connected_side.anchor):
         return plan
     # The connected object's own node may be a body's node, which cannot also carry the joint: a new node.
     joint, connected = plan.joint_side, plan.connected_side

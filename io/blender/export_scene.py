@@ -152,14 +152,12 @@ class SceneWrite:
         if placement.approximation:
             self.export.warn(f"object {obj.name!r}: {role} approximated: {placement.approximation}")
         target = node
+        name = export_frames.shape_node_name(obj.name, role)
         for position, local in enumerate(placement.chain):
-            last = position == len(placement.chain) - 1
-            target = self.add_child(target, local, f"{obj.name}.{role}" if last else f"{obj.name}.{role}.unscaled")
-        if placement.chain:  # a node the scene does not have: say why (an imported file's structure changes)
-            why = "glTF shapes take no scale from their node, so it is written at its scaled size on an unscaled " \
-                  "child" if placement.shape != shape else "its shape is offset from the object"
-            self.export.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: {why}",
-                             "info")
+            target = self.add_child(target, local, name if position == len(placement.chain) - 1 else f"{name}.unscaled")
+        if placement.chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
+            self.export.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: "
+                             f"{placement.why_new_node(shape)}", "info")
         written = placement.shape
         if written.type in model.MESH_SHAPE_TYPES:
             written = dataclasses.replace(written, mesh=self._shape_mesh(written.mesh, obj, node, target))
@@ -214,7 +212,7 @@ class SceneWrite:
     def _owns_node(self, node: Any, obj: bpy.types.Object) -> bool:
         carrier = self.carriers.get(id(node))
         busy = carrier is not None and (carrier.motion or carrier.collider or carrier.trigger or carrier.joint)
-        return node.mesh is None and node.camera is None and not busy and obj.type == 'EMPTY'
+        return node.mesh is None and node.camera is None and export_joints.owns_node(obj, bool(busy))
 
     def _place_joint(self, node: Any, obj: bpy.types.Object, derived: Derived) -> None:
         if derived.joint is not None:
@@ -275,13 +273,13 @@ class SceneWrite:
         if chain is None:
             return None
         target = anchor_node
+        name = export_joints.new_node_name(plan, suffix)
         for position, local in enumerate(chain):
-            last = position == len(chain) - 1
-            name = f"{plan.source.name}.{suffix}" if last else f"{plan.source.name}.{suffix}.unscaled"
-            target = self.add_child(target, local, name)
-        if chain:  # a node the scene does not have: say why (an imported file's structure changes)
+            target = self.add_child(target, local, name if position == len(chain) - 1 else f"{name}.unscaled")
+        if chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
             self.export.warn(f"object {plan.source.name!r}: the joint's {suffix} frame is written on a new node "
-                             f"{target.name!r} under {side.anchor.name!r}, whose own frame is not the joint's", "info")
+                             f"{target.name!r} under {side.anchor.name!r}: "
+                             f"{export_joints.why_new_node(plan, side)}", "info")
         return target
 
     # --- writing -----------------------------------------------------------------------------------

@@ -101,18 +101,20 @@ def test_equal_shapes_are_written_once(clean_scene, tmp_path):
 
 
 def primitive_world(result, carrier: int, shape: dict) -> dict:
-    """World-space description (glTF axes) of an exported primitive shape placed by its carrier node."""
+    """World-space description (glTF axes) of an exported primitive shape placed by its carrier node, which
+    may be scaled uniformly (the shape scales with it), never unevenly."""
     world = result.world(carrier)
     scale = global_scale(world)
-    assert close(scale, (1.0, 1.0, 1.0), 1e-5), f"primitive shape on a scaled node: {scale}"
+    assert close(scale, (scale[0],) * 3, 1e-5), f"primitive shape on an unevenly scaled node: {scale}"
     details = shape[shape["type"]]
     if shape["type"] == "box":
         return {"corners": transform(box_corners(details.get("size", (1, 1, 1))), world)}
     if shape["type"] == "sphere":
-        return {"center": world.translation, "radius": details.get("radius", 0.5)}
+        return {"center": world.translation, "radius": details.get("radius", 0.5) * scale[0]}
     height = details.get("height", 1.0 if shape["type"] == "capsule" else 2.0)
     return {"top": world @ Vector((0, height / 2, 0)), "bottom": world @ Vector((0, -height / 2, 0)),
-            "radius_top": details.get("radiusTop", 0.5), "radius_bottom": details.get("radiusBottom", 0.5)}
+            "radius_top": details.get("radiusTop", 0.5) * scale[0],
+            "radius_bottom": details.get("radiusBottom", 0.5) * scale[0]}
 
 
 CASES = {
@@ -151,6 +153,8 @@ def test_primitive_shapes_occupy_their_blender_volume(clean_scene, tmp_path, cas
     result = export(tmp_path)
 
     carrier = result.carrier("Obj", "collider")
+    if offset is None and len(set(scale)) == 1:  # a uniform scale keeps the collider on the object's own node
+        assert carrier == result.index("Obj")
     shape = result.shape(result.body(carrier)["collider"]["shape"])
     placed = primitive_world(result, carrier, shape)
     warnings = result.warnings("'Obj'", "approximated")
