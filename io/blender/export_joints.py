@@ -6,11 +6,11 @@ between the two frames in the exported pose is part of the limits' meaning.
 
 - A joint from the OMI settings: the joint frame is the joint object. Its own node is the joint node when
   it carries nothing else and is not scaled; otherwise a child node at the frame is added. The connected
-  frame is the joint frame moved to the connected object's origin: the settings' limits are measured
-  between the joint object and the connected object, as the file's were and as the rigid body build
-  measures them (it shifts linear limits by that offset). The connected object's node is the connected
-  node when it sits at that frame (not turned against the joint, not scaled); otherwise a child node at
-  the frame is added below it, which keeps the offset and so the limits' meaning. A joint object
+  frame is the connected object's own (location and rotation): the settings' limits are measured between
+  the joint object and the connected object, as the file's were and as the rigid body build measures
+  them (it shifts linear limits by the starting offset and angular limits by the starting turn). So the
+  connected object's node is the connected node, unless it is scaled: then a child node at its frame
+  without the scale is added. A joint object
   outside every body finds its body through a Blender rigid body constraint on it (`object1`), as
   `adopt_constraint` leaves it; its limits came from Blender, measured from the starting pose, so its
   connected frame is the joint frame, as for the constraint itself.
@@ -37,7 +37,7 @@ import bpy
 from mathutils import Matrix
 
 from ..omi import model
-from . import adopt_constraints, export_frames
+from . import adopt_constraints, export_frames, rigid_body_joints
 
 
 @dataclass(frozen=True)
@@ -96,13 +96,6 @@ def owns_node(obj: bpy.types.Object, busy: bool) -> bool:
     return obj.type == 'EMPTY' and not busy
 
 
-def connected_frame(joint_frame: Matrix, connected: bpy.types.Object, world: World = _current) -> Matrix:
-    """The joint frame moved to the connected object's origin (world space, rigid): where the settings'
-    limits put the connected end at rest."""
-    location = world(connected).to_translation()
-    return Matrix.Translation(location - joint_frame.to_translation()) @ joint_frame
-
-
 def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: bool,
                        body_of: Callable[[bpy.types.Object], bpy.types.Object | None],
                        world: World = _current) -> JointPlan:
@@ -121,9 +114,10 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
         anchor = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
         anchor = anchor if anchor is not None else obj
     reuse_own = anchor is obj and owns_node and export_frames.is_rigid(own)
-    # Adopted from a Blender constraint (`adopt_constraint`): Blender measured the limits from the
-    # starting pose at the pivot, so the connected frame is the pivot too.
-    at_connected = frame if anchor is not obj else connected_frame(frame, connected, world)
+    # The settings' limits are measured between the joint object and the connected object's own frame (as
+    # the rigid body build measures them). Adopted from a Blender constraint (`adopt_constraint`): Blender
+    # measured the limits from the starting pose at the pivot, so the connected frame is the pivot too.
+    at_connected = frame if anchor is not obj else export_frames.rigid(world(connected))
     return JointPlan(
         source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
         joint_side=JointSide(anchor, frame, reuse_own),
@@ -149,29 +143,30 @@ def why_new_node(plan: JointPlan, side: JointSide, world: World = _current) -> s
     return f"the origin of {side.anchor.name!r} is not the joint frame"
 
 
-def new_nodes(plan: JointPlan) -> list[tuple[str, JointSide]]:
-    """The ends of the joint written on a node the scene does not have: (suffix, side)."""
-    return [(suffix, side) for suffix, side in (("joint", plan.joint_side), ("connected", plan.connected_side))
-            if not side.reuse]
-
-
-def turned_connected(plan: JointPlan) -> float:
-    """The angle (radians) between the connected frame and the connected object's own rotation: where it is
-    not 0 the file's angular limits and drives are measured from a frame turned against the object's."""
-    side = plan.connected_side
-    return 0.0 if side.reuse else _turn(side.anchor.matrix_world, side.frame)
-
-
 def _turn(a: Matrix, b: Matrix) -> float:
     """The angle (radians) between the orientations of two frames."""
     turn = a.to_quaternion().rotation_difference(b.to_quaternion())
     return 2.0 * math.atan2(math.hypot(turn.x, turn.y, turn.z), abs(turn.w))  # exact near 0, unlike acos(w)
 
 
-def has_angular(settings: model.JointSettings) -> bool:
-    """Whether any limit or drive of the joint bounds or drives an angle."""
-    return any(limit.angular_axes for limit in settings.limits) or any(
-        drive.type == "angular" for drive in settings.drives)
+def unexpressed_turn(plan: JointPlan) -> float | None:
+    """The angle (degrees) between a settings joint's two frames at the start when Blender's build cannot
+    make up for it (a turn about more than one joint axis, with angular limits or drives: the rule is
+    `rigid_body_joints.rest_turn`); None otherwise."""
+    settings = plan.settings
+    if plan.movable or not (any(limit.angular_axes for limit in settings.limits)
+                            or any(drive.type == "angular" for drive in settings.drives)):
+        return None
+    axis, angle = plan.joint_side.frame.to_quaternion().rotation_difference(
+        plan.connected_side.frame.to_quaternion()).to_axis_angle()
+    return None if rigid_body_joints.rest_turn(tuple(axis), angle) is not None else math.degrees(abs(
+        math.remainder(angle, math.tau)))
+
+
+def new_nodes(plan: JointPlan) -> list[tuple[str, JointSide]]:
+    """The ends of the joint written on a node the scene does not have: (suffix, side)."""
+    return [(suffix, side) for suffix, side in (("joint", plan.joint_side), ("connected", plan.connected_side))
+            if not side.reuse]
 
 
 def plan_from_constraint(obj: bpy.types.Object, joint: adopt_constraints.ConstraintJoint) -> JointPlan:

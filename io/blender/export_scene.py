@@ -8,7 +8,6 @@ are written with `io/omi/writer`.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -227,8 +226,6 @@ class SceneWrite:
                 self.export.warn(f"object {obj.name!r}: its joint is connected to {end.name!r}, which is not "
                                  "exported (selection, visibility or collection options); joint dropped")
                 return
-        if derived.joint is not None:
-            self._warn_turned(obj, plan)
         plan = export_joints.oriented(plan, self.is_dynamic)
         frames = [self._joint_frame(plan, side, suffix)
                   for side, suffix in ((plan.joint_side, "joint"), (plan.connected_side, "connected"))]
@@ -237,21 +234,20 @@ class SceneWrite:
             return
         joint_node, connected_node = frames
         self._warn_world_end(obj, plan, frames)
+        if derived.joint is not None:
+            self._warn_turned(plan)
         self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.export.node_slot(connected_node),
                                                           plan.enable_collision)
 
-    def _warn_turned(self, obj: bpy.types.Object, plan: export_joints.JointPlan) -> None:
-        """A settings joint's connected frame keeps the joint's orientation; where the connected object is
-        turned against it, its angular limits and drives are now measured from a different frame."""
-        if plan.joint_side.anchor is not obj or not export_joints.has_angular(plan.settings):
-            return  # adopted from a Blender constraint (measured from the pivot, as written), or no angles
-        angle = export_joints.turned_connected(plan)
-        if angle > export_frames.TOLERANCE:
-            connected = plan.connected_side.anchor.name
-            self.export.warn(f"object {obj.name!r}: its joint's connected object {connected!r} is turned "
-                             f"{math.degrees(angle):.1f} degrees against the joint frame; the angular limits and "
-                             "drives are written unchanged, so they are measured from the joint's orientation at "
-                             f"{connected!r}, not from {connected!r}'s own rotation")
+    def _warn_turned(self, plan: export_joints.JointPlan) -> None:
+        """The file measures angles from the connected frame as it starts; Blender from the starting pose, which
+        the rigid body build makes up for only when the two frames start turned about one axis."""
+        turn = export_joints.unexpressed_turn(plan)
+        if turn is not None:
+            self.export.warn(f"object {plan.source.name!r}: its joint's connected object "
+                             f"{plan.connected_side.anchor.name!r} starts turned {turn:.1f} degrees against the joint "
+                             "frame about more than one axis; the angular limits and drives are written as set, "
+                             "measured from that turned frame, while Blender measures them from the starting pose")
 
     def _warn_world_end(self, obj: bpy.types.Object, plan: export_joints.JointPlan, frames: list[Any]) -> None:
         """OMI wants a body on both sides of a joint; KHR allows a joint frame in no body (the fixed world

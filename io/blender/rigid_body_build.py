@@ -180,9 +180,10 @@ class Builder:
         location, rotation, _scale = frame.decompose()
         other_location, other_rotation, _ = self.frames.world(other).decompose()
         rest_offset = tuple(rotation.inverted() @ (other_location - location))
-        rest_rotated = rotation.rotation_difference(other_rotation).angle > 1e-3
+        turn_axis, turn_angle = rotation.rotation_difference(other_rotation).to_axis_angle()
+        rest_angles = rigid_body_joints.rest_turn(tuple(turn_axis), turn_angle)
         limits, drives = rigid_body_joints.from_model(self.source.joint_settings(obj))
-        specs, notes = rigid_body_joints.plan_constraints(limits, drives, rest_offset, rest_rotated)
+        specs, notes = rigid_body_joints.plan_constraints(limits, drives, rest_offset, rest_angles)
         for note in notes:
             self.report.cannot(note, obj)
         if not specs:

@@ -11,7 +11,8 @@ The special cases of the spec become Blender's special constraints when the limi
 (weld -> FIXED, pin -> POINT, hinge -> HINGE, slider -> SLIDER, slider with turning -> PISTON); any other
 rigid limits -> GENERIC; soft limits and spring drives -> GENERIC_SPRING; velocity drives -> one MOTOR
 constraint per axis, on top. Blender measures every limit from the bodies' starting pose, so linear
-limits are shifted by the connected frame's starting offset.
+limits are shifted by the connected frame's starting offset, and angular limits by its starting turn
+when that turn is about one joint axis (a turn about several axes does not add up per axis: named).
 
 Pure Python: no bpy, so the mapping is tested on its own.
 """
@@ -27,6 +28,7 @@ from . import axes, bullet, constraints
 from .bullet import bullet_sign
 
 EPSILON = 1e-6
+ANGLE_EPSILON = 1e-4  # radians, and the axis' components: float32 settings and matrix products stay inside it
 FAR = 1.0e6  # metres: stands for "unbounded" on one side of a linear limit
 UNLIMITED_FORCE = 1.0e9  # a motor without a force limit
 HALF_PI = math.pi / 2.0
@@ -41,7 +43,8 @@ DRIVE_ACCELERATION = "acceleration-mode joint drives (Blender drives apply force
 MOTOR_DAMPING = ("velocity drive damping other than a Blender motor's (max force / "
                  f"{bullet.MOTOR_SPEED_TOLERANCE:g}: the target is reached up to the force limit)")
 SPRING_AND_MOTOR = "drives with both a position and a velocity target"
-ROTATED_REST = "joint frames turned against each other at the start (Blender measures angles from there)"
+ROTATED_REST = ("joint frames turned against each other about more than one axis at the start (Blender "
+                "measures angles from there)")
 
 
 @dataclass(frozen=True)
@@ -113,14 +116,15 @@ def _shift(value: float | None, offset: float) -> float | None:
     return None if value is None else value - offset
 
 
-def _dofs(limits: Iterable[Limit], rest_offset: tuple[float, float, float], notes: set[str]) -> dict:
+def _dofs(limits: Iterable[Limit], rest_offset: tuple[float, float, float], rest_angles: tuple[float, float, float],
+          notes: set[str]) -> dict:
     dofs = {(angular, axis): _Dof() for angular in (False, True) for axis in range(3)}
     for limit in limits:
         if len(limit.axes) > 1 and not (_zero(limit.low) and _zero(limit.high)):
             notes.add(MULTI_AXIS_RANGE)
         for axis in limit.axes:
             dof = dofs[(limit.angular, axis)]
-            offset = 0.0 if limit.angular else rest_offset[axis]
+            offset = rest_angles[axis] if limit.angular else rest_offset[axis]
             low, high = _shift(limit.low, offset), _shift(limit.high, offset)
             dof.low = low if dof.low is None else (dof.low if low is None else max(dof.low, low))
             dof.high = high if dof.high is None else (dof.high if high is None else min(dof.high, high))
@@ -139,7 +143,7 @@ def _dofs(limits: Iterable[Limit], rest_offset: tuple[float, float, float], note
     return dofs
 
 
-def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, notes: set[str]) -> list[Drive]:
+def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, rest_angles, notes: set[str]) -> list[Drive]:
     """Spring drives onto their degree of freedom; the velocity drives (motors) are returned."""
     motors: list[Drive] = []
     for drive in drives:
@@ -151,7 +155,7 @@ def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, notes: set[st
             continue
         if drive.velocity_target not in (None, 0.0):
             notes.add(SPRING_AND_MOTOR)
-        target = drive.position_target - (0.0 if drive.angular else rest_offset[drive.axis])
+        target = drive.position_target - (rest_angles if drive.angular else rest_offset)[drive.axis]
         if abs(target) > EPSILON:
             notes.add(SPRING_TARGET)
         dof = dofs[(drive.angular, drive.axis)]
@@ -263,20 +267,36 @@ def from_model(settings: model.JointSettings) -> tuple[list[Limit], list[Drive]]
     return limits, drives
 
 
+def rest_turn(axis: tuple[float, float, float], angle: float) -> tuple[float, float, float] | None:
+    """The connected frame's starting turn against the joint frame (axis and angle, joint-frame Blender
+    axes) as angles about the three axes: one is the angle when the turn is about one axis, else None
+    (angles about several axes do not add up one by one)."""
+    angle = math.remainder(angle, math.tau)  # in [-pi, pi]
+    if abs(angle) <= ANGLE_EPSILON:
+        return (0.0, 0.0, 0.0)
+    for index, component in enumerate(axis):
+        if abs(abs(component) - 1.0) <= ANGLE_EPSILON:
+            return tuple(math.copysign(angle, component) if i == index else 0.0 for i in range(3))  # type: ignore[return-value]
+    return None
+
+
 def plan_constraints(limits: Iterable[Limit], drives: Iterable[Drive],
                      rest_offset: tuple[float, float, float] = (0.0, 0.0, 0.0),
-                     rest_rotated: bool = False) -> tuple[list[ConstraintSpec], set[str]]:
+                     rest_angles: tuple[float, float, float] | None = (0.0, 0.0, 0.0),
+                     ) -> tuple[list[ConstraintSpec], set[str]]:
     """The Blender constraints of one joint, and the names of what they cannot express.
 
-    `rest_offset` is where the connected frame starts, in joint-frame Blender axes; `rest_rotated` says
-    that it starts turned against the joint frame.
+    `rest_offset` is where the connected frame starts, in joint-frame Blender axes; `rest_angles` how it
+    starts turned about those axes (`rest_turn`), None when the turn is about more than one axis.
     """
     notes: set[str] = set()
     limits, drives = list(limits), list(drives)
-    dofs = _dofs(limits, rest_offset, notes)
-    motors = _add_springs(dofs, drives, rest_offset, notes)
-    if rest_rotated and any(limit.angular for limit in limits):
-        notes.add(ROTATED_REST)
+    if rest_angles is None:
+        if any(limit.angular for limit in limits) or any(drive.angular for drive in drives):
+            notes.add(ROTATED_REST)
+        rest_angles = (0.0, 0.0, 0.0)
+    dofs = _dofs(limits, rest_offset, rest_angles, notes)
+    motors = _add_springs(dofs, drives, rest_offset, rest_angles, notes)
     specs: list[ConstraintSpec] = []
     constrained = any(dof.state != "free" for dof in dofs.values())
     if constrained:

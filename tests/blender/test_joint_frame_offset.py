@@ -10,7 +10,9 @@ the connected node stays the connected node (no new node at the joint frame, no 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import export_support
 import import_support as support
@@ -62,18 +64,23 @@ def _to_gltf(matrix: Matrix) -> Matrix:
     return support.TO_BLENDER.inverted() @ matrix @ support.TO_BLENDER
 
 
-def _travel(ball_name: str = "Ball", post_name: str = "Post") -> list[Vector]:
-    """The ball's origin in the post's frame (glTF axes), frame by frame over 120 frames."""
+def _simulated(measure: Callable[[Any], Any]) -> list:
+    """`measure(scene)` at each of the first 120 simulated frames."""
     scene = support.bpy.context.scene
-    ball, post = scene.objects[ball_name], scene.objects[post_name]
     scene.frame_start, scene.frame_end = 1, 120
     cache = scene.rigidbody_world.point_cache
     cache.frame_start, cache.frame_end = 1, max(cache.frame_end, 120)
     found = []
     for frame in range(1, 121):
         scene.frame_set(frame)
-        found.append(_to_gltf(post.matrix_world).inverted() @ _to_gltf(ball.matrix_world).translation)
+        found.append(measure(scene))
     return found
+
+
+def _travel(ball_name: str = "Ball", post_name: str = "Post") -> list[Vector]:
+    """The ball's origin in the post's frame (glTF axes), frame by frame over 120 frames."""
+    return _simulated(lambda scene: _to_gltf(scene.objects[post_name].matrix_world).inverted()
+                      @ _to_gltf(scene.objects[ball_name].matrix_world).translation)
 
 
 def _assert_travel(positions: list[Vector], low: float, high: float, across: float) -> None:
@@ -121,28 +128,71 @@ def test_joint_on_the_static_side_stays_there_with_its_offset(tmp_path, canonica
     _assert_travel(_travel(), -0.5, 1.0, 0.0)
 
 
-@pytest.mark.parametrize("degrees", [0.0, 30.0])
-def test_a_connected_body_turned_against_the_joint_is_named(tmp_path, degrees):
-    """A hinge whose connected body is turned against the joint frame: the export writes a node with the
-    joint's orientation at the body and the angular limits unchanged, so it warns, naming the joint object,
-    the connected body and the angle between the two frames. An unturned body is the connected node itself."""
-    half = math.radians(degrees) / 2
-    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0], "min": -0.5, "max": 0.5},
-              {"angularAxes": [1, 2], "min": 0.0, "max": 0.0}]
-    nodes = [{"name": "Post", "rotation": [0.0, math.sin(half), 0.0, math.cos(half)],
-              "extensions": {BODY: {"motion": {"type": "static"}}}},
-             {"name": "Door", "translation": [0.0, 1.0, 0.0], "children": [2, 3],
-              "extensions": {BODY: {"motion": {"type": "dynamic"}}}},
-             {"name": "DoorShape", "extensions": {BODY: {"collider": {"shape": 0}}}},
-             {"name": "Hinge", "translation": [0.0, -1.0, 0.0],
+def _hinge_file(tmp_path: Path, name: str, turn_degrees: float) -> Path:
+    """A static post turned `turn_degrees` about glTF Z at the origin and a dynamic bob 1 m along +X on a
+    hinge about Z: the joint node sits on the bob at the origin (unturned), connected to the post's own
+    node, and the file's Z range [0, 60] degrees bounds the post's angle in the joint frame."""
+    half = math.radians(turn_degrees) / 2
+    limits = [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0, 1], "min": 0.0, "max": 0.0},
+              {"angularAxes": [2], "min": 0.0, "max": math.radians(60.0)}]
+    nodes = [{"name": "Post", "rotation": [0.0, 0.0, math.sin(half), math.cos(half)],
+              "extensions": {BODY: {"motion": {"type": "static"}, "collider": {"shape": 0}}}},
+             {"name": "Bob", "translation": [1.0, 0.0, 0.0], "children": [2],
+              "extensions": {BODY: {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+             {"name": "Hinge", "translation": [-1.0, 0.0, 0.0],
               "extensions": {JOINT: {"joint": 0, "connectedNode": 0}}}]
     shapes = [{"type": "sphere", "sphere": {"radius": 0.1}}]
-    path = support.write_gltf(tmp_path, "hinge", support.document(nodes, shapes, joints=[{"limits": limits}]))
+    return support.write_gltf(tmp_path, name, support.document(nodes, shapes, joints=[{"limits": limits}]))
+
+
+def _swing() -> list[float]:
+    """The bob's angle about the hinge (degrees, glTF Z, 0 at +X), frame by frame over 120 frames."""
+    def angle(scene: Any) -> float:
+        position = _to_gltf(scene.objects["Bob"].matrix_world).translation
+        return math.degrees(math.atan2(position.y, position.x))
+
+    return _simulated(angle)
+
+
+@pytest.mark.parametrize("turn", [0.0, 30.0])
+def test_connected_node_turned_against_the_joint_keeps_its_angles(tmp_path, canonical, turn):
+    """The post's angle in the bob's joint frame is turn - a for a bob swung to a, so the file's range
+    [0, 60] lets the bob swing over [turn - 60, turn]; gravity holds it at turn - 60 (the bob hangs from
+    +X downwards). Blender measures angles from the start, so the build shifts the range by the post's
+    starting turn; the export keeps the post's own node as the connected node with the file's range."""
+    path = _hinge_file(tmp_path, "hinge", turn)
     assert support.import_gltf(path).failures == []
-    exported = export_support.export(tmp_path, "again")
-    turned = [text for text in exported.messages if "turned" in text and text not in exported.notes]
-    if degrees == 0.0:
-        assert turned == [] and "Hinge.connected" not in {node.get("name") for node in exported.nodes}
-    else:
-        (warning,) = turned
-        assert "'Hinge'" in warning and "'Post'" in warning and f"{degrees:.1f} degrees" in warning
+    low, high = turn - 60.0, turn
+
+    def assert_swing(angles: list[float]) -> None:
+        assert all(low - 1.0 <= angle <= max(high, 0.0) + 1.0 for angle in angles)
+        assert angles[-1] == pytest.approx(low, abs=1.0)
+
+    assert_swing(_swing())
+    support.bpy.context.scene.frame_set(1)
+    exported = export_support.export(tmp_path, "exported")
+    assert canonical.diff_physics(schema_check.load_gltf(path), exported.gltf) == []
+    assert exported.joint("Hinge")["connectedNode"] == exported.index("Post")
+    assert not any(node.get("name", "").endswith(".connected") for node in exported.nodes)
+    assert [text for text in exported.messages if "turned" in text] == []
+
+    support.import_gltf(exported.path)
+    assert_swing(_swing())
+
+
+def test_a_turn_about_two_axes_is_named_at_import_and_export(tmp_path, canonical):
+    """A post turned about X and Z against the hinge: Blender's build cannot shift the angles (they do not add
+    up axis by axis), so the import names that, and the export, which writes the file's meaning unchanged,
+    warns naming the joint object, the connected object and the angle."""
+    path = _hinge_file(tmp_path, "two_axes", 30.0)
+    document = schema_check.load_gltf(path)
+    tilt = Matrix.Rotation(math.radians(20.0), 4, 'X').to_quaternion()
+    turn = Matrix.Rotation(math.radians(30.0), 4, 'Z').to_quaternion() @ tilt
+    document["nodes"][0]["rotation"] = [turn.x, turn.y, turn.z, turn.w]
+    path = support.write_gltf(tmp_path, "two_axes", document)
+    imported = support.import_gltf(path)
+    assert any("more than one axis" in text for _level, text in imported.messages)
+    exported = export_support.export(tmp_path, "exported")
+    assert canonical.diff_physics(document, exported.gltf) == []
+    (warning,) = exported.warnings("'Hinge'", "'Post'")
+    assert "more than one axis" in warning and "degrees" in warning
