@@ -8,6 +8,7 @@ is uniform, moved to a child when uneven) and a joint on a node that is also a b
 from __future__ import annotations
 
 import json
+import re
 import struct
 from pathlib import Path
 
@@ -56,6 +57,8 @@ def _unreported(source: Path, tmp_path: Path) -> tuple[list[str], list[str]]:
     before, after = _structure(_load(source), exact), _structure(_load(exported), exact)
     changed = [name for name in before if after.get(name) != before[name]]
     changed += [name for name in after if name not in before]
+    predicted = set(re.findall(r"object '([^']+)': an export will", reports))
+    assert predicted <= set(changed), f"the import predicted a change the export did not make: {predicted}"
     return changed, [name for name in changed if f"'{name}'" not in reports and f"{name!r}" not in reports]
 
 
@@ -143,6 +146,12 @@ def test_what_the_export_restructures_is_said_at_import(tmp_path):
             {"name": "Door", "translation": [0, 1, 0], "extensions": {**_body("dynamic"), **_joint(0)}}]
     assert _unreported(write_gltf(tmp_path / "busy.gltf", _document(busy, [HINGE])), tmp_path) == \
         (["Door", "Door.joint"], [])
+    # A scaled joint node: a joint frame takes no scale, so the joint goes to an unscaled child.
+    scaled_joint = [{"name": "Wall", "children": [1], "extensions": _body("static")},
+                    {"name": "Pin", "scale": [2, 2, 2], "extensions": _joint(2)},
+                    {"name": "Door", "translation": [0, 1, 0], "extensions": _body("dynamic")}]
+    assert _unreported(write_gltf(tmp_path / "scaled_joint.gltf", _document(scaled_joint, [HINGE])), tmp_path) == \
+        (["Pin", "Pin.joint"], [])
     slider = [
         {"name": "Rail", "extensions": _body("static")},
         {"name": "Carriage", "translation": [0.5, 2, 0], "children": [2], "extensions": _body("dynamic")},
