@@ -1,6 +1,6 @@
 """Export of joints: every Blender rigid body constraint type, joints from the OMI settings with a drive of
-each kind, attachment frames that coincide in the exported pose, the joint on the dynamic side, and the
-signs checked against Blender's own simulation of the same constraints."""
+each kind, attachment frames that coincide in the exported pose, a Blender constraint's joint on the dynamic
+side, and the signs checked against Blender's own simulation of the same constraints."""
 
 from __future__ import annotations
 

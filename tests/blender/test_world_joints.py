@@ -91,9 +91,9 @@ def test_pin_to_a_frame_in_no_body_holds_the_bar_to_the_world(markers, tmp_path,
 
 
 @pytest.mark.parametrize("scene", [_omi_connected_outside, _khr_joint_outside], ids=lambda make: make.__name__[1:])
-def test_export_keeps_the_joint_and_leaves_the_anchor_out(markers, core, omi, tmp_path, scene):
+def test_export_keeps_the_joint_and_leaves_the_anchor_out(markers, core, tmp_path, scene):
     """Exported in its own dialect, the file joins the same body to the world at the same frame, and has no
-    anchor node. (The export puts the joint on the dynamic side, ERRATA, seen from there.)"""
+    anchor node; the joint stays on its own node, with its own limits."""
     source = scene(tmp_path)
     support.import_gltf(source)
     assert len(_anchors(markers)) == 1
@@ -106,9 +106,7 @@ def test_export_keeps_the_joint_and_leaves_the_anchor_out(markers, core, omi, tm
     original = schema_check.load_gltf(source)
     assert not any("anchor" in (name or "") for name in names) and names >= {node["name"] for node in original["nodes"]}
     (exported_joint,), (original_joint,) = _joints(core, exported.gltf), _joints(core, original)
-    assert exported_joint[:2] == original_joint[:2]
-    reversed_settings = omi("io.blender.export_joints").reversed_settings
-    assert exported_joint[2] in (original_joint[2], reversed_settings(original_joint[2]))
+    assert exported_joint == original_joint
 
 
 @pytest.mark.parametrize("dialect", ["OMI", "BOTH", "KHR"])
