@@ -10,7 +10,7 @@ from typing import Any
 
 import bpy
 
-from .blender import gltf_compat, markers
+from .blender import gltf_compat, markers, recursion_room
 from .blender.export_physics import PhysicsExport
 from .export_tagged import TaggedSettings
 from .omi import model
@@ -106,10 +106,25 @@ def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa:
         export_settings[_BLACK_LISTED_KEY] = added
     except Exception as error:  # hook boundary: report, never raise
         _log_error(export_settings, f"could not keep the OMI settings out of extras: {error}")
+    _allow_deep_hierarchies(export_settings)
+
+
+def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
+    """The exporter walks the object tree recursively: room for it to go as deep as the file's tree."""
+    try:
+        depth = recursion_room.object_depth(bpy.data.objects)
+        if depth > recursion_room.MAX_DEPTH:
+            _log_error(export_settings, f"the object hierarchy is {depth} levels deep, deeper than the "
+                                        f"{recursion_room.MAX_DEPTH} the add-on lets Blender's glTF exporter "
+                                        "recurse through: the export will fail")
+        recursion_room.allow(depth, recursion_room.EXPORT_CALLS_PER_LEVEL)
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not make room for a deep object hierarchy: {error}")
 
 
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
+    recursion_room.restore()
     try:
         black_list = gltf_compat.extras_black_list()
         for name in export_settings.pop(_BLACK_LISTED_KEY, None) or ():

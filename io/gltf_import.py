@@ -13,7 +13,7 @@ import bpy
 
 from ..properties import scene_physics
 from . import animation_import
-from .blender import import_repair, rigid_body_world, structure_moves
+from .blender import import_repair, recursion_room, rigid_body_world, structure_moves
 from .blender.gc_pause import collector_paused
 from .import_nodes import ImportPlan
 from .omi import model
@@ -80,6 +80,7 @@ class glTF2ImportUserExtension:
             self._failed(gltf, "importing the physics animation", error)
         finally:
             self._log(gltf)
+            recursion_room.restore()  # the importer's last walk of the node tree is done
 
     def _failed(self, gltf: Any, doing: str, error: Exception) -> None:
         gltf.log.error(f"{model.LOG_PREFIX}{model.HOOK_FAILURE}failed while {doing}: {type(error).__name__}: {error}")

@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..omi import gltf_structure, model, node_transforms, shape_meshes, unknown_keys, value_losses
-from . import gltf_compat
+from . import gltf_compat, recursion_room
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads
     "nodes": ("name", "children", "mesh", "translation", "rotation", "scale", "matrix"),
@@ -93,7 +93,9 @@ def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue
 
 
 def repair(gltf: Any) -> list[model.Issue]:
-    """Apply every repair the structure check offers; a warning for each, an error for what stays broken."""
+    """Apply every repair the structure check offers; a warning for each, an error for what stays broken.
+    When Blender's importer cannot open the file at all, the import builds nothing (the error says why)
+    instead of failing with a traceback."""
     data = gltf.data
     issues: list[model.Issue] = []
     dropped_children: dict[int, set[int]] = {}
@@ -105,8 +107,12 @@ def repair(gltf: Any) -> list[model.Issue]:
         fix = finding.repair
         if fix is None:
             issues.append(model.Issue(finding.pointer, finding.as_error(), "error"))
+            if finding.fatal:
+                _build_nothing(data)
+                return issues
             continue
-        issues.append(model.Issue(finding.pointer, finding.as_repaired(), "warning"))
+        issues.append(model.Issue(finding.pointer, finding.as_repaired(), "info" if fix.kind == "allow_depth"
+                                  else "warning"))  # a deep tree imports whole: nothing to warn about
         if fix.kind == "drop_child":
             dropped_children.setdefault(fix.where[0], set()).add(fix.where[1])
         elif fix.kind == "drop_scene_node":
@@ -121,6 +127,8 @@ def repair(gltf: Any) -> list[model.Issue]:
             _trim(data, *fix.where, fix.value)
         elif fix.kind == "rename":
             _array(data, fix.where[0])[fix.where[1]].name = fix.value
+        elif fix.kind == "allow_depth":
+            recursion_room.allow(fix.value, recursion_room.IMPORT_CALLS_PER_LEVEL)
     for index, positions in dropped_children.items():
         node = data.nodes[index]
         node.children = [child for position, child in enumerate(node.children) if position not in positions]
@@ -131,6 +139,15 @@ def repair(gltf: Any) -> list[model.Issue]:
         for position in positions:
             _empty(data, index, position)
     return issues
+
+
+def _build_nothing(data: Any) -> None:
+    """Leave the importer no node, scene entry, skin or animation to build."""
+    data.nodes = None
+    data.skins = None
+    data.animations = None
+    for scene in data.scenes or []:
+        scene.nodes = None
 
 
 def _empty(data: Any, mesh: int, position: int) -> None:

@@ -7,10 +7,11 @@ anything (drop a link, a scene entry or a primitive; trim a primitive; replace a
 reports every finding as an error; the import applies the repairs and reports each as a warning.
 
 Checked: the node hierarchy (self links, cycles, second parents, non-index children, chains deeper than
-Blender's importer can recurse), scene roots, mesh and accessor references, accessors against their
-buffer views and buffers, buffer data (GLB BIN chunk, data: URIs, files next to the glTF) against
-`byteLength`, primitive index counts against their mode, and names Blender cannot store (lone UTF-16
-surrogates). The file-level encoding (a UTF-8 byte order mark) is gltf_file's finding.
+Blender's importer recurses unaided or than the add-on lets it: see `_depth`), scene roots, mesh and
+accessor references, accessors against their buffer views and buffers, buffer data (GLB BIN chunk, data:
+URIs, files next to the glTF) against `byteLength`, primitive index counts against their mode, and names
+Blender cannot store (lone UTF-16 surrogates). The file-level encoding (a UTF-8 byte order mark) is
+gltf_file's finding.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from typing import Any, Literal, TypeGuard
 
 from .json_types import describe, pointer
 
-MAX_DEPTH = 900  # Blender's importer recurses once per level and stops near Python's recursion limit (1000)
+PLAIN_DEPTH = 900  # Blender's importer recurses once per level: unaided it stops near Python's limit (1000)
+MAX_DEPTH = 100_000  # the deepest hierarchy the add-on lets Blender's importer and exporter recurse through
 COMPONENT_BYTES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
 TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 MODE_NAMES = {0: "POINTS", 1: "LINES", 2: "LINE_LOOP", 3: "LINE_STRIP", 4: "TRIANGLES", 5: "TRIANGLE_STRIP",
@@ -33,7 +35,7 @@ NAMED_ARRAYS = ("nodes", "meshes", "materials", "cameras", "scenes", "skins", "a
                 "samplers", "accessors", "bufferViews", "buffers")
 
 RepairKind = Literal["drop_child", "drop_children", "drop_scene_node", "drop_primitive", "trim_primitive", "rename",
-                     "drop_mesh"]
+                     "drop_mesh", "allow_depth"]
 
 
 @dataclass(frozen=True)
@@ -42,7 +44,8 @@ class Repair:
 
     drop_child (node, position in children); drop_children (node); drop_scene_node (scene, position in
     nodes); drop_mesh (node); drop_primitive (mesh, primitive: it then reads nothing); trim_primitive
-    (mesh, primitive, new index count); rename (array name, index) with `value` the new name.
+    (mesh, primitive, new index count); rename (array name, index) with `value` the new name; allow_depth
+    (no data change: `value` levels of recursion are allowed for the import).
     """
 
     kind: RepairKind
@@ -168,6 +171,10 @@ def _cycles(link_at: dict[int, tuple[int, int]]) -> list[Finding]:
 
 
 def _depth(nodes: list[Any], parent: dict[int, int]) -> Iterator[Finding]:
+    """The hierarchy's depth against what Blender's importer recurses through: it walks the tree in pure
+    Python, one call per level, so the add-on raises Python's recursion limit for the import (a warning,
+    the file imports); past MAX_DEPTH it does not (the time and memory grow with the depth), so the file
+    cannot be opened. Linear: each node's depth is found once."""
     depth: dict[int, int] = {}
     deepest, deepest_node = 0, -1
     for start in range(len(nodes)):
@@ -183,8 +190,12 @@ def _depth(nodes: list[Any], parent: dict[int, int]) -> Iterator[Finding]:
         if level > deepest:
             deepest, deepest_node = level, walk[0] if walk else current
     if deepest > MAX_DEPTH:
-        yield Finding("/nodes", f"the node hierarchy is {deepest} levels deep (node {deepest_node}); Blender's "
-                                f"importer recurses once per level and stops at about {MAX_DEPTH + 80}", blender=FATAL)
+        yield Finding("/nodes", f"the node hierarchy is {deepest} levels deep (node {deepest_node}), deeper than the "
+                                f"{MAX_DEPTH} the OMI add-on lets Blender's importer recurse through", blender=FATAL)
+    elif deepest > PLAIN_DEPTH:
+        yield Finding("/nodes", f"the node hierarchy is {deepest} levels deep (node {deepest_node})",
+                      Repair("allow_depth", (), deepest, done="Python's recursion limit is raised for the import"),
+                      blender=f"recurses once per level and stops at about {PLAIN_DEPTH + 80}", severity="warning")
 
 
 def _scenes(document: dict[str, Any]) -> Iterator[Finding]:

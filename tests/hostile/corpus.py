@@ -107,6 +107,13 @@ TETRA = [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0)]
 TETRA_TRIANGLES = [TETRA[i] for i in (0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3)]
 
 
+def _chain(depth: int) -> dict:
+    """A chain of `depth` nodes, each 1 cm above its parent, a dynamic box body at its end."""
+    nodes: list[dict] = [{"name": f"N{i}", "children": [i + 1], "translation": [0, 0.01, 0]} for i in range(depth - 1)]
+    nodes.append({"name": "Leaf", "translation": [0, 0.01, 0], "extensions": _body({"type": "dynamic"})})
+    return _physics(nodes, [{"type": "box", "box": {"size": [0.1, 0.1, 0.1]}}], scene_nodes=[0])
+
+
 def _structure_cases() -> dict[str, Case]:
     cases: dict[str, Case] = {}
     cycle = _box_body()
@@ -124,10 +131,11 @@ def _structure_cases() -> dict[str, Case]:
     dangling = _document([{"name": "A"}], scene_nodes=[0, 5])
     cases["dangling_scene_node.gltf"] = Case(dangling, validate_errors=("/scenes/0/nodes/1",),
                                              import_words=("scene node 5 does not exist",))
-    depth = 20_000
-    chain = _document([{"name": f"N{i}", "children": [i + 1]} for i in range(depth - 1)] + [{"name": "Leaf"}],
-                      scene_nodes=[0])
-    cases["deep_chain.gltf"] = Case(chain, validate_errors=("/nodes",), validate_words=("deep",), import_fails=True)
+    cases["deep_chain.gltf"] = Case(_chain(20_000), validate_words=("20000 levels deep", "stops at about"),
+                                    import_words=("20000 levels deep", "recursion limit is raised"))
+    too_deep = 100_001  # one level past gltf_structure.MAX_DEPTH
+    cases["too_deep_chain.gltf"] = Case(_chain(too_deep), validate_errors=("/nodes",),
+                                        validate_words=(f"{too_deep} levels deep",), import_fails=True)
 
     data = _positions(TETRA_TRIANGLES)
     past_view = _mesh_document([(TETRA_TRIANGLES, TRIANGLES, True)], name="PastView")

@@ -45,15 +45,20 @@ def test_node_tree_keeps_the_first_parent_and_breaks_each_loop_once(structure):
     assert all(found.as_repaired().endswith("; link ignored") for found in dropped)
 
 
-def test_a_deep_chain_is_fatal_and_checked_without_recursion(structure):
-    depth = 50_000
-    chain = {"nodes": [{"children": [index + 1]} for index in range(depth - 1)] + [{}], "scenes": [{"nodes": [0]}]}
-    findings = structure.check(chain)
-    assert [(found.pointer, found.fatal) for found in findings] == [("/nodes", True)]
-    assert f"{depth} levels deep" in findings[0].message
-    shallow = {"nodes": chain["nodes"][-structure.MAX_DEPTH:], "scenes": []}
-    shallow["nodes"] = [{"children": [index + 1]} for index in range(structure.MAX_DEPTH - 1)] + [{}]
-    assert structure.check(shallow) == []
+def _chain(depth: int) -> dict:
+    return {"nodes": [{"children": [index + 1]} for index in range(depth - 1)] + [{}], "scenes": [{"nodes": [0]}]}
+
+
+def test_a_deep_chain_is_allowed_up_to_max_depth_and_checked_without_recursion(structure):
+    deep = structure.check(_chain(50_000))
+    assert [(found.pointer, found.severity, found.repair.kind, found.repair.value) for found in deep] == \
+        [("/nodes", "warning", "allow_depth", 50_000)]
+    assert "50000 levels deep" in deep[0].message and "stops at about" in deep[0].as_error()
+    too_deep = structure.check(_chain(structure.MAX_DEPTH + 1))
+    assert [(found.pointer, found.fatal) for found in too_deep] == [("/nodes", True)]
+    assert f"{structure.MAX_DEPTH + 1} levels deep" in too_deep[0].message
+    assert structure.check(_chain(structure.PLAIN_DEPTH)) == []
+    assert [found.fatal for found in structure.check(_chain(structure.MAX_DEPTH))] == [False]
 
 
 def test_scene_roots_and_mesh_references(structure):
