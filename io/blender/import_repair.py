@@ -14,7 +14,7 @@ import os
 from typing import Any
 from urllib.parse import unquote
 
-from ..omi import gltf_structure, model, node_transforms, shape_meshes, unknown_keys, value_losses
+from ..omi import gltf_structure, joint_rest, model, node_transforms, shape_meshes, unknown_keys, value_losses
 from . import gltf_compat, recursion_room
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads
@@ -38,18 +38,7 @@ def _array(data: Any, key: str) -> list[Any]:
 
 def importer_json(data: Any) -> dict[str, Any]:
     """The structural part of the importer's parsed glTF as plain JSON values (what gltf_structure reads)."""
-    document: dict[str, Any] = {}
-    for key in gltf_structure.NAMED_ARRAYS:
-        fields = [(field, _snake(field)) for field in _ATTRIBUTES.get(key, ("name",))]
-        items = []
-        for item in _array(data, key):
-            entry = {}
-            for field, attribute in fields:
-                value = getattr(item, attribute, None)
-                if value is not None:
-                    entry[field] = value
-            items.append(entry)
-        document[key] = items
+    document: dict[str, Any] = {key: _items_json(data, key) for key in gltf_structure.NAMED_ARRAYS}
     for mesh, entry in zip(_array(data, "meshes"), document["meshes"], strict=True):
         entry["primitives"] = [{"attributes": dict(primitive.attributes or {}), "indices": primitive.indices,
                                 "mode": 4 if primitive.mode is None else primitive.mode}
@@ -58,6 +47,20 @@ def importer_json(data: Any) -> dict[str, Any]:
             if primitive["indices"] is None:
                 del primitive["indices"]
     return document
+
+
+def _items_json(data: Any, key: str) -> list[dict[str, Any]]:
+    """One array of the importer's data as JSON values, with the fields the checks read."""
+    fields = [(field, _snake(field)) for field in _ATTRIBUTES.get(key, ("name",))]
+    items = []
+    for item in _array(data, key):
+        entry = {}
+        for field, attribute in fields:
+            value = getattr(item, attribute, None)
+            if value is not None:
+                entry[field] = value
+        items.append(entry)
+    return items
 
 
 def _buffer_data(gltf: Any) -> gltf_structure.BufferData:
@@ -71,10 +74,18 @@ def _buffer_data(gltf: Any) -> gltf_structure.BufferData:
 
 def physics_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
     """What the import cannot use or keep of the file's physics, beyond the reader's findings: values
-    Blender's float32 settings or enums cannot hold, keys the model has no place for, and the mesh problems
-    of convex/trimesh shapes."""
+    Blender's float32 settings or enums cannot hold, keys the model has no place for, the mesh problems
+    of convex/trimesh shapes, and joints whose bodies start outside their limits."""
     return (value_losses.document_losses(doc) + unknown_keys.check(_physics_json(gltf.data))
-            + shape_mesh_issues(gltf, doc))
+            + shape_mesh_issues(gltf, doc) + joint_rest_issues(gltf, doc))
+
+
+def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
+    """Joints whose connected node starts outside the joint's limits (io/omi/joint_rest), on the nodes
+    as the importer will build them (after the repairs)."""
+    if not any(node.joint is not None for node in doc.nodes.values()):
+        return []
+    return joint_rest.check({"nodes": _items_json(gltf.data, "nodes")}, doc)
 
 
 def _physics_json(data: Any) -> dict[str, Any]:

@@ -11,7 +11,7 @@ or on the next event-loop turn.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import bpy
@@ -50,33 +50,29 @@ def _restore_later() -> None:
 def object_depth(objects: Iterable[Any]) -> int:
     """The most levels of the objects' hierarchy (parents, and bones inside armatures), found in linear
     time: the levels of the node tree the glTF exporter walks."""
-    depth: dict[str, int] = {}
-    deepest = 0
-    for obj in objects:
-        walk, current = [], obj
-        while current is not None and current.name_full not in depth:
-            walk.append(current)
-            current = current.parent
-        level = depth[current.name_full] if current is not None else 0
-        for item in reversed(walk):
-            level += 1 + _bone_depth(item)
-            depth[item.name_full] = level
-        deepest = max(deepest, level)
-    return deepest
+    return _deepest(objects, lambda obj: obj.name_full, lambda obj: obj.parent, lambda obj: 1 + _bone_depth(obj))
 
 
 def _bone_depth(obj: Any) -> int:
     """The depth of an armature's bone tree (0 for other objects)."""
     if obj.type != 'ARMATURE' or obj.data is None:
         return 0
+    return _deepest(obj.data.bones, lambda bone: bone.name, lambda bone: bone.parent, lambda _bone: 1)
+
+
+def _deepest(items: Iterable[Any], key: Callable[[Any], str], parent: Callable[[Any], Any],
+             levels: Callable[[Any], int]) -> int:
+    """The largest sum of `levels` from an item up to its root; each item counted once (a loop, no recursion)."""
     depth: dict[str, int] = {}
-    for bone in obj.data.bones:
-        walk, current = [], bone
-        while current is not None and current.name not in depth:
+    deepest = 0
+    for item in items:
+        walk, current = [], item
+        while current is not None and key(current) not in depth:
             walk.append(current)
-            current = current.parent
-        level = depth[current.name] if current is not None else 0
-        for item in reversed(walk):
-            level += 1
-            depth[item.name] = level
-    return max(depth.values(), default=0)
+            current = parent(current)
+        level = depth[key(current)] if current is not None else 0
+        for entry in reversed(walk):
+            level += levels(entry)
+            depth[key(entry)] = level
+        deepest = max(deepest, level)
+    return deepest

@@ -13,6 +13,7 @@ from . import (
     dialects,
     gltf_file,
     gltf_structure,
+    joint_rest,
     node_transforms,
     pointers,
     reader,
@@ -117,6 +118,7 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     issues = structure + [item for read in docs for item in from_issues(read.issues, "rules")
                           if item["pointer"] not in said]
     issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
+    issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits
     found = schema.schema_errors(parsed.document, spec_dir, allow_legacy=True)
     if "KHR" in used:  # both checks report a non-finite number: once is enough
         found += [item for item in schema_khr.khr_schema_errors(parsed.document) if item not in found]

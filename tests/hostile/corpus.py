@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -212,8 +213,6 @@ def _mesh_cases() -> dict[str, Case]:
 
 def _huge_hull_case(vertices: int) -> Case:
     """A convex hull of `vertices` points on a sphere-ish spiral (far above the spec's 255)."""
-    import math
-
     points = []
     for i in range(vertices):
         z = 1 - 2 * (i + 0.5) / vertices
@@ -284,8 +283,44 @@ def _forward_cases() -> dict[str, Case]:
     return cases
 
 
+SLIDER_LIMITS = [{"linearAxes": [1, 2], "min": 0, "max": 0}, {"linearAxes": [0], "min": -1, "max": 1},
+                 {"angularAxes": [0, 1, 2], "min": 0, "max": 0}]  # slides 1 m either way along X
+HINGE_LIMITS = [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}, {"angularAxes": [0, 1], "min": 0, "max": 0},
+                {"angularAxes": [2], "min": -0.5, "max": 0.5}]  # turns 0.5 rad either way about Z
+
+
+def turn_z(angle: float) -> list[float]:
+    """A glTF rotation of `angle` radians about Z."""
+    return [0.0, 0.0, math.sin(angle / 2), math.cos(angle / 2)]
+
+
+def joint_document(limits: list[dict], rail: dict, joint: dict | None = None, carriage: dict | None = None) -> dict:
+    """A static 'Rail' (node 0) and a dynamic 'Carriage' (node 1) joined by 'Joint' (node 2, under the
+    carriage); `rail`, `joint` and `carriage` add to the nodes (their transforms)."""
+    document = _physics([{"name": "Rail", "extensions": _body({"type": "static"}), **rail},
+                         {"name": "Carriage", "extensions": _body({"type": "dynamic"}), "children": [2],
+                          **(carriage or {})},
+                         {"name": "Joint", "extensions": {JOINT: {"connectedNode": 0, "joint": 0}}, **(joint or {})}],
+                        [{"type": "box", "box": {"size": [0.2, 0.2, 0.2]}}], scene_nodes=[0, 1])
+    document["extensions"][JOINT] = {"physicsJoints": [{"limits": limits}]}
+    return document
+
+
+def _joint_cases() -> dict[str, Case]:
+    """Bodies that start outside their own joint's limits (engines snap them on the first step)."""
+    words = ("'Joint'", "'Rail'")
+    return {
+        "slider_outside_limit.gltf": Case(joint_document(SLIDER_LIMITS, {"translation": [1.5, 0, 0]}),
+                                          validate_words=("1.5 m along the joint's X axis", "0.5 m beyond"),
+                                          import_words=(*words, "0.5 m beyond the limit's max 1 m")),
+        "hinge_outside_limit.gltf": Case(joint_document(HINGE_LIMITS, {"rotation": turn_z(0.7)}),
+                                         validate_words=("about the joint's Z axis", "11.5° beyond"),
+                                         import_words=(*words, "11.5° beyond the limit's max 28.6°")),
+    }
+
+
 CASE_MAKERS: tuple[Callable[[], dict[str, Case]], ...] = (_structure_cases, _mesh_cases, _value_cases,
-                                                            _forward_cases)
+                                                            _forward_cases, _joint_cases)
 
 
 def make_corpus(huge_hull_vertices: int = 500_000) -> dict[str, Case]:
