@@ -116,11 +116,11 @@ def repair(gltf: Any) -> list[model.Issue]:
     issues += node_transforms.check(document)  # warnings only: nothing to repair
     for finding in gltf_structure.check(document, _buffer_data(gltf)):
         fix = finding.repair
+        if finding.fatal:
+            _build_nothing(data)
+            return [*issues, model.Issue(finding.pointer, f"{finding.as_error()}; nothing imported", "error")]
         if fix is None:
             issues.append(model.Issue(finding.pointer, finding.as_error(), "error"))
-            if finding.fatal:
-                _build_nothing(data)
-                return issues
             continue
         issues.append(model.Issue(finding.pointer, finding.as_repaired(), "info" if fix.kind == "allow_depth"
                                   else "warning"))  # a deep tree imports whole: nothing to warn about

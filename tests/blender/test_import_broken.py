@@ -30,7 +30,8 @@ def valid_document() -> dict:
          "extensions": {BODY: {"motion": {"type": "dynamic"}}}},
         {"name": "VictimShape", "extensions": {BODY: {"collider": {"shape": 2, "physicsMaterial": 0,
                                                                     "collisionFilter": 0}}}},
-        {"name": "VictimJoint", "extensions": {JOINT: {"joint": 0, "connectedNode": KEEPER_SHAPE}}},
+        {"name": "VictimJoint", "translation": [-3.0, 0.0, 0.0],  # on KeeperShape: the pin starts closed
+         "extensions": {JOINT: {"joint": 0, "connectedNode": KEEPER_SHAPE}}},
     ]
     shapes = [{"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}, {"type": "box", "box": {"size": [20.0, 1.0, 20.0]}},
               {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.25, "radiusBottom": 0.25}},
