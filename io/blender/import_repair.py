@@ -14,7 +14,7 @@ import os
 from typing import Any
 from urllib.parse import unquote
 
-from ..omi import gltf_structure, joint_rest, model, node_transforms, shape_meshes, unknown_keys, value_losses
+from ..omi import gltf_structure, joint_rest, model, node_transforms, shape_meshes, value_losses
 from . import gltf_compat, recursion_room
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads
@@ -73,11 +73,10 @@ def _buffer_data(gltf: Any) -> gltf_structure.BufferData:
 
 
 def physics_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
-    """What the import cannot use or keep of the file's physics, beyond the reader's findings: values
-    Blender's float32 settings or enums cannot hold, keys the model has no place for, the mesh problems
-    of convex/trimesh shapes, and joints whose bodies start outside their limits."""
-    return (value_losses.document_losses(doc) + unknown_keys.check(_physics_json(gltf.data))
-            + shape_mesh_issues(gltf, doc) + joint_rest_issues(gltf, doc))
+    """What the import cannot use or keep of the file's physics, beyond the reader's findings (which name the
+    unknown keys it keeps): values Blender's float32 settings or enums cannot hold, the mesh problems of
+    convex/trimesh shapes, and joints whose bodies start outside their limits."""
+    return value_losses.document_losses(doc) + shape_mesh_issues(gltf, doc) + joint_rest_issues(gltf, doc)
 
 
 def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
@@ -86,12 +85,6 @@ def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue
     if not any(node.joint is not None for node in doc.nodes.values()):
         return []
     return joint_rest.check({"nodes": _items_json(gltf.data, "nodes")}, doc)
-
-
-def _physics_json(data: Any) -> dict[str, Any]:
-    """The OMI extension objects of the importer's data, as JSON values, for unknown_keys."""
-    return {"extensions": data.extensions or {},
-            "nodes": [{"extensions": node.extensions} if node.extensions else {} for node in data.nodes or []]}
 
 
 def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:

@@ -48,8 +48,8 @@ LIMIT_FIELDS: tuple[Field, ...] = (
 LIMIT_RANGE_KEYS = ("min", "max")  # written by limit_to_json itself: an empty range drops both
 
 DRIVE_FIELDS: tuple[Field, ...] = (
-    Field("type", "type", "special", choices=model.DRIVE_TYPES),  # required; other strings kept (warned)
-    Field("mode", "mode", "special", choices=model.DRIVE_MODES),  # required; other strings kept (warned)
+    Field("type", "type", "special", choices=model.DRIVE_TYPES, open=True),  # required; other strings kept (warned)
+    Field("mode", "mode", "special", choices=model.DRIVE_MODES, open=True),  # required; other strings kept (warned)
     Field("axis", "axis", "special"),  # required, 0..2
     Field("max_force", "maxForce", "infinity", minimum=0.0),  # absent: unlimited
     Field("position_target", "positionTarget"),
@@ -138,6 +138,8 @@ class Dialect:
     body_parts: tuple[str, ...] = ("motion", "collider", "trigger")  # node-level keys of the body extension
     paired_drive_gains: bool = False  # a drive's stiffness/damping only with its position/velocity target
     degenerate_shapes_dropped: bool = False  # a capsule/cylinder with no radius at all is invalid
+    keeps_unknown: bool = False  # the reader keeps keys its tables do not declare (`unknown_keys`), written back
+    required_arrays: tuple[str, ...] = ("shapes", "physicsJoints")  # an extension holding one needs it (schema)
 
     @property
     def extensions(self) -> tuple[str, ...]:
@@ -161,6 +163,7 @@ OMI = Dialect(
     motion_fields=OMI_MOTION_FIELDS,
     collider_fields=OMI_COLLIDER_FIELDS,
     trigger_fields=OMI_TRIGGER_FIELDS,
+    keeps_unknown=True,
 )
 
 

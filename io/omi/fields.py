@@ -33,6 +33,7 @@ from .json_types import (
     str_or,
     vec_or,
 )
+from .model import Unknown
 
 Kind = Literal["number", "vector", "choice", "strings", "bool", "name", "infinity", "special"]
 
@@ -59,6 +60,9 @@ class Field:
     absent: what the model holds when the key is absent, if not the default (e.g. None for "the shape
     type's default height").
     excludes: a key this one may not be written next to (the writer keeps the first written).
+    open: an enum whose schema accepts any string (a drive's type and mode): a spelling the table does not
+    know is kept and written back (`write_unknown`); a closed enum's (motion type, combine modes) cannot be
+    written schema-valid, so the reader reads the fallback and says the value is not kept.
     """
 
     attr: str
@@ -72,6 +76,7 @@ class Field:
     what: str = ""
     absent: Any = SAME
     excludes: str = ""
+    open: bool = False  # "choice"/enum: the schema allows other strings too, so a file's unknown one is kept
 
     @property
     def label(self) -> str:
@@ -81,6 +86,14 @@ class Field:
     @property
     def read_default(self) -> Any:
         return self.default if self.absent is SAME else self.absent
+
+    @property
+    def fallback(self) -> Any:
+        """What the model holds for an enum spelling the table does not know: the read default, else the first
+        choice. The file's spelling is kept in the item's `unknown` and written back while the model still
+        holds this value (a value the user chose instead wins)."""
+        default = self.read_default
+        return default if default is not None or not self.choices else self.choices[0]
 
 
 def field(fields: Sequence[Field], attr: str) -> Field:
@@ -111,9 +124,14 @@ def read_field(spec: Field, container: Mapping[str, Any], at: Where, issues: Iss
     if spec.kind == "choice":
         text = str_or(value, default, where, issues, spec.label)
         if text not in spec.choices:
-            report(issues, where, f"{spec.label} {describe(text)} is not one of {', '.join(spec.choices)}; "
-                   f"using {default}")
-            return default
+            if spec.open:
+                report(issues, where, f"{spec.label} {describe(text)} is not one of {', '.join(spec.choices)}: read "
+                       f"as {spec.fallback}; the file's value is kept and written back unless the setting is changed",
+                       "warning")
+            else:
+                report(issues, where, f"{spec.label} {describe(text)} is not one of {', '.join(spec.choices)}; using "
+                       f"{spec.fallback} (the schema allows no other value, so it is not kept)")
+            return spec.fallback
         return text
     if spec.kind == "strings":
         return str_list_or(value, default, where, issues, spec.label)
@@ -194,4 +212,25 @@ def write_fields(fields: Iterable[Field], item: object, out: dict[str, Any]) -> 
         value = json_value(spec, getattr(item, spec.attr))
         if value is not MISSING:
             out[spec.key] = value
+    return out
+
+
+def write_unknown(fields: Iterable[Field], item: object, out: dict[str, Any], dialect: str) -> dict[str, Any]:
+    """Put the item's kept unknown keys (`model.Unknown`, read from a file of `dialect`) back into `out`.
+
+    An undeclared key never overrides a key already written. A declared key holds the file's spelling of an
+    open enum's value the table does not know: it replaces the written value only while the model still
+    holds the Field's `fallback` (the setting was not changed; a value the user chose wins). Another dialect's keys are
+    not written here (`unknown_keys.not_written` names them).
+    """
+    kept: Unknown | None = getattr(item, "unknown", None)
+    if not kept or kept.dialect != dialect:
+        return out
+    declared = {spec.key: spec for spec in fields}
+    for key, value in kept.fresh().items():
+        spec = declared.get(key)
+        if spec is None:
+            out.setdefault(key, value)
+        elif spec.open and getattr(item, spec.attr, None) == spec.fallback:
+            out[key] = value
     return out

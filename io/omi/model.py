@@ -12,6 +12,8 @@ No bpy here: this module is shared by the add-on, the command-line validator and
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -62,6 +64,67 @@ DEFAULT_RESTITUTION = 0.0
 DEFAULT_COMBINE: CombineMode = "average"
 
 
+class Unknown(Mapping[str, Any]):
+    """What one object of a file held that the model has no field for, kept to be written back (a newer file
+    must not lose its newer data in our hands): the keys the dialect's Field tables do not declare (with
+    `extras` and `extensions`), and the file's own spelling of enum values the tables do not know (under
+    the enum's key; the model holds the Field's `fallback` then, and the writer puts the file's spelling
+    back only while the model still holds that fallback: a value the user chose wins).
+
+    `dialect` is the dialect that read them ("OMI"): another dialect's writer does not write them (its
+    namespaces differ) and says so. Immutable and hashable (compared by its JSON text), so model values
+    stay comparable and usable as dict keys; `fresh()` gives a copy to write into a document.
+    """
+
+    __slots__ = ("_text", "_values", "dialect")
+
+    def __init__(self, values: Mapping[str, Any] | None = None, dialect: str = "OMI") -> None:
+        self._values = dict(values or {})
+        self._text = json.dumps(self._values, ensure_ascii=False, separators=(",", ":")) if self._values else ""
+        self.dialect = dialect
+
+    @classmethod
+    def from_text(cls, text: str, dialect: str = "OMI") -> Unknown:
+        """The value `text` holds (see `text`); nothing kept when it is empty or not a JSON object."""
+        try:
+            values = json.loads(text) if text else {}
+        except ValueError:
+            values = {}
+        return cls(values if isinstance(values, dict) else {}, dialect)
+
+    @property
+    def text(self) -> str:
+        """The kept keys as JSON object text ("" when nothing is kept): what Blender stores."""
+        return self._text
+
+    def fresh(self) -> dict[str, Any]:
+        """A deep copy of the kept keys, safe to put into a document that may be changed later."""
+        return json.loads(self._text) if self._text else {}
+
+    def __getitem__(self, key: str) -> Any:
+        return self._values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Unknown):
+            return NotImplemented
+        return self._text == other._text and (not self._text or self.dialect == other.dialect)
+
+    def __hash__(self) -> int:
+        return hash((self._text, self.dialect if self._text else ""))
+
+    def __repr__(self) -> str:
+        return f"Unknown({self._text or '{}'}, {self.dialect!r})" if self._text else "Unknown()"
+
+
+NOTHING_UNKNOWN = Unknown()
+
+
 def default_height(shape_type: str) -> float:
     """The spec's default height, which differs between capsule (mid-height) and cylinder."""
     return DEFAULT_CYLINDER_HEIGHT if shape_type == "cylinder" else DEFAULT_CAPSULE_HEIGHT
@@ -78,6 +141,10 @@ class Shape:
     radius_top: float = DEFAULT_RADIUS
     radius_bottom: float = DEFAULT_RADIUS
     mesh: MeshRef = None  # convex/trimesh; None means no mesh (-1 in the spec)
+    unknown: Unknown = NOTHING_UNKNOWN  # the shape object's keys the model does not read (its `name` too)
+    # the per-type sub-object's unknown keys, by the type they were read with: {"box": {"margin": 0.01}};
+    # written only while the shape keeps that type
+    type_unknown: Unknown = NOTHING_UNKNOWN
 
     @property
     def effective_height(self) -> float:
@@ -96,6 +163,7 @@ class Motion:
     linear_velocity: Vec3 = ZERO3
     angular_velocity: Vec3 = ZERO3
     gravity_factor: float = DEFAULT_GRAVITY_FACTOR
+    unknown: Unknown = NOTHING_UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -106,6 +174,7 @@ class PhysicsMaterial:
     friction_combine: str = DEFAULT_COMBINE
     restitution_combine: str = DEFAULT_COMBINE
     name: str = ""  # glTFChildOfRootProperty name; not part of the physics meaning
+    unknown: Unknown = NOTHING_UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -114,6 +183,7 @@ class CollisionFilter:
     collide_with_systems: tuple[str, ...] = ()
     not_collide_with_systems: tuple[str, ...] = ()
     name: str = ""
+    unknown: Unknown = NOTHING_UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -123,6 +193,7 @@ class Collider:
     shape: Shape | None = None
     physics_material: PhysicsMaterial | None = None
     collision_filter: CollisionFilter | None = None
+    unknown: Unknown = NOTHING_UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -132,6 +203,7 @@ class Trigger:
     shape: Shape | None = None
     nodes: tuple[NodeRef, ...] = ()
     collision_filter: CollisionFilter | None = None
+    unknown: Unknown = NOTHING_UNKNOWN
 
     @property
     def is_compound(self) -> bool:
@@ -148,6 +220,7 @@ class JointLimit:
     max: float | None = None
     stiffness: float | None = None
     damping: float = 0.0
+    unknown: Unknown = NOTHING_UNKNOWN  # written into each limits[] entry the limit becomes
 
 
 @dataclass(frozen=True)
@@ -162,6 +235,7 @@ class JointDrive:
     velocity_target: float | None = None
     stiffness: float = 0.0
     damping: float = 0.0
+    unknown: Unknown = NOTHING_UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -171,6 +245,7 @@ class JointSettings:
     limits: tuple[JointLimit, ...] = ()
     drives: tuple[JointDrive, ...] = ()
     name: str = ""
+    unknown: Unknown = NOTHING_UNKNOWN
 
 
 @dataclass(frozen=True)
@@ -180,6 +255,7 @@ class Joint:
     settings: JointSettings
     connected_node: NodeRef
     enable_collision: bool = False
+    unknown: Unknown = NOTHING_UNKNOWN  # of the node-level joint object
 
 
 @dataclass(frozen=True)
@@ -190,6 +266,7 @@ class NodePhysics:
     collider: Collider | None = None
     trigger: Trigger | None = None
     joint: Joint | None = None
+    unknown: Unknown = NOTHING_UNKNOWN  # of the node-level body extension object (beside motion, collider, ...)
 
     @property
     def is_empty(self) -> bool:
@@ -225,6 +302,7 @@ class PhysicsDocument:
     nodes: dict[int, NodePhysics] = field(default_factory=dict)
     issues: list[Issue] = field(default_factory=list)
     revisions: set[str] = field(default_factory=set)  # which spec revisions the file used
+    unknown: dict[str, Unknown] = field(default_factory=dict)  # extension name -> its document-level unknown keys
 
     def warn(self, pointer: str, message: str, severity: Severity = "warning") -> None:
         self.issues.append(Issue(pointer, message, severity))

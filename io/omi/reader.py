@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import model, pointers, rules
-from .dialects import OMI, document_dialect
+from .dialects import LEGACY_JOINT_CONSTRAINTS_KEY, OMI, document_dialect
 from .json_types import (
     MISSING,
     ROOT,
@@ -131,7 +131,7 @@ class _Reader(LegacyReading, JointReading):
         self.doc.revisions |= self.items.revisions_seen
         for index in sorted(self.nodes):
             built = self.nodes[index]
-            physics = NodePhysics(built.motion, built.collider, built.trigger, built.joint)
+            physics = NodePhysics(built.motion, built.collider, built.trigger, built.joint, built.body_unknown)
             if not physics.is_empty:
                 self.doc.nodes[index] = physics
 
@@ -167,6 +167,17 @@ class _Reader(LegacyReading, JointReading):
         if raw:
             self.revision(rules.REV_COLLIDER, at)
         self.colliders = [self.read_legacy_collider(item, join(at, i)) for i, item in enumerate(raw)]
+        self.read_document_unknown()
+
+    def read_document_unknown(self) -> None:
+        """The keys of the document-level extensions beside their arrays (`{"futureArray": [...]}`), kept."""
+        for name in (SHAPE, BODY, JOINT):
+            content = get(self.extensions, name)
+            if isinstance(content, Mapping):
+                known = (*OMI.arrays_of(name), *((LEGACY_JOINT_CONSTRAINTS_KEY,) if name == JOINT else ()))
+                kept = self.items.kept((), content, join(ROOT, "extensions", name), f"{name} extension", known=known)
+                if kept:
+                    self.doc.unknown[name] = kept
 
     def resolve(self, value: object, items: Sequence[Any], at: Where, what: str) -> Any:
         """The item an index refers to, or None (reported) if the index or the item is unusable."""
@@ -212,8 +223,9 @@ class _Reader(LegacyReading, JointReading):
         self.read_parts(index, body, at)
 
     def read_parts(self, index: int, body: Mapping[str, Any], at: Where) -> None:
-        """motion, collider and trigger of one node's body extension."""
+        """motion, collider and trigger of one node's body extension, and its other keys (kept)."""
         node = self.node(index)
+        node.body_unknown = self.items.kept((), body, at, "body", known=(*self.items.dialect.body_parts, "type"))
         if "motion" in body:
             node.motion = self.read_motion(body["motion"], join(at, "motion"))
         if "collider" in body:
@@ -225,7 +237,8 @@ class _Reader(LegacyReading, JointReading):
         motion = obj_or_none(raw, at, self.issues, "motion")
         if motion is None:
             return None
-        return Motion(self.items.motion_type(motion, at), **self.items.motion_values(motion, at))
+        return Motion(self.items.motion_type(motion, at), **self.items.motion_values(motion, at),
+                      unknown=self.items.motion_unknown(motion, at))
 
     def read_collider(self, raw: object, at: Where) -> Collider | None:
         collider = obj_or_none(raw, at, self.issues, "collider")
@@ -236,7 +249,8 @@ class _Reader(LegacyReading, JointReading):
                                 "physicsMaterial")
         collision_filter = self.resolve(get(collider, "collisionFilter"), self.filters, join(at, "collisionFilter"),
                                         "collisionFilter")
-        return Collider(shape, material, collision_filter)
+        return Collider(shape, material, collision_filter,
+                        self.items.kept(self.items.dialect.collider_fields, collider, at, "collider"))
 
     def shape_of(self, container: Mapping[str, Any], at: Where) -> tuple[Shape | None, object]:
         """The shape a collider or trigger refers to (None if absent or unusable), and the raw reference."""
@@ -248,6 +262,7 @@ class _Reader(LegacyReading, JointReading):
         if trigger is None:
             return
         node = self.node(index)
+        node.trigger_unknown = self.items.kept(self.items.dialect.trigger_fields, trigger, at, "trigger")
         members_value = get(trigger, "nodes")
         shape, shape_value = self.shape_of(trigger, at)
         collision_filter = self.resolve(get(trigger, "collisionFilter"), self.filters, join(at, "collisionFilter"),
@@ -255,7 +270,7 @@ class _Reader(LegacyReading, JointReading):
         if shape is not None:
             if members_value is not MISSING:
                 report(self.issues, join(at, "nodes"), "trigger has both a shape and nodes; nodes dropped")
-            node.trigger = Trigger(shape, (), collision_filter)
+            node.trigger = Trigger(shape, (), collision_filter, node.trigger_unknown)
             return
         if shape_value is not MISSING and shape_value != -1:
             return  # its shape was unusable (reported): no trigger
@@ -305,7 +320,7 @@ class _Reader(LegacyReading, JointReading):
                     else:
                         kept.append(member)
                 if kept:
-                    node.trigger = Trigger(None, tuple(kept))
+                    node.trigger = Trigger(None, tuple(kept), unknown=node.trigger_unknown)
                 else:
                     self.issues.append(rules.note(join(body_at, "trigger"), "trigger_without_members"))
             elif node.implicit_compound:
@@ -320,7 +335,7 @@ class _Reader(LegacyReading, JointReading):
         """A compound trigger made of the descendant shape triggers that belong to this node."""
         members = [member for member in self.own_descendants(index) if self.has_shape_trigger(member)]
         if members:
-            self.nodes[index].trigger = Trigger(None, tuple(members))
+            self.nodes[index].trigger = Trigger(None, tuple(members), unknown=self.nodes[index].trigger_unknown)
         else:
             self.issues.append(rules.note(at, "trigger_without_members"))
 

@@ -8,11 +8,12 @@ required keys, the motion type's aliases) is written out here once.
 
 from __future__ import annotations
 
+import dataclasses
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from . import model, rules
+from . import model, rules, unknown_keys
 from .conventions import capsule_mid_height
 from .dialects import LEGACY_FLAT_SHAPE_KEYS, LEGACY_HULL_TYPE, LEGACY_SHAPE_RADIUS_KEY, OMI, Dialect
 from .dialects_khr import PLANE_BOX_INFINITE_SIZE, PLANE_BOX_THICKNESS
@@ -31,7 +32,18 @@ from .json_types import (
     obj_or_none,
     report,
 )
-from .model import CollisionFilter, Issue, JointDrive, JointLimit, JointSettings, PhysicsMaterial, Shape, Vec3
+from .model import (
+    NOTHING_UNKNOWN,
+    CollisionFilter,
+    Issue,
+    JointDrive,
+    JointLimit,
+    JointSettings,
+    PhysicsMaterial,
+    Shape,
+    Unknown,
+    Vec3,
+)
 
 
 class ItemReader:
@@ -44,6 +56,16 @@ class ItemReader:
         self.revision = revision
         self.dialect = dialect
         self.revisions_seen: set[str] = set()
+
+    def kept(self, fields: Iterable[Field], container: Mapping[str, Any], at: Where, what: str, *,
+             known: Iterable[str] = (), quiet: Iterable[str] = (), raw: Mapping[str, str] | None = None) -> Unknown:
+        """The object's keys the tables do not declare, and `raw` (the file's spelling of enum values read as
+        their fallback), kept for export (`unknown_keys.collect`); nothing in a dialect that does not keep them."""
+        if not self.dialect.keeps_unknown:
+            return NOTHING_UNKNOWN
+        found = unknown_keys.collect(fields, container, at, self.issues, what, dialect=self.dialect.name,
+                                     known=known, quiet=quiet)
+        return Unknown({**raw, **found}, self.dialect.name) if raw else found
 
     # --- shapes ----------------------------------------------------------------------------------
 
@@ -72,16 +94,31 @@ class ItemReader:
         details_raw = get(shape, type_value)
         if details_raw is MISSING and shape_type != type_value:
             details_raw = get(shape, shape_type)
+        fields = self.dialect.shape_fields[shape_type]
+        legacy_keys = (LEGACY_SHAPE_RADIUS_KEY,) if shape_type in model.ROUND_SHAPE_TYPES else ()
         if details_raw is MISSING:
             details, details_at = shape, at  # no sub-object: defaults (ERRATA) or flat legacy values
             if not legacy_collider and any(key in shape for key in LEGACY_FLAT_SHAPE_KEYS):
                 self.revision(rules.REV_FLAT_SHAPE, at)
             elif not legacy_collider:
                 self.issues.append(rules.note(at, "shape_without_details", shape_type=shape_type))
+            top_known: tuple[str, ...] = ("type", *legacy_keys)
+            type_unknown = NOTHING_UNKNOWN
         else:
-            details_at = join(at, type_value if type_value in shape else shape_type)
+            details_key = type_value if type_value in shape else shape_type
+            details_at = join(at, details_key)
             details = obj_or_none(details_raw, details_at, self.issues, f"{type_value} values") or {}
-        return self.shape_values(shape_type, details, details_at)
+            top_known, type_unknown = ("type", details_key), NOTHING_UNKNOWN
+            if not legacy_collider:
+                inner = self.kept(fields, details, details_at, shape_type, known=legacy_keys)
+                if inner:
+                    type_unknown = Unknown({shape_type: dict(inner)}, inner.dialect)
+        read = self.shape_values(shape_type, details, details_at)
+        if read is None or legacy_collider:
+            return read
+        unknown = self.kept(fields if details is shape else (), shape, at, "shape", known=top_known, quiet=("name",))
+        return dataclasses.replace(read, unknown=unknown, type_unknown=type_unknown) if unknown or type_unknown \
+            else read
 
     def shape_values(self, shape_type: str, details: Mapping[str, Any], at: Where) -> Shape | None:
         fields = self.dialect.shape_fields[shape_type]
@@ -142,7 +179,9 @@ class ItemReader:
         material = obj_or_none(raw, at, self.issues, "physics material")
         if material is None:
             return None
-        return PhysicsMaterial(**read_fields(self.dialect.material_fields, material, at, self.issues))
+        fields = self.dialect.material_fields
+        return PhysicsMaterial(**read_fields(fields, material, at, self.issues),
+                               unknown=self.kept(fields, material, at, "physics material"))
 
     def read_filter(self, raw: object, at: Where) -> CollisionFilter | None:
         collision_filter = obj_or_none(raw, at, self.issues, "collision filter")
@@ -155,7 +194,8 @@ class ItemReader:
                 self.issues.append(found)
                 if found.severity == "error":
                     return None
-        return CollisionFilter(**values)
+        return CollisionFilter(**values, unknown=self.kept(self.dialect.filter_fields, collision_filter, at,
+                                                           "collision filter"))
 
     # --- joint settings --------------------------------------------------------------------------
 
@@ -169,9 +209,11 @@ class ItemReader:
         drives = [self.read_drive(item, join(at, "drives", i)) for i, item in enumerate(drives_raw)]
         if not limits_raw and not drives_raw:
             self.issues.append(rules.note(at, "joint_does_nothing"))
-        name = read_field(field(self.dialect.joint_settings_fields, "name"), settings, at, self.issues)
+        fields = self.dialect.joint_settings_fields
+        name = read_field(field(fields, "name"), settings, at, self.issues)
         return JointSettings(tuple(limit for limit in limits if limit is not None),
-                             tuple(drive for drive in drives if drive is not None), name)
+                             tuple(drive for drive in drives if drive is not None), name,
+                             self.kept(fields, settings, at, "joint"))
 
     def read_limit(self, raw: object, at: Where) -> JointLimit | None:
         limit = obj_or_none(raw, at, self.issues, "limit")
@@ -188,7 +230,7 @@ class ItemReader:
             return None
         if axes["linear_axes"] and axes["angular_axes"]:
             self.issues.append(rules.note(at, "limit_both_kinds"))
-        return JointLimit(**axes, **values)
+        return JointLimit(**axes, **values, unknown=self.kept(fields, limit, at, "joint limit"))
 
     def read_drive(self, raw: object, at: Where) -> JointDrive | None:
         drive = obj_or_none(raw, at, self.issues, "drive")
@@ -196,6 +238,7 @@ class ItemReader:
             return None
         fields = self.dialect.drive_fields
         texts: dict[str, Any] = {}
+        spelled: dict[str, str] = {}  # the file's spelling of values read as their fallback
         for spec in (field(fields, "type"), field(fields, "mode")):
             value = get(drive, spec.key)
             if not isinstance(value, str):
@@ -203,8 +246,14 @@ class ItemReader:
                 report(self.issues, join(at, spec.key) if value is not MISSING else at,
                        f"drive {spec.key} is {found}; drive dropped")
                 return None
-            if value not in spec.choices:
+            if value not in spec.choices and self.dialect.keeps_unknown:
                 self.issues.append(rules.note(join(at, spec.key), "unknown_drive_value", key=spec.key,
+                                              value=describe(value), known=", ".join(spec.choices),
+                                              fallback=spec.fallback))
+                spelled[spec.key] = value
+                value = spec.fallback
+            elif value not in spec.choices:
+                self.issues.append(rules.note(join(at, spec.key), "unknown_drive_value_as_is", key=spec.key,
                                               value=describe(value), known=", ".join(spec.choices)))
             texts[spec.attr] = value
         axis_key = field(fields, "axis").key
@@ -223,7 +272,8 @@ class ItemReader:
                     self.issues.append(rules.note(join(at, gain), "drive_gain_without_target", gain=gain,
                                                   target=target))
                     values[attrs[gain]] = 0.0
-        return JointDrive(**texts, axis=axis, **values)
+        return JointDrive(**texts, axis=axis, **values, unknown=self.kept(fields, drive, at, "joint drive",
+                                                                               raw=spelled))
 
     # --- motion ----------------------------------------------------------------------------------
 
@@ -240,8 +290,13 @@ class ItemReader:
             motion_type, note = rules.MOTION_TYPE_ALIASES[type_value]
             self.issues.append(rules.issue(join(at, spec.key), note, "info"))
             return motion_type
-        self.issues.append(rules.note(join(at, spec.key), "unknown_motion_type", value=describe(type_value)))
-        return str(spec.default)
+        self.issues.append(rules.note(join(at, spec.key), "unknown_motion_type", value=describe(type_value),
+                                      fallback=spec.fallback))
+        return str(spec.fallback)
+
+    def motion_unknown(self, motion: Mapping[str, Any], at: Where) -> Unknown:
+        """The motion's keys the table does not declare, kept (an unknown motion type is not: its enum is closed)."""
+        return self.kept(self.dialect.motion_fields, motion, at, "motion")
 
     def motion_values(self, motion: Mapping[str, Any], at: Where) -> dict[str, Any]:
         """Every motion value but the type (the legacy body reads these next to its `type` too)."""

@@ -13,6 +13,7 @@ from typing import Any
 from . import model, rules
 from .json_types import MISSING, ROOT, Where, bool_or, get, index_or_none, join, obj_or_none
 from .model import Issue, Joint, JointSettings, NodePhysics
+from .reader_items import ItemReader
 from .reader_legacy import NodeState
 
 JOINT = model.JOINT_EXTENSION
@@ -28,6 +29,7 @@ class JointReading:
     joint_settings: list[JointSettings | None]
     joint_what: str
     joint_placement_rules: bool
+    items: ItemReader
 
     def revision(self, name: str, at: Where) -> None:
         raise NotImplementedError
@@ -86,4 +88,5 @@ class JointReading:
         self.issues.extend(rules.joint_node(at, in_body, has_own_body, has_mesh))
         if not self.in_body(connected):
             self.issues.append(rules.note(join(at, "connectedNode"), outside_note, node=connected))
-        self.node(index).joint = Joint(settings, connected, enable_collision)
+        kept = self.items.kept(self.items.dialect.joint_fields, joint, at, "joint node")
+        self.node(index).joint = Joint(settings, connected, enable_collision, kept)

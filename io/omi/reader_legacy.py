@@ -15,7 +15,7 @@ from typing import Any
 from . import model, rules
 from .dialects import LEGACY_BODY_MOTION_KEYS, LEGACY_INERTIA_TENSOR_KEY, LEGACY_IS_TRIGGER_KEY, OMI
 from .json_types import Where, bool_or, describe, get, join, obj_or_none, report, vec_or
-from .model import Collider, Issue, Joint, Motion, Shape, Trigger
+from .model import NOTHING_UNKNOWN, Collider, Issue, Joint, Motion, Shape, Trigger, Unknown
 from .reader_items import ItemReader, inertia_diagonal
 
 BODY = model.BODY_EXTENSION
@@ -36,6 +36,8 @@ class NodeState:
     implicit_compound: bool = False
     legacy_trigger_body: bool = False
     legacy_shapes: list[tuple[Where, Shape, bool]] = field(default_factory=list)  # (pointer, shape, is_trigger)
+    body_unknown: Unknown = NOTHING_UNKNOWN  # the body extension object's keys the model does not read
+    trigger_unknown: Unknown = NOTHING_UNKNOWN  # the trigger's, kept until a compound trigger is resolved
 
 
 class LegacyReading:

@@ -112,7 +112,8 @@ NOTES: dict[str, tuple[str, Severity]] = {
                               "even empty)", "info"),
     # bodies
     "motion_without_type": ("motion has no type; read as dynamic", "warning"),
-    "unknown_motion_type": ("unknown motion type {value}; read as dynamic", "error"),
+    "unknown_motion_type": ("unknown motion type {value}; read as {fallback} (the schema allows no other type, so "
+                            "it is not kept)", "error"),
     "inertia_off_diagonal": ("inertiaTensor has non-zero off-diagonal terms; only the diagonal is kept", "warning"),
     "empty_trigger": ("trigger has neither shape nor nodes (`trigger: {{}}`): read as a compound trigger made of "
                       "its descendant triggers; this message is given once per file", "warning"),
@@ -125,8 +126,11 @@ NOTES: dict[str, tuple[str, Severity]] = {
     "joint_does_nothing": ("joint settings have no limits and no drives; the joint does nothing", "warning"),
     "limit_both_kinds": ("limit on both linear and angular axes: read as one, written as two (the schema allows "
                          "one kind per limit)", "info"),
-    "unknown_drive_value": ("drive {key} {value} is not one of {known}; kept as is (other extensions may define "
-                            "it), not portable", "warning"),
+    "unknown_drive_value": ("drive {key} {value} is not one of {known} (other extensions may define it; not "
+                            "portable): read as {fallback}; the file's value is kept and written back unless the "
+                            "setting is changed", "warning"),
+    "unknown_drive_value_as_is": ("drive {key} {value} is not one of {known}; kept as is (other extensions may "
+                                  "define it), not portable", "warning"),
     "drive_gain_without_target": ("drive {gain} without a usable {target} (the schema pairs them): read as 0",
                                   "warning"),
     "connected_node_outside_body": ("connectedNode {node} is not inside any physics body; it acts as static",

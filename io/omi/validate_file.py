@@ -109,13 +109,16 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     buffers = buffer_reader(parsed, path)
     structure = structure_issues(parsed, path, buffers)
     structure += from_issues(shape_mesh_issues(parsed, doc, buffers), "meshes")
-    structure += from_issues(value_losses.document_losses(doc) + node_transforms.check(parsed.document)
-                             + unknown_keys.check(parsed.document), "values")
+    kept = [found for found in doc.issues if found.kind == unknown_keys.KIND]  # the reader's: said as values
+    structure += from_issues(value_losses.document_losses(doc) + node_transforms.check(parsed.document) + kept,
+                             "values")
     # The schema check covers extensionsUsed for every extension, legacy ones included, so the rules'
     # narrower finding about the same list is left out rather than said twice; so are the rules' notes on
     # links the structure check already calls errors.
     said = {"/extensionsUsed", *(item["pointer"] for item in structure)}
-    issues = structure + [item for read in docs for item in from_issues(read.issues, "rules")
+    issues = structure + [item for read in docs
+                          for item in from_issues([found for found in read.issues if found.kind != unknown_keys.KIND],
+                                                  "rules")
                           if item["pointer"] not in said]
     issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
     issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits

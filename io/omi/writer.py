@@ -17,9 +17,10 @@ import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from . import model, value_losses
+from . import model, unknown_keys, value_losses
 from .dialects import OMI, Dialect, explicit_shape_default
 from .dialects_khr import KHR
+from .fields import write_unknown
 from .json_types import Where, join, report
 from .model import (
     Collider,
@@ -95,7 +96,7 @@ def _collider_json(collider: Collider, ref: Ref, mesh_ref: Callable[[MeshRef], A
         index = _optional_ref(ref, "collisionFilters", filter_to_json(collider.collision_filter))
         if index is not None:
             out["collisionFilter"] = index
-    return out
+    return write_unknown(OMI.collider_fields, collider, out, OMI.name)
 
 
 def _trigger_json(trigger: Trigger, ref: Ref, node_ref: Callable[[NodeRef], Any],
@@ -111,7 +112,7 @@ def _trigger_json(trigger: Trigger, ref: Ref, node_ref: Callable[[NodeRef], Any]
             index = _optional_ref(ref, "collisionFilters", filter_to_json(trigger.collision_filter))
             if index is not None:
                 out["collisionFilter"] = index
-        return out
+        return write_unknown(OMI.trigger_fields, trigger, out, OMI.name)
     members = []
     for position, member in enumerate(trigger.nodes):
         value = node_ref(member)
@@ -126,7 +127,7 @@ def _trigger_json(trigger: Trigger, ref: Ref, node_ref: Callable[[NodeRef], Any]
         report(issues, join(at, "trigger", "collisionFilter"),
               "a compound trigger cannot carry a collision filter (schema); set it on its members; dropped")
     out["nodes"] = members
-    return out
+    return write_unknown(OMI.trigger_fields, trigger, out, OMI.name)
 
 
 def _joint_json(joint: Joint, ref: Ref, node_ref: Callable[[NodeRef], Any], at: Where,
@@ -139,7 +140,7 @@ def _joint_json(joint: Joint, ref: Ref, node_ref: Callable[[NodeRef], Any], at: 
                            "connectedNode": connected}
     if joint.enable_collision:
         out["enableCollision"] = True
-    return out
+    return write_unknown(OMI.joint_fields, joint, out, OMI.name)
 
 
 def node_extensions(
@@ -173,7 +174,7 @@ def node_extensions(
         if trigger is not None:
             body["trigger"] = trigger
     if body:
-        result[BODY] = body
+        result[BODY] = write_unknown((), node, body, OMI.name)  # the body object's own kept keys
     if node.joint is not None:
         joint = _joint_json(node.joint, ref, node_ref, join(at, "extensions", JOINT) if at else "", issues)
         if joint is not None:
@@ -244,13 +245,25 @@ def _clean_node_extensions(node: dict[str, Any], names: tuple[str, ...]) -> None
 
 
 def _set_document_extension(gltf: dict[str, Any], name: str, arrays: dict[str, list[dict[str, Any]]],
-                            keys: Iterable[str]) -> bool:
-    """Replace the OMI arrays of one document-level extension, keep its other members; True if written."""
+                            keys: Iterable[str], unknown: model.Unknown | None = None, *, dialect: Dialect = OMI,
+                            issues: list[Issue] | None = None) -> bool:
+    """Replace the arrays of one document-level extension, keep its `extensions`/`extras` and write the
+    document's kept keys of it (`unknown`, never over an array); True if written. Kept keys are not written
+    into an extension whose required array (`Dialect.required_arrays`) the export has nothing for: that
+    would fail the schema, so each is named instead."""
     extensions = gltf.get("extensions") if isinstance(gltf.get("extensions"), dict) else None
     previous = extensions.get(name) if extensions is not None else None
     kept = {key: value for key, value in previous.items() if key in ("extensions", "extras")} \
         if isinstance(previous, dict) else {}
+    keys = tuple(keys)
     content = {key: arrays[key] for key in keys if arrays.get(key)}
+    needed = [key for key in keys if key in dialect.required_arrays and key not in content]
+    for key, value in (unknown.fresh() if unknown else {}).items():
+        if needed:
+            report(issues, ("extensions", name, key), f"{name} key {key!r} kept from the file is not written: the "
+                   f"schema wants `{needed[0]}` in that extension and the export has none", "warning")
+        else:
+            content.setdefault(key, value)
     if not content:
         if extensions is not None:
             extensions.pop(name, None)
@@ -312,8 +325,13 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
             node_json["extensions"].update(extensions)
             used.update(extensions)
         for name in dialect.extensions:
-            if _set_document_extension(out, name, items.arrays, dialect.arrays_of(name)):
+            kept = doc.unknown.get(name)
+            if _set_document_extension(out, name, items.arrays, dialect.arrays_of(name),
+                                       kept if kept is not None and kept.dialect == dialect_name else None,
+                                       dialect=dialect, issues=issues):
                 used.add(name)
+        if dialect_name != "OMI" and issues is not None:
+            issues.extend(unknown_keys.document_not_written(doc, dialect_name))
     if isinstance(out.get("extensions"), dict) and not out["extensions"] and "extensions" not in gltf:
         del out["extensions"]
     _update_extension_lists(out, used, owned, [DIALECT_TABLES[name] for name in dict.fromkeys(dialects)])

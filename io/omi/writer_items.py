@@ -4,7 +4,8 @@ and a body's motion, driven by a dialect's field tables (`dialects.py`).
 Every function returns a plain JSON dict with the spec defaults omitted and never NaN, Infinity or -1
 (ERRATA: glTFid has minimum 0, JSON has no Infinity), so `json.dumps(..., allow_nan=False)` always
 works. A value that could not be written schema-valid (a non-finite number, a zero box side) is left
-out, which means the spec default.
+out, which means the spec default. The keys a file held that the tables do not declare (`model.Unknown`)
+are written back next to the known ones, never over them (`fields.write_unknown`).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 
 from . import model
 from .dialects import LIMIT_RANGE_KEYS, OMI, Dialect
-from .fields import field, finite, write_fields
+from .fields import field, finite, write_fields, write_unknown
 from .model import CollisionFilter, JointDrive, JointLimit, JointSettings, Motion, PhysicsMaterial, Shape
 
 
@@ -31,22 +32,28 @@ def shape_to_json(shape: Shape, mesh_index: Any = None, dialect: Dialect = OMI) 
             details["mesh"] = mesh_index
     else:
         write_fields(dialect.shape_fields[shape_type], shape, details)
-    return {"type": shape_type, shape_type: details}
+    kept = shape.type_unknown.fresh() if shape.type_unknown.dialect == dialect.name else {}
+    for key, value in (kept.get(shape_type) or {}).items():  # kept for another type: not written
+        details.setdefault(key, value)
+    out = {"type": shape_type, shape_type: details}
+    return write_unknown((), shape, out, dialect.name)
 
 
 def motion_to_json(motion: Motion, dialect: Dialect = OMI) -> dict[str, Any]:
     type_field = field(dialect.motion_fields, "type")
     out: dict[str, Any] = {"type": motion.type if motion.type in type_field.choices else type_field.default}
-    return write_fields(dialect.motion_fields, motion, out)
+    return write_unknown(dialect.motion_fields, motion, write_fields(dialect.motion_fields, motion, out), dialect.name)
 
 
 def material_to_json(material: PhysicsMaterial, dialect: Dialect = OMI) -> dict[str, Any]:
-    return write_fields(dialect.material_fields, material, {})
+    fields = dialect.material_fields
+    return write_unknown(fields, material, write_fields(fields, material, {}), dialect.name)
 
 
 def filter_to_json(collision_filter: CollisionFilter, dialect: Dialect = OMI) -> dict[str, Any]:
     """A collisionFilters[] entry. The spec forbids both masks at once; the allow-list wins then."""
-    return write_fields(dialect.filter_fields, collision_filter, {})
+    fields = dialect.filter_fields
+    return write_unknown(fields, collision_filter, write_fields(fields, collision_filter, {}), dialect.name)
 
 
 def _axes(values: Iterable[object]) -> list[int]:
@@ -72,7 +79,7 @@ def limit_to_json(limit: JointLimit, dialect: Dialect = OMI) -> list[dict[str, A
     for spec in dialect.limit_fields:
         axes = _axes(getattr(limit, spec.attr)) if spec.kind == "special" else []
         if axes:
-            entries.append({spec.key: axes, **common})
+            entries.append(write_unknown(dialect.limit_fields, limit, {spec.key: axes, **common}, dialect.name))
     return entries
 
 
@@ -83,7 +90,7 @@ def drive_to_json(drive: JointDrive, dialect: Dialect = OMI) -> dict[str, Any]:
         field(fields, "mode").key: drive.mode if isinstance(drive.mode, str) and drive.mode else "force",
         field(fields, "axis").key: drive.axis if drive.axis in (0, 1, 2) and not isinstance(drive.axis, bool) else 0,
     }
-    return write_fields(fields, drive, out)
+    return write_unknown(fields, drive, write_fields(fields, drive, out), dialect.name)
 
 
 def joint_settings_to_json(settings: JointSettings, dialect: Dialect = OMI) -> dict[str, Any]:
@@ -93,4 +100,5 @@ def joint_settings_to_json(settings: JointSettings, dialect: Dialect = OMI) -> d
         out["limits"] = limits
     if settings.drives:
         out["drives"] = [drive_to_json(drive, dialect) for drive in settings.drives]
-    return write_fields(dialect.joint_settings_fields, settings, out)
+    fields = dialect.joint_settings_fields
+    return write_unknown(fields, settings, write_fields(fields, settings, out), dialect.name)

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from . import model, rules
+from . import model, rules, unknown_keys
 from .dialects import OMI_MOTION_FIELDS
 from .dialects_khr import BODY_EXTENSION, KHR
 from .fields import Field, field, write_fields
@@ -166,6 +166,8 @@ def node_extensions_khr(node: NodePhysics, ref: Ref, node_ref: Callable[[NodeRef
     """{"KHR_physics_rigid_bodies": {...}} for one node, or {} (pointers relative to `at`)."""
     body: dict[str, Any] = {}
     body_at = join(at, "extensions", BODY_EXTENSION)
+    if issues is not None:  # what an OMI file held that the model does not read stays in the OMI spelling
+        issues.extend(unknown_keys.not_written(node, KHR.name, at))
     if node.motion is not None:
         motion = motion_to_khr(node.motion, join(body_at, "motion"), issues)
         if motion is not None:

@@ -1,0 +1,138 @@
+"""A newer file must not lose its newer data in our hands (issue 13): keys the dialect tables do not declare,
+inside every OMI object and beside the document-level arrays, and the file's spelling of open enum values
+(a drive mode 'servo'), are kept by the reader and written back by the writer, unchanged; where a writer
+cannot carry them (KHR, a changed setting, a schema rule) it says which key of which object. Pure: no bpy."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from pathlib import Path
+
+import schema_check
+
+NEWER = Path(__file__).resolve().parent.parent / "data" / "newer" / "newer_keys.gltf"
+OMI = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint")
+
+
+def _newer() -> dict:
+    return json.loads(NEWER.read_text(encoding="utf-8"))
+
+
+def _omi(document: dict) -> dict:
+    """Every OMI extension object of a document, document level and per node."""
+    found = {name: document["extensions"].get(name) for name in OMI}
+    for index, node in enumerate(document["nodes"]):
+        for name in OMI:
+            found[f"{index}/{name}"] = (node.get("extensions") or {}).get(name)
+    return found
+
+
+def test_every_unknown_key_and_enum_spelling_is_written_back_unchanged(reader, writer):
+    source = _newer()
+    doc = reader.read_document(source)
+    kept = [issue for issue in doc.issues if issue.kind == "unknown_key"]
+    assert kept and all("kept" in issue.message for issue in kept)
+    assert [issue.message for issue in doc.issues if issue.pointer.endswith("/drives/0/mode")] == [
+        "drive mode 'servo' is not one of force, acceleration (other extensions may define it; not portable): read "
+        "as force; the file's value is kept and written back unless the setting is changed"]
+    written = writer.write_document(doc, source)
+    assert _omi(written) == _omi(source)
+    assert schema_check.omi_schema_errors(written) == []
+    again = reader.read_document(written)
+    assert again.nodes == doc.nodes and again.unknown == doc.unknown
+
+
+def test_the_model_holds_the_fallback_and_the_file_spelling_apart(reader, model):
+    drive = reader.read_document(_newer()).nodes[2].joint.settings.drives[0]
+    assert drive.mode == "force"
+    assert dict(drive.unknown) == {"mode": "servo", "gearRatio": 3.0}
+
+
+def test_a_changed_setting_wins_over_the_kept_spelling(reader, writer):
+    """The file's 'servo' is written back only while the model still holds its fallback 'force'; a mode the
+    user chose is written instead, and the drive's other kept keys stay."""
+    source = _newer()
+    doc = reader.read_document(source)
+    joint = doc.nodes[2].joint
+    drive = dataclasses.replace(joint.settings.drives[0], mode="acceleration")
+    settings = dataclasses.replace(joint.settings, drives=(drive,))
+    doc.nodes[2] = dataclasses.replace(doc.nodes[2], joint=dataclasses.replace(joint, settings=settings))
+    written = writer.write_document(doc, source)
+    drive_json = written["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["drives"][0]
+    assert (drive_json["mode"], drive_json["gearRatio"]) == ("acceleration", 3.0)
+
+
+def test_a_known_key_is_never_overridden_by_a_kept_one(reader, writer, model):
+    doc = reader.read_document(_newer())
+    motion = dataclasses.replace(doc.nodes[1].motion, unknown=model.Unknown({"mass": 99.0, "linearDamping": 0.3}))
+    written = writer.motion_to_json(motion)
+    assert (written["mass"], written["linearDamping"]) == (2.0, 0.3)
+
+
+def test_a_shape_whose_type_changed_leaves_the_old_type_values_out(reader, writer):
+    box = reader.read_document(_newer()).nodes[0].collider.shape
+    assert dict(box.type_unknown) == {"box": {"margin": 0.01, "extras": {"note": "box values"}}}
+    sphere = dataclasses.replace(box, type="sphere")
+    written = writer.shape_to_json(sphere)
+    assert written["sphere"] == {} and "box" not in written and written["roundedCorners"] is True
+
+
+def test_closed_enums_are_read_as_their_fallback_and_said_not_kept(reader, writer):
+    """The schema's motion type and combine modes are closed enums: writing a newer value back would fail the
+    schema, so the reader names it as not kept."""
+    source = _newer()
+    source["nodes"][1]["extensions"]["OMI_physics_body"]["motion"]["type"] = "ragdoll"
+    source["extensions"]["OMI_physics_body"]["physicsMaterials"][0]["frictionCombine"] = "geometric"
+    doc = reader.read_document(source)
+    said = {issue.pointer: issue.message for issue in doc.issues}
+    assert "not kept" in said["/nodes/1/extensions/OMI_physics_body/motion/type"]
+    assert "not kept" in said["/extensions/OMI_physics_body/physicsMaterials/0/frictionCombine"]
+    written = writer.write_document(doc, source)
+    assert written["nodes"][1]["extensions"]["OMI_physics_body"]["motion"]["type"] == "dynamic"
+    assert schema_check.omi_schema_errors(written) == []
+
+
+def test_khr_names_each_key_it_cannot_carry(reader, writer):
+    source = _newer()
+    doc = reader.read_document(source)
+    issues: list = []
+    written = writer.write_document(doc, source, ("KHR",), issues=issues)
+    named = {(issue.pointer, issue.message.split("'")[1]) for issue in issues if issue.kind == "unknown_key"}
+    assert ("/nodes/0/extensions/OMI_physics_body/collider", "isSensor") in named
+    assert ("/nodes/2/extensions/OMI_physics_joint/joint/drives/0", "mode") in named
+    assert ("/extensions/OMI_physics_body/futureArray", "futureArray") in named
+    assert "isSensor" not in json.dumps(written["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"])
+
+
+def test_document_keys_without_the_required_array_are_named_not_written(reader, writer):
+    source = _newer()
+    source["extensions"]["OMI_physics_joint"] = {"physicsJoints": [{"drives": [{"type": "linear", "mode": "force",
+                                                                               "axis": 0}]}], "newer": 1}
+    doc = reader.read_document(source)
+    doc.nodes.pop(2)  # the only joint: the export has no physicsJoints
+    issues: list = []
+    written = writer.write_document(doc, source, issues=issues)
+    assert "OMI_physics_joint" not in written["extensions"]
+    assert [issue.pointer for issue in issues] == ["/extensions/OMI_physics_joint/newer"]
+
+
+def test_a_value_json_cannot_write_is_dropped_and_named(reader, writer):
+    source = _newer()
+    source["nodes"][1]["extensions"]["OMI_physics_body"]["motion"]["drag"] = float("nan")
+    doc = reader.read_document(source)
+    assert any(issue.pointer.endswith("/motion/drag") and "dropped" in issue.message for issue in doc.issues)
+    json.dumps(writer.write_document(doc, source), allow_nan=False)
+
+
+def test_kept_keys_are_values(model):
+    """Unknown is immutable and hashable: model items stay usable as dict keys and compare by value."""
+    first = model.Unknown({"a": [1, {"b": 2}]})
+    assert first == model.Unknown.from_text(first.text) and hash(first) == hash(model.Unknown({"a": [1, {"b": 2}]}))
+    fresh = first.fresh()
+    fresh["a"].append(3)
+    assert first.fresh() == {"a": [1, {"b": 2}]}
+    assert model.Unknown({"a": 1}, "KHR") != model.Unknown({"a": 1}) and model.Unknown() == model.NOTHING_UNKNOWN
+    assert model.Unknown.from_text("not json") == model.NOTHING_UNKNOWN
+    assert copy.deepcopy(model.Shape("box", unknown=first)) == model.Shape("box", unknown=first)
