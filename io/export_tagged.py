@@ -45,6 +45,10 @@ class TaggedSettings:
         return found
 
     @staticmethod
+    def document_unknown(bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:
+        return convert.document_unknown(bl_scene)
+
+    @staticmethod
     def derive(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> Derived:
         physics = convert.node_from_object(obj, issues, bl_scene)
         settings = object_physics(obj)

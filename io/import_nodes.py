@@ -178,6 +178,7 @@ class ImportPlan:
         """Write the settings into the objects, then build the Blender rigid bodies; the objects written."""
         objects = self.objects(gltf)
         self._mark_shape_meshes(objects)
+        convert.apply_document_unknown(self.doc, bl_scene)  # the document-level keys kept for export
         written = []
         for index, node in self.doc.nodes.items():
             obj = objects.get(index)

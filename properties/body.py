@@ -95,6 +95,7 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         soft_min=-10.0,
         soft_max=10.0,
     )
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
 
 class OMIColliderSettings(bpy.types.PropertyGroup):
@@ -114,6 +115,7 @@ class OMIColliderSettings(bpy.types.PropertyGroup):
         name="Collision Filter",
         description="Collision filter from the scene's library; empty collides with everything",
     )
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
 
 class OMITriggerNode(bpy.types.PropertyGroup):
@@ -137,6 +139,7 @@ class OMITriggerSettings(bpy.types.PropertyGroup):
         name="Collision Filter",
         description="Collision filter from the scene's library; empty detects everything",
     )
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
 
 CLASSES: tuple[type, ...] = (OMIMotionSettings, OMIColliderSettings, OMITriggerNode, OMITriggerSettings)

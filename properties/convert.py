@@ -18,9 +18,10 @@ from mathutils import Euler, Matrix, Vector
 
 from ..io.blender import axes
 from ..io.omi import model
-from . import library, object_physics
+from . import library, object_physics, scene_physics
 from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI
 from .convert_common import issue as _issue
+from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
 from .convert_joint import NodeResolver, apply_joint, drive_to_model, joint_to_model, limit_to_model
@@ -54,21 +55,34 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
                    pointer: str = "/shape") -> model.Shape:
     """A shape PropertyGroup as a glTF-space Shape. Convex/trimesh `mesh` is the bpy Object to use."""
     shape_type = SHAPE_TYPE_TO_OMI[pg.shape_type]
+    unknown = {"unknown": kept(pg.unknown_json), "type_unknown": _type_unknown(pg, shape_type, obj, issues, pointer)}
     if shape_type == "box":
-        return model.Shape("box", size=_vec(axes.size_to_gltf(pg.size)))
+        return model.Shape("box", size=_vec(axes.size_to_gltf(pg.size)), **unknown)
     if shape_type == "sphere":
-        return model.Shape("sphere", radius=_float(pg.radius))
+        return model.Shape("sphere", radius=_float(pg.radius), **unknown)
     if shape_type in ("capsule", "cylinder"):
         # Local Blender Z is local glTF Y, and both radii keep their top/bottom meaning.
         return model.Shape(shape_type, height=_float(pg.height), radius_top=_float(pg.radius_top),
-                           radius_bottom=_float(pg.radius_bottom))
+                           radius_bottom=_float(pg.radius_bottom), **unknown)
     mesh_object = obj if pg.mesh_source == 'SELF' else pg.mesh_object
     if mesh_object is None:
         _issue(issues, f"{pointer}/mesh_object", obj, f"{shape_type} shape has no collision mesh object")
     elif mesh_object.type not in _MESH_LIKE_TYPES:
         _issue(issues, f"{pointer}/mesh_source", obj, f"{shape_type} shape: {mesh_object.name!r} has no mesh")
         mesh_object = None
-    return model.Shape(shape_type, mesh=mesh_object)
+    return model.Shape(shape_type, mesh=mesh_object, **unknown)
+
+
+def _type_unknown(pg, shape_type: str, obj, issues, pointer: str) -> model.Unknown:
+    """The kept keys of the shape's per-type object; those kept for a type the shape no longer has are named
+    (the writer leaves them out: they belong to the other type's object)."""
+    found = kept(pg.type_unknown_json)
+    for other, values in found.items():
+        if other != shape_type:
+            names = ", ".join(repr(key) for key in values) if isinstance(values, dict) else repr(values)
+            _issue(issues, f"{pointer}/shape_type", obj, f"the file's {other} values {names} are not exported: the "
+                   f"shape is now a {shape_type}")
+    return found
 
 
 def motion_to_model(pg) -> model.Motion:
@@ -81,6 +95,7 @@ def motion_to_model(pg) -> model.Motion:
         linear_velocity=_vec(axes.vec_to_gltf(pg.linear_velocity)),
         angular_velocity=_vec(axes.vec_to_gltf(pg.angular_velocity)),
         gravity_factor=_float(pg.gravity_factor),
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -113,6 +128,7 @@ def collider_to_model(pg, obj, bl_scene, issues=None) -> model.Collider:
         shape=None if pg.is_compound else shape_to_model(pg.shape, obj, issues, "/collider/shape"),
         physics_material=_material(bl_scene, pg.physics_material, obj, issues, "/collider/physics_material"),
         collision_filter=_filter(bl_scene, pg.collision_filter, obj, issues, "/collider/collision_filter"),
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -129,6 +145,7 @@ def trigger_to_model(pg, obj, bl_scene, issues=None) -> model.Trigger:
         shape=None if pg.is_compound else shape_to_model(pg.shape, obj, issues, "/trigger/shape"),
         nodes=tuple(members),
         collision_filter=_filter(bl_scene, pg.collision_filter, obj, issues, "/trigger/collision_filter"),
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -146,6 +163,7 @@ def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = N
         collider=collider_to_model(settings.collider, obj, bl_scene, issues) if settings.use_collider else None,
         trigger=trigger_to_model(settings.trigger, obj, bl_scene, issues) if settings.use_trigger else None,
         joint=joint_to_model(settings.joint, obj, issues) if settings.use_joint else None,
+        unknown=kept(settings.body_unknown_json),
     )
 
 
@@ -199,6 +217,8 @@ def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | Non
     pg.height = shape.effective_height
     pg.radius_top = shape.radius_top
     pg.radius_bottom = shape.radius_bottom
+    pg.unknown_json = shape.unknown.text
+    pg.type_unknown_json = shape.type_unknown.text
     if shape.type not in model.MESH_SHAPE_TYPES:
         return
     mesh_object = None
@@ -228,6 +248,7 @@ def apply_motion(motion: model.Motion, pg) -> None:
     pg.linear_velocity = axes.vec_to_blender(motion.linear_velocity)
     pg.angular_velocity = axes.vec_to_blender(motion.angular_velocity)
     pg.gravity_factor = motion.gravity_factor
+    pg.unknown_json = motion.unknown.text
 
 
 def _apply_trigger_nodes(trigger: model.Trigger, pg, obj, resolve_node: NodeResolver, issues) -> None:
@@ -251,6 +272,11 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
     and filters are added to (or found in) `scene`'s library. Shape offsets are not touched.
     """
     settings = object_physics(obj)
+    settings.body_unknown_json = node.unknown.text
+    if node.is_empty and node.unknown:
+        _issue(issues, "/body", obj, f"its body holds only keys this add-on does not read ({', '.join(node.unknown)}): "
+               "with no motion, collider or trigger the object has no physics to export them with; export leaves "
+               "them out")
     settings.use_motion = node.motion is not None
     if node.motion is not None:
         apply_motion(node.motion, settings.motion)
@@ -259,6 +285,7 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
     if node.collider is not None:
         collider_pg = settings.collider
         collider_pg.is_compound = node.collider.shape is None
+        collider_pg.unknown_json = node.collider.unknown.text
         if node.collider.shape is not None:
             apply_shape(node.collider.shape, collider_pg.shape, obj, resolve_mesh=resolve_mesh, issues=issues,
                         pointer="/collider/shape")
@@ -273,6 +300,7 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
     if node.trigger is not None:
         trigger_pg = settings.trigger
         trigger_pg.is_compound = node.trigger.shape is None
+        trigger_pg.unknown_json = node.trigger.unknown.text
         if node.trigger.shape is not None:
             apply_shape(node.trigger.shape, trigger_pg.shape, obj, resolve_mesh=resolve_mesh, issues=issues,
                         pointer="/trigger/shape")
@@ -285,3 +313,23 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
     settings.use_joint = node.joint is not None
     if node.joint is not None:
         apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node, issues=issues)
+
+
+# --- document-level keys kept from imported files -------------------------------------------------------
+
+def apply_document_unknown(doc: model.PhysicsDocument, bl_scene: bpy.types.Scene) -> None:
+    """Store a read document's kept document-level keys on the scene (merged per key: a later import's wins)."""
+    if not doc.unknown:
+        return
+    options = scene_physics(bl_scene)
+    stored = kept(options.document_unknown_json).fresh()
+    for name, values in doc.unknown.items():
+        if values.dialect == "OMI":
+            stored[name] = {**(stored.get(name) or {}), **values.fresh()}
+    options.document_unknown_json = model.Unknown(stored).text
+
+
+def document_unknown(bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:
+    """The scene's kept document-level keys, by extension name (what `apply_document_unknown` stored)."""
+    stored = kept(scene_physics(bl_scene).document_unknown_json)
+    return {name: model.Unknown(values) for name, values in stored.items() if isinstance(values, dict) and values}

@@ -20,6 +20,11 @@ def pg_vec(values) -> tuple[float, ...]:
     return tuple(pg_float(v) + 0.0 for v in values)
 
 
+def kept(text: str) -> model.Unknown:
+    """A settings group's stored unknown keys (its `*unknown_json` string) as the model holds them."""
+    return model.Unknown.from_text(text)
+
+
 def issue(issues: list[model.Issue] | None, pointer: str, obj: bpy.types.Object, message: str) -> None:
     if issues is not None:
         issues.append(model.Issue(pointer, f"object {obj.name!r}: {message}"))

@@ -13,6 +13,7 @@ import bpy
 from ..io.blender import axes, constraints
 from ..io.omi import model
 from .convert_common import issue as _issue
+from .convert_common import kept
 from .convert_common import pg_float as _float
 
 NodeResolver = Callable[[model.NodeRef], "bpy.types.Object | None"]
@@ -42,6 +43,7 @@ def limit_to_model(pg) -> model.JointLimit | None:
         max=high,
         stiffness=_float(pg.stiffness) if pg.use_stiffness else None,
         damping=_float(pg.damping),
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -64,6 +66,7 @@ def drive_to_model(pg) -> model.JointDrive:
         velocity_target=velocity,
         stiffness=_float(pg.stiffness),
         damping=_float(pg.damping),
+        unknown=kept(pg.unknown_json),  # a kept 'servo' mode is written while the mode shows its fallback
     )
 
 
@@ -81,9 +84,10 @@ def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
             limits.append(limit)
     drives = tuple(drive_to_model(drive_pg) for drive_pg in pg.drives)
     return model.Joint(
-        settings=model.JointSettings(limits=tuple(limits), drives=drives),
+        settings=model.JointSettings(limits=tuple(limits), drives=drives, unknown=kept(pg.settings_unknown_json)),
         connected_node=pg.connected_object,
         enable_collision=pg.enable_collision,
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -106,6 +110,7 @@ def _apply_limit(pg, kind: str, gltf_axes: tuple[int, ...], limit: model.JointLi
     pg.use_stiffness = limit.stiffness is not None
     pg.stiffness = 0.0 if limit.stiffness is None else limit.stiffness
     pg.damping = limit.damping
+    pg.unknown_json = limit.unknown.text
 
 
 def _apply_drive(drive: model.JointDrive, pg) -> None:
@@ -129,6 +134,7 @@ def _apply_drive(drive: model.JointDrive, pg) -> None:
     pg.velocity_target = 0.0 if velocity is None else velocity
     pg.stiffness = drive.stiffness
     pg.damping = drive.damping
+    pg.unknown_json = drive.unknown.text
 
 
 def _is_zero(value: float | None) -> bool:
@@ -179,6 +185,8 @@ def apply_joint(joint: model.Joint, pg, obj, *, resolve_node: NodeResolver,
         _issue(issues, "/joint/connected_object", obj, f"connected node {joint.connected_node!r} not found")
     pg.connected_object = connected
     pg.enable_collision = joint.enable_collision
+    pg.unknown_json = joint.unknown.text
+    pg.settings_unknown_json = joint.settings.unknown.text
     pg.limits.clear()
     for index, limit in enumerate(joint.settings.limits):
         if not limit.linear_axes and not limit.angular_axes:

@@ -7,7 +7,15 @@ happens once, in the model conversion.
 from __future__ import annotations
 
 import bpy
-from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, PointerProperty
+from bpy.props import (
+    BoolProperty,
+    CollectionProperty,
+    EnumProperty,
+    FloatProperty,
+    IntProperty,
+    PointerProperty,
+    StringProperty,
+)
 
 from ..io.blender import constraints
 from ..io.omi import conventions
@@ -84,6 +92,7 @@ class OMIJointLimit(bpy.types.PropertyGroup):
         min=0.0,
         soft_max=1000.0,
     )
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
     @property
     def axes(self) -> tuple[int, ...]:
@@ -120,6 +129,9 @@ class OMIJointDrive(bpy.types.PropertyGroup):
         name="Stiffness", description="Spring constant towards the position target", default=0.0, min=0.0
     )
     damping: FloatProperty(name="Damping", description="Strength towards the velocity target", default=0.0, min=0.0)
+    # keys the file held that the model does not read, and the file's spelling of a type or mode the
+    # settings cannot show (written back while the setting still shows its fallback)
+    unknown_json: StringProperty(options={'HIDDEN'})
 
 
 class OMIJointSettings(bpy.types.PropertyGroup):
@@ -145,6 +157,8 @@ class OMIJointSettings(bpy.types.PropertyGroup):
     limits_active_index: IntProperty(options={'HIDDEN'})
     drives: CollectionProperty(type=OMIJointDrive)
     drives_active_index: IntProperty(options={'HIDDEN'})
+    unknown_json: StringProperty(options={'HIDDEN'})  # the node-level joint object's unknown keys (JSON)
+    settings_unknown_json: StringProperty(options={'HIDDEN'})  # its physicsJoints entry's
 
 
 CLASSES: tuple[type, ...] = (OMIJointLimit, OMIJointDrive, OMIJointSettings)

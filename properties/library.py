@@ -15,6 +15,7 @@ import bpy
 from ..io.omi import model
 from ..io.omi.json_types import shortest_float32
 from . import scene_physics
+from .convert_common import kept
 from .scene import COMBINE_FROM_OMI, COMBINE_TO_OMI
 
 DEFAULT_MATERIAL_NAME = "Material"
@@ -112,6 +113,7 @@ def material_to_model(pg) -> model.PhysicsMaterial:
         friction_combine=COMBINE_TO_OMI[pg.friction_combine],
         restitution_combine=COMBINE_TO_OMI[pg.restitution_combine],
         name=pg.name,
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -122,6 +124,12 @@ def write_material(pg, value: model.PhysicsMaterial) -> None:
     pg.restitution = value.restitution
     pg.friction_combine = COMBINE_FROM_OMI.get(value.friction_combine, 'AVERAGE')
     pg.restitution_combine = COMBINE_FROM_OMI.get(value.restitution_combine, 'AVERAGE')
+    pg.unknown_json = value.unknown.text
+
+
+def _same_entry(equal, entry, value) -> bool:
+    """A library entry stands for an imported value when the physics and the kept unknown keys are the same."""
+    return equal(entry, value) and entry.unknown == value.unknown
 
 
 def _reusable(entries, value_name: str, equal) -> str | None:
@@ -143,7 +151,7 @@ def material_from_model(bl_scene: bpy.types.Scene, value: model.PhysicsMaterial)
     A new entry is named after `value.name` (or "Material"), made unique Blender-style.
     """
     library = scene_physics(bl_scene).physics_materials
-    found = _reusable(library, value.name, lambda entry: materials_equal(material_to_model(entry), value))
+    found = _reusable(library, value.name, lambda entry: _same_entry(materials_equal, material_to_model(entry), value))
     if found is not None:
         return found
     entry = library.add()
@@ -164,6 +172,7 @@ def filter_to_model(pg) -> model.CollisionFilter:
         collide_with_systems=listed if pg.mode == 'ONLY' else (),
         not_collide_with_systems=listed if pg.mode == 'EXCEPT' else (),
         name=pg.name,
+        unknown=kept(pg.unknown_json),
     )
 
 
@@ -182,6 +191,7 @@ def write_filter(pg, value: model.CollisionFilter, issues: list[model.Issue] | N
     collide-with list wins (the stricter mask) and an issue is added.
     """
     _fill_names(pg.collision_systems, value.collision_systems)
+    pg.unknown_json = value.unknown.text
     if value.collide_with_systems:
         pg.mode = 'ONLY'
         _fill_names(pg.listed_systems, value.collide_with_systems)
@@ -201,7 +211,7 @@ def filter_from_model(bl_scene: bpy.types.Scene, value: model.CollisionFilter,
                       issues: list[model.Issue] | None = None) -> str:
     """The name of a library filter equal to `value` (same rule as materials), added if there is none."""
     library = scene_physics(bl_scene).collision_filters
-    found = _reusable(library, value.name, lambda entry: filters_equal(filter_to_model(entry), value))
+    found = _reusable(library, value.name, lambda entry: _same_entry(filters_equal, filter_to_model(entry), value))
     if found is not None:
         return found
     entry = library.add()

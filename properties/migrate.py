@@ -8,6 +8,10 @@ had it written, so every file saved from now on says which layout it holds.
 
 A step gets one object's or scene's settings group and rewrites what the file stored (its ID properties,
 `group.get(...)` / `group[...]`, whatever the current PropertyGroups declare) into the next version's layout.
+
+Properties added with a default that means "as before" need no step and no new version: the `*unknown_json`
+strings (keys kept from imported files, `properties/convert_common.kept`) read "" from older files, which
+is "nothing kept", and an add-on of version 2 that does not declare them leaves them stored in the file.
 """
 
 from __future__ import annotations

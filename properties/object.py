@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bpy
-from bpy.props import BoolProperty, IntProperty, PointerProperty
+from bpy.props import BoolProperty, IntProperty, PointerProperty, StringProperty
 
 from .body import OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .joint import OMIJointSettings
@@ -38,6 +38,7 @@ class OMIObjectSettings(bpy.types.PropertyGroup):
         default=False,
     )
     joint: PointerProperty(type=OMIJointSettings)
+    body_unknown_json: StringProperty(options={'HIDDEN'})  # the body extension object's keys beside its parts
 
     @property
     def has_physics(self) -> bool:

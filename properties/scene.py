@@ -58,6 +58,7 @@ class OMIPhysicsMaterial(bpy.types.PropertyGroup):
         items=COMBINE_ITEMS,
         default='AVERAGE',
     )
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
 
 class OMISystemName(bpy.types.PropertyGroup):
@@ -84,6 +85,7 @@ class OMICollisionFilter(bpy.types.PropertyGroup):
         default='ALL',
     )
     listed_systems: CollectionProperty(type=OMISystemName)
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
 
 class OMISceneSettings(bpy.types.PropertyGroup):
@@ -100,6 +102,8 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         default=True,
     )
     new_name: StringProperty(options={'HIDDEN', 'SKIP_SAVE'})
+    # imported files' document-level keys beside the OMI arrays, by extension: {"OMI_physics_body": {...}}
+    document_unknown_json: StringProperty(options={'HIDDEN'})
     # Options of the glTF dialogs (read by the hooks, so headless pipelines set them here too).
     export_physics: BoolProperty(
         name="Export OMI Physics",

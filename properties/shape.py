@@ -7,7 +7,7 @@ sit off the object's origin (`offset_location`/`offset_rotation`): export writes
 from __future__ import annotations
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, PointerProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, PointerProperty, StringProperty
 
 from ..io.omi import model
 from . import display
@@ -132,6 +132,8 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
         description="The shape is moved or rotated relative to the object; export writes it on a child node",
         default=False,
     )
+    unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
+    type_unknown_json: StringProperty(options={'HIDDEN'})  # the per-type object's, by type: {"box": {...}}
 
 
 CLASSES: tuple[type, ...] = (OMIShapeSettings,)

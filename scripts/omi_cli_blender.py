@@ -287,7 +287,8 @@ def cmd_import(args: argparse.Namespace, argv: list[str]) -> int:
     for at in parsed.duplicate_keys:  # Blender's JSON reader keeps the last silently: only this tool sees it
         warnings += 1
         if "warning" in shown:
-            print(f"{source}: warning {at}: this key appears twice in its object; the import read only the last one")
+            print(f"{source}: warning {at}: duplicate key: it appears twice in its object; the import read only the "
+                  "last one")
     out.parent.mkdir(parents=True, exist_ok=True)
     with _held_output(args):
         bpy.ops.wm.save_as_mainfile(filepath=str(out.resolve()), check_existing=False)

@@ -73,6 +73,7 @@ class Carrier:
     trigger: model.Trigger | None = None
     joint: model.Joint | None = None
     meshes: list[Any] = field(default_factory=list)
+    unknown: model.Unknown = model.NOTHING_UNKNOWN  # the body extension object's kept keys (of the object's node)
 
 
 class SettingsReader(Protocol):
@@ -91,6 +92,10 @@ class SettingsReader(Protocol):
 
     def collision_mesh_objects(self, objects: Iterable[bpy.types.Object]) -> set[bpy.types.Object]:
         """Untagged objects that a tagged object's convex/trimesh shape uses as its collision mesh."""
+        ...
+
+    def document_unknown(self, bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:
+        """The document-level keys kept from imported files, by extension name."""
         ...
 
 

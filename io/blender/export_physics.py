@@ -24,7 +24,7 @@ from typing import Any
 import bpy
 from mathutils import Matrix
 
-from ..omi import model, writer
+from ..omi import model, unknown_keys, writer
 from . import adopt, export_frames, export_khr, export_meshes, gltf_compat, markers
 from .animation_export import AnimationExport
 from .export_parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
@@ -56,6 +56,7 @@ class PhysicsExport:
         self._collision_meshes: set[bpy.types.Object] | None = None
         self._gltf_io: Any = None
         self._some_node: Any = None
+        self._kept_extensions: set[str] = set()  # extension names inside kept unknown keys (extensionsUsed)
         if self.enabled and not export_settings.get("gltf_yup", True):
             self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
             self.enabled = False
@@ -175,13 +176,29 @@ class PhysicsExport:
                     self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
                               "their channels (export 'OMI and KHR')")
 
+    def note_kept(self, part: model.NodePhysics) -> None:
+        """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""
+        for _where, _what, kept in unknown_keys.node_items(part):
+            self._kept_extensions |= unknown_keys.extension_names((kept,))
+
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
             gltf.extensions = {}
         placed = self._items.by_extension()  # the writer's placement: which extension holds which array
+        issues: list[model.Issue] = []
+        stored = getattr(self.tagged, "document_unknown", None)  # keys kept from imported files
+        for name, kept in (stored(self._scene) if stored is not None else {}).items():
+            if name in writer.OMI_EXTENSIONS:
+                content = placed.setdefault(name, {})
+                writer.put_document_unknown(content, name, kept, issues=issues)
+                self._kept_extensions |= unknown_keys.extension_names((kept,))
+                if not content:
+                    del placed[name]
+        self.report(issues)
         gltf.extensions.update(placed)
         used = list(placed)
-        for name in (*used, *sorted(self._node_extensions_used)):
+        kept_names = sorted(self._kept_extensions) if "OMI" in self.dialects else []  # KHR drops the OMI
+        for name in (*used, *sorted(self._node_extensions_used), *kept_names):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)
 

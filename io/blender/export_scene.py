@@ -118,6 +118,8 @@ class SceneWrite:
 
     def _place_body(self, node: Any, obj: bpy.types.Object, derived: Derived) -> None:
         physics = derived.physics
+        if physics.unknown:
+            self.carrier(node, obj).unknown = physics.unknown
         if physics.motion is not None:
             self.carrier(node, obj).motion = physics.motion
         if physics.collider is not None:
@@ -236,8 +238,9 @@ class SceneWrite:
         self._warn_world_end(obj, plan, frames)
         if derived.joint is not None:
             self._warn_turned(plan)
+        kept = derived.joint.unknown if derived.joint is not None else model.NOTHING_UNKNOWN  # the joint object's
         self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.export.node_slot(connected_node),
-                                                          plan.enable_collision)
+                                                          plan.enable_collision, kept)
 
     def _warn_turned(self, plan: export_joints.JointPlan) -> None:
         """The file measures angles from the connected frame as it starts; Blender from the starting pose, which
@@ -327,11 +330,12 @@ class SceneWrite:
         if trigger is not None and trigger.shape is None:
             trigger = self._members(carrier)
         part = model.NodePhysics(motion=carrier.motion, collider=carrier.collider, trigger=trigger,
-                                 joint=carrier.joint)
+                                 joint=carrier.joint, unknown=carrier.unknown)
         if part.is_empty:
             return
+        self.export.note_kept(part)
         tracked = self._track_animation(carrier, part)
-        if tracked is None and trigger is None and carrier.joint is None:  # the common case: remembered JSON
+        if tracked is None and trigger is None and carrier.joint is None and not carrier.unknown:  # the common case
             extensions: dict[str, dict[str, Any]] = {}
             for key, member in (("motion", model.NodePhysics(motion=carrier.motion)),
                                 ("collider", model.NodePhysics(collider=carrier.collider))):

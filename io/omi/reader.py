@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import model, pointers, rules
-from .dialects import LEGACY_JOINT_CONSTRAINTS_KEY, OMI, document_dialect
+from .dialects import LEGACY_COLLIDERS_KEY, LEGACY_JOINT_CONSTRAINTS_KEY, OMI, document_dialect
 from .json_types import (
     MISSING,
     ROOT,
@@ -43,6 +43,7 @@ from .model import (
     PhysicsDocument,
     Shape,
     Trigger,
+    Unknown,
 )
 from .reader_items import ItemReader
 from .reader_joints import JointReading
@@ -132,7 +133,7 @@ class _Reader(LegacyReading, JointReading):
         for index in sorted(self.nodes):
             built = self.nodes[index]
             physics = NodePhysics(built.motion, built.collider, built.trigger, built.joint, built.body_unknown)
-            if not physics.is_empty:
+            if not physics.is_empty or physics.unknown:  # a body of kept keys only is kept too
                 self.doc.nodes[index] = physics
 
     def document_array(self, extension: str, key: str) -> tuple[Where, list[Any]]:
@@ -171,13 +172,15 @@ class _Reader(LegacyReading, JointReading):
 
     def read_document_unknown(self) -> None:
         """The keys of the document-level extensions beside their arrays (`{"futureArray": [...]}`), kept."""
-        for name in (SHAPE, BODY, JOINT):
+        for name, home in ((SHAPE, SHAPE), (BODY, BODY), (JOINT, JOINT), (COLLIDER, SHAPE)):
             content = get(self.extensions, name)
-            if isinstance(content, Mapping):
-                known = (*OMI.arrays_of(name), *((LEGACY_JOINT_CONSTRAINTS_KEY,) if name == JOINT else ()))
+            if isinstance(content, Mapping):  # the legacy OMI_collider's go where its shapes go
+                known = (*OMI.arrays_of(name), *((LEGACY_JOINT_CONSTRAINTS_KEY,) if name == JOINT else ()),
+                         *((LEGACY_COLLIDERS_KEY,) if name == COLLIDER else ()))
                 kept = self.items.kept((), content, join(ROOT, "extensions", name), f"{name} extension", known=known)
                 if kept:
-                    self.doc.unknown[name] = kept
+                    earlier = self.doc.unknown.get(home)
+                    self.doc.unknown[home] = Unknown({**kept, **(earlier or {})}, kept.dialect) if earlier else kept
 
     def resolve(self, value: object, items: Sequence[Any], at: Where, what: str) -> Any:
         """The item an index refers to, or None (reported) if the index or the item is unusable."""

@@ -15,7 +15,14 @@ from typing import Any
 
 from . import model, rules, unknown_keys
 from .conventions import capsule_mid_height
-from .dialects import LEGACY_FLAT_SHAPE_KEYS, LEGACY_HULL_TYPE, LEGACY_SHAPE_RADIUS_KEY, OMI, Dialect
+from .dialects import (
+    LEGACY_FLAT_SHAPE_KEYS,
+    LEGACY_HULL_TYPE,
+    LEGACY_IS_TRIGGER_KEY,
+    LEGACY_SHAPE_RADIUS_KEY,
+    OMI,
+    Dialect,
+)
 from .dialects_khr import PLANE_BOX_INFINITE_SIZE, PLANE_BOX_THICKNESS
 from .fields import Field, field, read_field, read_fields
 from .json_types import (
@@ -114,9 +121,12 @@ class ItemReader:
                 if inner:
                     type_unknown = Unknown({shape_type: dict(inner)}, inner.dialect)
         read = self.shape_values(shape_type, details, details_at)
-        if read is None or legacy_collider:
+        if read is None:
             return read
-        unknown = self.kept(fields if details is shape else (), shape, at, "shape", known=top_known, quiet=("name",))
+        if legacy_collider:  # an OMI_collider entry: its other keys go to the shape it becomes
+            top_known = (*top_known, LEGACY_IS_TRIGGER_KEY)
+        unknown = self.kept(fields if details is shape else (), shape, at, "legacy collider" if legacy_collider
+                            else "shape", known=top_known, quiet=("name",))
         return dataclasses.replace(read, unknown=unknown, type_unknown=type_unknown) if unknown or type_unknown \
             else read
 

@@ -17,6 +17,7 @@ from .dialects import LEGACY_BODY_MOTION_KEYS, LEGACY_INERTIA_TENSOR_KEY, LEGACY
 from .json_types import Where, bool_or, describe, get, join, obj_or_none, report, vec_or
 from .model import NOTHING_UNKNOWN, Collider, Issue, Joint, Motion, Shape, Trigger, Unknown
 from .reader_items import ItemReader, inertia_diagonal
+from .unknown_keys import FOREIGN
 
 BODY = model.BODY_EXTENSION
 SHAPE = model.SHAPE_EXTENSION
@@ -35,7 +36,8 @@ class NodeState:
     compound_members: list[tuple[Where, int]] | None = None
     implicit_compound: bool = False
     legacy_trigger_body: bool = False
-    legacy_shapes: list[tuple[Where, Shape, bool]] = field(default_factory=list)  # (pointer, shape, is_trigger)
+    # (pointer, shape, is_trigger, the node-level reference object's kept keys)
+    legacy_shapes: list[tuple[Where, Shape, bool, Unknown]] = field(default_factory=list)
     body_unknown: Unknown = NOTHING_UNKNOWN  # the body extension object's keys the model does not read
     trigger_unknown: Unknown = NOTHING_UNKNOWN  # the trigger's, kept until a compound trigger is resolved
 
@@ -78,7 +80,8 @@ class LegacyReading:
             self.revision(rules.REV_BODY_TYPE, join(at, SHAPE))
             shape = self.resolve(get(shape_ref, "shape"), self.shapes, join(at, SHAPE, "shape"), "shape")
             if shape is not None:
-                self.node(index).legacy_shapes.append((join(at, SHAPE), shape, False))
+                kept = self.items.kept((), shape_ref, join(at, SHAPE), "node-level " + SHAPE, known=("shape",))
+                self.node(index).legacy_shapes.append((join(at, SHAPE), shape, False, kept))
             elif "shape" not in shape_ref:
                 report(self.issues, join(at, SHAPE), "node-level OMI_physics_shape has no `shape`; ignored")
         collider_ref = obj_or_none(get(extensions, COLLIDER), join(at, COLLIDER), self.issues, COLLIDER)
@@ -87,7 +90,9 @@ class LegacyReading:
             entry = self.resolve(get(collider_ref, "collider"), self.colliders, join(at, COLLIDER, "collider"),
                                  "collider")
             if entry is not None:
-                self.node(index).legacy_shapes.append((join(at, COLLIDER), entry[0], entry[1]))
+                kept = self.items.kept((), collider_ref, join(at, COLLIDER), "node-level " + COLLIDER,
+                                       known=("collider",))
+                self.node(index).legacy_shapes.append((join(at, COLLIDER), entry[0], entry[1], kept))
             elif "collider" not in collider_ref:
                 report(self.issues, join(at, COLLIDER), "node-level OMI_collider has no `collider`; ignored")
 
@@ -110,7 +115,14 @@ class LegacyReading:
         if LEGACY_INERTIA_TENSOR_KEY in body:
             values["inertia_diagonal"] = self.inertia_tensor(body[LEGACY_INERTIA_TENSOR_KEY],
                                                              join(at, LEGACY_INERTIA_TENSOR_KEY))
-        node.motion = Motion(motion_type, **values)
+        kept = self.items.kept((), body, at, "legacy body", known=("type", *LEGACY_BODY_MOTION_KEYS,
+                                                                    LEGACY_INERTIA_TENSOR_KEY))
+        # carried where the current revision has room: extras/extensions stay on the body object, the keys
+        # beside the motion values go into the motion object
+        node.body_unknown = Unknown({key: value for key, value in kept.items() if key in FOREIGN}, kept.dialect)
+        node.motion = Motion(motion_type, **values,
+                             unknown=Unknown({key: value for key, value in kept.items() if key not in FOREIGN},
+                                             kept.dialect))
 
     def inertia_tensor(self, raw: object, at: Where) -> model.Vec3:
         """The diagonal of a legacy 3x3 inertia tensor (9 numbers, flat or as 3 rows)."""
@@ -139,15 +151,15 @@ class LegacyReading:
         """Node-level OMI_physics_shape / OMI_collider shapes become colliders or triggers."""
         for index in sorted(self.nodes):
             node = self.nodes[index]
-            for at, shape, is_trigger in node.legacy_shapes:
+            for at, shape, is_trigger, kept in node.legacy_shapes:  # the reference's kept keys: on the new part
                 owner = self.legacy_body_of(index)
                 under_trigger_body = owner is not None and owner in self.nodes and self.nodes[owner].legacy_trigger_body
                 if is_trigger or under_trigger_body:
                     if node.trigger is not None:
                         report(self.issues, at, "node already has a trigger; legacy shape ignored", "warning")
                         continue
-                    node.trigger = Trigger(shape)
+                    node.trigger = Trigger(shape, unknown=kept)
                 elif node.collider is not None:
                     report(self.issues, at, "node already has a collider; legacy shape ignored", "warning")
                 else:
-                    node.collider = Collider(shape)
+                    node.collider = Collider(shape, unknown=kept)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from . import canonical, gltf_file, reader, rules, schema, writer
+from . import canonical, gltf_file, reader, rules, schema, unknown_keys, writer
 from .cli_results import Result, counted, failed, from_issues, issue
 from .json_types import pointer
 from .model import ALL_EXTENSIONS
@@ -44,7 +44,8 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> Result:
                for difference in canonical.diff_physics(parsed.document, written)]
     issues += [issue("error", found.pointer, f"the upgraded file fails the schema: {found.message}", "upgrade")
                for found in schema.schema_errors(written, spec_dir, allow_legacy=False)]
-    issues += dropped_properties(parsed.document, written)
+    issues += dropped_properties(parsed.document, written, {found.pointer for found in doc.issues
+                                                            if found.kind == unknown_keys.KIND})
     issues += missing_resources(written, Path(source), Path(target))
     result = counted({"file": source, "out": target, "status": "", "converted": legacy_revisions(doc.revisions),
                       "issues": issues})
@@ -65,13 +66,16 @@ def write_unless_errors(result: Result, parsed: gltf_file.GltfFile, written: Any
     return result
 
 
-def dropped_properties(original: Any, written: Any) -> list[dict[str, str]]:
-    """glTF property members (name, extras, extensions) inside OMI objects that the data model has no place
-    for (a shape's name, a motion's extras, ...): the upgrade cannot carry them over, so say where each was."""
+def dropped_properties(original: Any, written: Any,
+                       kept: set[str] | frozenset[str] = frozenset()) -> list[dict[str, str]]:
+    """glTF property members (name, extras, extensions) that the upgrade does not carry over to the same place:
+    those of objects in a legacy form it restructures (the reader keeps the current revision's objects' unknown
+    keys, `unknown_keys`, and the writer writes them back where they were; `kept`: the pointers of those the
+    reader kept, carried to the new place of a restructured object), so say where each was."""
     found = []
     for tokens, item in omi_objects(original):
         for key in ("name", "extras", "extensions"):
-            if key in item and value_at(written, (*tokens, key)) != item[key]:
+            if key in item and value_at(written, (*tokens, key)) != item[key] and pointer(*tokens, key) not in kept:
                 found.append(issue("warning", pointer(*tokens, key), f"`{key}` is not carried over by the upgrade "
                                    "(the physics model has no place for it)", "upgrade"))
     return found

@@ -81,8 +81,8 @@ def structure_issues(parsed: GltfFile, path: str,
     if parsed.byte_order_mark:
         issues.append(issue("error", "", "the JSON starts with a UTF-8 byte order mark, which glTF forbids (Blender's "
                                          f"glTF importer {gltf_structure.FATAL})", "structure"))
-    issues += [issue("error", at, "this key appears twice in its object: JSON readers keep only the last (so does "
-                                  "Blender's importer), and the first one's content is lost", "structure")
+    issues += [issue("error", at, "duplicate key: it appears twice in its object; JSON readers keep only the last "
+                                  "(so does Blender's importer), and the first one's content is lost", "structure")
                for at in parsed.duplicate_keys]
     return issues
 

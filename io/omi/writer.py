@@ -173,8 +173,9 @@ def node_extensions(
         trigger = _trigger_json(node.trigger, ref, node_ref, mesh_ref, at=body_at, issues=issues)
         if trigger is not None:
             body["trigger"] = trigger
+    body = write_unknown((), node, body, OMI.name)  # the body object's own kept keys
     if body:
-        result[BODY] = write_unknown((), node, body, OMI.name)  # the body object's own kept keys
+        result[BODY] = body
     if node.joint is not None:
         joint = _joint_json(node.joint, ref, node_ref, join(at, "extensions", JOINT) if at else "", issues)
         if joint is not None:
@@ -257,13 +258,7 @@ def _set_document_extension(gltf: dict[str, Any], name: str, arrays: dict[str, l
         if isinstance(previous, dict) else {}
     keys = tuple(keys)
     content = {key: arrays[key] for key in keys if arrays.get(key)}
-    needed = [key for key in keys if key in dialect.required_arrays and key not in content]
-    for key, value in (unknown.fresh() if unknown else {}).items():
-        if needed:
-            report(issues, ("extensions", name, key), f"{name} key {key!r} kept from the file is not written: the "
-                   f"schema wants `{needed[0]}` in that extension and the export has none", "warning")
-        else:
-            content.setdefault(key, value)
+    put_document_unknown(content, name, unknown, dialect, issues)
     if not content:
         if extensions is not None:
             extensions.pop(name, None)
@@ -272,6 +267,19 @@ def _set_document_extension(gltf: dict[str, Any], name: str, arrays: dict[str, l
         extensions = gltf["extensions"] = {}
     extensions[name] = {**content, **kept}
     return True
+
+
+def put_document_unknown(content: dict[str, Any], name: str, unknown: model.Unknown | None, dialect: Dialect = OMI,
+                         issues: list[Issue] | None = None) -> None:
+    """Write the kept document-level keys of extension `name` into its `content` (never over a key there), unless
+    the extension lacks an array the schema requires of it (`Dialect.required_arrays`): then each is named."""
+    needed = [key for key in dialect.arrays_of(name) if key in dialect.required_arrays and not content.get(key)]
+    for key, value in (unknown.fresh() if unknown else {}).items():
+        if needed:
+            report(issues, ("extensions", name, key), f"{name} key {key!r} kept from the file is not written: the "
+                   f"schema wants `{needed[0]}` in that extension and the export has none", "warning")
+        else:
+            content.setdefault(key, value)
 
 
 DIALECT_NAMES: dict[str, tuple[str, ...]] = {  # every extension name a dialect owns (removed when rewritten)

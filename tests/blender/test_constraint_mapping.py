@@ -183,6 +183,7 @@ class _LimitPG:
         self.min_linear = self.min_angular = spec.min or 0.0
         self.max_linear = self.max_angular = spec.max or 0.0
         self.use_stiffness, self.stiffness, self.damping = False, 0.0, 0.0
+        self.unknown_json = ""  # nothing kept from a file
 
 
 @pytest.mark.parametrize("case", ["MOTOR", "GENERIC_SPRING", "HINGE", "PISTON"])

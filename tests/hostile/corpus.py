@@ -261,8 +261,9 @@ def _forward_cases() -> dict[str, Case]:
     newer["extensions"][SHAPE]["shapes"][0]["box"]["margin"] = 0.01
     newer["extensions"][BODY] = {"physicsSettings": [{"substeps": 4}]}
     cases["unknown_keys.gltf"] = Case(newer, validate_words=("linearDamping", "isSensor", "margin", "physicsSettings",
-                                                             "`extras` of the collider"),
-                                      import_words=("linearDamping", "isSensor", "margin", "physicsSettings"))
+                                                             "`extras` of the collider", "kept as it is"),
+                                      import_words=("linearDamping", "isSensor", "margin", "physicsSettings",
+                                                    "kept as it is"))
     servo = _physics([{"name": "Base", "extensions": _body({"type": "static"})},
                       {"name": "Arm", "extensions": _body({"type": "dynamic"}), "translation": [0, 1, 0]},
                       {"name": "Hinge", "extensions": {JOINT: {"connectedNode": 0, "joint": 0}}}],
@@ -271,8 +272,8 @@ def _forward_cases() -> dict[str, Case]:
         "limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}, {"angularAxes": [0, 1], "min": 0, "max": 0}],
         "drives": [{"type": "angular", "mode": "servo", "axis": 2, "targetVelocity": 1, "damping": 1}]}]}
     servo["nodes"][1]["children"] = [2]
-    cases["unknown_drive_mode.gltf"] = Case(servo, validate_words=("servo",),
-                                            import_words=("'servo'", "keeps 'force'"))
+    cases["unknown_drive_mode.gltf"] = Case(servo, validate_words=("servo", "kept"),
+                                            import_words=("'servo'", "read as force", "written back"))
     twice = _box_body("Twice")
     text = json.dumps(twice)
     inner = json.dumps(twice["nodes"][0]["extensions"])

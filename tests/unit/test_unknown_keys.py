@@ -136,3 +136,33 @@ def test_kept_keys_are_values(model):
     assert model.Unknown({"a": 1}, "KHR") != model.Unknown({"a": 1}) and model.Unknown() == model.NOTHING_UNKNOWN
     assert model.Unknown.from_text("not json") == model.NOTHING_UNKNOWN
     assert copy.deepcopy(model.Shape("box", unknown=first)) == model.Shape("box", unknown=first)
+
+
+def test_legacy_objects_carry_their_keys_where_the_current_revision_has_room(reader, writer):
+    """`upgrade` (legacy -> current): an OMI_collider entry's keys go to the shape it becomes, the node-level
+    reference's to the collider, the legacy body's beside its motion values to the motion (its extras stay on
+    the body), and OMI_collider's document-level keys to OMI_physics_shape's."""
+    source = {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_collider", "OMI_physics_body"],
+              "extensions": {"OMI_collider": {"colliders": [{"type": "box", "size": [1, 2, 3], "isTrigger": False,
+                                                             "name": "C", "extras": {"a": 1}, "margin": 0.1}],
+                                              "extras": {"doc": 1}}},
+              "nodes": [{"name": "A", "extensions": {
+                  "OMI_collider": {"collider": 0, "extras": {"ref": 1}},
+                  "OMI_physics_body": {"type": "rigid", "mass": 2, "linearDamping": 0.2, "extras": {"b": 2}}}}]}
+    written = writer.write_document(reader.read_document(source), source)
+    assert written["extensions"] == {"OMI_physics_shape": {
+        "shapes": [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}, "name": "C", "extras": {"a": 1}, "margin": 0.1}],
+        "extras": {"doc": 1}}}
+    assert written["nodes"][0]["extensions"] == {"OMI_physics_body": {
+        "motion": {"type": "dynamic", "mass": 2.0, "linearDamping": 0.2},
+        "collider": {"shape": 0, "extras": {"ref": 1}}, "extras": {"b": 2}}}
+    assert schema_check.omi_schema_errors(written) == []
+
+
+def test_a_body_of_kept_keys_only_is_written_back(reader, writer):
+    source = _newer()
+    source["nodes"][3]["extensions"]["OMI_physics_body"] = {"characterController": {"stepHeight": 0.3}}
+    doc = reader.read_document(source)
+    assert doc.nodes[3].is_empty and dict(doc.nodes[3].unknown) == {"characterController": {"stepHeight": 0.3}}
+    written = writer.write_document(doc, source)
+    assert written["nodes"][3]["extensions"] == source["nodes"][3]["extensions"]
