@@ -181,6 +181,8 @@ def canonical_physics(gltf: Mapping[str, Any]) -> dict[str, Any]:
     paths = node_paths(gltf)
     nodes: dict[str, dict[str, Any]] = {}
     for index, physics in doc.nodes.items():
+        if physics.is_empty:
+            continue  # a body of kept unknown keys only: no physics meaning
         entry = {"motion": _motion(physics.motion), "collider": _collider(physics.collider, gltf),
                  "trigger": _trigger(physics.trigger, gltf, paths), "joint": _joint(physics.joint, paths)}
         nodes[paths.get(index, f"#{index}")] = {key: value for key, value in entry.items() if value is not None}
