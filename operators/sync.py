@@ -7,6 +7,8 @@ reads untagged rigid bodies.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import bpy
 from bpy.props import EnumProperty
 
@@ -38,8 +40,9 @@ def adopt_rigid_body(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: l
         return False
     settings = object_physics(obj)
     settings.use_motion = physics.motion is not None
-    if physics.motion is not None:
-        convert.apply_motion(physics.motion, settings.motion)
+    if physics.motion is not None:  # the keys kept from an imported file stay (Blender has no place for them)
+        convert.apply_motion(replace(physics.motion, unknown=convert.kept(settings.motion.unknown_json)),
+                             settings.motion)
     settings.use_collider = physics.collider is not None
     collider = physics.collider
     if collider is not None and collider.shape is not None:
@@ -47,8 +50,10 @@ def adopt_rigid_body(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: l
         if isinstance(collider.shape.mesh, adopt.RigidBodyMesh) and not collider.shape.mesh.evaluated:
             adopt.warn(issues, obj, "its collider uses the mesh without modifiers ('Base'); the OMI settings use "
                        "the mesh with modifiers")
-        convert.apply_shape(collider.shape, settings.collider.shape, obj, resolve_mesh=_mesh_object, issues=issues,
-                            pointer="/collider/shape")
+        shape = settings.collider.shape
+        convert.apply_shape(replace(collider.shape, unknown=convert.kept(shape.unknown_json),
+                                    type_unknown=convert.kept(shape.type_unknown_json)),
+                            shape, obj, resolve_mesh=_mesh_object, issues=issues, pointer="/collider/shape")
         settings.collider.shape.use_offset = False
         material = collider.physics_material
         settings.collider.physics_material = "" if material is None else library.material_from_model(bl_scene,
@@ -70,8 +75,10 @@ def adopt_constraint(obj: bpy.types.Object, issues: list[model.Issue] | None) ->
         return False
     settings = object_physics(obj)
     settings.use_joint = True
-    convert.apply_joint(model.Joint(joint.settings, joint.object2, joint.enable_collision), settings.joint, obj,
-                        resolve_node=lambda ref: ref, issues=issues)
+    pg = settings.joint  # the joint's kept keys stay; its limits and drives are new
+    kept = replace(joint.settings, unknown=convert.kept(pg.settings_unknown_json))
+    convert.apply_joint(model.Joint(kept, joint.object2, joint.enable_collision, convert.kept(pg.unknown_json)), pg,
+                        obj, resolve_node=lambda ref: ref, issues=issues)
     return True
 
 

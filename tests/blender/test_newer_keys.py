@@ -107,3 +107,16 @@ def test_a_body_of_unknown_keys_only_is_named_at_import(clean_scene, tmp_path):
     imported = import_support.import_gltf(import_support.write_gltf(tmp_path, "body_only", document))
     assert imported.result == {'FINISHED'}
     assert [message for message in imported.warnings if "'Sensor'" in message and "holds only keys" in message]
+
+
+def test_sync_from_blender_rigid_bodies_keeps_the_kept_keys(clean_scene, tmp_path):
+    """Blender -> settings rewrites the values from the rigid bodies the import built; the keys Blender has no
+    place for stay with the settings."""
+    import_support.import_gltf(NEWER)
+    assert bpy.ops.omi.sync_from_rigid_bodies(scope='SCENE') == {'FINISHED'}
+    exported = support.export(tmp_path, "synced")
+    ball, floor = exported.body("Ball"), exported.body("Floor")
+    assert ball["motion"]["linearDamping"] == 0.3 and ball["extras"] == {"body": "ball"}
+    assert floor["motion"]["linearDamping"] == 0.1
+    assert exported.shape(floor["collider"]["shape"])["roundedCorners"] is True
+    assert exported.node("Hinge")["extensions"][support.JOINT]["breakable"] is True
