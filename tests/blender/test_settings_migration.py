@@ -30,7 +30,7 @@ def stored_version(owner) -> object:
     return owner.omi_physics.get("version")
 
 
-def test_the_v1_file_stores_no_version(omi_addon):
+def test_the_v1_file_stores_no_version(omi_addon, clean_scene):  # no objects of the same names around
     with bpy.data.libraries.load(str(V1_BLEND)) as (source, target):
         target.objects = list(source.objects)
     loaded = [obj for obj in target.objects if obj is not None]
