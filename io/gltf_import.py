@@ -60,10 +60,14 @@ class glTF2ImportUserExtension:
             if self.plan is not None and self.plan.doc.nodes:
                 with collector_paused():
                     self.plan.finish(gltf, bl_scene, self.issues)
-                    # What an export will restructure, said now (the export's own rules, asked in advance).
-                    self.issues.extend(structure_moves.predicted(self.plan.doc, self.plan.objects(gltf)))
         except Exception as error:
             self._failed(gltf, "creating the physics", error)
+        try:
+            if self.plan is not None and self.plan.doc.nodes:
+                # What an export will restructure, said now (the export's own rules, asked in advance).
+                self.issues.extend(structure_moves.predicted(self.plan.doc, self.plan.objects(gltf)))
+        except Exception as error:
+            self._failed(gltf, "predicting what an export will restructure", error)
         finally:
             self._log(gltf)
 

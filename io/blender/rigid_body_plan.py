@@ -165,14 +165,20 @@ class Frames:
 
     def world(self, obj: bpy.types.Object) -> Matrix:
         found = self._world.get(obj)
-        if found is None:
-            if obj.parent is None:
-                found = obj.matrix_basis.copy()
-            elif obj.parent_type == 'OBJECT':
-                found = self.world(obj.parent) @ obj.matrix_parent_inverse @ obj.matrix_basis
+        if found is not None:
+            return found
+        chain = [obj]  # up to the first ancestor already known (a loop, not recursion: chains may be deep)
+        while (parent := chain[-1].parent) is not None and chain[-1].parent_type == 'OBJECT' \
+                and parent not in self._world:
+            chain.append(parent)
+        for item in reversed(chain):
+            if item.parent is None:
+                found = item.matrix_basis.copy()
+            elif item.parent_type == 'OBJECT':
+                found = self._world[item.parent] @ item.matrix_parent_inverse @ item.matrix_basis
             else:  # bone parents and the like: trust the last evaluation
-                found = obj.matrix_world.copy()
-            self._world[obj] = found
+                found = item.matrix_world.copy()
+            self._world[item] = found
         return found
 
     def relative(self, obj: bpy.types.Object, base: bpy.types.Object) -> Matrix:

@@ -3,13 +3,14 @@ bodies that are empties get a generated mesh object that carries their rigid bod
 
 from __future__ import annotations
 
-import bmesh
 import bpy
 import import_support as support
 import pytest
 
 
 def cube(name: str, size, location=(0.0, 0.0, 0.0), parent=None) -> bpy.types.Object:
+    import bmesh  # a module of bpy's: importable only once bpy is (the file then runs alone too)
+
     mesh = bpy.data.meshes.new(name)
     bm = bmesh.new()
     bmesh.ops.create_cube(bm, size=1.0)
@@ -77,3 +78,20 @@ def test_kinematic_empty_body_leads_its_generated_rigid_body(rigid_body, markers
     support.step(30)
     assert (proxy.matrix_world.translation - cart.matrix_world.translation).length < 1e-5
     assert cart.matrix_world.translation.x == pytest.approx(5.0)
+
+
+def test_world_matrices_of_a_chain_deeper_than_pythons_recursion_limit(rigid_body_plan):
+    """The build (and the import's structure prediction) read world matrices before Blender evaluates them;
+    a 3,000-deep chain of parented empties (an imported file's nesting) must not exhaust Python's stack."""
+    parent, chain = None, []
+    for index in range(3000):
+        obj = bpy.data.objects.new(f"Link{index}", None)
+        obj.location, obj.rotation_euler, obj.parent = (1.0, 0.0, 0.0), (0.0, 0.0, 0.001), parent
+        parent = obj
+        chain.append(obj)
+    frames = rigid_body_plan.Frames()
+    expected = chain[0].matrix_basis.copy()
+    for obj in chain[1:]:
+        expected = expected @ obj.matrix_basis
+    assert frames.world(chain[-1]) == expected  # the same products in the same order
+    assert frames.world(chain[1]) == chain[0].matrix_basis @ chain[1].matrix_basis
