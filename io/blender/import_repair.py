@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import copy
 import os
+from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from ..omi import gltf_structure, joint_rest, model, node_transforms, shape_meshes, value_losses
+from ..omi import gltf_file, gltf_structure, joint_rest, model, node_transforms, shape_meshes, value_losses
 from . import gltf_compat, recursion_room
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads
@@ -96,12 +97,24 @@ def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue
     return shape_meshes.check(importer_json(gltf.data), doc, lambda index: gltf_compat.importer_buffer(gltf, index))
 
 
+def duplicate_key_issues(gltf: Any) -> list[model.Issue]:
+    """A warning at each object of the file that gives a key twice (two `extensions` on a node): Blender's
+    importer read only the last one, so the first one's content is lost (io/omi/gltf_file.duplicate_keys_of)."""
+    try:
+        data = Path(gltf.filename).read_bytes()
+    except (AttributeError, TypeError, OSError):
+        return []
+    return [model.Issue(at, "duplicate key: it appears twice in its object; Blender's importer read only the "
+                            "last one, the first one's content is lost", "warning")
+            for at in gltf_file.duplicate_keys_of(data)]
+
+
 def repair(gltf: Any) -> list[model.Issue]:
     """Apply every repair the structure check offers; a warning for each, an error for what stays broken.
     When Blender's importer cannot open the file at all, the import builds nothing (the error says why)
     instead of failing with a traceback."""
     data = gltf.data
-    issues: list[model.Issue] = []
+    issues: list[model.Issue] = duplicate_key_issues(gltf)
     dropped_children: dict[int, set[int]] = {}
     dropped_scene_nodes: dict[int, set[int]] = {}
     dropped_primitives: dict[int, set[int]] = {}

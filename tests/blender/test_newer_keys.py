@@ -120,3 +120,18 @@ def test_sync_from_blender_rigid_bodies_keeps_the_kept_keys(clean_scene, tmp_pat
     assert floor["motion"]["linearDamping"] == 0.1
     assert exported.shape(floor["collider"]["shape"])["roundedCorners"] is True
     assert exported.node("Hinge")["extensions"][support.JOINT]["breakable"] is True
+
+
+def test_a_key_given_twice_is_named_at_import(clean_scene, tmp_path):
+    """Blender's JSON reader keeps the last of two `extensions` on a node silently: the add-on's import names
+    the node's pointer (read again, cheaply, from the file)."""
+    document = json.loads(NEWER.read_text(encoding="utf-8"))
+    text = json.dumps(document)
+    inner = json.dumps(document["nodes"][1]["extensions"])
+    path = tmp_path / "twice.gltf"
+    path.write_text(text.replace(f'"extensions": {inner}', f'"extensions": {inner}, "extensions": {{}}', 1),
+                    encoding="utf-8")
+    imported = import_support.import_gltf(path)
+    assert imported.result == {'FINISHED'}
+    assert [message for message in imported.warnings if "/nodes/1/extensions" in message and "duplicate key" in message]
+    assert not [message for message in import_support.import_gltf(NEWER).warnings if "duplicate key" in message]

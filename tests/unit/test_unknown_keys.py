@@ -166,3 +166,14 @@ def test_a_body_of_kept_keys_only_is_written_back(reader, writer):
     assert doc.nodes[3].is_empty and dict(doc.nodes[3].unknown) == {"characterController": {"stepHeight": 0.3}}
     written = writer.write_document(doc, source)
     assert written["nodes"][3]["extensions"] == source["nodes"][3]["extensions"]
+
+
+def test_duplicate_keys_are_found_in_gltf_and_glb(omi):
+    gltf_file = omi("io.omi.gltf_file")
+    text = b'{"asset": {"version": "2.0"}, "nodes": [{"name": "A"}, {"extensions": {"X": 1}, "extensions": {}}]}'
+    glb_json = text + b" " * (-len(text) % 4)
+    glb = b"glTF" + (2).to_bytes(4, "little") + (12 + 8 + len(glb_json)).to_bytes(4, "little") \
+        + len(glb_json).to_bytes(4, "little") + b"JSON" + glb_json
+    assert gltf_file.duplicate_keys_of(text) == gltf_file.duplicate_keys_of(glb) == ("/nodes/1/extensions",)
+    assert gltf_file.duplicate_keys_of(NEWER.read_bytes()) == ()
+    assert gltf_file.duplicate_keys_of(b"{not json") == ()
