@@ -83,3 +83,11 @@ def test_world_poses_walk_a_deep_chain_without_recursion():
     nodes = [{"translation": [0, 1, 0]} for _ in range(depth)]
     world = poses.world_poses(nodes, {index + 1: index for index in range(depth - 1)}, [depth - 1])
     assert world[depth - 1].translation == pytest.approx((0, depth, 0))
+
+
+def test_the_khr_spelling_is_checked_the_same_way(joint_rest):
+    """The same slider written as KHR_physics_rigid_bodies (the project's own converter) warns the same."""
+    omi = joint_document(SLIDER_LIMITS, {"translation": [1.5, 0, 0]})
+    khr = core("convert").convert(omi, "KHR").document
+    assert "KHR_physics_rigid_bodies" in khr["extensionsUsed"] and "OMI_physics_joint" not in khr["extensionsUsed"]
+    assert said(joint_rest, khr) == said(joint_rest, omi) != []
