@@ -2,8 +2,9 @@
 
 A limit keeps the connected node's frame within [min, max] of the joint node's frame. When the file
 places the connected node outside that range, engines pull the bodies together on the first step (Blender's
-Bullet does the same): the scene jumps as it starts. Each such limit is a warning at the joint node, naming
-the connected node, the limit's axes, how far it starts and how far beyond the range that is.
+Bullet does the same: its build shifts the limits by the starting offset), so the scene jumps as it starts.
+Each such limit is a warning at the joint node, naming the connected node, the limit's axes, how far it
+starts and how far beyond the range that is.
 
 How a limit measures the two frames is the spec's (KHR_physics_rigid_bodies, "Joint Limit Metrics"; OMI
 says the same in words), with t_a, q_a the joint node's world position and orientation and t_b, q_b the
@@ -25,6 +26,7 @@ from .node_poses import Pose
 
 LINEAR_TOLERANCE = 1e-4  # metres: closer than this is "at the limit" (numbers written to a file wobble)
 ANGULAR_TOLERANCE = math.radians(0.01)
+PULLED = "physics engines (Blender's too) pull the bodies there on the first step"
 
 
 def check(document: Any, doc: PhysicsDocument) -> list[Issue]:
@@ -48,8 +50,7 @@ def check(document: Any, doc: PhysicsDocument) -> list[Issue]:
             for angular, axes in ((False, limit.linear_axes), (True, limit.angular_axes)):
                 said = _outside(limit, angular, axes, poses[index], poses[joint.connected_node])
                 if said:
-                    issues.append(Issue(pointer("nodes", index), f"the connected node {name} starts {said}; engines "
-                                                                 "pull the bodies there on the first step"))
+                    issues.append(Issue(pointer("nodes", index), f"the connected node {name} starts {said}; {PULLED}"))
     return issues
 
 

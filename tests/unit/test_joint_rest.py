@@ -33,7 +33,7 @@ def test_a_slider_inside_its_limits_says_nothing(joint_rest):
 def test_a_slider_beyond_its_max_names_the_axis_and_by_how_much(joint_rest):
     assert said(joint_rest, joint_document(SLIDER_LIMITS, {"translation": [1.5, 0, 0]})) == [
         "/nodes/2: the connected node 'Rail' starts 1.5 m along the joint's X axis, 0.5 m beyond the limit's max "
-        "1 m; engines pull the bodies there on the first step"]
+        "1 m; physics engines (Blender's too) pull the bodies there on the first step"]
     below = said(joint_rest, joint_document(SLIDER_LIMITS, {"translation": [-1.25, 0, 0]}))
     assert len(below) == 1 and "-1.25 m along the joint's X axis, 0.25 m beyond the limit's min -1 m" in below[0]
     off_line = said(joint_rest, joint_document(SLIDER_LIMITS, {"translation": [0.5, 0.3, 0.4]}))
@@ -57,8 +57,8 @@ def test_a_hinge_inside_its_limits_says_nothing(joint_rest):
 def test_a_hinge_turned_past_its_limit_names_the_axis_and_by_how_much(joint_rest):
     assert said(joint_rest, joint_document(HINGE_LIMITS, {"rotation": turn_z(0.7)})) == [
         f"/nodes/2: the connected node 'Rail' starts turned {math.degrees(0.7):.3g}° about the joint's Z axis, "
-        f"{math.degrees(0.2):.3g}° beyond the limit's max {math.degrees(0.5):.3g}°; engines pull the bodies there "
-        "on the first step"]
+        f"{math.degrees(0.2):.3g}° beyond the limit's max {math.degrees(0.5):.3g}°; physics engines (Blender's too) "
+        "pull the bodies there on the first step"]
     below = said(joint_rest, joint_document(HINGE_LIMITS, {"rotation": turn_z(-0.9)}))
     assert len(below) == 1 and "beyond the limit's min" in below[0]
     tilted = said(joint_rest, joint_document(HINGE_LIMITS, {"rotation": [math.sin(0.1), 0, 0, math.cos(0.1)]}))
