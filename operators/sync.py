@@ -76,6 +76,11 @@ def adopt_constraint(obj: bpy.types.Object, issues: list[model.Issue] | None) ->
     settings = object_physics(obj)
     settings.use_joint = True
     pg = settings.joint  # the joint's kept keys stay; its limits and drives are new
+    replaced = sorted({key for item in (*pg.limits, *pg.drives) for key in convert.kept(item.unknown_json)})
+    if replaced and issues is not None:
+        issues.append(model.Issue("/joint", f"object {obj.name!r}: its limits and drives are made anew from the "
+                                            f"constraint; the keys kept from the file on the old ones are dropped: "
+                                            f"{', '.join(replaced)}"))
     kept = replace(joint.settings, unknown=convert.kept(pg.settings_unknown_json))
     convert.apply_joint(model.Joint(kept, joint.object2, joint.enable_collision, convert.kept(pg.unknown_json)), pg,
                         obj, resolve_node=lambda ref: ref, issues=issues)

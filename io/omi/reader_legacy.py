@@ -108,15 +108,16 @@ class LegacyReading:
         if note:
             self.issues.append(rules.issue(join(at, "type"), note, "info"))
         node = self.node(index)
-        if motion_type is None:
+        kept = self.items.kept((), body, at, "legacy body", known=("type", *LEGACY_BODY_MOTION_KEYS,
+                                                                    LEGACY_INERTIA_TENSOR_KEY))
+        if motion_type is None:  # a trigger body: its keys stay on the body object, which holds the trigger
             node.legacy_trigger_body = True
+            node.body_unknown = kept
             return
         values = self.items.motion_values({key: body[key] for key in LEGACY_BODY_MOTION_KEYS if key in body}, at)
         if LEGACY_INERTIA_TENSOR_KEY in body:
             values["inertia_diagonal"] = self.inertia_tensor(body[LEGACY_INERTIA_TENSOR_KEY],
                                                              join(at, LEGACY_INERTIA_TENSOR_KEY))
-        kept = self.items.kept((), body, at, "legacy body", known=("type", *LEGACY_BODY_MOTION_KEYS,
-                                                                    LEGACY_INERTIA_TENSOR_KEY))
         # carried where the current revision has room: extras/extensions stay on the body object, the keys
         # beside the motion values go into the motion object
         node.body_unknown = Unknown({key: value for key, value in kept.items() if key in FOREIGN}, kept.dialect)

@@ -7,6 +7,7 @@ shape whose type the user changed) the export names the object and the key.
 
 from __future__ import annotations
 
+import importlib
 import json
 from pathlib import Path
 
@@ -135,3 +136,18 @@ def test_a_key_given_twice_is_named_at_import(clean_scene, tmp_path):
     assert imported.result == {'FINISHED'}
     assert [message for message in imported.warnings if "/nodes/1/extensions" in message and "duplicate key" in message]
     assert not [message for message in import_support.import_gltf(NEWER).warnings if "duplicate key" in message]
+
+
+def test_a_joint_made_anew_from_a_constraint_names_the_kept_keys_it_drops(clean_scene, omi_addon):
+    import_support.import_gltf(NEWER)
+    hinge = bpy.data.objects["Hinge"]
+    bpy.context.scene.rigidbody_world.constraints.objects.link(hinge)  # an object in .constraints gets one
+    hinge.rigid_body_constraint.type = 'HINGE'
+    hinge.rigid_body_constraint.object1 = bpy.data.objects["Ball"]
+    hinge.rigid_body_constraint.object2 = bpy.data.objects["Floor"]
+    sync = importlib.import_module(f"{omi_addon.__name__}.operators.sync")
+    issues: list = []
+    assert sync.adopt_constraint(hinge, issues)
+    assert [issue.message for issue in issues if "gearRatio" in issue.message and "softness" in issue.message]
+    joint = hinge.omi_physics.joint
+    assert json.loads(joint.unknown_json) == {"breakable": True, "extras": {"hinge": 1}}  # the joint's own stay

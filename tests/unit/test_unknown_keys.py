@@ -177,3 +177,15 @@ def test_duplicate_keys_are_found_in_gltf_and_glb(omi):
     assert gltf_file.duplicate_keys_of(text) == gltf_file.duplicate_keys_of(glb) == ("/nodes/1/extensions",)
     assert gltf_file.duplicate_keys_of(NEWER.read_bytes()) == ()
     assert gltf_file.duplicate_keys_of(b"{not json") == ()
+
+
+def test_a_legacy_trigger_body_keeps_its_keys_on_the_body_object(reader, writer):
+    source = {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
+              "extensions": {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {"radius": 1.0}}]}},
+              "nodes": [{"name": "Zone", "children": [1], "extensions": {"OMI_physics_body": {
+                  "type": "trigger", "layer": 3}}},
+                        {"name": "Part", "extensions": {"OMI_physics_shape": {"shape": 0}}}]}
+    doc = reader.read_document(source)
+    assert dict(doc.nodes[0].unknown) == {"layer": 3}
+    written = writer.write_document(doc, source)
+    assert written["nodes"][0]["extensions"]["OMI_physics_body"]["layer"] == 3
