@@ -47,6 +47,8 @@ class PhysicsExport:
         self.animation = AnimationExport(export_settings, bl_scene, self.warn)
         # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
         self._pending: list[tuple[Any, str, dict, str]] = []
+        # Each node's physics as written in OMI, for the KHR spelling (only when KHR is exported).
+        self._written: list[tuple[Any, model.NodePhysics]] = []
         self._node_extensions_used: set[str] = set()
         self._meshes: export_meshes.ShapeMeshes | None = None
         self._mesh_slots: dict[int, MeshSlot] = {}
@@ -167,7 +169,7 @@ class PhysicsExport:
         if "KHR" in self.dialects:
             khr_only = "OMI" not in self.dialects
             animated = self.animation.has_channels()
-            self.report(export_khr.write_khr(gltf, keep_omi=not khr_only or animated))
+            self.report(self._write_khr(gltf, node_index, mesh_index, keep_omi=not khr_only or animated))
             self.animation.add_khr(gltf)
             if khr_only and animated:
                 if self.animation.drop_omi_channels():
@@ -180,6 +182,31 @@ class PhysicsExport:
         """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""
         for _where, _what, kept in unknown_keys.node_items(part):
             self._kept_extensions |= unknown_keys.extension_names((kept,))
+
+    def _write_khr(self, gltf: Any, node_index: dict[int, int], mesh_index: dict[int, int],
+                   keep_omi: bool) -> list[model.Issue]:
+        """The KHR spelling of what the OMI holds: each node's written physics, less the parts its OMI lost
+        in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an unusable shape)."""
+        physics = []
+        for node, part in self._written:
+            index = node_index.get(id(node))
+            extensions = node.extensions or {}
+            body = extensions.get(writer.BODY) or {}
+            kept = model.NodePhysics(motion=part.motion if "motion" in body else None,
+                                     collider=part.collider if "collider" in body else None,
+                                     trigger=part.trigger if "trigger" in body else None,
+                                     joint=part.joint if writer.JOINT in extensions else None,
+                                     unknown=part.unknown if writer.BODY in extensions else model.NOTHING_UNKNOWN)
+            if index is not None and not (kept.is_empty and not kept.unknown):
+                physics.append((index, kept))
+
+        def node_ref(value: Any) -> int | None:
+            return node_index.get(id(value.node)) if isinstance(value, NodeSlot) else None
+
+        def mesh_ref(value: Any) -> int | None:
+            return mesh_index.get(id(value.mesh)) if isinstance(value, MeshSlot) else None
+
+        return export_khr.write_khr(gltf, physics, node_ref, mesh_ref, keep_omi)
 
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
@@ -247,6 +274,11 @@ class PhysicsExport:
             trigger = content.get("trigger")
             if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
                 self._pending.append((node, name, content, carrier.obj.name))
+
+    def written(self, node: Any, part: model.NodePhysics) -> None:
+        """Remember a node's physics as written in OMI, for its KHR spelling in `finish`."""
+        if "KHR" in self.dialects:
+            self._written.append((node, part))
 
     def ref(self, kind: str, item: dict, *, unique: bool = False) -> int:
         """The index of a document-level item (equal items stored once); `unique` (an animated item) gets an

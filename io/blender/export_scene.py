@@ -359,6 +359,7 @@ class SceneWrite:
             if carrier.meshes:
                 body[MESH_CARRIER_KEY] = list(carrier.meshes)
         self.export.attach(carrier, extensions)
+        self.export.written(carrier.node, part)
 
     # --- animation ---------------------------------------------------------------------------------
 
