@@ -10,6 +10,7 @@ reports. No bpy here beyond the exporter's objects.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -39,9 +40,26 @@ def write_khr(gltf: Any, physics: Iterable[tuple[int, model.NodePhysics]], node_
         keep_omi = True
     items = writer.ItemArrays(dialect=KHR)
     written: dict[int, dict[str, Any]] = {}
+    remembered: dict[Any, tuple[dict[str, Any] | None, list[model.Issue], str]] = {}
     for index, part in sorted(physics, key=lambda entry: entry[0]):
-        content = writer_khr.node_extensions_khr(part, items.ref, node_ref, mesh_ref, issues,
-                                                 at=f"/nodes/{index}").get(model.KHR_BODY_EXTENSION)
+        at = f"/nodes/{index}"
+        key = _body_key(part)
+        try:
+            found = remembered.get(key) if key is not None else None
+        except TypeError:  # values holding lists (not made by the export): written each time
+            key = found = None
+        if found is None:
+            node_issues: list[model.Issue] = []
+            content = writer_khr.node_extensions_khr(part, items.ref, node_ref, mesh_ref, node_issues,
+                                                     at=at).get(model.KHR_BODY_EXTENSION)
+            if key is not None:
+                remembered[key] = content, node_issues, at
+        else:
+            content, node_issues, first_at = found
+            content = _copied(content)
+            node_issues = [dataclasses.replace(issue, pointer=at + issue.pointer[len(first_at):])
+                           if issue.pointer.startswith(first_at + "/") else issue for issue in node_issues]
+        issues.extend(node_issues)
         if content is not None:
             written[index] = content
     issues.extend(_document_not_written(gltf))
@@ -76,6 +94,23 @@ def _document_not_written(gltf: Any) -> list[model.Issue]:
     if not document:
         return []
     return unknown_keys.document_not_written(reader.read_document({"extensions": document}, "OMI"), "KHR")
+
+
+def _body_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
+    """A body of motion and collider only, as a key: a level's bodies repeat a few, and equal values write
+    equal KHR (their items are already stored); None for a part written each time."""
+    remembered = part.trigger is None and part.joint is None and not part.unknown
+    return (part.motion, part.collider) if remembered else None
+
+
+def _copied(content: Any) -> Any:
+    """A copy of the JSON content in which no container is shared (the animation export rewrites a node's
+    references in place)."""
+    if isinstance(content, dict):
+        return {key: _copied(value) for key, value in content.items()}
+    if isinstance(content, list):
+        return [_copied(value) for value in content]
+    return content
 
 
 def drop_omi(gltf: Any) -> None:
