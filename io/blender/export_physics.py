@@ -47,6 +47,8 @@ class PhysicsExport:
         self.animation = AnimationExport(export_settings, bl_scene, self.warn)
         # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
         self._pending: list[tuple[Any, str, dict, str]] = []
+        # Node extensions put on the nodes in `finish` (see `attach`).
+        self._late: list[tuple[Any, dict[str, dict]]] = []
         # Each node's physics as written in OMI, for the KHR spelling (only when KHR is exported).
         self._written: list[tuple[Any, model.NodePhysics]] = []
         self._node_extensions_used: set[str] = set()
@@ -134,6 +136,8 @@ class PhysicsExport:
         """Turn placeholders into indices and write the document-level arrays and extensionsUsed."""
         if not self.enabled:
             return
+        for node, extensions in self._late:
+            _put(node, extensions)
         node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
         mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
         for node, name, content, obj_name in self._pending:
@@ -263,17 +267,22 @@ class PhysicsExport:
         )
 
     def attach(self, carrier: Carrier, extensions: dict[str, dict]) -> None:
-        """Put node-level extensions on the node as plain JSON dicts (the exporter traverses and writes them
-        as they are; extensionsUsed is completed in `finish`), remembering those that hold placeholders."""
-        node = carrier.node
-        if node.extensions is None:
-            node.extensions = {}
+        """Put node-level extensions on the node as plain JSON dicts (extensionsUsed is completed in `finish`),
+        remembering those that hold placeholders.
+
+        Only a node whose dict carries collision-only meshes gets them now: the exporter's traversal must
+        meet those meshes to index them. The others are put on in `finish`, after that traversal, which
+        would otherwise walk every value of every body only to give it back unchanged.
+        """
         for name, content in extensions.items():
-            node.extensions[name] = content
             self._node_extensions_used.add(name)
             trigger = content.get("trigger")
             if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
-                self._pending.append((node, name, content, carrier.obj.name))
+                self._pending.append((carrier.node, name, content, carrier.obj.name))
+        if carrier.meshes:
+            _put(carrier.node, extensions)
+        else:
+            self._late.append((carrier.node, extensions))
 
     def written(self, node: Any, part: model.NodePhysics) -> None:
         """Remember a node's physics as written in OMI, for its KHR spelling in `finish`."""
@@ -295,3 +304,9 @@ class PhysicsExport:
     @property
     def trigger_nodes(self) -> dict[bpy.types.Object, Any]:
         return self._trigger_nodes
+
+
+def _put(node: Any, extensions: dict[str, dict]) -> None:
+    if node.extensions is None:
+        node.extensions = {}
+    node.extensions.update(extensions)

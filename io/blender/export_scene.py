@@ -21,6 +21,8 @@ from .export_parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref,
 if TYPE_CHECKING:
     from .export_physics import PhysicsExport
 
+_UNSEEN = object()  # a value `SceneWrite._part_json` has not written yet
+
 
 class SceneWrite:
     """Writes the physics of one scene's gathered objects (one `PhysicsExport.write_scene` call)."""
@@ -86,10 +88,8 @@ class SceneWrite:
                 return self.export.tagged.derive(obj, self.bl_scene, issues)
             if not self.export.include_rigid_bodies:
                 return None
-            body = None
-            if obj.rigid_body is not None:
-                body = adopt.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self.export.filters_needed(),
-                                                bounds=self.bounds)
+            body = adopt.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self.export.filters_needed(),
+                                            bounds=self.bounds)
             constraint = None
             if obj.rigid_body_constraint is not None:
                 constraint = adopt_constraints.constraint_joint(obj, issues)
@@ -305,17 +305,18 @@ class SceneWrite:
             return None
         return dataclasses.replace(trigger, nodes=tuple(slots))
 
-    def _part_json(self, key: str, part: model.NodePhysics, obj: bpy.types.Object) -> dict[str, Any] | None:
-        """The body extension's `key` member ("motion" or "collider") of `part`, which holds only that.
+    def _part_json(self, key: str, value: model.Motion | model.Collider,
+                   obj: bpy.types.Object) -> dict[str, Any] | None:
+        """The body extension's `key` member ("motion" or "collider") for `value`.
 
         Written once per distinct value and copied after: equal values give equal JSON, and the shapes and
         materials it refers to are already in the document's arrays. A value whose writing reported
         anything is written again each time, so every object gets its own message.
         """
-        value = part.motion if key == "motion" else part.collider
-        if (key, value) in self.part_json:
-            found = self.part_json[key, value]
+        found = self.part_json.get((key, value), _UNSEEN)
+        if found is not _UNSEEN:
             return None if found is None else dict(found)
+        part = model.NodePhysics(motion=value) if key == "motion" else model.NodePhysics(collider=value)
         issues: list[model.Issue] = []
         written = writer.node_extensions(part, self.export.ref, node_ref, mesh_ref, issues).get(writer.BODY, {})
         content = written.get(key)
@@ -337,9 +338,8 @@ class SceneWrite:
         tracked = self._track_animation(carrier, part)
         if tracked is None and trigger is None and carrier.joint is None and not carrier.unknown:  # the common case
             extensions: dict[str, dict[str, Any]] = {}
-            for key, member in (("motion", model.NodePhysics(motion=carrier.motion)),
-                                ("collider", model.NodePhysics(collider=carrier.collider))):
-                content = None if member.is_empty else self._part_json(key, member, carrier.obj)
+            for key, value in (("motion", carrier.motion), ("collider", carrier.collider)):
+                content = None if value is None else self._part_json(key, value, carrier.obj)
                 if content is not None:
                     extensions.setdefault(writer.BODY, {})[key] = content
             if not extensions:
