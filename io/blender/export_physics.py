@@ -97,6 +97,19 @@ class PhysicsExport:
             if obj is not None and markers.is_generated(obj):
                 vnode.keep_tag = False
 
+    def hides_any_render_mesh(self, vtree: Any) -> bool:
+        """Whether `hides_render_mesh` can say True for an object of the export's tree. When it cannot, the
+        export hook drops its per-object mesh check (one Python call per object the exporter gathers)."""
+        for vnode in vtree.nodes.values():
+            obj = getattr(vnode, "blender_object", None)
+            if obj is not None and markers.is_shape_mesh(obj):
+                return True
+        if not self.enabled:
+            return False
+        if self._collision_meshes is None:
+            self._collision_meshes = self.tagged.collision_mesh_objects(bpy.data.objects)
+        return bool(self._collision_meshes)
+
     def hides_render_mesh(self, obj: bpy.types.Object | None) -> bool:
         """True when the object's mesh is not visible geometry: a physics shape stand-in made by the importer
         (markers.SHAPE_MESH), or an untagged object used as another object's collision mesh."""
