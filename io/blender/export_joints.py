@@ -126,6 +126,11 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
     )
 
 
+def end_words(suffix: str) -> str:
+    """An end of the joint in a message (`suffix`: "joint" or "connected")."""
+    return "its joint" if suffix == "joint" else "its joint's connected frame"
+
+
 def new_node_name(plan: JointPlan, suffix: str) -> str:
     """The name of the node added for one end of the joint (`suffix`: "joint" or "connected")."""
     return f"{plan.source.name}.{suffix}"

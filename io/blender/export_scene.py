@@ -276,7 +276,7 @@ class SceneWrite:
         for position, local in enumerate(chain):
             target = self.add_child(target, local, name if position == len(chain) - 1 else f"{name}.unscaled")
         if chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
-            self.export.warn(f"object {plan.source.name!r}: the joint's {suffix} frame is written on a new node "
+            self.export.warn(f"object {plan.source.name!r}: {export_joints.end_words(suffix)} is written on a new node "
                              f"{target.name!r} under {side.anchor.name!r}: "
                              f"{export_joints.why_new_node(plan, side)}", "info")
         return target

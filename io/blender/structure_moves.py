@@ -49,9 +49,9 @@ def _joint_moves(index: int, obj: bpy.types.Object, node: model.NodePhysics,
     found = []
     for suffix, side in export_joints.new_nodes(plan):
         name, why = export_joints.new_node_name(plan, suffix), export_joints.why_new_node(plan, side, frames.world)
-        found.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: an export will write the joint's {suffix} "
-                                                    f"frame on a new node {name!r} under {side.anchor.name!r}: {why}",
-                                 "info"))
+        found.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: an export will write "
+                                                    f"{export_joints.end_words(suffix)} on a new node {name!r} under "
+                                                    f"{side.anchor.name!r}: {why}", "info"))
     return found
 
 
