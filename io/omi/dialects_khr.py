@@ -85,12 +85,14 @@ GEOMETRY_FIELDS: tuple[Field, ...] = (
 
 KHR_COLLIDER_FIELDS: tuple[Field, ...] = (
     Field("geometry", "geometry", "special"),
+    Field("shape", "shape", "special"),  # read only: the README's first example puts it on the collider itself
     Field("physics_material", "physicsMaterial", "special"),
     Field("collision_filter", "collisionFilter", "special"),
 )
 
 KHR_TRIGGER_FIELDS: tuple[Field, ...] = (
     Field("geometry", "geometry", "special"),
+    Field("shape", "shape", "special"),  # read only, as the collider's
     Field("nodes", "nodes", "special"),
     Field("collision_filter", "collisionFilter", "special"),
 )

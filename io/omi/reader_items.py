@@ -67,11 +67,10 @@ class ItemReader:
     def kept(self, fields: Iterable[Field], container: Mapping[str, Any], at: Where, what: str, *,
              known: Iterable[str] = (), quiet: Iterable[str] = (), raw: Mapping[str, str] | None = None) -> Unknown:
         """The object's keys the tables do not declare, and `raw` (the file's spelling of enum values read as
-        their fallback), kept for export (`unknown_keys.collect`); nothing in a dialect that does not keep them."""
-        if not self.dialect.keeps_unknown:
-            return NOTHING_UNKNOWN
+        their fallback), kept for export (`unknown_keys.collect`); in a dialect that does not keep them, each is
+        named as not kept and nothing is returned."""
         found = unknown_keys.collect(fields, container, at, self.issues, what, dialect=self.dialect.name,
-                                     known=known, quiet=quiet)
+                                     known=known, quiet=quiet, keep=self.dialect.keeps_unknown)
         return Unknown({**raw, **found}, self.dialect.name) if raw else found
 
     # --- shapes ----------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from . import model, rules
-from .dialects_khr import BODY_EXTENSION, KHR, SHAPE_EXTENSION
+from .dialects_khr import BODY_EXTENSION, GEOMETRY_FIELDS, KHR, SHAPE_EXTENSION
 from .json_types import MISSING, ROOT, Where, bool_or, get, index_or_none, is_number, join, obj_or_none, report
 from .model import Collider, Motion, PhysicsDocument, Shape
 from .reader import _Reader
@@ -53,6 +53,11 @@ class KhrReader(_Reader):
         at, raw = self.document_array(BODY_EXTENSION, "physicsJoints")
         self.joint_settings = [self.items.read_joint_settings(item, join(at, i)) for i, item in enumerate(raw)]
         self.colliders = []
+        for name in KHR.extensions:  # the document-level keys beside the arrays: named (not kept yet)
+            content = get(self.extensions, name)
+            if isinstance(content, Mapping):
+                self.items.kept((), content, join(ROOT, "extensions", name), f"{name} extension",
+                                known=KHR.arrays_of(name))
 
     def read_node(self, index: int, node_json: object) -> None:
         extensions = self.node_extensions(index, node_json)
@@ -94,6 +99,7 @@ class KhrReader(_Reader):
         if isinstance(inertia, list) and any(is_number(value) and value == 0 for value in inertia):
             self.issues.append(rules.note(join(at, "inertiaDiagonal"), "khr_infinite_inertia"))
             del values["inertiaDiagonal"]
+        self.items.kept(self.items.dialect.motion_fields, motion, at, "motion")  # named: KHR's are not kept yet
         return Motion("kinematic" if kinematic else "dynamic", **self.items.motion_values(values, at))
 
     def read_trigger(self, index: int, raw: object, at: Where) -> None:
@@ -124,6 +130,7 @@ class KhrReader(_Reader):
         geometry = obj_or_none(raw, at, self.issues, "geometry")
         if geometry is None:
             return None, raw
+        self.items.kept(GEOMETRY_FIELDS, geometry, at, "geometry")  # named: KHR's are not kept yet
         convex = bool_or(get(geometry, "convexHull"), False, join(at, "convexHull"), self.issues, "convexHull")
         present = [key for key in ("shape", "mesh", "node") if key in geometry]
         if not present:

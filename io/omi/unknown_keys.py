@@ -22,17 +22,20 @@ from .json_types import Issues, Where, join, pointer_text
 from .model import NOTHING_UNKNOWN, Issue, NodePhysics, PhysicsDocument, Unknown
 
 FOREIGN = ("extras", "extensions")  # glTF property members the model does not read inside OMI items
+GLTF_MEMBER_TYPES: dict[str, tuple[type, str]] = {  # what glTF's schema wants of the members it defines
+    "name": (str, "a string"), "extensions": (dict, "an object")}
 KIND = "unknown_key"  # Issue.kind of the findings made here
 
 
 def collect(fields: Iterable[Field], container: Mapping[str, Any], at: Where, issues: Issues, what: str, *,
-            dialect: str = "OMI", known: Iterable[str] = (), quiet: Iterable[str] = ()) -> Unknown:
+            dialect: str = "OMI", known: Iterable[str] = (), quiet: Iterable[str] = (), keep: bool = True) -> Unknown:
     """The keys of one JSON object that `fields` and `known` do not declare, and the file's spelling of each
     open "choice" value the table does not know (the reader reports that one, reading the Field's fallback).
 
     Each undeclared key gets a warning at its pointer, except those in `quiet` (glTF members the model
     simply does not read, e.g. a shape's `name`). A value JSON cannot write back (NaN, Infinity) is dropped,
-    said so.
+    said so. Without `keep` (a dialect whose unknown keys the add-on does not carry yet: KHR) each is named as
+    not kept, and nothing is returned.
     """
     declared = set(known)
     kept: dict[str, Any] = {}
@@ -50,17 +53,25 @@ def collect(fields: Iterable[Field], container: Mapping[str, Any], at: Where, is
             _add(issues, Issue(where, f"{what} key {key!r} holds a number JSON cannot write (NaN or Infinity): "
                                       "dropped, export leaves it out", "warning", KIND))
             continue
+        wanted = GLTF_MEMBER_TYPES.get(key)
+        if wanted is not None and not isinstance(value, wanted[0]):
+            _add(issues, Issue(where, f"`{key}` of the {what} must be {wanted[1]} (glTF schema): dropped, export "
+                                      "leaves it out", "warning", KIND))
+            continue
         kept[key] = value
         if key in silent:
             continue
-        if key in FOREIGN:
+        if not keep:
+            message = f"{what} key {key!r} is not in the {dialect} revision this add-on reads, and is not kept: the " \
+                      "add-on keeps unknown keys of OMI files only; export leaves it out"
+        elif key in FOREIGN:
             message = f"`{key}` of the {what} is not read by the physics model: kept as it is, and export writes " \
                       "it back"
         else:
             message = f"{what} key {key!r} is not in the {dialect} revision this add-on reads: kept as it is, " \
                       "and export writes it back"
         _add(issues, Issue(where, message, "warning", KIND))
-    return Unknown(kept, dialect) if kept else NOTHING_UNKNOWN
+    return Unknown(kept, dialect) if kept and keep else NOTHING_UNKNOWN
 
 
 def _add(issues: Issues, found: Issue) -> None:

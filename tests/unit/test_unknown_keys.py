@@ -189,3 +189,30 @@ def test_a_legacy_trigger_body_keeps_its_keys_on_the_body_object(reader, writer)
     assert dict(doc.nodes[0].unknown) == {"layer": 3}
     written = writer.write_document(doc, source)
     assert written["nodes"][0]["extensions"]["OMI_physics_body"]["layer"] == 3
+
+
+def test_khr_unknown_keys_are_named_as_not_kept(reader):
+    """The add-on keeps unknown keys of OMI files only (so far): a KHR file's are each named, not silently lost."""
+    source = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_implicit_shapes", "KHR_physics_rigid_bodies"],
+              "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 1.0},
+                                                                 "margin": 0.1}], "newer": 1}},
+              "nodes": [{"extensions": {"KHR_physics_rigid_bodies": {
+                  "motion": {"mass": 1.0, "linearDamping": 0.1},
+                  "collider": {"geometry": {"shape": 0, "lod": 2}}}}}]}
+    doc = reader.read_document(source)
+    named = sorted(issue.pointer for issue in doc.issues if issue.kind == "unknown_key")
+    assert named == ["/extensions/KHR_implicit_shapes/newer", "/extensions/KHR_implicit_shapes/shapes/0/margin",
+                     "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/geometry/lod",
+                     "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/linearDamping"]
+    assert all("not kept" in issue.message for issue in doc.issues if issue.kind == "unknown_key")
+    assert not doc.nodes[0].motion.unknown and not doc.unknown
+
+
+def test_glTF_members_of_the_wrong_type_are_not_carried(reader, writer):
+    source = _newer()
+    source["extensions"]["OMI_physics_shape"]["shapes"][0]["name"] = None
+    source["nodes"][1]["extensions"]["OMI_physics_body"]["extensions"] = []
+    doc = reader.read_document(source)
+    written = writer.write_document(doc, source)
+    assert "name" not in written["extensions"]["OMI_physics_shape"]["shapes"][0]
+    assert schema_check.omi_schema_errors(written) == []
