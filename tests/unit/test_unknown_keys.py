@@ -208,7 +208,7 @@ def test_khr_unknown_keys_are_named_as_not_kept(reader):
     assert not doc.nodes[0].motion.unknown and not doc.unknown
 
 
-def test_glTF_members_of_the_wrong_type_are_not_carried(reader, writer):
+def test_gltf_members_of_the_wrong_type_are_not_carried(reader, writer):
     source = _newer()
     source["extensions"]["OMI_physics_shape"]["shapes"][0]["name"] = None
     source["nodes"][1]["extensions"]["OMI_physics_body"]["extensions"] = []
