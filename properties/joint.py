@@ -18,8 +18,8 @@ from bpy.props import (
 )
 
 from ..io.blender import constraints
-from ..io.omi import conventions
-from . import display
+from ..io.omi import conventions, model
+from . import convert_common, display
 
 AXIS_ITEMS = [(letter, letter, "", index) for index, letter in enumerate(constraints.AXIS_IDS)]
 
@@ -99,11 +99,23 @@ class OMIJointLimit(bpy.types.PropertyGroup):
         return tuple(i for i, used in enumerate((self.axis_x, self.axis_y, self.axis_z)) if used)
 
 
+def _chosen(key: str):
+    """An enum's update: once the setting is set, the file's own spelling kept for it (a drive mode 'servo'
+    shown as Force) is not written back any more: the value chosen wins, even if it is the one shown."""
+
+    def update(self: bpy.types.PropertyGroup, _context: bpy.types.Context | None) -> None:
+        kept = convert_common.kept(self.unknown_json)
+        if key in kept:
+            self.unknown_json = model.Unknown({name: value for name, value in kept.items() if name != key}).text
+
+    return update
+
+
 class OMIJointDrive(bpy.types.PropertyGroup):
     """A motor (target velocity) or spring (target position) on one degree of freedom."""
 
-    drive_type: EnumProperty(name="Type", items=DRIVE_TYPE_ITEMS, default='ANGULAR')
-    mode: EnumProperty(name="Mode", items=DRIVE_MODE_ITEMS, default='FORCE')
+    drive_type: EnumProperty(name="Type", items=DRIVE_TYPE_ITEMS, default='ANGULAR', update=_chosen("type"))
+    mode: EnumProperty(name="Mode", items=DRIVE_MODE_ITEMS, default='FORCE', update=_chosen("mode"))
     axis: EnumProperty(name="Axis", items=AXIS_ITEMS, default='X')
     use_max_force: BoolProperty(name="Limit Force", description="Cap the force or torque of the drive")
     max_force: FloatProperty(

@@ -91,7 +91,8 @@ class Field:
     def fallback(self) -> Any:
         """What the model holds for an enum spelling the table does not know: the read default, else the first
         choice. The file's spelling is kept in the item's `unknown` and written back while the model still
-        holds this value (a value the user chose instead wins)."""
+        holds this value (a value the user chose instead wins; in Blender, setting the enum at all, even to
+        the value shown, forgets the spelling: properties/joint._chosen)."""
         default = self.read_default
         return default if default is not None or not self.choices else self.choices[0]
 

@@ -151,3 +151,14 @@ def test_a_joint_made_anew_from_a_constraint_names_the_kept_keys_it_drops(clean_
     assert [issue.message for issue in issues if "gearRatio" in issue.message and "softness" in issue.message]
     joint = hinge.omi_physics.joint
     assert json.loads(joint.unknown_json) == {"breakable": True, "extras": {"hinge": 1}}  # the joint's own stay
+
+
+def test_choosing_the_shown_drive_mode_writes_it(clean_scene, tmp_path):
+    """The 'servo' drive shows Force; setting Force on purpose is a choice too, and wins (the enum's update
+    forgets the file's spelling)."""
+    import_support.import_gltf(NEWER)
+    drive = bpy.data.objects["Hinge"].omi_physics.joint.drives[0]
+    drive.mode = 'FORCE'
+    assert json.loads(drive.unknown_json) == {"gearRatio": 3.0}
+    exported = support.export(tmp_path, "chosen")
+    assert exported.root(support.JOINT, "physicsJoints")[0]["drives"][0]["mode"] == "force"
