@@ -149,6 +149,14 @@ class PhysicsExport:
         """Turn placeholders into indices and write the document-level arrays and extensionsUsed."""
         if not self.enabled:
             return
+        try:
+            self._finish(gltf)
+        finally:  # what only finishing needs goes before the exporter converts the whole document: a lower
+            # peak, and less for the full garbage collections during that conversion to walk
+            self._late, self._pending, self._written = [], [], []
+            self._node_slots.clear()
+
+    def _finish(self, gltf: Any) -> None:
         for node, extensions in self._late:
             _put(node, extensions)
         node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
