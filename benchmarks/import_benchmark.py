@@ -53,7 +53,11 @@ def _box_mesh_buffer() -> tuple[str, int, int]:
     return f"data:application/octet-stream;base64,{data}", len(positions), len(indices)
 
 
-def write_scene(count: int, shared: bool, path: Path) -> None:
+def write_scene(count: int, shared: bool, path: Path, interleaved_names: bool = False) -> None:
+    """The benchmark file. Blender keeps each kind of data block sorted by name and finds a new one's place
+    by walking back from the end, so creating objects out of name order costs time growing with N per
+    object: names here sort in the order the importer creates the objects (a body, its collider, its mesh
+    node), unless `interleaved_names` (Body*, Collider*, Mesh*: 8 of 16 s of the plain import at 20,000)."""
     uri, positions_size, indices_size = _box_mesh_buffer()
     nodes: list[dict] = [{
         "name": "Floor", "translation": [0.0, -0.5, 0.0], "scale": [1.0, 1.0, 1.0],
@@ -68,9 +72,11 @@ def write_scene(count: int, shared: bool, path: Path) -> None:
             "translation": [2.0 * (index % side), 2.0 + (index // (side * side)) * 2.0, 2.0 * (index // side % side)],
             "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "mass": 2.0}}},
         })
-        nodes.append({"name": f"Collider{index:06d}", "children": [body + 2],
+        collider, mesh = ((f"Collider{index:06d}", f"Mesh{index:06d}") if interleaved_names
+                          else (f"Body{index:06d}Collider", f"Body{index:06d}Mesh"))
+        nodes.append({"name": collider, "children": [body + 2],
                       "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}})
-        nodes.append({"name": f"Mesh{index:06d}", "mesh": 0 if shared else index})
+        nodes.append({"name": mesh, "mesh": 0 if shared else index})
         roots.append(body)
     floor_size = 2.0 * side + 2.0
     primitive = {"attributes": {"POSITION": 0}, "indices": 1}

@@ -33,6 +33,10 @@ class glTF2ImportUserExtension:
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Read the physics and prepare the importer's data before it creates any object."""
+        with collector_paused():  # every step here allocates per node (see gc_pause)
+            self._before(gltf)
+
+    def _before(self, gltf: Any) -> None:
         try:
             self.issues.extend(import_repair.repair(gltf))  # what would make Blender's importer fail or crash
         except Exception as error:
@@ -41,8 +45,7 @@ class glTF2ImportUserExtension:
             options = scene_physics(bpy.context.scene)
             if not options.import_physics:
                 return
-            with collector_paused():
-                self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
+            self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return

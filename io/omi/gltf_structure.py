@@ -116,6 +116,7 @@ def node_tree(nodes: Sequence[Any]) -> tuple[dict[int, tuple[int, int]], list[Fi
     (the last of the loop in file order). Linear in the number of links."""
     findings: list[Finding] = []
     link_at: dict[int, tuple[int, int]] = {}
+    count = len(nodes)
     for index, node in enumerate(nodes):
         children = node.get("children") if isinstance(node, dict) else None
         if children is not None and not isinstance(children, list | tuple):
@@ -124,17 +125,18 @@ def node_tree(nodes: Sequence[Any]) -> tuple[dict[int, tuple[int, int]], list[Fi
                                     Repair("drop_children", (index,), done="ignored")))
             continue
         for position, child in enumerate(children or ()):
-            at = pointer("nodes", index, "children", position)
+            if _is_index(child, count) and child != index and child not in link_at:
+                link_at[child] = (index, position)
+                continue
+            at = pointer("nodes", index, "children", position)  # made for findings only: files have many links
             drop = Repair("drop_child", (index, position), done="link ignored")
-            if not _is_index(child, len(nodes)):
+            if not _is_index(child, count):
                 findings.append(Finding(at, f"child {describe(child)} is not a node index",
                                         Repair("drop_child", (index, position), done="ignored")))
             elif child == index:
                 findings.append(Finding(at, f"node {index} lists itself as a child", drop))
-            elif child in link_at:
-                findings.append(Finding(at, f"node {child} already has a parent", drop))
             else:
-                link_at[child] = (index, position)
+                findings.append(Finding(at, f"node {child} already has a parent", drop))
     findings += _cycles(link_at)
     return link_at, findings
 

@@ -23,6 +23,7 @@ from .json_types import MISSING, Where, describe, join, pointer_text
 from .model import Issue, NodePhysics, PhysicsDocument, Shape
 
 FLOAT32_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
+FLOAT32_MIN_NORMAL = 2.0 ** -126  # from here to FLOAT32_MAX a float32 holds every number (rounded), never 0
 
 
 def _parts(node: NodePhysics, dialect: Dialect, at: Where) -> Iterator[tuple[tuple[Field, ...], Any, Where]]:
@@ -105,6 +106,8 @@ def beyond_float32(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") ->
             value = getattr(item, spec.attr, None)
             numbers = value if isinstance(value, tuple | list) else (value,)
             for number in numbers:
+                if type(number) is float and (FLOAT32_MIN_NORMAL <= abs(number) <= FLOAT32_MAX or number == 0.0):
+                    continue  # the common case, without packing
                 if not isinstance(number, int | float) or isinstance(number, bool) or not math.isfinite(number):
                     continue
                 stored = _as_float32(number)
@@ -143,10 +146,10 @@ def document_losses(doc: PhysicsDocument) -> list[Issue]:
     """What Blender's settings cannot hold of a read document (beyond_float32, unheld_choices), at the
     nodes' pointers."""
     return [found for index, node in sorted(doc.nodes.items()) if isinstance(index, int)
-            for check in (beyond_float32, unheld_choices) for found in check(node, at=f"/nodes/{index}")]
+            for check in (beyond_float32, unheld_choices) for found in check(node, at=("nodes", index))]
 
 
 def document_beyond_float32(doc: PhysicsDocument) -> list[Issue]:
     """beyond_float32 for every node of a read document, at the nodes' pointers."""
     return [found for index, node in sorted(doc.nodes.items()) if isinstance(index, int)
-            for found in beyond_float32(node, at=f"/nodes/{index}")]
+            for found in beyond_float32(node, at=("nodes", index))]
