@@ -6,7 +6,10 @@ child node (a box, no mesh) and a visible child mesh node, over one static floor
 - "shared": every mesh node uses one box mesh (instanced props);
 - "unique": every mesh node has a mesh of its own (N glTF meshes, so N Blender meshes; they read the
   same accessors, which keeps the file small without sparing the importer any work per mesh). Blender's
-  importer alone takes 54 s CPU at N = 5,000 here, so the default run stops unique meshes there.
+  importer alone grows about quadratically here: it makes each mesh on a temporary object named
+  '##gltf-import:tmp-object##' (sorted before every other object, so placed by a walk over all of them)
+  and removes it again (a scan of every data block). Measured CPU: 6.5 s at 2,000, 46 s at 5,000, so the
+  default run stops unique meshes there (20,000 would take about 12 CPU-minutes per import).
 Three imports of each file, each case in a child process of its own so that its peak resident size is
 its own:
 - plain: the add-on disabled (Blender's glTF importer alone);
@@ -18,7 +21,9 @@ them; Blender's own worker threads count) and wall-clock seconds. Memory: the ch
 (`ru_maxrss`) and, for scale, its resident size before the first import (Blender and the add-on loaded).
 
 Run: .venv/bin/python benchmarks/import_benchmark.py [N ...] [--shared-only] [--unique-only] [--scale]
-(--scale adds N = 100,000: shared meshes, plain and physics only, one run each: a few minutes.)
+                                                     [--interleaved-names]
+(--scale adds N = 100,000: shared meshes, plain and physics only, one run each: about 2.5 CPU-minutes, 10
+minutes wall on a busy 2-core machine, 10 GB peak. --interleaved-names: see `write_scene`.)
 """
 
 from __future__ import annotations
@@ -35,8 +40,8 @@ import bench_common
 from bench_common import megabytes
 
 COUNTS = (2000, 5000, 20000)
-# Blender's importer alone grows faster than N with unique meshes (measured CPU: 5.8 s at 2,000, 54 s at
-# 5,000), so the default run stops unique meshes at this N; name larger counts to measure them anyway.
+# Blender's importer alone grows about quadratically with unique meshes (see above), so the default run stops
+# unique meshes at this N; name larger counts to measure them anyway.
 UNIQUE_LIMIT = 5000
 SCALE_COUNT = 100_000
 CASES = ("plain", "settings", "physics")
@@ -146,7 +151,7 @@ def child(path: Path, case: str, repeats: int) -> None:
 
 
 def main(counts: tuple[int, ...], kinds: tuple[bool, ...], cases: tuple[str, ...] = CASES,
-         unique_limit: int | None = UNIQUE_LIMIT) -> None:
+         unique_limit: int | None = UNIQUE_LIMIT, interleaved_names: bool = False) -> None:
     print("Import of N dynamic bodies (body + collider + mesh nodes each), each case in its own process.")
     print("seconds: CPU (wall); ratios against the plain import: CPU (wall); peak: resident peak of the process "
           "(Blender + add-on alone before the first import: 'loaded')")
@@ -158,7 +163,7 @@ def main(counts: tuple[int, ...], kinds: tuple[bool, ...], cases: tuple[str, ...
                 if not shared and unique_limit is not None and count > unique_limit:
                     continue
                 path = Path(directory) / f"bodies_{count}_{'shared' if shared else 'unique'}.gltf"
-                write_scene(count, shared, path)
+                write_scene(count, shared, path, interleaved_names)
                 repeats = 3 if count <= 2000 else 2 if count <= 5000 else 1
                 results = {case: bench_common.run_child(Path(__file__), ["--child", str(path), case, str(repeats)])
                            for case in cases}
@@ -181,6 +186,7 @@ if __name__ == "__main__":
     else:
         named = tuple(int(value) for value in arguments if value.isdigit())
         kinds = (True,) if "--shared-only" in arguments else (False,) if "--unique-only" in arguments else (True, False)
-        main(named or COUNTS, kinds, unique_limit=None if named else UNIQUE_LIMIT)
+        interleaved = "--interleaved-names" in arguments
+        main(named or COUNTS, kinds, unique_limit=None if named else UNIQUE_LIMIT, interleaved_names=interleaved)
         if "--scale" in arguments:
-            main((SCALE_COUNT,), (True,), ("plain", "physics"))
+            main((SCALE_COUNT,), (True,), ("plain", "physics"), interleaved_names=interleaved)
