@@ -37,5 +37,14 @@ def test_random_documents_written_as_before(reader, writer):
 
 
 def _same(record: dict) -> tuple:
-    """The output text exactly; the issues as a multiset (reading follows the tables' key order now)."""
-    return record["output"], sorted(tuple(issue) for issue in record["issues"])
+    """The output text exactly; the issues as a multiset (reading follows the tables' key order now).
+
+    Messages quote keys with repr(), which escapes the characters the running Python's Unicode tables call
+    unprintable: 3.13 prints some that 3.11 (which made the corpus) escaped, so both sides are compared
+    with every non-ASCII character escaped."""
+    return record["output"], sorted((pointer, _ascii(message), severity)
+                                    for pointer, message, severity in record["issues"])
+
+
+def _ascii(text: str) -> str:
+    return text.encode("ascii", "backslashreplace").decode("ascii")
