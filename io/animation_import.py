@@ -82,7 +82,10 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
         if not pointers.resolve(document, found)[0]:
             issues.append(model.Issue(where, f"{pointer}: the file has no such physics value; channel not imported"))
             continue
-        interpolation = (sampler or {}).get("interpolation", "LINEAR")
+        if sampler is None:
+            issues.append(model.Issue(where, f"{pointer}: its sampler is missing; channel not imported"))
+            continue
+        interpolation = sampler.get("interpolation", "LINEAR")
         try:
             times = [float(row[0]) for row in gltf_compat.accessor_rows(gltf, sampler["input"])]
             rows = [[float(number) for number in row] for row in gltf_compat.accessor_rows(gltf, sampler["output"])]
@@ -114,7 +117,7 @@ def _animations_json(data: Any) -> list[dict]:
     return result
 
 
-def _set(document: Mapping, found: pointers.PointerMatch, value: Any) -> dict:
+def _set(document: dict, found: pointers.PointerMatch, value: Any) -> dict:
     """A copy of the document with the value at the pointer (only the containers on its way are copied)."""
     tokens = pointers.split(pointers.pointer_of(found.template, found.index, found.nested)) or []
     out = copy.copy(document)
@@ -218,7 +221,7 @@ class KeyframeWriter:
                                apply_nudged=lambda: self.apply(nudged), keys=keys_at,
                                interpolation=interpolation if interpolation != 'BEZIER' else 'LINEAR')
 
-    def _at_key(self, channel: PointerChannel, numbers: list[float]) -> Callable[[], None]:
+    def _at_key(self, channel: PointerChannel, numbers: list[float]) -> Callable[[], object]:
         """Puts the settings at one key of the channel."""
         template = channel.found.template
         width = pointers.COMPONENTS[template.type]

@@ -67,8 +67,8 @@ class RigidFollow:
     def build(self, owners: list[bpy.types.Object]) -> None:
         rigid_body.build_rigid_bodies(self.scene, owners, convert.SceneSettings(self.scene), None)
 
-    def follow(self, at: str, pointer: str, owners: list[bpy.types.Object], *, apply_rest: Callable[[], None],
-               apply_nudged: Callable[[], None], keys: list[tuple[float, Callable[[], None]]],
+    def follow(self, at: str, pointer: str, owners: list[bpy.types.Object], *, apply_rest: Callable[[], object],
+               apply_nudged: Callable[[], object], keys: list[tuple[float, Callable[[], object]]],
                interpolation: str) -> None:
         """Key the Blender properties that follow one channel. `apply_*` put the settings at rest, nudged or
         at a key (frame, apply)."""

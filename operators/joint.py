@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
@@ -138,6 +140,9 @@ def _active_joint(context: bpy.types.Context):
 
 
 class _JointOperator:
+    if TYPE_CHECKING:  # supplied by bpy.types.Operator, the other base of every user
+        poll_message_set: Callable[[str], None]
+
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         if _active_joint(context) is None:
@@ -246,6 +251,9 @@ def _active_compound_trigger(context: bpy.types.Context):
 
 
 class _CompoundTriggerOperator:
+    if TYPE_CHECKING:  # supplied by bpy.types.Operator, the other base of every user
+        poll_message_set: Callable[[str], None]
+
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         if _active_compound_trigger(context) is None:

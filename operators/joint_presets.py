@@ -51,9 +51,9 @@ def preset_limits(preset: str, axis: str = 'Z', lower: float = 0.0, upper: float
     # Travel before the fixed linear axes, turning after the fixed angular ones.
     travel = [spec for dof, spec in specs.items() if not dof[0]]
     turning = [spec for dof, spec in specs.items() if dof[0]]
-    linear = travel + ([fixed_specs[False]] if False in fixed_specs else [])
-    angular = ([fixed_specs[True]] if True in fixed_specs else []) + turning
-    return linear + angular
+    linear_specs = travel + ([fixed_specs[False]] if False in fixed_specs else [])
+    angular_specs = ([fixed_specs[True]] if True in fixed_specs else []) + turning
+    return linear_specs + angular_specs
 
 
 def write_limits(joint_settings, limits: list[LimitSpec]) -> None:

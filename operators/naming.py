@@ -88,8 +88,8 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         objects = list(context.scene.objects) if self.scope == 'SCENE' else selected_objects(context)
         depsgraph = context.evaluated_depsgraph_get()
-        matches = [(obj, parse_name(obj.name)) for obj in objects]
-        matches = [(obj, match) for obj, match in matches if match is not None]
+        parsed = [(obj, parse_name(obj.name)) for obj in objects]
+        matches = [(obj, match) for obj, match in parsed if match is not None]
         tagged, bodies, failed = [], set(), []
         for obj, match in matches:
             try:
@@ -156,7 +156,7 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
         set_offset(shape, Vector(), None)
 
     def adopt_unreal(self, context, obj, match: NamingMatch, depsgraph) -> bpy.types.Object | None:
-        if obj.type not in MESH_LIKE_TYPES:
+        if obj.type not in MESH_LIKE_TYPES or match.shape_type is None:  # Unreal prefixes always name a shape
             raise ValueError(obj.name)
         shape = part_settings(obj, 'COLLIDER').shape
         if match.shape_type == 'CONVEX':

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import bpy
 
 from ..properties import object_physics, scene_physics
@@ -13,6 +15,8 @@ class _PhysicsTab:
     bl_space_type = 'PROPERTIES'
     bl_region_type = 'WINDOW'
     bl_context = "physics"
+    if TYPE_CHECKING:  # supplied by bpy.types.Panel, the other base of every panel
+        layout: bpy.types.UILayout
 
 
 class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
@@ -46,6 +50,9 @@ class _OMISubPanel(_PhysicsTab):
         layout.use_property_split = True
         layout.use_property_decorate = True  # the keyframe dot: physics settings animate (KHR_animation_pointer)
         self.draw_part(layout, context)
+
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        raise NotImplementedError  # each part's panel draws its own settings
 
 
 class PHYSICS_PT_omi_body(_OMISubPanel, bpy.types.Panel):

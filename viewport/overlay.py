@@ -8,6 +8,7 @@ GPU in background mode, where Blender has none: the lines are still built, the b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import bpy
 from bpy.app.handlers import persistent
@@ -25,8 +26,8 @@ class OverlayState:
     dirty: bool = True
     scene_key: int | None = None
     lines: OverlayLines | None = None
-    batch: object | None = None
-    shader: object | None = None
+    batch: Any = None  # a gpu.types.GPUBatch (gpu exists only with a GPU)
+    shader: Any = None  # a gpu.types.GPUShader
     mesh_cache: MeshEdgeCache = field(default_factory=MeshEdgeCache)
     rebuilds: int = 0
 

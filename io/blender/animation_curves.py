@@ -23,7 +23,7 @@ _HANDLE_TOLERANCE = 1e-3  # frames; Blender stores handle positions as float32
 
 def fcurves(id_data: Any) -> list[bpy.types.FCurve]:
     """The F-curves of the datablock's active action (its own slot on 4.4+), or none."""
-    animation = getattr(id_data, "animation_data", None)
+    animation: Any = getattr(id_data, "animation_data", None)
     action = getattr(animation, "action", None)
     if action is None:
         return []

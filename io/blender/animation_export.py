@@ -53,7 +53,8 @@ class ChannelData:
     home: tuple[Any, Any] | None = None  # (animation, channel) once attached
     khr_channel: Any = None  # its twin pointing at the KHR spelling (export dialect KHR or both)
 
-    def pointer(self, node_index: int | None = None) -> str:
+    def pointer(self, node_index: int = 0) -> str:
+        """The channel's pointer; a node-level one names `node_index` (0 stands in until `finish`)."""
         return pointers.pointer_of(self.template, self.index if self.node is None else node_index, self.nested)
 
 
@@ -326,11 +327,11 @@ class AnimationExport:
     def drop_omi_channels(self) -> bool:
         """A KHR-only export: remove the OMI channels when every one has its KHR twin; False (nothing removed)
         when some value has none."""
-        attached = [data for data in self.data if data.home is not None and data.home[1] in data.home[0].channels]
-        if any(data.khr_channel is None for data in attached):
+        attached = [(data.khr_channel, data.home) for data in self.data
+                    if data.home is not None and data.home[1] in data.home[0].channels]
+        if any(khr_channel is None for khr_channel, _ in attached):
             return False
-        for data in attached:
-            animation, channel = data.home
+        for _, (animation, channel) in attached:
             animation.channels.remove(channel)
         return True
 

@@ -96,8 +96,9 @@ def finish(session: AnimationExport, gltf: Any) -> None:
             if index is None:
                 session.warn(f"node {getattr(data.node, 'name', '?')!r} was removed by the exporter; its channel "
                           f"{data.template.text} is not written")
-                animation, channel = data.home
-                animation.channels.remove(channel)
+                if data.home is not None:
+                    animation, channel = data.home
+                    animation.channels.remove(channel)
                 continue
             data.target.extensions[pointers.ANIMATION_POINTER_EXTENSION]["pointer"] = data.pointer(index)
     if pointers.ANIMATION_POINTER_EXTENSION not in gltf.extensions_used:
@@ -159,6 +160,8 @@ def _repoint(node: Any, extension: str, paths: tuple[tuple[str, ...], ...], old:
 def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.PointerTemplate, index: int) -> int | None:
     """The KHR item that spells the OMI item `index`. KHR deduplicates on its own, so an animated item may
     have been merged with still ones that start equal: its users then get a copy of their own."""
+    if template.array is None:
+        return None
     omi_extension = model.JOINT_EXTENSION if template.array == "physicsJoints" else model.BODY_EXTENSION
     omi_paths = (("joint",),) if template.array == "physicsJoints" else _OMI_REFS[template.array]
     khr_paths = _KHR_REFS[template.array]
@@ -186,15 +189,17 @@ def add_khr(session: AnimationExport, gltf: Any) -> None:
                 "extensions": gltf.extensions or {}}
     added = False
     for data in session.data:
-        if data.home is None or data.home[1] not in data.home[0].channels:
+        home = data.home
+        if home is None or home[1] not in home[0].channels:
             continue
         omi_pointer = data.target.extensions[pointers.ANIMATION_POINTER_EXTENSION]["pointer"]
         found = pointers.match(omi_pointer, pointers.OMI_POINTERS)
-        khr = next((t for t in pointers.KHR_POINTERS if found is not None and t.array == found.template.array
-                    and t.path == found.template.path), None)
+        khr = None if found is None else next(
+            (t for t in pointers.KHR_POINTERS if t.array == found.template.array and t.path == found.template.path),
+            None)
         index = None if found is None or khr is None else (
             found.index if khr.array is None else _khr_index(gltf, found.template, khr, found.index))
-        if index is None:
+        if found is None or khr is None or index is None:
             session.warn(f"{omi_pointer}: the KHR file has no single value for it; only the OMI channel animates "
                          "it")
             continue
@@ -204,7 +209,7 @@ def add_khr(session: AnimationExport, gltf: Any) -> None:
             session.warn(f"{omi_pointer}: the KHR file holds this value differently; only the OMI channel "
                          "animates it")
             continue
-        animation, channel = data.home
+        animation, channel = home
         gltf_io = type(channel)
         target = type(data.target)(extensions={pointers.ANIMATION_POINTER_EXTENSION: {
             "pointer": pointers.pointer_of(khr, index, found.nested)}}, extras=None, node=None, path="pointer")

@@ -155,9 +155,9 @@ def min_enclosing_ball(points: np.ndarray) -> tuple[np.ndarray, float]:
         if grown is None or grown[1][1] <= radius_squared:  # rounding left no progress to make
             break
         support, (center, radius_squared) = grown
-    center = np.asarray(center, dtype=np.float64)
-    radius = float(np.sqrt(((points - center) ** 2).sum(axis=1).max()))
-    return center, radius
+    center_array = np.asarray(center, dtype=np.float64)
+    radius = float(np.sqrt(((points - center_array) ** 2).sum(axis=1).max()))
+    return center_array, radius
 
 
 # --- fits --------------------------------------------------------------------------------------------------

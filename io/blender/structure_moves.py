@@ -40,6 +40,8 @@ def _shape_moves(index: int, obj: bpy.types.Object, node: model.NodePhysics, fra
 
 def _joint_moves(index: int, obj: bpy.types.Object, node: model.NodePhysics,
                  objects: Mapping[int, bpy.types.Object], frames: Frames) -> list[model.Issue]:
+    if node.joint is None:
+        return []
     connected = objects.get(node.joint.connected_node) if isinstance(node.joint.connected_node, int) else None
     if connected is None:
         return []
