@@ -16,13 +16,11 @@ from mathutils import Matrix
 
 from ..omi import model, writer
 from . import adopt, adopt_constraints, export_frames, export_joints, export_meshes
+from .export_json import RememberedJson
 from .export_parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, node_ref
 
 if TYPE_CHECKING:
     from .export_physics import PhysicsExport
-
-_UNSEEN = object()  # a value `SceneWrite._part_json` has not written yet
-
 
 class SceneWrite:
     """Writes the physics of one scene's gathered objects (one `PhysicsExport.write_scene` call)."""
@@ -39,9 +37,7 @@ class SceneWrite:
         self.derived: dict[bpy.types.Object, Derived | None] = {}
         self.depsgraph = bpy.context.evaluated_depsgraph_get()
         self.bounds = adopt.Bounds(self.depsgraph)
-        # The JSON of a motion or a collider already written, by value: in a level most bodies repeat a
-        # few (see `_part_json`).
-        self.part_json: dict[tuple[str, Any], dict[str, Any] | None] = {}
+        self.json = RememberedJson(export)  # a level's bodies repeat a few values: each written once
         for root in gltf_scene.nodes or []:
             self._index_tree(root, None)
 
@@ -305,27 +301,6 @@ class SceneWrite:
             return None
         return dataclasses.replace(trigger, nodes=tuple(slots))
 
-    def _part_json(self, key: str, value: model.Motion | model.Collider,
-                   obj: bpy.types.Object) -> dict[str, Any] | None:
-        """The body extension's `key` member ("motion" or "collider") for `value`.
-
-        Written once per distinct value and copied after: equal values give equal JSON, and the shapes and
-        materials it refers to are already in the document's arrays. A value whose writing reported
-        anything is written again each time, so every object gets its own message.
-        """
-        found = self.part_json.get((key, value), _UNSEEN)
-        if found is not _UNSEEN:
-            return None if found is None else dict(found)
-        part = model.NodePhysics(motion=value) if key == "motion" else model.NodePhysics(collider=value)
-        issues: list[model.Issue] = []
-        written = writer.node_extensions(part, self.export.ref, node_ref, mesh_ref, issues).get(writer.BODY, {})
-        content = written.get(key)
-        if issues:
-            self.export.report(issues, obj)
-        else:
-            self.part_json[key, value] = None if content is None else dict(content)
-        return content
-
     def _write(self, carrier: Carrier) -> None:
         trigger = carrier.trigger
         if trigger is not None and trigger.shape is None:
@@ -334,17 +309,22 @@ class SceneWrite:
                                  joint=carrier.joint, unknown=carrier.unknown)
         if part.is_empty:
             return
-        self.export.note_kept(part)
         tracked = self._track_animation(carrier, part)
-        if tracked is None and trigger is None and carrier.joint is None and not carrier.unknown:  # the common case
+        # The common cases, written once per distinct value (a body of motion and collider; a joint's own node)
+        if tracked is None and trigger is None and not carrier.unknown \
+                and (carrier.joint is None or (carrier.motion is None and carrier.collider is None)):
             extensions: dict[str, dict[str, Any]] = {}
             for key, value in (("motion", carrier.motion), ("collider", carrier.collider)):
-                content = None if value is None else self._part_json(key, value, carrier.obj)
+                content = None if value is None else self.json.part(key, value, carrier.obj)
                 if content is not None:
                     extensions.setdefault(writer.BODY, {})[key] = content
+            joint = None if carrier.joint is None else self.json.joint(carrier.joint, carrier.obj)
+            if joint is not None:
+                extensions[writer.JOINT] = joint
             if not extensions:
                 return
         else:
+            self.export.note_kept(part)
             issues: list[model.Issue] = []
             ref = self.export.ref if tracked is None else tracked[1]
             extensions = writer.node_extensions(part, ref, node_ref, mesh_ref, issues)

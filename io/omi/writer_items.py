@@ -15,7 +15,7 @@ from typing import Any
 
 from . import model
 from .dialects import LIMIT_RANGE_KEYS, OMI, Dialect
-from .fields import field, finite, write_fields, write_unknown
+from .fields import field, finite, json_value, write_fields, write_unknown
 from .model import CollisionFilter, JointDrive, JointLimit, JointSettings, Motion, PhysicsMaterial, Shape
 
 
@@ -43,6 +43,19 @@ def motion_to_json(motion: Motion, dialect: Dialect = OMI) -> dict[str, Any]:
     type_field = field(dialect.motion_fields, "type")
     out: dict[str, Any] = {"type": motion.type if motion.type in type_field.choices else type_field.default}
     return write_unknown(dialect.motion_fields, motion, write_fields(dialect.motion_fields, motion, out), dialect.name)
+
+
+def motion_without_mass(motion: Motion) -> tuple[Any, ...]:
+    """Every value of a motion but its mass, as a key: a level's dynamic bodies differ mostly in mass, and
+    the mass is written apart from the other values (see `mass_json`)."""
+    return tuple(value for name, value in vars(motion).items() if name != "mass")
+
+
+def mass_json(motion: Motion, dialect: Dialect = OMI) -> Any:
+    """The JSON of a motion's mass, MISSING when not written. A motion written with its mass, and another
+    with the same `motion_without_mass` and a written mass, differ only in that value (same key, same
+    place): the second is the first's copy with this mass."""
+    return json_value(field(dialect.motion_fields, "mass"), motion.mass)
 
 
 def material_to_json(material: PhysicsMaterial, dialect: Dialect = OMI) -> dict[str, Any]:
