@@ -17,15 +17,19 @@ Python's peak during one export of each kind (tracemalloc, untimed), and the pro
 Dialects: every case is measured for each export dialect (OMI, KHR, both in one file), each with its
 own ratio against the same "off" time.
 
+Floor: the same export once more with the add-on disabled and a stand-in extension (`export_floor`) that
+only puts a real "on" export's physics output (its extra nodes, node and document extensions) on the
+exporter's objects, built before timing: what the exporter itself costs for carrying that physics. The
+stand-in must write the add-on's exact JSON. floor / off is the lowest on / off any add-on writing this
+output can reach; on - floor is the add-on's own work (in the same run, so the machine's load hits both).
+
 Run: .venv/bin/python benchmarks/export_benchmark.py [N ...] [--shared-only] [--unique-only]
 """
 
 from __future__ import annotations
 
 import gc
-import json
 import random
-import struct
 import sys
 import tempfile
 import time
@@ -33,6 +37,7 @@ from pathlib import Path
 
 import bench_common
 import bpy
+import export_floor
 from bench_common import megabytes, python_peak
 
 COUNTS = (2000, 5000)
@@ -115,21 +120,26 @@ def set_addon(enabled: bool) -> None:
 
 def physics_nodes(path: Path) -> int:
     """How many nodes of the written .glb carry a physics extension (checks what was measured)."""
-    data = path.read_bytes()
-    length = struct.unpack_from("<I", data, 12)[0]
-    document = json.loads(data[20:20 + length])
+    document = export_floor.glb_json(path)
     return sum(1 for node in document.get("nodes", ()) if any("physics" in key for key in node.get("extensions", ())))
 
 
-def export_once(path: Path, enabled: bool, dialect: str = 'OMI') -> tuple[float, float]:
-    """(CPU seconds, wall seconds) of one export."""
+def export_once(path: Path, enabled: bool, dialect: str = 'OMI', replay: export_floor.Replay | None = None
+                ) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one export; with `replay`, the add-on disabled and the floor's stand-in
+    carrying its output."""
     set_addon(enabled)
     if enabled:
         choose_dialect(dialect)
+    if replay is not None:
+        export_floor.enable(replay)
     gc.collect()  # untimed, in both cases: no export pays for the garbage left by the one before
-    start_cpu, start_wall = time.process_time(), time.perf_counter()
-    result = bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB')
-    elapsed = time.process_time() - start_cpu, time.perf_counter() - start_wall
+    try:
+        start_cpu, start_wall = time.process_time(), time.perf_counter()
+        result = bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB')
+        elapsed = time.process_time() - start_cpu, time.perf_counter() - start_wall
+    finally:
+        export_floor.disable()
     if result != {'FINISHED'}:
         raise RuntimeError(f"export failed: {result}")
     return elapsed
@@ -140,23 +150,30 @@ def measure(count: int, shared: bool, path: Path) -> None:
     export_once(path, False)  # warm up caches and imports, and check what is measured
     if physics_nodes(path):
         raise RuntimeError("the export with the add-on disabled wrote physics")
+    plain = export_floor.glb_json(path)
     export_once(path, True)
     if physics_nodes(path) < count:
         raise RuntimeError(f"the export with the add-on wrote physics on {physics_nodes(path)} of {count} bodies")
     repeats = 2 if count >= 5000 else 3
     for dialect in DIALECTS:
-        runs: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
-        for _ in range(repeats):  # alternate, so that drift in the machine's load hits both alike
-            runs[False].append(export_once(path, False))
-            runs[True].append(export_once(path, True, dialect))
-        (off_cpu, off_wall), (on_cpu, on_wall) = ((min(cpu for cpu, _ in runs[on]), min(wall for _, wall in runs[on]))
-                                                  for on in (False, True))
+        export_once(path, True, dialect)
+        replay = export_floor.Replay(export_floor.glb_json(path), plain)
+        export_once(path, False, replay=replay)
+        replay.check(path)
+        runs: dict[str, list[tuple[float, float]]] = {"off": [], "on": [], "floor": []}
+        for _ in range(repeats):  # alternate, so that drift in the machine's load hits all alike
+            runs["off"].append(export_once(path, False))
+            runs["on"].append(export_once(path, True, dialect))
+            runs["floor"].append(export_once(path, False, replay=replay))
+        (off_cpu, off_wall), (on_cpu, on_wall), (floor_cpu, _floor_wall) = (
+            (min(cpu for cpu, _ in runs[kind]), min(wall for _, wall in runs[kind])) for kind in ("off", "on", "floor"))
         peak_off = python_peak(lambda: export_once(path, False))
         peak_on = python_peak(lambda dialect=dialect: export_once(path, True, dialect))
         cells = f"{off_cpu:.3f} ({off_wall:.3f})", f"{on_cpu:.3f} ({on_wall:.3f})", \
             f"{on_cpu / off_cpu:.3f} ({on_wall / off_wall:.3f})"
         print(f"{count:>6} {'shared' if shared else 'unique':>7} {dialect:>8} {cells[0]:>15} "
-              f"{cells[1]:>15} {cells[2]:>15} {megabytes(peak_off):>12} {megabytes(peak_on):>12}", flush=True)
+              f"{cells[1]:>15} {cells[2]:>15} {floor_cpu:>7.3f} {floor_cpu / off_cpu:>7.3f} "
+              f"{on_cpu - floor_cpu:>7.3f} {megabytes(peak_off):>12} {megabytes(peak_on):>12}", flush=True)
 
 
 def main(counts: tuple[int, ...], kinds: tuple[bool, ...]) -> None:
@@ -164,9 +181,10 @@ def main(counts: tuple[int, ...], kinds: tuple[bool, ...]) -> None:
     bench_common.quiet_gltf_logs()
     print(f"Blender {bpy.app.version_string}: .glb export of N untagged rigid bodies, add-on on / off "
           "(best of 3 runs, 2 at N >= 5000)")
-    print("seconds: CPU of this process (wall); ratio on / off: CPU (wall); Python peak of one export (tracemalloc)")
-    print(f"{'N':>6} {'meshes':>7} {'dialect':>8} {'off':>15} {'on':>15} {'ratio':>15} "
-          f"{'py peak off':>12} {'py peak on':>12}")
+    print("seconds: CPU of this process (wall); ratio on / off: CPU (wall); floor: the exporter alone carrying "
+          "the same physics output (CPU), floor / off, ours = on - floor; Python peak of one export (tracemalloc)")
+    print(f"{'N':>6} {'meshes':>7} {'dialect':>8} {'off':>15} {'on':>15} {'ratio':>15} {'floor':>7} {'fl/off':>7} "
+          f"{'ours':>7} {'py peak off':>12} {'py peak on':>12}")
     with tempfile.TemporaryDirectory() as directory:
         path = Path(directory) / "benchmark.glb"
         for count in counts:
