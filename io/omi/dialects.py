@@ -183,11 +183,17 @@ def explicit_shape_default(shape_type: str, dialect: Dialect = OMI) -> dict[str,
 
 def dialects_used(gltf: object) -> set[str]:
     """"OMI" and/or "KHR": the physics dialects whose extensions a document holds (document or nodes)."""
-    owners = dict.fromkeys(model.ALL_EXTENSIONS, "OMI") | dict.fromkeys(model.KHR_EXTENSIONS, "KHR")
-    found = {owners[name] for name in _names(get(gltf, "extensions")) if name in owners}
+    found = {_OWNERS[name] for name in _names(get(gltf, "extensions")) if name in _OWNERS}
     for node in sequence_items(get(gltf, "nodes")):
-        found |= {owners[name] for name in _names(get(node, "extensions")) if name in owners}
+        extensions = node.get("extensions") if type(node) is dict else get(node, "extensions")
+        if type(extensions) is dict:  # (most nodes of a large file have none: nothing is made for them)
+            found.update(_OWNERS[name] for name in extensions if name in _OWNERS)
+        elif extensions is not None:
+            found |= {_OWNERS[name] for name in _names(extensions) if name in _OWNERS}
     return found
+
+
+_OWNERS = dict.fromkeys(model.ALL_EXTENSIONS, "OMI") | dict.fromkeys(model.KHR_EXTENSIONS, "KHR")
 
 
 def _names(extensions: object) -> list[str]:

@@ -125,7 +125,8 @@ def node_tree(nodes: Sequence[Any]) -> tuple[dict[int, tuple[int, int]], list[Fi
                                     Repair("drop_children", (index,), done="ignored")))
             continue
         for position, child in enumerate(children or ()):
-            if _is_index(child, count) and child != index and child not in link_at:
+            if ((type(child) is int and 0 <= child < count) or _is_index(child, count)) and child != index \
+                    and child not in link_at:  # (the exact type first: files have many links)
                 link_at[child] = (index, position)
                 continue
             at = pointer("nodes", index, "children", position)  # made for findings only: files have many links

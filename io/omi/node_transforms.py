@@ -15,14 +15,19 @@ from typing import Any
 
 from .json_types import pointer
 from .model import Issue
+from .value_losses import FLOAT32_MAX
 
 MIN_ROTATION_LENGTH = 1e-6  # shorter quaternions are no rotation (normalizing them is noise)
 SHEAR_TOLERANCE = 1e-6  # of the product of the two axes' lengths
+_SIZES = (("translation", 3), ("scale", 3), ("matrix", 16), ("rotation", 4))  # in the order findings are made
+_KEYS = frozenset(key for key, _size in _SIZES)
 
 
 def _numbers(value: Any, size: int) -> list[float] | None:
     if not isinstance(value, list) or len(value) != size:
         return None
+    if all(type(item) is float for item in value):
+        return value  # what a parser makes: read as it is (nothing here changes it)
     if not all(isinstance(item, int | float) and not isinstance(item, bool) for item in value):
         return None
     return [float(item) for item in value]
@@ -47,28 +52,29 @@ def check(document: Any) -> list[Issue]:
     nodes = document.get("nodes") if isinstance(document, dict) else None
     issues: list[Issue] = []
     for index, node in enumerate(nodes if isinstance(nodes, list) else []):
-        if isinstance(node, dict):
+        if isinstance(node, dict) and not _KEYS.isdisjoint(node):  # most nodes of a large file hold no transform
             issues += _node(index, node)
     return issues
 
 
 def _node(index: int, node: dict[str, Any]) -> Iterator[Issue]:
-    for key, size in (("translation", 3), ("scale", 3), ("matrix", 16), ("rotation", 4)):
+    for key, size in _SIZES:
         numbers = _numbers(node.get(key), size)
         if numbers is None:
             continue
-        at = pointer("nodes", index, key)
-        if any(_beyond_float32(number) for number in numbers):
+        if any(not -FLOAT32_MAX <= number <= FLOAT32_MAX and _beyond_float32(number) for number in numbers):
             origin = " (at the origin)" if key == "translation" else ""
-            yield Issue(at, f"{key} {_shown(numbers)} is beyond float32: Blender makes it NaN, and the export "
-                            f"writes the node without it{origin}", "warning")
-        elif key == "rotation" and math.sqrt(sum(number * number for number in numbers)) < MIN_ROTATION_LENGTH:
-            yield Issue(at, f"rotation {_shown(numbers)} has (almost) no length, so it is no rotation: "
-                            "Blender keeps it as is and the export writes [1, 0, 0, 0], a half turn about X",
+            yield Issue(pointer("nodes", index, key), f"{key} {_shown(numbers)} is beyond float32: Blender makes it "
+                                                      f"NaN, and the export writes the node without it{origin}",
                         "warning")
+        elif key == "rotation" and math.sqrt(sum(number * number for number in numbers)) < MIN_ROTATION_LENGTH:
+            yield Issue(pointer("nodes", index, key), f"rotation {_shown(numbers)} has (almost) no length, so it is "
+                                                      "no rotation: Blender keeps it as is and the export writes "
+                                                      "[1, 0, 0, 0], a half turn about X", "warning")
         elif key == "matrix" and _has_shear(numbers):
-            yield Issue(at, "matrix has shear, which Blender objects cannot hold: Blender keeps the "
-                            "nearest rotation and scale, so the node's shapes change", "warning")
+            yield Issue(pointer("nodes", index, key), "matrix has shear, which Blender objects cannot hold: Blender "
+                                                      "keeps the nearest rotation and scale, so the node's shapes "
+                                                      "change", "warning")
 
 
 def _has_shear(matrix: list[float]) -> bool:

@@ -34,6 +34,7 @@ from .json_types import (
     obj_or_none,
     report,
     sequence_items,
+    value_key,
 )
 from .model import (
     Collider,
@@ -103,6 +104,8 @@ class _Reader(LegacyReading, JointReading):
         self.nodes: dict[int, NodeState] = {}
         self.noted: set[str] = set()
         self.joint_nodes: list[int] = []  # nodes with an OMI_physics_joint key, in index order
+        # value_key of a body read without findings -> its motion, collider and kept keys
+        self.bodies_read: dict[Any, tuple[Motion | None, Collider | None, Unknown]] = {}
         self.extensions = obj_or_none(get(gltf, "extensions"), "/extensions", self.issues, "extensions") or {}
 
     # --- bookkeeping -----------------------------------------------------------------------------
@@ -130,9 +133,16 @@ class _Reader(LegacyReading, JointReading):
             self.read_joint(index, *self.joint_json(index))
         self.check_extensions_used()
         self.doc.revisions |= self.items.revisions_seen
+        alike: dict[tuple[int, int, int], NodePhysics] = {}  # nodes of equal parts share one (immutable) value
         for index in sorted(self.nodes):
             built = self.nodes[index]
-            physics = NodePhysics(built.motion, built.collider, built.trigger, built.joint, built.body_unknown)
+            if built.trigger is None and built.joint is None:
+                parts = (id(built.motion), id(built.collider), id(built.body_unknown))
+                physics = alike.get(parts)  # type: ignore[assignment]
+                if physics is None:
+                    physics = alike[parts] = NodePhysics(built.motion, built.collider, unknown=built.body_unknown)
+            else:
+                physics = NodePhysics(built.motion, built.collider, built.trigger, built.joint, built.body_unknown)
             if not physics.is_empty or physics.unknown:  # a body of kept keys only is kept too
                 self.doc.nodes[index] = physics
 
@@ -202,16 +212,41 @@ class _Reader(LegacyReading, JointReading):
                            "extensions") or {}
 
     def read_node(self, index: int, node_json: object) -> None:
-        extensions = self.node_extensions(index, node_json)
+        extensions = node_json.get("extensions", MISSING) if type(node_json) is dict else None
+        if extensions is MISSING:
+            return  # most nodes of a large file: nothing to read, nothing to report
+        if type(extensions) is not dict:
+            extensions = self.node_extensions(index, node_json)
         if JOINT in extensions:
             self.joint_nodes.append(index)  # read once every body is known
         if BODY not in extensions and SHAPE not in extensions and COLLIDER not in extensions:
+            return
+        body_json = extensions.get(BODY)
+        if type(body_json) is dict and SHAPE not in extensions and COLLIDER not in extensions:
+            self.read_body_once(index, body_json)
             return
         at = join(ROOT, "nodes", index, "extensions")
         body = obj_or_none(get(extensions, BODY), join(at, BODY), self.issues, BODY)
         if body is not None:
             self.read_body(index, body, join(at, BODY))
         self.read_legacy_node_shapes(index, extensions, at)
+
+    def read_body_once(self, index: int, body: dict[str, Any]) -> None:
+        """read_body, with each distinct body object read once: a large file repeats a few bodies (the same
+        motion, a collider on the same shape) on many nodes. What a body reads depends only on its JSON and
+        the document's arrays, so a body read without any finding is the same model values wherever it sits;
+        a body with a finding is read at each node (its pointers differ), and a trigger always (its members
+        are node indices)."""
+        key = value_key(body) if "trigger" not in body and "type" not in body else None
+        known = self.bodies_read.get(key) if key is not None else None
+        if known is not None:
+            self.nodes[index] = NodeState(known[0], known[1], body_unknown=known[2])
+            return
+        before = len(self.issues)
+        self.read_body(index, body, join(ROOT, "nodes", index, "extensions", BODY))
+        if key is not None and len(self.issues) == before:
+            built = self.nodes[index]
+            self.bodies_read[key] = (built.motion, built.collider, built.body_unknown)
 
     def read_body(self, index: int, body: Mapping[str, Any], at: Where) -> None:
         current = [key for key in OMI.body_parts if key in body]

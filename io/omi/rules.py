@@ -9,6 +9,7 @@ non-portable, 'info' for a legacy revision read into the current one. Type and r
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cached_property
 
 from . import gltf_structure, model
 from .json_types import Where, join, pointer_text
@@ -64,12 +65,21 @@ class Hierarchy:
 
     def __init__(self, nodes: Sequence[object], issues: list[Issue]) -> None:
         self.count = len(nodes)
-        links, dropped = gltf_structure.node_tree(nodes)  # the same links Blender's import keeps
+        self.links, dropped = gltf_structure.node_tree(nodes)  # the same links Blender's import keeps
         issues.extend(Issue(found.pointer, found.as_repaired(), "warning") for found in dropped)
-        self.parent: dict[int, int] = {child: owner for child, (owner, _position) in links.items()}
-        self.children: dict[int, list[int]] = {}
-        for child, (owner, _position) in sorted(links.items(), key=lambda link: link[1]):
-            self.children.setdefault(owner, []).append(child)
+
+    @cached_property
+    def parent(self) -> dict[int, int]:
+        """child -> parent (made on first use: a file without triggers or joints never asks)."""
+        return {child: owner for child, (owner, _position) in self.links.items()}
+
+    @cached_property
+    def children(self) -> dict[int, list[int]]:
+        """parent -> children, in children order."""
+        children: dict[int, list[int]] = {}
+        for child, (owner, _position) in sorted(self.links.items(), key=lambda link: link[1]):
+            children.setdefault(owner, []).append(child)
+        return children
 
     def ancestors(self, index: int) -> Iterator[int]:
         """Parent, grandparent, ... up to the root."""

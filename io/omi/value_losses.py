@@ -144,9 +144,19 @@ def unheld_choices(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") ->
 
 def document_losses(doc: PhysicsDocument) -> list[Issue]:
     """What Blender's settings cannot hold of a read document (beyond_float32, unheld_choices), at the
-    nodes' pointers."""
-    return [found for index, node in sorted(doc.nodes.items()) if isinstance(index, int)
-            for check in (beyond_float32, unheld_choices) for found in check(node, at=("nodes", index))]
+    nodes' pointers. The reader gives nodes of equal physics one shared (immutable) value: one found
+    without losses is not checked again."""
+    issues: list[Issue] = []
+    lossless: set[int] = set()  # ids of node values checked without a finding
+    for index, node in sorted(doc.nodes.items()):
+        if not isinstance(index, int) or id(node) in lossless:
+            continue
+        found = beyond_float32(node, at=("nodes", index)) + unheld_choices(node, at=("nodes", index))
+        if found:
+            issues += found
+        else:
+            lossless.add(id(node))
+    return issues
 
 
 def document_beyond_float32(doc: PhysicsDocument) -> list[Issue]:

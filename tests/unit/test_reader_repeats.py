@@ -1,0 +1,80 @@
+"""The reader reads each distinct body object once (`reader._Reader.read_body_once`): a large file repeats the
+same few bodies on many nodes. These tests hold it to reading every node as if it stood alone: the same
+model values, and the same findings at each node's own pointers."""
+
+from __future__ import annotations
+
+import math
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_reader_properties import BODY, SETTINGS, SHAPE
+
+SHAPES = [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}, {"type": "sphere", "sphere": {"radius": 0.5}}]
+MATERIALS = [{"staticFriction": 0.8}, {"restitution": 0.5}]
+
+
+def _document(bodies: list[object], shapes: list[object] = SHAPES) -> dict:
+    nodes = [{"name": f"N{index}", **({"extensions": {"OMI_physics_body": body}} if body is not None else {})}
+             for index, body in enumerate(bodies)]
+    return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
+            "extensions": {"OMI_physics_shape": {"shapes": shapes},
+                           "OMI_physics_body": {"physicsMaterials": MATERIALS}},
+            "nodes": nodes}
+
+
+def _node_issues(issues: list, index: int) -> list:
+    prefix = f"/nodes/{index}/"
+    return [(issue.pointer, issue.message, issue.severity) for issue in issues if issue.pointer.startswith(prefix)]
+
+
+def _alone(reader, bodies: list[object], index: int):
+    """The node read in a document where no other node has a body (the same indices and arrays)."""
+    return reader.read_document(_document([body if position == index else None
+                                           for position, body in enumerate(bodies)]))
+
+
+@SETTINGS
+@given(pool=st.lists(BODY, min_size=1, max_size=4), shapes=st.lists(SHAPE, max_size=3),
+       picks=st.lists(st.integers(0, 3), min_size=2, max_size=9))
+def test_repeated_bodies_read_as_if_each_stood_alone(reader, pool, shapes, picks):
+    pool = [body for body in pool if not (isinstance(body, dict) and "trigger" in body)] or [{}]
+    bodies = [pool[pick % len(pool)] for pick in picks]
+    together = reader.read_document(_document(bodies, shapes))
+    legacy_notes = set(reader.rules.LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
+    for index in range(len(bodies)):
+        alone = reader.read_document(_document([body if position == index else None
+                                                for position, body in enumerate(bodies)], shapes))
+        assert together.nodes.get(index) == alone.nodes.get(index)
+        assert [found for found in _node_issues(together.issues, index) if found[1] not in legacy_notes] == \
+            [found for found in _node_issues(alone.issues, index) if found[1] not in legacy_notes]
+
+
+def test_a_repeated_body_with_findings_is_reported_at_every_node(reader):
+    body = {"motion": {"type": "dynamic", "futureKey": 1}, "collider": {"shape": 7}}
+    doc = reader.read_document(_document([body, body, body]))
+    for index in range(3):
+        pointers = [pointer for pointer, _message, _severity in _node_issues(doc.issues, index)]
+        assert pointers == [f"/nodes/{index}/extensions/OMI_physics_body/motion/futureKey",
+                            f"/nodes/{index}/extensions/OMI_physics_body/collider/shape"]
+
+
+def test_equal_numbers_of_other_types_are_not_the_same_body(reader):
+    bodies = [{"motion": {"mass": 2}}, {"motion": {"mass": 2.0}}, {"motion": {"mass": True}},
+              {"motion": {"mass": 0.0}}, {"motion": {"mass": -0.0}}, {"motion": {"mass": 2.0}}]
+    doc = reader.read_document(_document(bodies))
+    masses = [doc.nodes[index].motion.mass for index in range(len(bodies))]
+    assert masses[:3] == [2.0, 2.0, 1.0]  # true is not a number: the default, reported at its node
+    assert [issue.pointer for issue in doc.issues if "mass" in issue.pointer] == \
+        ["/nodes/2/extensions/OMI_physics_body/motion/mass"]
+    assert (math.copysign(1.0, masses[3]), math.copysign(1.0, masses[4])) == (1.0, -1.0)
+    for index in range(len(bodies)):
+        assert doc.nodes[index] == _alone(reader, bodies, index).nodes[index]
+
+
+def test_repeated_bodies_share_one_value(reader):
+    body = {"motion": {"type": "dynamic", "mass": 2.0}, "collider": {"shape": 0, "physicsMaterial": 1}}
+    doc = reader.read_document(_document([body, dict(body), {**body}]))
+    assert doc.issues == []
+    assert doc.nodes[0] is doc.nodes[1] is doc.nodes[2]
+    assert doc.nodes[0].collider.physics_material.restitution == 0.5
