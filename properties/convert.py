@@ -26,6 +26,7 @@ from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
 from .convert_joint import NodeResolver, apply_joint, drive_to_model, joint_to_model, limit_to_model
 from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI
+from .stored import store
 
 _MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 
@@ -205,22 +206,19 @@ def _default_mesh_object(ref: model.MeshRef, obj: bpy.types.Object) -> bpy.types
     return None
 
 
-def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | None = None,
-                issues: list[model.Issue] | None = None, pointer: str = "/shape") -> None:
-    """Write a glTF-space Shape into a shape PropertyGroup (its offset is left as it is)."""
+def shape_values(shape: model.Shape, obj, kept_type: Callable[[], str], *, resolve_mesh: MeshResolver | None = None,
+                 issues: list[model.Issue] | None = None, pointer: str = "/shape") -> dict | None:
+    """A glTF-space Shape as a shape PropertyGroup's values (its offset left out); None for an unknown type
+    (`kept_type`: the type the settings keep then, for the message)."""
     if shape.type not in SHAPE_TYPE_FROM_OMI:
-        _issue(issues, f"{pointer}/shape_type", obj, f"unknown shape type {shape.type!r}; kept {pg.shape_type}")
-        return
-    pg.shape_type = SHAPE_TYPE_FROM_OMI[shape.type]
-    pg.size = axes.size_to_blender(shape.size)
-    pg.radius = shape.radius
-    pg.height = shape.effective_height
-    pg.radius_top = shape.radius_top
-    pg.radius_bottom = shape.radius_bottom
-    pg.unknown_json = shape.unknown.text
-    pg.type_unknown_json = shape.type_unknown.text
+        _issue(issues, f"{pointer}/shape_type", obj, f"unknown shape type {shape.type!r}; kept {kept_type()}")
+        return None
+    values = {"shape_type": SHAPE_TYPE_FROM_OMI[shape.type], "size": axes.size_to_blender(shape.size),
+              "radius": shape.radius, "height": shape.effective_height, "radius_top": shape.radius_top,
+              "radius_bottom": shape.radius_bottom, "unknown_json": shape.unknown.text,
+              "type_unknown_json": shape.type_unknown.text}
     if shape.type not in model.MESH_SHAPE_TYPES:
-        return
+        return values
     mesh_object = None
     if shape.mesh is not None:
         mesh_object = resolve_mesh(shape.mesh) if resolve_mesh is not None else _default_mesh_object(shape.mesh, obj)
@@ -230,37 +228,65 @@ def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | Non
     elif mesh_object is None:
         _issue(issues, f"{pointer}/mesh_object", obj, f"{shape.type} shape: mesh {shape.mesh!r} not found")
     if mesh_object is None:
-        pg.mesh_source = 'OBJECT'
-        pg.mesh_object = None
+        values.update(mesh_source='OBJECT', mesh_object=None)
     elif mesh_object == obj:
-        pg.mesh_source = 'SELF'
+        values["mesh_source"] = 'SELF'
     else:
-        pg.mesh_source = 'OBJECT'
-        pg.mesh_object = mesh_object
+        values.update(mesh_source='OBJECT', mesh_object=mesh_object)
+    return values
+
+
+def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | None = None,
+                issues: list[model.Issue] | None = None, pointer: str = "/shape") -> None:
+    """Write a glTF-space Shape into a shape PropertyGroup (its offset is left as it is)."""
+    values = shape_values(shape, obj, lambda: pg.shape_type, resolve_mesh=resolve_mesh, issues=issues,
+                          pointer=pointer)
+    if values is not None:
+        store(pg, values)
+
+
+def motion_values(motion: model.Motion) -> dict:
+    return {
+        "motion_type": MOTION_TYPE_FROM_OMI.get(motion.type, 'DYNAMIC'),
+        "mass": motion.mass,
+        "center_of_mass": axes.vec_to_blender(motion.center_of_mass),
+        "inertia_diagonal": axes.size_to_blender(motion.inertia_diagonal),
+        "inertia_orientation": axes.quat_to_blender(motion.inertia_orientation),
+        "linear_velocity": axes.vec_to_blender(motion.linear_velocity),
+        "angular_velocity": axes.vec_to_blender(motion.angular_velocity),
+        "gravity_factor": motion.gravity_factor,
+        "unknown_json": motion.unknown.text,
+    }
 
 
 def apply_motion(motion: model.Motion, pg) -> None:
-    pg.motion_type = MOTION_TYPE_FROM_OMI.get(motion.type, 'DYNAMIC')
-    pg.mass = motion.mass
-    pg.center_of_mass = axes.vec_to_blender(motion.center_of_mass)
-    pg.inertia_diagonal = axes.size_to_blender(motion.inertia_diagonal)
-    pg.inertia_orientation = axes.quat_to_blender(motion.inertia_orientation)
-    pg.linear_velocity = axes.vec_to_blender(motion.linear_velocity)
-    pg.angular_velocity = axes.vec_to_blender(motion.angular_velocity)
-    pg.gravity_factor = motion.gravity_factor
-    pg.unknown_json = motion.unknown.text
+    store(pg, motion_values(motion))
 
 
-def _apply_trigger_nodes(trigger: model.Trigger, pg, obj, resolve_node: NodeResolver, issues) -> None:
-    pg.nodes.clear()
+def _trigger_members(trigger: model.Trigger, obj, resolve_node: NodeResolver, issues) -> list[bpy.types.Object]:
+    members = []
     for index, ref in enumerate(trigger.nodes):
         member = resolve_node(ref)
         if member is None:
             _issue(issues, f"/trigger/nodes/{index}", obj, f"compound trigger member {ref!r} not found; dropped")
         else:
-            pg.nodes.add().target = member
+            members.append(member)
     if trigger.shape is not None and trigger.nodes:
         _issue(issues, "/trigger/nodes", obj, "trigger has both a shape and member nodes; the members are unused")
+    return members
+
+
+def _part_values(part: model.Collider | model.Trigger, settings, name: str, obj, *,
+                 resolve_mesh: MeshResolver | None, issues: list[model.Issue] | None) -> dict:
+    """A collider's or trigger's (`name`) own values and its shape's (an unknown shape type leaves the shape as
+    it is)."""
+    values: dict = {"is_compound": part.shape is None, "unknown_json": part.unknown.text}
+    if part.shape is not None:
+        shape = shape_values(part.shape, obj, lambda: getattr(settings, name).shape.shape_type,
+                             resolve_mesh=resolve_mesh, issues=issues, pointer=f"/{name}/shape")
+        if shape is not None:
+            values["shape"] = shape
+    return values
 
 
 def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scene: bpy.types.Scene,
@@ -269,48 +295,47 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
     """Write a glTF-space NodePhysics into `obj.omi_physics`: the inverse of `node_from_object`.
 
     Parts present are enabled and written, absent parts are disabled (their values kept). Materials
-    and filters are added to (or found in) `scene`'s library. Shape offsets are not touched.
+    and filters are added to (or found in) `scene`'s library. Shape offsets are not touched. Only values
+    that differ from the defaults are stored where none is stored yet (`stored`).
     """
     settings = object_physics(obj)
-    settings.body_unknown_json = node.unknown.text
     if node.is_empty and node.unknown:
         _issue(issues, "/body", obj, f"its body holds only keys this add-on does not read ({', '.join(node.unknown)}): "
                "with no motion, collider or trigger the object has no physics to export them with; export leaves "
                "them out")
-    settings.use_motion = node.motion is not None
+    values: dict = {"body_unknown_json": node.unknown.text, "use_motion": node.motion is not None}
     if node.motion is not None:
-        apply_motion(node.motion, settings.motion)
+        values["motion"] = motion_values(node.motion)
 
-    settings.use_collider = node.collider is not None
+    values["use_collider"] = node.collider is not None
     if node.collider is not None:
-        collider_pg = settings.collider
-        collider_pg.is_compound = node.collider.shape is None
-        collider_pg.unknown_json = node.collider.unknown.text
-        if node.collider.shape is not None:
-            apply_shape(node.collider.shape, collider_pg.shape, obj, resolve_mesh=resolve_mesh, issues=issues,
-                        pointer="/collider/shape")
+        collider = values["collider"] = _part_values(node.collider, settings, "collider", obj,
+                                                     resolve_mesh=resolve_mesh, issues=issues)
         material = node.collider.physics_material
-        collider_pg.physics_material = "" if material is None else library.material_from_model(scene, material)
+        collider["physics_material"] = "" if material is None else library.material_from_model(scene, material)
         collision_filter = node.collider.collision_filter
-        collider_pg.collision_filter = (
+        collider["collision_filter"] = (
             "" if collision_filter is None else library.filter_from_model(scene, collision_filter, issues)
         )
 
-    settings.use_trigger = node.trigger is not None
+    values["use_trigger"] = node.trigger is not None
+    members: list[bpy.types.Object] = []
     if node.trigger is not None:
-        trigger_pg = settings.trigger
-        trigger_pg.is_compound = node.trigger.shape is None
-        trigger_pg.unknown_json = node.trigger.unknown.text
-        if node.trigger.shape is not None:
-            apply_shape(node.trigger.shape, trigger_pg.shape, obj, resolve_mesh=resolve_mesh, issues=issues,
-                        pointer="/trigger/shape")
-        _apply_trigger_nodes(node.trigger, trigger_pg, obj, resolve_node, issues)
+        trigger = values["trigger"] = _part_values(node.trigger, settings, "trigger", obj,
+                                                   resolve_mesh=resolve_mesh, issues=issues)
+        members = _trigger_members(node.trigger, obj, resolve_node, issues)
         collision_filter = node.trigger.collision_filter
-        trigger_pg.collision_filter = (
+        trigger["collision_filter"] = (
             "" if collision_filter is None else library.filter_from_model(scene, collision_filter, issues)
         )
+    values["use_joint"] = node.joint is not None
+    store(settings, values)
+    if node.trigger is not None and (members or "trigger" in settings):
+        trigger_pg = settings.trigger
+        trigger_pg.nodes.clear()
+        for member in members:
+            trigger_pg.nodes.add().target = member
 
-    settings.use_joint = node.joint is not None
     if node.joint is not None:
         apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node, issues=issues)
 

@@ -15,6 +15,7 @@ from ..io.omi import model
 from .convert_common import issue as _issue
 from .convert_common import kept
 from .convert_common import pg_float as _float
+from .stored import store
 
 NodeResolver = Callable[[model.NodeRef], "bpy.types.Object | None"]
 
@@ -91,50 +92,40 @@ def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
     )
 
 
-def _apply_limit(pg, kind: str, gltf_axes: tuple[int, ...], limit: model.JointLimit) -> None:
+def _limit_values(kind: str, gltf_axes: tuple[int, ...], limit: model.JointLimit) -> dict:
     converted = [axes.axis_to_blender(axis) for axis in gltf_axes]
     used = {axis for axis, _sign in converted}
     low, high = limit.min, limit.max
     if len(converted) == 1:
         low, high = axes.signed_range(low, high, converted[0][1])
-    pg.kind = kind
-    pg.axis_x, pg.axis_y, pg.axis_z = (0 in used), (1 in used), (2 in used)
-    pg.use_min = low is not None
-    pg.use_max = high is not None
-    if kind == 'ANGULAR':
-        pg.min_angular = 0.0 if low is None else low
-        pg.max_angular = 0.0 if high is None else high
-    else:
-        pg.min_linear = 0.0 if low is None else low
-        pg.max_linear = 0.0 if high is None else high
-    pg.use_stiffness = limit.stiffness is not None
-    pg.stiffness = 0.0 if limit.stiffness is None else limit.stiffness
-    pg.damping = limit.damping
-    pg.unknown_json = limit.unknown.text
+    values = {"kind": kind, "axis_x": 0 in used, "axis_y": 1 in used, "axis_z": 2 in used,
+              "use_min": low is not None, "use_max": high is not None}
+    bound = "angular" if kind == 'ANGULAR' else "linear"
+    values[f"min_{bound}"] = 0.0 if low is None else low
+    values[f"max_{bound}"] = 0.0 if high is None else high
+    values.update(use_stiffness=limit.stiffness is not None,
+                  stiffness=0.0 if limit.stiffness is None else limit.stiffness,
+                  damping=limit.damping, unknown_json=limit.unknown.text)
+    return values
 
 
-def _apply_drive(drive: model.JointDrive, pg) -> None:
+def _drive_values(drive: model.JointDrive) -> dict:
     axis, sign = axes.axis_to_blender(drive.axis)
     position, velocity = drive.position_target, drive.velocity_target
     if sign < 0:
         position = None if position is None else -position
         velocity = None if velocity is None else -velocity
-    pg.drive_type = 'LINEAR' if drive.type == "linear" else 'ANGULAR'
-    pg.mode = 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE'
-    pg.axis = constraints.AXIS_IDS[axis]
-    pg.use_max_force = drive.max_force is not None
+    values = {"drive_type": 'LINEAR' if drive.type == "linear" else 'ANGULAR',
+              "mode": 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE',
+              "axis": constraints.AXIS_IDS[axis], "use_max_force": drive.max_force is not None}
     if drive.max_force is not None:
-        pg.max_force = drive.max_force
-    pg.use_position_target = position is not None
-    if drive.type == "linear":
-        pg.position_target_linear = 0.0 if position is None else position
-    else:
-        pg.position_target_angular = 0.0 if position is None else position
-    pg.use_velocity_target = velocity is not None
-    pg.velocity_target = 0.0 if velocity is None else velocity
-    pg.stiffness = drive.stiffness
-    pg.damping = drive.damping
-    pg.unknown_json = drive.unknown.text
+        values["max_force"] = drive.max_force
+    values["use_position_target"] = position is not None
+    target = "position_target_linear" if drive.type == "linear" else "position_target_angular"
+    values[target] = 0.0 if position is None else position
+    values.update(use_velocity_target=velocity is not None, velocity_target=0.0 if velocity is None else velocity,
+                  stiffness=drive.stiffness, damping=drive.damping, unknown_json=drive.unknown.text)
+    return values
 
 
 def _is_zero(value: float | None) -> bool:
@@ -183,18 +174,16 @@ def apply_joint(joint: model.Joint, pg, obj, *, resolve_node: NodeResolver,
     connected = resolve_node(joint.connected_node)
     if connected is None:
         _issue(issues, "/joint/connected_object", obj, f"connected node {joint.connected_node!r} not found")
-    pg.connected_object = connected
-    pg.enable_collision = joint.enable_collision
-    pg.unknown_json = joint.unknown.text
-    pg.settings_unknown_json = joint.settings.unknown.text
+    store(pg, {"connected_object": connected, "enable_collision": joint.enable_collision,
+               "unknown_json": joint.unknown.text, "settings_unknown_json": joint.settings.unknown.text})
     pg.limits.clear()
     for index, limit in enumerate(joint.settings.limits):
         if not limit.linear_axes and not limit.angular_axes:
             _issue(issues, f"/joint/limits/{index}", obj, "joint limit has no axis; skipped")
         for kind, gltf_axes in (('LINEAR', limit.linear_axes), ('ANGULAR', limit.angular_axes)):
             if gltf_axes:
-                _apply_limit(pg.limits.add(), kind, tuple(gltf_axes), limit)
+                store(pg.limits.add(), _limit_values(kind, tuple(gltf_axes), limit))
     pg.drives.clear()
     for drive in joint.settings.drives:
-        _apply_drive(drive, pg.drives.add())
-    pg.preset = joint_preset(joint.settings.limits)
+        store(pg.drives.add(), _drive_values(drive))
+    store(pg, {"preset": joint_preset(joint.settings.limits)})

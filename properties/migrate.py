@@ -9,6 +9,12 @@ had it written, so every file saved from now on says which layout it holds.
 A step gets one object's or scene's settings group and rewrites what the file stored (its ID properties,
 `group.get(...)` / `group[...]`, whatever the current PropertyGroups declare) into the next version's layout.
 
+Defaults are part of the stored layout: settings store only values that differ from the declared
+defaults (`stored.store`; an absent ID property reads as its property's default). So a CHANGE OF A
+DEFAULT needs a new `SETTINGS_VERSION` and a step that writes the old default into every group of a file
+saved before the bump that holds no value for that property (`name not in group`); otherwise those files
+would silently read the new default.
+
 Properties added with a default that means "as before" need no step and no new version: the `*unknown_json`
 strings (keys kept from imported files, `properties/convert_common.kept`) read "" from older files, which
 is "nothing kept", and an add-on of version 2 that does not declare them leaves them stored in the file.

@@ -1,0 +1,114 @@
+"""Writing settings groups so that they store only what differs from the declared defaults.
+
+A PropertyGroup keeps each value as an ID property of its owner; a property never written reads as its
+declared default (as everywhere in Blender). An import that wrote every value would give each object 15-19
+ID properties that Blender copies on every evaluation of the object, most of them equal to the defaults.
+`store` leaves out a write whose value equals the declared default when the group holds no value for that
+property yet (the result reads the same), and does not create a settings group that would hold nothing
+but defaults. A value the group already holds is always written, so rewriting existing settings behaves
+exactly as plain assignments.
+
+Consequence for the future: the stored files depend on the declared defaults, so a change of a default
+needs a migration step (`migrate.py`, with a new `SETTINGS_VERSION`) that writes the old default into
+the groups of files saved before the change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import bpy
+
+# A value for `store`: a property's value, or (a Mapping) the values of the settings group a pointer holds.
+Values = Mapping[str, Any]
+
+
+@dataclass
+class _Layout:
+    """One PropertyGroup type's declared defaults and the settings groups its pointers hold, read from RNA."""
+
+    defaults: dict[str, Any] = field(default_factory=dict)
+    groups: dict[str, _Layout] = field(default_factory=dict)
+
+
+_LAYOUTS: dict[type, _Layout] = {}  # plain data only: RNA structs are freed when the add-on unregisters
+
+
+def _read_layout(struct: bpy.types.Struct) -> _Layout:
+    layout = _Layout()
+    for prop in struct.properties:
+        name = prop.identifier
+        if prop.type == 'COLLECTION' or name == "rna_type":
+            continue
+        if prop.type == 'POINTER':
+            layout.defaults[name] = None
+            target = prop.fixed_type
+            if target.base is not None and target.base.identifier == "PropertyGroup":
+                layout.groups[name] = _read_layout(target)
+        elif getattr(prop, "is_array", False):
+            layout.defaults[name] = tuple(prop.default_array)
+        else:
+            layout.defaults[name] = prop.default
+    return layout
+
+
+def _layout(group: bpy.types.PropertyGroup) -> _Layout:
+    layout = _LAYOUTS.get(type(group))
+    if layout is None:
+        layout = _LAYOUTS[type(group)] = _read_layout(group.bl_rna)
+    return layout
+
+
+def _is_default(value: Any, default: Any) -> bool:
+    """Whether writing `value` would store what an unset property reads. Floats compare exactly: a default
+    that is no float32 (0.1) never matches, which only costs a stored value."""
+    if isinstance(default, tuple):
+        return len(value) == len(default) and tuple(value) == default
+    if default is None:
+        return value is None
+    return value == default
+
+
+def _changed(values: Values, layout: _Layout) -> dict[str, Any]:
+    """The entries of `values` that differ from the defaults (groups: those holding such an entry)."""
+    changed: dict[str, Any] = {}
+    for name, value in values.items():
+        if isinstance(value, Mapping):
+            inner = _changed(value, layout.groups[name])
+            if inner:
+                changed[name] = inner
+        elif not _is_default(value, layout.defaults[name]):
+            changed[name] = value
+    return changed
+
+
+def _write(group: bpy.types.PropertyGroup, values: Values) -> None:
+    for name, value in values.items():
+        if isinstance(value, Mapping):
+            _write(getattr(group, name), value)
+        else:
+            setattr(group, name, value)
+
+
+def store(group: bpy.types.PropertyGroup, values: Values) -> None:
+    """Write `values` (in their order: update callbacks see the same sequence as plain assignments) into a
+    settings group, leaving out defaults the group holds no value for (see the module docstring)."""
+    layout = _layout(group)
+    for name, value in values.items():
+        if isinstance(value, Mapping):
+            store_group(group, name, value, layout.groups[name])
+        elif name in group or not _is_default(value, layout.defaults[name]):
+            setattr(group, name, value)
+
+
+def store_group(owner: bpy.types.PropertyGroup, name: str, values: Values, layout: _Layout | None = None) -> None:
+    """`store` into the settings group `owner.<name>`; a group not stored yet is only made when a value
+    differs from its default (reading `owner.<name>` would make it)."""
+    if name in owner:
+        store(getattr(owner, name), values)
+        return
+    changed = _changed(values, layout if layout is not None else _layout(owner).groups[name])
+    if changed:
+        _write(getattr(owner, name), changed)
