@@ -15,14 +15,15 @@ the groups of files saved before the change.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import bpy
 
-# A value for `store`: a property's value, or (a Mapping) the values of the settings group a pointer holds.
-Values = Mapping[str, Any]
+# A value for `store`: a property's value, or (a dict) the values of the settings group a pointer holds.
+# A value equals its default by `==`: vectors are given as tuples (the defaults' form), floats compare exactly
+# (a default that is no float32, such as 0.1, never matches: that only costs a stored value).
+Values = dict[str, Any]
 
 
 @dataclass
@@ -61,32 +62,22 @@ def _layout(group: bpy.types.PropertyGroup) -> _Layout:
     return layout
 
 
-def _is_default(value: Any, default: Any) -> bool:
-    """Whether writing `value` would store what an unset property reads. Floats compare exactly: a default
-    that is no float32 (0.1) never matches, which only costs a stored value."""
-    if isinstance(default, tuple):
-        return len(value) == len(default) and tuple(value) == default
-    if default is None:
-        return value is None
-    return value == default
-
-
 def _changed(values: Values, layout: _Layout) -> dict[str, Any]:
     """The entries of `values` that differ from the defaults (groups: those holding such an entry)."""
     changed: dict[str, Any] = {}
     for name, value in values.items():
-        if isinstance(value, Mapping):
+        if isinstance(value, dict):
             inner = _changed(value, layout.groups[name])
             if inner:
                 changed[name] = inner
-        elif not _is_default(value, layout.defaults[name]):
+        elif value != layout.defaults[name]:
             changed[name] = value
     return changed
 
 
 def _write(group: bpy.types.PropertyGroup, values: Values) -> None:
     for name, value in values.items():
-        if isinstance(value, Mapping):
+        if isinstance(value, dict):
             _write(getattr(group, name), value)
         else:
             setattr(group, name, value)
@@ -97,9 +88,9 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     settings group, leaving out defaults the group holds no value for (see the module docstring)."""
     layout = _layout(group)
     for name, value in values.items():
-        if isinstance(value, Mapping):
+        if isinstance(value, dict):
             store_group(group, name, value, layout.groups[name])
-        elif name in group or not _is_default(value, layout.defaults[name]):
+        elif name in group or value != layout.defaults[name]:
             setattr(group, name, value)
 
 
