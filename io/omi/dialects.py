@@ -183,14 +183,14 @@ def explicit_shape_default(shape_type: str, dialect: Dialect = OMI) -> dict[str,
 
 def dialects_used(gltf: object) -> set[str]:
     """"OMI" and/or "KHR": the physics dialects whose extensions a document holds (document or nodes)."""
-    found = {_OWNERS[name] for name in _names(get(gltf, "extensions")) if name in _OWNERS}
+    names = set(_names(get(gltf, "extensions")))
     for node in sequence_items(get(gltf, "nodes")):
         extensions = node.get("extensions") if type(node) is dict else get(node, "extensions")
-        if type(extensions) is dict:  # (most nodes of a large file have none: nothing is made for them)
-            found.update(_OWNERS[name] for name in extensions if name in _OWNERS)
+        if type(extensions) is dict:  # one call per node: a large file has many
+            names.update(extensions)
         elif extensions is not None:
-            found |= {_OWNERS[name] for name in _names(extensions) if name in _OWNERS}
-    return found
+            names.update(_names(extensions))
+    return {_OWNERS[name] for name in names if isinstance(name, str) and name in _OWNERS}
 
 
 _OWNERS = dict.fromkeys(model.ALL_EXTENSIONS, "OMI") | dict.fromkeys(model.KHR_EXTENSIONS, "KHR")

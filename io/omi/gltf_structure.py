@@ -378,7 +378,7 @@ def _names(document: dict[str, Any]) -> Iterator[Finding]:
     for array in NAMED_ARRAYS:
         for index, item in enumerate(_items(document, array)):
             name = item.get("name") if isinstance(item, dict) else None
-            if isinstance(name, str) and not _is_text(name):
+            if isinstance(name, str) and not name.isascii() and not _is_text(name):
                 fixed = name.encode("utf-8", "replace").decode("utf-8")
                 yield Finding(pointer(array, index, "name"), f"name {name!a} "
                                                              "holds a lone UTF-16 surrogate, which is not text",

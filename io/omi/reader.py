@@ -343,6 +343,8 @@ class _Reader(LegacyReading, JointReading):
     def resolve_compound_triggers(self) -> None:
         for index in sorted(self.nodes):
             node = self.nodes[index]
+            if node.compound_members is None and not node.implicit_compound and not node.legacy_trigger_body:
+                continue  # most nodes
             body_at = join(ROOT, "nodes", index, "extensions", self.body_extension)
             if node.compound_members is not None:
                 kept = []

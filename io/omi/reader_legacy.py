@@ -24,7 +24,7 @@ SHAPE = model.SHAPE_EXTENSION
 COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 
 
-@dataclass
+@dataclass(slots=True)
 class NodeState:
     """What one node says, while reading (frozen into NodePhysics at the end)."""
 
