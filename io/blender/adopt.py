@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import bpy
@@ -114,16 +115,27 @@ def _material(rigid_body: bpy.types.RigidBodyObject) -> model.PhysicsMaterial:
     return _material_of(friction, restitution, (math.copysign(1.0, friction), math.copysign(1.0, restitution)))
 
 
+# Motions and primitive shapes are made once per value (a frozen dataclass costs about 1 us to make, and a
+# level's bodies repeat a few): the model values are immutable, so every body may hold the same one.
+_STATIC = model.Motion(type="static")
+_KINEMATIC = model.Motion(type="kinematic")
+
+
+@functools.lru_cache(maxsize=4096)
+def _dynamic(mass: float, _negative: bool) -> model.Motion:
+    return model.Motion(type="dynamic", mass=shortest_float32(mass))  # float32, as the settings path reads it
+
+
 def _motion(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject,
             issues: list[model.Issue] | None) -> model.Motion:
     if rigid_body.type == 'PASSIVE':
-        return model.Motion(type="kinematic" if rigid_body.kinematic else "static")
+        return _KINEMATIC if rigid_body.kinematic else _STATIC
     if rigid_body.kinematic:
-        return model.Motion(type="kinematic")
+        return _KINEMATIC
     if not rigid_body.enabled:
         warn(issues, obj, "its rigid body has 'Dynamic' off, so it only follows its animation: exported as "
               "kinematic", "info")
-        return model.Motion(type="kinematic")
+        return _KINEMATIC
     if not (math.isclose(rigid_body.linear_damping, BLENDER_LINEAR_DAMPING, abs_tol=1e-6)
             and math.isclose(rigid_body.angular_damping, BLENDER_ANGULAR_DAMPING, abs_tol=1e-6)):
         warn(issues, obj, "its rigid body damping (translation "
@@ -134,7 +146,8 @@ def _motion(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject,
               "no such locks, so they were not exported")
     if rigid_body.use_start_deactivated:
         warn(issues, obj, "'Start Deactivated' has no OMI equivalent: the body starts awake")
-    return model.Motion(type="dynamic", mass=_float32(rigid_body.mass))
+    mass = rigid_body.mass
+    return _dynamic(mass, math.copysign(1.0, mass) < 0.0)  # the sign in the key: -0.0 == 0.0
 
 
 def _half_sizes(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[float, float, float]:
@@ -186,15 +199,29 @@ def _shape(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject, bounds:
                   "a Convex Hull is safer", "info")
         mesh = RigidBodyMesh(obj, evaluated=rigid_body.mesh_source != 'BASE')
         return model.Shape("convex" if kind == 'CONVEX_HULL' else "trimesh", mesh=mesh)
-    half_x, half_y, half_z = bounds.half_sizes(obj)
+    halves = bounds.half_sizes(obj)
+    if min(halves) > 0.0:  # no flat side to report: the same sizes make the same shape (remembered)
+        return _sized_shape(kind, *halves)
+    return _sized_shape.__wrapped__(kind, *halves, lambda value, what: _thick(value, obj, what, issues))
+
+
+def _as_is(value: float, _what: str) -> float:
+    return value
+
+
+@functools.lru_cache(maxsize=1024)
+def _sized_shape(kind: str, half_x: float, half_y: float, half_z: float,
+                 thick: Callable[[float, str], float] = _as_is) -> model.Shape | None:
+    """A primitive shape of Blender's `kind` from half its bounding box; `thick(value, what)` makes a flat
+    side thick (and reports it)."""
     if kind == 'BOX':
-        size = tuple(_thick(2.0 * half, obj, f"box collider's {constraints.AXIS_IDS[axis]} size", issues)
+        size = tuple(thick(2.0 * half, f"box collider's {constraints.AXIS_IDS[axis]} size")
                      for axis, half in enumerate((half_x, half_y, half_z)))
         return model.Shape("box", size=axes.size_to_gltf(size))
     if kind == 'SPHERE':
         return model.Shape("sphere", radius=max(half_x, half_y, half_z))
     radius = max(half_x, half_y)
-    height = _thick(2.0 * half_z, obj, f"{kind.lower()} collider's height", issues)
+    height = thick(2.0 * half_z, f"{kind.lower()} collider's height")
     if kind == 'CAPSULE':
         middle = conventions.capsule_mid_height(height, radius)
         if middle <= 0.0:  # Bullet's capsule then has no cylinder part: a ball

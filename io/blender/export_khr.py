@@ -17,6 +17,8 @@ from typing import Any
 from ..omi import model, reader, unknown_keys, writer, writer_khr
 from ..omi.dialects import OMI
 from ..omi.dialects_khr import KHR
+from ..omi.json_types import MISSING
+from ..omi.writer_items import mass_json, motion_without_mass
 
 OMI_NAMES = model.ALL_EXTENSIONS
 KHR_NAMES = model.KHR_EXTENSIONS
@@ -39,26 +41,10 @@ def write_khr(gltf: Any, physics: Iterable[tuple[int, model.NodePhysics]], node_
                                                     "OMI physics is written too (export 'OMI and KHR')", "warning"))
         keep_omi = True
     items = writer.ItemArrays(dialect=KHR)
+    bodies = _Bodies(items.ref, node_ref, mesh_ref)
     written: dict[int, dict[str, Any]] = {}
-    remembered: dict[Any, tuple[dict[str, Any] | None, list[model.Issue], str]] = {}
     for index, part in sorted(physics, key=lambda entry: entry[0]):
-        at = f"/nodes/{index}"
-        key = _body_key(part)
-        try:
-            found = remembered.get(key) if key is not None else None
-        except TypeError:  # values holding lists (not made by the export): written each time
-            key = found = None
-        if found is None:
-            node_issues: list[model.Issue] = []
-            content = writer_khr.node_extensions_khr(part, items.ref, node_ref, mesh_ref, node_issues,
-                                                     at=at).get(model.KHR_BODY_EXTENSION)
-            if key is not None:
-                remembered[key] = content, node_issues, at
-        else:
-            content, node_issues, first_at = found
-            content = _copied(content)
-            node_issues = [dataclasses.replace(issue, pointer=at + issue.pointer[len(first_at):])
-                           if issue.pointer.startswith(first_at + "/") else issue for issue in node_issues]
+        content, node_issues = bodies.content(index, part)
         issues.extend(node_issues)
         if content is not None:
             written[index] = content
@@ -96,6 +82,66 @@ def _document_not_written(gltf: Any) -> list[model.Issue]:
     return unknown_keys.document_not_written(reader.read_document({"extensions": document}, "OMI"), "KHR")
 
 
+class _Bodies:
+    """Each node's KHR body, written once per distinct value and copied after (a level's bodies repeat a few,
+    and the items they refer to are already stored): a body of motion and collider by value, or, when written
+    without findings, by all but the motion's mass (`writer_items.mass_json`); a joint's own node written
+    without findings by its joint's settings, with its own connected node. A value's findings are repeated
+    with each node's pointer."""
+
+    def __init__(self, ref: Callable[..., Any], node_ref: Callable[[Any], Any], mesh_ref: Callable[[Any], Any]) -> None:
+        self._ref, self._node_ref, self._mesh_ref = ref, node_ref, mesh_ref
+        self._remembered: dict[Any, tuple[dict[str, Any] | None, list[model.Issue], str]] = {}
+        self._by_mass: dict[Any, dict[str, Any]] = {}
+        self._joints: dict[Any, dict[str, Any]] = {}
+
+    def content(self, index: int, part: model.NodePhysics) -> tuple[dict[str, Any] | None, list[model.Issue]]:
+        """The node's KHR body extension (None when it has none) and what KHR cannot hold of it."""
+        at = f"/nodes/{index}"
+        key = _body_key(part)
+        try:
+            found = self._remembered.get(key) if key is not None else None
+        except TypeError:  # values holding lists (not made by the export): written each time
+            key = found = None
+        if found is not None:
+            content, issues, first_at = found
+            return _copied(content), [dataclasses.replace(issue, pointer=at + issue.pointer[len(first_at):])
+                                      if issue.pointer.startswith(first_at + "/") else issue for issue in issues]
+        joint_key = _joint_key(part)
+        connected = self._node_ref(part.joint.connected_node) if joint_key is not None else None
+        copy = self._with_mass(part) if key is not None else self._with_connected(joint_key, connected)
+        if copy is not None:
+            return copy, []
+        issues: list[model.Issue] = []
+        content = writer_khr.node_extensions_khr(part, self._ref, self._node_ref, self._mesh_ref, issues,
+                                                 at=at).get(model.KHR_BODY_EXTENSION)
+        if key is not None:
+            self._remembered[key] = content, issues, at
+            if not issues and "mass" in (content or {}).get("motion", ()):
+                self._by_mass[motion_without_mass(part.motion), part.collider] = content
+        elif joint_key is not None and connected is not None and not issues and content is not None:
+            self._joints[joint_key] = content
+        return content, issues
+
+    def _with_mass(self, part: model.NodePhysics) -> dict[str, Any] | None:
+        template = self._by_mass.get((motion_without_mass(part.motion), part.collider)) \
+            if part.motion is not None else None
+        mass = mass_json(part.motion, KHR) if template is not None else MISSING
+        if mass is MISSING:
+            return None
+        content = _copied(template)
+        content["motion"]["mass"] = mass
+        return content
+
+    def _with_connected(self, joint_key: Any, connected: Any) -> dict[str, Any] | None:
+        template = self._joints.get(joint_key) if joint_key is not None and connected is not None else None
+        if template is None:
+            return None
+        content = _copied(template)
+        content["joint"]["connectedNode"] = connected
+        return content
+
+
 def _body_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
     """A body of motion and collider only, as a key: a level's bodies repeat a few, and equal values write
     equal KHR (their items are already stored); None for a part written each time."""
@@ -103,13 +149,27 @@ def _body_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
     return (part.motion, part.collider) if remembered else None
 
 
+def _joint_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
+    """A node of a joint only, by what its JSON holds besides the connected node; None for any other."""
+    joint = part.joint
+    only_joint = joint is not None and part.motion is None and part.collider is None and part.trigger is None
+    if not only_joint or part.unknown or joint.unknown:
+        return None
+    key = (joint.settings, joint.enable_collision)
+    try:
+        hash(key)
+    except TypeError:  # settings holding lists (not made by the export): written each time
+        return None
+    return key
+
+
 def _copied(content: Any) -> Any:
     """A copy of the JSON content in which no container is shared (the animation export rewrites a node's
     references in place)."""
     if isinstance(content, dict):
-        return {key: _copied(value) for key, value in content.items()}
+        return {key: _copied(value) if isinstance(value, dict | list) else value for key, value in content.items()}
     if isinstance(content, list):
-        return [_copied(value) for value in content]
+        return [_copied(value) if isinstance(value, dict | list) else value for value in content]
     return content
 
 

@@ -48,7 +48,9 @@ def motion_to_json(motion: Motion, dialect: Dialect = OMI) -> dict[str, Any]:
 def motion_without_mass(motion: Motion) -> tuple[Any, ...]:
     """Every value of a motion but its mass, as a key: a level's dynamic bodies differ mostly in mass, and
     the mass is written apart from the other values (see `mass_json`)."""
-    return tuple(value for name, value in vars(motion).items() if name != "mass")
+    values = dict(vars(motion))
+    del values["mass"]
+    return tuple(values.values())
 
 
 def mass_json(motion: Motion, dialect: Dialect = OMI) -> Any:
