@@ -26,14 +26,15 @@ ANIMATION_POINTER = "KHR_animation_pointer"
 
 
 def write_khr(gltf: Any, physics: Iterable[tuple[int, model.NodePhysics]], node_ref: Callable[[Any], Any],
-              mesh_ref: Callable[[Any], Any], keep_omi: bool) -> list[model.Issue]:
+              mesh_ref: Callable[[Any], Any], keep_omi: bool, *, separate: bool = True) -> list[model.Issue]:
     """Add the KHR spelling of the export's physics to `gltf`; remove the OMI unless `keep_omi`.
 
     `physics` is each node's physics as its OMI was written (node index, model values with the export's
     placeholders, which `node_ref` / `mesh_ref` turn into indices). Returns what KHR cannot hold (pointers
     into the written file). With animated physics the export keeps the OMI here (its channels point into
     it) and calls `drop_omi` once every channel has its KHR twin (`animation_gltf.add_khr`); called without
-    `keep_omi` on an animated export, the OMI stays and a finding says so.
+    `keep_omi` on an animated export, the OMI stays and a finding says so. Without `separate`, nodes with
+    equal bodies share their JSON (nothing changes it afterwards unless the physics is animated).
     """
     issues: list[model.Issue] = []
     if not keep_omi and ANIMATION_POINTER in (gltf.extensions_used or []):
@@ -41,7 +42,7 @@ def write_khr(gltf: Any, physics: Iterable[tuple[int, model.NodePhysics]], node_
                                                     "OMI physics is written too (export 'OMI and KHR')", "warning"))
         keep_omi = True
     items = writer.ItemArrays(dialect=KHR)
-    bodies = _Bodies(items.ref, node_ref, mesh_ref)
+    bodies = _Bodies(items.ref, node_ref, mesh_ref, separate)
     written: dict[int, dict[str, Any]] = {}
     for index, part in sorted(physics, key=lambda entry: entry[0]):
         content, node_issues = bodies.content(index, part)
@@ -87,10 +88,13 @@ class _Bodies:
     and the items they refer to are already stored): a body of motion and collider by value, or, when written
     without findings, by all but the motion's mass (`writer_items.mass_json`); a joint's own node written
     without findings by its joint's settings, with its own connected node. A value's findings are repeated
-    with each node's pointer."""
+    with each node's pointer. With `separate`, every node gets JSON of its own (the animation export rewrites
+    a node's references in place); else nodes share what they do not differ in."""
 
-    def __init__(self, ref: Callable[..., Any], node_ref: Callable[[Any], Any], mesh_ref: Callable[[Any], Any]) -> None:
+    def __init__(self, ref: Callable[..., Any], node_ref: Callable[[Any], Any], mesh_ref: Callable[[Any], Any],
+                 separate: bool) -> None:
         self._ref, self._node_ref, self._mesh_ref = ref, node_ref, mesh_ref
+        self._separate = separate
         self._remembered: dict[Any, tuple[dict[str, Any] | None, list[model.Issue], str]] = {}
         self._by_mass: dict[Any, dict[str, Any]] = {}
         self._joints: dict[Any, dict[str, Any]] = {}
@@ -105,8 +109,8 @@ class _Bodies:
             key = found = None
         if found is not None:
             content, issues, first_at = found
-            return _copied(content), [dataclasses.replace(issue, pointer=at + issue.pointer[len(first_at):])
-                                      if issue.pointer.startswith(first_at + "/") else issue for issue in issues]
+            return self._own(content), [dataclasses.replace(issue, pointer=at + issue.pointer[len(first_at):])
+                                        if issue.pointer.startswith(first_at + "/") else issue for issue in issues]
         joint_key = _joint_key(part)
         connected = self._node_ref(part.joint.connected_node) if joint_key is not None else None
         copy = self._with_mass(part) if key is not None else self._with_connected(joint_key, connected)
@@ -129,17 +133,21 @@ class _Bodies:
         mass = mass_json(part.motion, KHR) if template is not None else MISSING
         if mass is MISSING:
             return None
-        content = _copied(template)
-        content["motion"]["mass"] = mass
+        content = dict(self._own(template))
+        content["motion"] = dict(content["motion"], mass=mass)
         return content
 
     def _with_connected(self, joint_key: Any, connected: Any) -> dict[str, Any] | None:
         template = self._joints.get(joint_key) if joint_key is not None and connected is not None else None
         if template is None:
             return None
-        content = _copied(template)
-        content["joint"]["connectedNode"] = connected
+        content = dict(self._own(template))
+        content["joint"] = dict(content["joint"], connectedNode=connected)
         return content
+
+    def _own(self, content: Any) -> Any:
+        """The JSON a node gets: a copy of its own when separate, else the one it shares."""
+        return _copied(content) if self._separate else content
 
 
 def _body_key(part: model.NodePhysics) -> tuple[Any, Any] | None:

@@ -194,7 +194,8 @@ class PhysicsExport:
         if "KHR" in self.dialects:
             khr_only = "OMI" not in self.dialects
             animated = self.animation.has_channels()
-            self.report(self._write_khr(gltf, node_index, mesh_index, keep_omi=not khr_only or animated))
+            self.report(self._write_khr(gltf, node_index, mesh_index, keep_omi=not khr_only or animated,
+                                        separate=animated))
             self.animation.add_khr(gltf)
             if khr_only and animated:
                 if self.animation.drop_omi_channels():
@@ -209,7 +210,7 @@ class PhysicsExport:
             self._kept_extensions |= unknown_keys.extension_names((kept,))
 
     def _write_khr(self, gltf: Any, node_index: dict[int, int], mesh_index: dict[int, int],
-                   keep_omi: bool) -> list[model.Issue]:
+                   keep_omi: bool, separate: bool) -> list[model.Issue]:
         """The KHR spelling of what the OMI holds: each node's written physics, less the parts its OMI lost
         in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an unusable shape)."""
         physics = []
@@ -217,11 +218,15 @@ class PhysicsExport:
             index = node_index.get(id(node))
             extensions = node.extensions or {}
             body = extensions.get(writer.BODY) or {}
-            kept = model.NodePhysics(motion=part.motion if "motion" in body else None,
-                                     collider=part.collider if "collider" in body else None,
-                                     trigger=part.trigger if "trigger" in body else None,
-                                     joint=part.joint if writer.JOINT in extensions else None,
-                                     unknown=part.unknown if writer.BODY in extensions else model.NOTHING_UNKNOWN)
+            motion = part.motion if "motion" in body else None
+            collider = part.collider if "collider" in body else None
+            trigger = part.trigger if "trigger" in body else None
+            joint = part.joint if writer.JOINT in extensions else None
+            unknown = part.unknown if writer.BODY in extensions else model.NOTHING_UNKNOWN
+            unchanged = motion is part.motion and collider is part.collider and trigger is part.trigger \
+                and joint is part.joint and unknown is part.unknown  # the common case: no new value to make
+            kept = part if unchanged else model.NodePhysics(motion=motion, collider=collider, trigger=trigger,
+                                                            joint=joint, unknown=unknown)
             if index is not None and not (kept.is_empty and not kept.unknown):
                 physics.append((index, kept))
 
@@ -231,7 +236,7 @@ class PhysicsExport:
         def mesh_ref(value: Any) -> int | None:
             return mesh_index.get(id(value.mesh)) if isinstance(value, MeshSlot) else None
 
-        return export_khr.write_khr(gltf, physics, node_ref, mesh_ref, keep_omi)
+        return export_khr.write_khr(gltf, physics, node_ref, mesh_ref, keep_omi, separate=separate)
 
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
