@@ -62,8 +62,8 @@ class Replay:
         gltf_io = importlib.import_module("io_scene_gltf2.io.com.gltf2_io")
         made = {entry["name"]: gltf_io.Node(
             camera=None, children=[], extensions={}, extras=None, matrix=None, mesh=None, name=entry["name"],
-            rotation=entry.get("rotation"), scale=entry.get("scale"), skin=None,
-            translation=entry.get("translation"), weights=None) for _parent, entry, _children in self.added}
+            rotation=_floats(entry.get("rotation")), scale=_floats(entry.get("scale")), skin=None,
+            translation=_floats(entry.get("translation")), weights=None) for _parent, entry, _children in self.added}
         for _parent, entry, children in self.added:
             made[entry["name"]].children.extend(made[name] for name in children)
         self._fresh = made, copy.deepcopy(self.node_extensions), copy.deepcopy(self.document)
@@ -97,6 +97,11 @@ class Replay:
         """The stand-in must have written the add-on's JSON, or the floor measures something else."""
         if glb_json(path) != self.physics:
             raise RuntimeError("the floor's stand-in extension wrote other JSON than the add-on")
+
+
+def _floats(values: list[float] | None) -> list[float] | None:
+    """A vector read back from the file as the exporter holds it (it writes 1.0 as 1; 4.2 wants floats)."""
+    return None if values is None else [float(value) for value in values]
 
 
 class glTF2ExportUserExtension:
