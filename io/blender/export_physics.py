@@ -150,7 +150,8 @@ class PhysicsExport:
         if not self.enabled:
             return
         try:
-            self._finish(gltf)
+            with collector_paused():  # the KHR spelling allocates per node, as write_scene does
+                self._finish(gltf)
         finally:  # what only finishing needs goes before the exporter converts the whole document: a lower
             # peak, and less for the full garbage collections during that conversion to walk
             self._late, self._pending, self._written = [], [], []
