@@ -93,7 +93,8 @@ class ImportPlan:
 
     @classmethod
     def read(cls, gltf: Any, build_rigid_bodies: bool) -> ImportPlan:
-        return cls(reader.read_document(document_json(gltf.data)), build_rigid_bodies)
+        # the before-hook's structure repair has checked and mended the node tree (import_repair.repair)
+        return cls(reader.read_document(document_json(gltf.data), tree_mended=True), build_rigid_bodies)
 
     # --- before the importer creates objects -----------------------------------------------------------
 

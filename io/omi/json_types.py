@@ -397,7 +397,7 @@ def value_key(value: object, depth: int = 0) -> Any:
     if kind is float:
         if not math.isfinite(value):  # type: ignore[arg-type]
             return None
-        return (kind, value, math.copysign(1.0, value)) if value == 0.0 else (kind, value)  # type: ignore[arg-type]
+        return (kind, value, math.copysign(1.0, value)) if value == 0.0 else (kind, value)
     if kind is str or kind is int or kind is bool or value is None:
         return (kind, value)
     return None

@@ -28,7 +28,6 @@ from .json_types import (
     describe,
     get,
     index_or_none,
-    int_or,
     join,
     list_or_none,
     obj_or_none,
@@ -43,12 +42,12 @@ from .model import (
     NodePhysics,
     PhysicsDocument,
     Shape,
-    Trigger,
     Unknown,
 )
 from .reader_items import ItemReader
 from .reader_joints import JointReading
 from .reader_legacy import LegacyReading, NodeState
+from .reader_triggers import TriggerReading
 
 BODY = model.BODY_EXTENSION
 SHAPE = model.SHAPE_EXTENSION
@@ -58,10 +57,12 @@ COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 INTERNAL_ERROR = "internal reader error"
 
 
-def read_document(gltf: Mapping[str, Any], dialect: str | None = None) -> PhysicsDocument:
+def read_document(gltf: Mapping[str, Any], dialect: str | None = None, *, tree_mended: bool = False) -> PhysicsDocument:
     """The physics of a glTF document (already parsed JSON), with every problem as an Issue.
 
     dialect: "OMI" or "KHR"; None reads the one the document uses (OMI when it has both, noted).
+    tree_mended: the node tree has been checked and mended already (`gltf_structure`, the import's repair,
+    which reported each link it dropped): the reader's own hierarchy is made only when a rule needs it.
     """
     doc = PhysicsDocument()
     try:
@@ -70,9 +71,9 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None) -> Physic
         if dialect == "KHR":
             from .reader_khr import KhrReader  # noqa: PLC0415 - reader_khr builds on this module
 
-            KhrReader(gltf, doc).read()
+            KhrReader(gltf, doc, tree_mended).read()
         else:
-            _Reader(gltf, doc).read()
+            _Reader(gltf, doc, tree_mended).read()
     except Exception as error:  # last resort: a reader bug must not break an import
         doc.nodes.clear()
         doc.warn("", f"{INTERNAL_ERROR} ({type(error).__name__}: {error}); physics not read", "error")
@@ -85,13 +86,13 @@ def validate(gltf: Mapping[str, Any]) -> list[Issue]:
     return read_document(gltf).issues + pointers.check_animation(gltf)
 
 
-class _Reader(LegacyReading, JointReading):
+class _Reader(LegacyReading, JointReading, TriggerReading):
     """The OMI reader (every revision). `reader_khr.KhrReader` reuses it, overriding what KHR spells apart."""
 
     body_extension = BODY  # the node-level extension that holds motion, collider and trigger
     joint_what = JOINT  # how messages name a node's joint object
     joint_placement_rules = True  # OMI: a joint on its own node, without a mesh
-    def __init__(self, gltf: object, doc: PhysicsDocument) -> None:
+    def __init__(self, gltf: object, doc: PhysicsDocument, tree_mended: bool = False) -> None:
         self.doc = doc
         self.issues = doc.issues
         if not isinstance(gltf, Mapping):
@@ -100,13 +101,20 @@ class _Reader(LegacyReading, JointReading):
         self.gltf: Mapping[str, Any] = gltf
         self.nodes_json = list_or_none(get(gltf, "nodes"), "/nodes", self.issues, "nodes") or []
         self.items = ItemReader(self.issues, len(sequence_items(get(gltf, "meshes"))), self.revision)
-        self.hierarchy = rules.Hierarchy(self.nodes_json, self.issues)
+        self._hierarchy = None if tree_mended else rules.Hierarchy(self.nodes_json, self.issues)
         self.nodes: dict[int, NodeState] = {}
         self.noted: set[str] = set()
         self.joint_nodes: list[int] = []  # nodes with an OMI_physics_joint key, in index order
         # value_key of a body read without findings -> its motion, collider and kept keys
         self.bodies_read: dict[Any, tuple[Motion | None, Collider | None, Unknown]] = {}
         self.extensions = obj_or_none(get(gltf, "extensions"), "/extensions", self.issues, "extensions") or {}
+
+    @property
+    def hierarchy(self) -> rules.Hierarchy:  # type: ignore[override]
+        """The node tree (made on first use when the caller mended it: its findings were the caller's)."""
+        if self._hierarchy is None:
+            self._hierarchy = rules.Hierarchy(self.nodes_json, [])
+        return self._hierarchy
 
     # --- bookkeeping -----------------------------------------------------------------------------
 
@@ -138,7 +146,7 @@ class _Reader(LegacyReading, JointReading):
             built = self.nodes[index]
             if built.trigger is None and built.joint is None:
                 parts = (id(built.motion), id(built.collider), id(built.body_unknown))
-                physics = alike.get(parts)  # type: ignore[assignment]
+                physics = alike.get(parts)
                 if physics is None:
                     physics = alike[parts] = NodePhysics(built.motion, built.collider, unknown=built.body_unknown)
             else:
@@ -294,104 +302,6 @@ class _Reader(LegacyReading, JointReading):
         """The shape a collider or trigger refers to (None if absent or unusable), and the raw reference."""
         raw = get(container, "shape")
         return self.resolve(raw, self.shapes, join(at, "shape"), "shape"), raw
-
-    def read_trigger(self, index: int, raw: object, at: Where) -> None:
-        trigger = obj_or_none(raw, at, self.issues, "trigger")
-        if trigger is None:
-            return
-        node = self.node(index)
-        node.trigger_unknown = self.items.kept(self.items.dialect.trigger_fields, trigger, at, "trigger")
-        members_value = get(trigger, "nodes")
-        shape, shape_value = self.shape_of(trigger, at)
-        collision_filter = self.resolve(get(trigger, "collisionFilter"), self.filters, join(at, "collisionFilter"),
-                                        "collisionFilter")
-        if shape is not None:
-            if members_value is not MISSING:
-                report(self.issues, join(at, "nodes"), "trigger has both a shape and nodes; nodes dropped")
-            node.trigger = Trigger(shape, (), collision_filter, node.trigger_unknown)
-            return
-        if shape_value is not MISSING and shape_value != -1:
-            return  # its shape was unusable (reported): no trigger
-        members = list_or_none(members_value, join(at, "nodes"), self.issues, "trigger nodes")
-        if members_value is not MISSING and members is None:
-            return  # `nodes` was not an array (reported): no trigger
-        if collision_filter is not None:
-            report(self.issues, join(at, "collisionFilter"), "a compound trigger cannot carry a collisionFilter "
-                   "(schema); dropped")
-        if not members:
-            if members is not None:
-                report(self.issues, join(at, "nodes"), "trigger nodes is empty; read as if absent", "warning")
-            node.implicit_compound = True
-            return
-        node.compound_members = []
-        for position, member in enumerate(members):
-            member_at = join(at, "nodes", position)
-            member_index = int_or(member, None, member_at, self.issues, minimum=0, what="trigger nodes item")
-            if member_index is None:
-                continue
-            if any(kept == member_index for _ptr, kept in node.compound_members):
-                report(self.issues, member_at, f"trigger nodes item {member_index} is repeated; kept once", "warning")
-                continue
-            node.compound_members.append((member_at, member_index))
-
-    # --- compound triggers -------------------------------------------------------------------------
-
-    def has_shape_trigger(self, index: int) -> bool:
-        built = self.nodes.get(index)
-        return built is not None and built.trigger is not None and built.trigger.shape is not None
-
-    def resolve_compound_triggers(self) -> None:
-        for index in sorted(self.nodes):
-            node = self.nodes[index]
-            if node.compound_members is None and not node.implicit_compound and not node.legacy_trigger_body:
-                continue  # most nodes
-            body_at = join(ROOT, "nodes", index, "extensions", self.body_extension)
-            if node.compound_members is not None:
-                kept = []
-                for at, member in node.compound_members:
-                    in_range = member < len(self.nodes_json)
-                    if not in_range:
-                        report(self.issues, at, f"compound trigger member {member} is not a node; dropped")
-                        continue
-                    found = rules.compound_member(at, member, index, self.hierarchy.is_descendant(member, index),
-                                                  self.has_shape_trigger(member))
-                    if found is not None:
-                        self.issues.append(found)
-                    else:
-                        kept.append(member)
-                if kept:
-                    node.trigger = Trigger(None, tuple(kept), unknown=node.trigger_unknown)
-                else:
-                    self.issues.append(rules.note(join(body_at, "trigger"), "trigger_without_members"))
-            elif node.implicit_compound:
-                self.once("empty-trigger", rules.note(join(body_at, "trigger"), "empty_trigger"))
-                self.group_descendant_triggers(index, join(body_at, "trigger"))
-            elif node.legacy_trigger_body:
-                if node.trigger is not None:
-                    continue  # the trigger body carries its own shape: its children stand alone
-                self.group_descendant_triggers(index, join(body_at, "type"))
-
-    def group_descendant_triggers(self, index: int, at: Where) -> None:
-        """A compound trigger made of the descendant shape triggers that belong to this node."""
-        members = [member for member in self.own_descendants(index) if self.has_shape_trigger(member)]
-        if members:
-            self.nodes[index].trigger = Trigger(None, tuple(members), unknown=self.nodes[index].trigger_unknown)
-        else:
-            self.issues.append(rules.note(at, "trigger_without_members"))
-
-    def own_descendants(self, index: int) -> list[int]:
-        """Descendants, not entering independent bodies (motion) or other compound triggers."""
-        found = []
-        stack = list(reversed(self.hierarchy.children.get(index, [])))
-        while stack:
-            current = stack.pop()
-            built = self.nodes.get(current)
-            if built is not None and (built.motion is not None or built.compound_members is not None
-                                      or built.implicit_compound or built.legacy_trigger_body):
-                continue
-            found.append(current)
-            stack.extend(reversed(self.hierarchy.children.get(current, [])))
-        return found
 
     def extensions_read(self) -> set[str]:
         """The extensions this reader found content of (each is a revision name too)."""

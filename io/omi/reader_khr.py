@@ -36,8 +36,8 @@ class KhrReader(_Reader):
     joint_what = "joint"
     joint_placement_rules = False
 
-    def __init__(self, gltf: object, doc: PhysicsDocument) -> None:
-        super().__init__(gltf, doc)
+    def __init__(self, gltf: object, doc: PhysicsDocument, tree_mended: bool = False) -> None:
+        super().__init__(gltf, doc, tree_mended)
         self.items = ItemReader(self.issues, self.items.mesh_count, self.revision, KHR)
         self.current_node = -1
 

@@ -1,6 +1,8 @@
-"""The reader reads each distinct body object once (`reader._Reader.read_body_once`): a large file repeats the
-same few bodies on many nodes. These tests hold it to reading every node as if it stood alone: the same
-model values, and the same findings at each node's own pointers."""
+"""The reader's shortcuts for large files, held to the long way round:
+- each distinct body object is read once (`reader._Reader.read_body_once`): every node still reads as if it
+  stood alone, with the same model values and the same findings at its own pointers;
+- `tree_mended` (the import has mended the node tree): the hierarchy is made only when a rule needs it, and
+  the document reads the same."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_reader_properties import BODY, SETTINGS, SHAPE
+from test_reader_properties import BODY, SETTINGS, SHAPE, omi_documents
 
 SHAPES = [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}, {"type": "sphere", "sphere": {"radius": 0.5}}]
 MATERIALS = [{"staticFriction": 0.8}, {"restitution": 0.5}]
@@ -78,3 +80,14 @@ def test_repeated_bodies_share_one_value(reader):
     assert doc.issues == []
     assert doc.nodes[0] is doc.nodes[1] is doc.nodes[2]
     assert doc.nodes[0].collider.physics_material.restitution == 0.5
+
+
+@SETTINGS
+@given(gltf=omi_documents())
+def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(omi, reader, gltf):
+    links, _dropped = omi("io.omi.gltf_structure").node_tree(gltf["nodes"])
+    for node in gltf["nodes"]:
+        node.pop("children", None)
+    for child, (owner, _position) in sorted(links.items(), key=lambda link: link[1]):
+        gltf["nodes"][owner].setdefault("children", []).append(child)  # the tree as the import's repair leaves it
+    assert reader.read_document(gltf, tree_mended=True) == reader.read_document(gltf)
