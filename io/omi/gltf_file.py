@@ -116,7 +116,7 @@ def duplicate_keys_of(data: bytes) -> tuple[str, ...]:
 
     def pairs_hook(pairs: list[tuple[str, Any]]) -> None:
         nonlocal repeated
-        if len(pairs) > 1 and not repeated and len({key for key, _value in pairs}) != len(pairs):
+        if len(pairs) > 1 and len(dict(pairs)) != len(pairs):  # dict(): no Python loop per object
             repeated = True
 
     try:

@@ -20,6 +20,7 @@ import base64
 import binascii
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any, Literal, TypeGuard
 
 from .json_types import describe, pointer
@@ -119,12 +120,14 @@ def node_tree(nodes: Sequence[Any]) -> tuple[dict[int, tuple[int, int]], list[Fi
     count = len(nodes)
     for index, node in enumerate(nodes):
         children = node.get("children") if isinstance(node, dict) else None
-        if children is not None and not isinstance(children, list | tuple):
+        if children is None:
+            continue
+        if type(children) is not list and not isinstance(children, list | tuple):
             findings.append(Finding(pointer("nodes", index, "children"), f"children must be an array, got "
                                                                          f"{describe(children)}",
                                     Repair("drop_children", (index,), done="ignored")))
             continue
-        for position, child in enumerate(children or ()):
+        for position, child in enumerate(children):
             if ((type(child) is int and 0 <= child < count) or _is_index(child, count)) and child != index \
                     and child not in link_at:  # (the exact type first: files have many links)
                 link_at[child] = (index, position)
@@ -209,9 +212,10 @@ def _scenes(document: dict[str, Any]) -> Iterator[Finding]:
             if not _is_index(node, count):
                 yield Finding(pointer("scenes", index, "nodes", position), f"scene node {node!r} does not exist",
                               Repair("drop_scene_node", (index, position), done="left out of the scene"))
+    mesh_count = len(_items(document, "meshes"))
     for index, node in enumerate(_items(document, "nodes")):
         mesh = node.get("mesh") if isinstance(node, dict) else None
-        if mesh is not None and not _is_index(mesh, len(_items(document, "meshes"))):
+        if mesh is not None and not _is_index(mesh, mesh_count):
             yield Finding(pointer("nodes", index, "mesh"), f"mesh {mesh!r} does not exist",
                           Repair("drop_mesh", (index,), done="the node is imported without a mesh"))
 
@@ -376,13 +380,25 @@ def _primitive(primitive: dict[str, Any], accessors: list[Any], bad_accessors: d
 def _names(document: dict[str, Any]) -> Iterator[Finding]:
     """Names with lone surrogates (valid JSON escapes, not text): Blender cannot store them."""
     for array in NAMED_ARRAYS:
-        for index, item in enumerate(_items(document, array)):
+        items = _items(document, array)
+        if _ascii_names(items):
+            continue
+        for index, item in enumerate(items):
             name = item.get("name") if isinstance(item, dict) else None
             if isinstance(name, str) and not name.isascii() and not _is_text(name):
                 fixed = name.encode("utf-8", "replace").decode("utf-8")
                 yield Finding(pointer(array, index, "name"), f"name {name!a} "
                                                              "holds a lone UTF-16 surrogate, which is not text",
                               Repair("rename", (array, index), fixed, done=f"renamed {fixed!r}"))
+
+
+def _ascii_names(items: list[Any]) -> bool:
+    """Whether every item is an object whose name, if any, is ASCII text: one test of all names together (a
+    large file has many), made without a Python call per item; False whenever that cannot be told so."""
+    try:
+        return "".join(filter(None, map(dict.get, items, repeat("name")))).isascii()
+    except TypeError:  # an item that is not an object, or a name that is not text: the long way
+        return False
 
 
 def _is_text(value: str) -> bool:
