@@ -25,7 +25,7 @@ from typing import Any
 import bpy
 
 from ..properties import convert
-from .blender import markers, rigid_body, rigid_body_plan
+from .blender import import_repair, markers, rigid_body, rigid_body_plan
 from .omi import model, reader
 
 _PLACEHOLDER_POSITIONS = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
@@ -34,32 +34,13 @@ _FLOAT = 5126
 
 def document_json(data: Any) -> dict:
     """The parts of the importer's parsed glTF the physics reader looks at, as plain JSON values."""
-    document: dict[str, Any] = {"nodes": [_node_json(node) for node in data.nodes or []],
+    document: dict[str, Any] = {"nodes": [import_repair.node_json(node, for_reader=True) for node in data.nodes or []],
                                 "meshes": [{"name": mesh.name} for mesh in data.meshes or []]}
     if data.extensions is not None:
         document["extensions"] = data.extensions
     if data.extensions_used is not None:
         document["extensionsUsed"] = data.extensions_used
     return document
-
-
-def _node_json(node: Any) -> dict[str, Any]:
-    """A node's fields the reader looks at, spelled out (a large file has many nodes: a loop over pairs
-    costs four times as much)."""
-    entry: dict[str, Any] = {}
-    if node.name is not None:
-        entry["name"] = node.name
-    if node.children is not None:
-        entry["children"] = node.children
-    if node.mesh is not None:
-        entry["mesh"] = node.mesh
-    if node.camera is not None:
-        entry["camera"] = node.camera
-    if node.skin is not None:
-        entry["skin"] = node.skin
-    if node.extensions is not None:
-        entry["extensions"] = node.extensions
-    return entry
 
 
 def _at_parent(node: Any) -> bool:

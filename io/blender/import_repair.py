@@ -18,7 +18,7 @@ from urllib.parse import unquote
 from ..omi import gltf_file, gltf_structure, joint_rest, model, node_transforms, shape_meshes, value_losses
 from . import gltf_compat, recursion_room
 
-_ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads (nodes: _node_json)
+_ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads (nodes: node_json)
     "scenes": ("name", "nodes"),
     "accessors": ("name", "bufferView", "byteOffset", "componentType", "count", "type"),
     "bufferViews": ("name", "buffer", "byteOffset", "byteLength", "byteStride"),
@@ -49,9 +49,11 @@ def importer_json(data: Any) -> dict[str, Any]:
     return document
 
 
-def _node_json(node: Any) -> dict[str, Any]:
-    """A node's fields the checks read (gltf_structure, node_transforms, joint_rest), spelled out: a large file
-    has many nodes, and attribute reads by name cost four times as much."""
+def node_json(node: Any, *, for_reader: bool = False) -> dict[str, Any]:
+    """A node of the importer's data as JSON: its name, children and mesh, with its transform (what the
+    structure checks read: gltf_structure, node_transforms, joint_rest) or, for the physics reader, its
+    camera, skin and extensions. Each field is read by name: a large file has many nodes, and a loop over
+    (key, value) pairs costs three times as much."""
     entry = {}
     if node.name is not None:
         entry["name"] = node.name
@@ -59,6 +61,14 @@ def _node_json(node: Any) -> dict[str, Any]:
         entry["children"] = node.children
     if node.mesh is not None:
         entry["mesh"] = node.mesh
+    if for_reader:
+        if node.camera is not None:
+            entry["camera"] = node.camera
+        if node.skin is not None:
+            entry["skin"] = node.skin
+        if node.extensions is not None:
+            entry["extensions"] = node.extensions
+        return entry
     if node.translation is not None:
         entry["translation"] = node.translation
     if node.rotation is not None:
@@ -73,7 +83,7 @@ def _node_json(node: Any) -> dict[str, Any]:
 def _items_json(data: Any, key: str) -> list[dict[str, Any]]:
     """One array of the importer's data as JSON values, with the fields the checks read."""
     if key == "nodes":
-        return [_node_json(node) for node in _array(data, key)]
+        return [node_json(node) for node in _array(data, key)]
     fields = [(field, _snake(field)) for field in _ATTRIBUTES.get(key, ("name",))]
     items = []
     for item in _array(data, key):
