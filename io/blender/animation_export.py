@@ -125,7 +125,8 @@ class AnimationExport:
         return all(curve.data_path.startswith(_OWN_PREFIXES) for curve in animation_curves.fcurves(obj))
 
     def animates(self, obj: bpy.types.Object) -> bool:
-        return bool(self._library or self.own_channels(obj))
+        # An object without animation data has no channels of its own (asked of every exported object)
+        return bool(self._library) or (obj.animation_data is not None and bool(self.own_channels(obj)))
 
     # --- snapshots ---------------------------------------------------------------------------------
 
