@@ -71,6 +71,7 @@ class ImportPlan:
         self.own_shape_mesh: set[int] = set()  # nodes given their shape's mesh (collision-only mesh objects)
         self.collision_nodes: dict[tuple[int, int], int] = {}  # (node, mesh) -> new child node holding the mesh
         self._placeholder_mesh: bpy.types.Mesh | None = None
+        self._objects: dict[int, bpy.types.Object] | None = None
 
     @classmethod
     def read(cls, gltf: Any, build_rigid_bodies: bool) -> ImportPlan:
@@ -160,13 +161,15 @@ class ImportPlan:
     # --- after the importer created the objects ---------------------------------------------------------
 
     def objects(self, gltf: Any) -> dict[int, bpy.types.Object]:
-        """glTF node index -> the object the importer made for it (bones and skipped nodes are absent)."""
-        found = {}
-        for index, vnode in gltf.vnodes.items():
-            obj = getattr(vnode, "blender_object", None)
-            if isinstance(index, int) and obj is not None:
-                found[index] = obj
-        return found
+        """glTF node index -> the object the importer made for it (bones and skipped nodes are absent); asked
+        once the importer made its objects, and kept (each later hook asks again)."""
+        if self._objects is None:
+            self._objects = {}
+            for index, vnode in gltf.vnodes.items():
+                obj = getattr(vnode, "blender_object", None)
+                if isinstance(index, int) and obj is not None:
+                    self._objects[index] = obj
+        return self._objects
 
     def finish(self, gltf: Any, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> list[bpy.types.Object]:
         """Write the settings into the objects, then build the Blender rigid bodies; the objects written."""

@@ -42,6 +42,7 @@ from .rigid_body_build import Builder
 from .rigid_body_plan import (
     PlannedBody,
     SettingsSource,
+    Switches,
     children_map,
     has_shape_collider,
     plan_bodies,
@@ -96,16 +97,17 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
     """
     report = Report(issues)
     kept, joints = [], []
+    switches = Switches()
     for obj in objects:
-        settings = settings_of(obj)
-        if settings is None or is_generated(obj):
+        if settings_of(obj) is None or is_generated(obj):
             continue
         kept.append(obj)
-        if settings.use_joint:
+        parts = switches(obj)
+        if parts.joint:
             joints.append(obj)
-        if settings.use_trigger:
+        if parts.trigger:
             report.cannot(TRIGGERS, obj)
-    bodies = plan_bodies(kept, children_map())
+    bodies = plan_bodies(kept, children_map(), switches)
     if not bodies and not joints:
         report.finish()
         return

@@ -78,7 +78,8 @@ class Builder:
         self.meshes = ShapeMeshes(GENERATED)
         self.world = ensure_world(bl_scene)
         self.generated = generated_collection(bl_scene)
-        self.built_before = set(self.world.collection.objects)  # rigid bodies this build leaves alone
+        self.world_objects = self.world.collection.objects  # linking here makes an object's rigid body
+        self.built_before = set(self.world_objects)  # rigid bodies this build leaves alone
         self.linked: set[bpy.types.Object] = set(self.built_before)
 
     # -- first: decide, assign meshes, create and link objects (linking makes rigid_body and rigid_body_constraint)
@@ -153,7 +154,7 @@ class Builder:
         """Into the world's collection: a mesh object gets its `rigid_body` right away (no depsgraph update)."""
         if obj not in self.linked:
             self.linked.add(obj)
-            self.world.collection.objects.link(obj)
+            self.world_objects.link(obj)
 
     def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, object]]:
         """Constraint objects for one joint object, each with what `finish_joint` needs."""
@@ -236,7 +237,7 @@ class Builder:
         rigid.kinematic = body.motion == 'KINEMATIC'
         rigid.enabled = True
         if body.motion != 'STATIC':
-            mass = settings_of(owner).motion.mass
+            mass = body.motion_pg.mass
             if mass < 0.001:
                 self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's 0.001 kg: 0.001 used")
             rigid.mass = max(mass, 0.001)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import bpy
 from mathutils import Matrix, Quaternion, Vector
@@ -43,6 +43,7 @@ class PlannedShape:
 class PlannedBody:
     owner: bpy.types.Object
     motion: str  # STATIC, KINEMATIC or DYNAMIC
+    motion_pg: Any = None  # the owner's motion settings group (OMIMotionSettings) when it has motion
     shapes: list[PlannedShape] = field(default_factory=list)
     compound: bool = False
     carriers: list[tuple[PlannedShape, bpy.types.Object, bool]] = field(default_factory=list)  # (shape, object, made)
@@ -124,32 +125,72 @@ def _shape_of(obj: bpy.types.Object) -> PlannedShape:
     return PlannedShape(obj, collider.shape, collider.physics_material, collider.collision_filter)
 
 
-def plan_bodies(objects: Iterable[bpy.types.Object], children) -> dict[bpy.types.Object, PlannedBody]:
+class Parts(NamedTuple):
+    """Which parts an object's settings enable."""
+
+    motion: bool
+    collider: bool
+    shaped: bool  # a collider with a shape of its own (`has_shape_collider`)
+    trigger: bool
+    joint: bool
+
+
+_NO_PARTS = Parts(False, False, False, False, False)
+
+
+class Switches:
+    """Each object's `Parts`, read once per build (every settings read makes RNA wrappers)."""
+
+    def __init__(self) -> None:
+        self._found: dict[bpy.types.Object, Parts] = {}
+
+    def __call__(self, obj: bpy.types.Object) -> Parts:
+        found = self._found.get(obj)
+        if found is None:
+            settings = settings_of(obj)
+            if settings is None:
+                found = _NO_PARTS
+            else:
+                collider = settings.use_collider
+                found = Parts(settings.use_motion, collider, collider and not settings.collider.is_compound,
+                              settings.use_trigger, settings.use_joint)
+            self._found[obj] = found
+        return found
+
+    def motion_owner(self, obj: bpy.types.Object | None) -> bpy.types.Object | None:
+        """As the module's `motion_owner`."""
+        while obj is not None and not self(obj).motion:
+            obj = obj.parent
+        return obj
+
+
+def plan_bodies(objects: Iterable[bpy.types.Object], children,
+                switches: Switches | None = None) -> dict[bpy.types.Object, PlannedBody]:
     """Every body the objects take part in, each with all of its collider shapes."""
-    owners: dict[bpy.types.Object, str] = {}
+    switches = switches if switches is not None else Switches()
+    owners: dict[bpy.types.Object, Any] = {}  # body owner -> its motion group (None: a static collider body)
     for obj in objects:
-        settings = settings_of(obj)
-        if settings is None:
-            continue
-        if settings.use_motion or settings.use_collider:
-            owner = motion_owner(obj)
+        motion, collider, shaped, _trigger, _joint = switches(obj)
+        if motion or collider:
+            owner = switches.motion_owner(obj)
             if owner is not None:
-                owners[owner] = settings_of(owner).motion.motion_type
-            elif has_shape_collider(obj):
-                owners[obj] = 'STATIC'
+                if owner not in owners:
+                    owners[owner] = settings_of(owner).motion
+            elif shaped:
+                owners[obj] = None
     bodies: dict[bpy.types.Object, PlannedBody] = {}
-    for owner, motion in owners.items():
-        body = PlannedBody(owner, motion)
+    for owner, motion_pg in owners.items():
+        body = PlannedBody(owner, 'STATIC' if motion_pg is None else motion_pg.motion_type, motion_pg)
         bodies[owner] = body
-        if not settings_of(owner).use_motion:
+        if motion_pg is None:
             body.shapes.append(_shape_of(owner))
             continue
         pending = [owner]
         while pending:
             obj = pending.pop()
-            if has_shape_collider(obj):
+            if switches(obj).shaped:
                 body.shapes.append(_shape_of(obj))
-            pending.extend(child for child in children.get(obj, ()) if not settings_of(child).use_motion)
+            pending.extend(child for child in children.get(obj, ()) if not switches(child).motion)
     return bodies
 
 

@@ -11,7 +11,7 @@ import bpy
 
 from ..omi import model
 from .bullet import BULLET_COMBINE
-from .rigid_body_plan import PlannedBody, settings_of
+from .rigid_body_plan import PlannedBody
 
 # Names of what Blender rigid bodies cannot express, for the one "kept in the settings" note.
 LINEAR_VELOCITY = "initial linear velocity"
@@ -57,10 +57,9 @@ class Report:
 
 
 def note_motion(body: PlannedBody, report: Report) -> None:
-    settings = settings_of(body.owner)
-    if not settings.use_motion:
+    motion = body.motion_pg
+    if motion is None:
         return
-    motion = settings.motion
     zero = (0.0, 0.0, 0.0)
     checks = (
         (LINEAR_VELOCITY, tuple(motion.linear_velocity) != zero),

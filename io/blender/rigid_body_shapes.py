@@ -94,6 +94,7 @@ class ShapeMeshes:
     def __init__(self, marker: str) -> None:
         self.marker = marker
         self._by_key: dict[str, bpy.types.Mesh] = {}
+        self._by_values: dict[tuple, bpy.types.Mesh] = {}
         for mesh in bpy.data.meshes:
             key = mesh.get(marker)
             if isinstance(key, str):
@@ -115,18 +116,23 @@ class ShapeMeshes:
     def shape(self, pg, scale: Sequence[float] = (1.0, 1.0, 1.0)) -> bpy.types.Mesh:
         """A mesh of the primitive shape with exact bounds, in its local Blender axes, `scale` baked in."""
         kind = pg.shape_type.lower()
-        size, radius, height = tuple(pg.size), pg.radius, pg.height
-        radius_top, radius_bottom = pg.radius_top, pg.radius_bottom
-        values = size if kind == "box" else (radius,) if kind == "sphere" else (height, radius_top, radius_bottom)
+        values = tuple(pg.size) if kind == "box" else (pg.radius,) if kind == "sphere" else \
+            (pg.height, pg.radius_top, pg.radius_bottom)
+        asked = (kind, values, tuple(scale))
+        found = self._by_values.get(asked)  # many equal shapes: the key text made once
+        if found is not None:
+            return found
         name = f"OMI {kind}"
 
         def make() -> bpy.types.Mesh:
-            mesh = meshes.shape_mesh(kind, size, radius, height, radius_top, radius_bottom, name)
+            mesh = meshes.shape_mesh(kind, tuple(pg.size), pg.radius, pg.height, pg.radius_top, pg.radius_bottom,
+                                     name)
             if tuple(scale) != (1.0, 1.0, 1.0):
                 mesh.transform(Matrix.Diagonal((*scale, 1.0)))
             return mesh
 
-        return self._get(f"{kind}:{_key(values)}:{_key(scale)}", name, make)
+        found = self._by_values[asked] = self._get(f"{kind}:{_key(values)}:{_key(scale)}", name, make)
+        return found
 
     def scaled_copy(self, source: bpy.types.Mesh, scale: Sequence[float]) -> bpy.types.Mesh:
         """A copy of a convex/trimesh source mesh with `scale` baked in."""
