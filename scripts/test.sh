@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite: ruff, mypy on the pure core, the pure core's tests without bpy, then pytest on the bpy wheels of
-# Blender 5.0.1, 4.2 LTS and 5.2 LTS.
+# The whole test suite: ruff, mypy (the pure core strictly, then the whole add-on), the pure core's tests
+# without bpy, then pytest on the bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
 # Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
 #   OMI_SKIP_42=1   leave out the 4.2 LTS run
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
@@ -11,6 +11,12 @@ bash scripts/setup.sh
 echo "== environments ready: $SECONDS s"
 .venv/bin/ruff check .
 (cd io && ../.venv/bin/mypy --strict --cache-dir ../.mypy_cache -p omi)  # the pure core, typed strictly
+ADDON_ROOT=$(mktemp -d)  # the whole add-on, as the package Blender loads (its folder name is no module name)
+ln -s "$PWD" "$ADDON_ROOT/omi_physics"
+(cd "$ADDON_ROOT" && "$OLDPWD/.venv/bin/mypy" --config-file "$OLDPWD/pyproject.toml" \
+  --cache-dir "$OLDPWD/.mypy_cache" -m omi_physics -p omi_physics.io -p omi_physics.properties \
+  -p omi_physics.operators -p omi_physics.panels -p omi_physics.viewport)
+rm -rf "$ADDON_ROOT"
 echo "== ruff and mypy done: $SECONDS s"
 
 run() {  # run LABEL VENV [pytest args]
