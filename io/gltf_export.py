@@ -48,7 +48,7 @@ class glTF2ExportUserExtension:
             if not session.hides_any_render_mesh(vtree):
                 # No render mesh to leave out: an instance attribute of None makes the exporter skip the
                 # mesh hook (it looks hooks up with getattr) instead of calling it for every object.
-                self.gather_node_mesh_hook = None
+                self.gather_node_mesh_hook = None  # type: ignore[method-assign,assignment]
             if session.enabled:
                 for message in TaggedSettings.left_out_by_the_exporter(bpy.context.scene.objects, export_settings):
                     session.warn(message)

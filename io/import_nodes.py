@@ -50,6 +50,10 @@ def _at_parent(node: Any) -> bool:
     return identity and node.matrix in (None, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1])
 
 
+def _shape_type(node: model.NodePhysics) -> str | None:
+    return None if node.collider is None or node.collider.shape is None else node.collider.shape.type
+
+
 def _shape_meshes(node: model.NodePhysics) -> list[int]:
     """The glTF mesh indices the node's convex/trimesh shapes use, collider first."""
     found = []
@@ -131,7 +135,7 @@ class ImportPlan:
                 if not all(_at_parent(nodes[step]) for step in path):
                     colliders[owner].append(-1)  # off the body's origin: the body is a compound
         return {members[0] for owner, members in colliders.items() if len(members) == 1 and members[0] != owner
-                and self.doc.nodes[members[0]].collider.shape.type in model.PRIMITIVE_SHAPE_TYPES}
+                and _shape_type(self.doc.nodes[members[0]]) in model.PRIMITIVE_SHAPE_TYPES}
 
     @staticmethod
     def _add_child(data: Any, parent: Any, mesh: int) -> int:

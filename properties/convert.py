@@ -56,22 +56,23 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
                    pointer: str = "/shape") -> model.Shape:
     """A shape PropertyGroup as a glTF-space Shape. Convex/trimesh `mesh` is the bpy Object to use."""
     shape_type = SHAPE_TYPE_TO_OMI[pg.shape_type]
-    unknown = {"unknown": kept(pg.unknown_json), "type_unknown": _type_unknown(pg, shape_type, obj, issues, pointer)}
+    unknown = kept(pg.unknown_json)
+    type_unknown = _type_unknown(pg, shape_type, obj, issues, pointer)
     if shape_type == "box":
-        return model.Shape("box", size=_vec(axes.size_to_gltf(pg.size)), **unknown)
+        return model.Shape("box", size=_vec(axes.size_to_gltf(pg.size)), unknown=unknown, type_unknown=type_unknown)
     if shape_type == "sphere":
-        return model.Shape("sphere", radius=_float(pg.radius), **unknown)
+        return model.Shape("sphere", radius=_float(pg.radius), unknown=unknown, type_unknown=type_unknown)
     if shape_type in ("capsule", "cylinder"):
         # Local Blender Z is local glTF Y, and both radii keep their top/bottom meaning.
         return model.Shape(shape_type, height=_float(pg.height), radius_top=_float(pg.radius_top),
-                           radius_bottom=_float(pg.radius_bottom), **unknown)
+                           radius_bottom=_float(pg.radius_bottom), unknown=unknown, type_unknown=type_unknown)
     mesh_object = obj if pg.mesh_source == 'SELF' else pg.mesh_object
     if mesh_object is None:
         _issue(issues, f"{pointer}/mesh_object", obj, f"{shape_type} shape has no collision mesh object")
     elif mesh_object.type not in _MESH_LIKE_TYPES:
         _issue(issues, f"{pointer}/mesh_source", obj, f"{shape_type} shape: {mesh_object.name!r} has no mesh")
         mesh_object = None
-    return model.Shape(shape_type, mesh=mesh_object, **unknown)
+    return model.Shape(shape_type, mesh=mesh_object, unknown=unknown, type_unknown=type_unknown)
 
 
 def _type_unknown(pg, shape_type: str, obj, issues, pointer: str) -> model.Unknown:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar, cast
+
 import bpy
 
 from ..io.omi import model
@@ -14,10 +16,13 @@ def pg_float(value: float) -> float:
     return shortest_float32(value)
 
 
-def pg_vec(values) -> tuple[float, ...]:
+FloatTuple = TypeVar("FloatTuple", bound=tuple[float, ...])
+
+
+def pg_vec(values: FloatTuple) -> FloatTuple:
     """PropertyGroup floats as by `pg_float`, without negative zeros (axis swaps negate zeros; files should not
-    show -0.0)."""
-    return tuple(pg_float(v) + 0.0 for v in values)
+    show -0.0). The same length as `values`."""
+    return cast(FloatTuple, tuple(pg_float(v) + 0.0 for v in values))
 
 
 def kept(text: str) -> model.Unknown:

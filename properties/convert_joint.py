@@ -7,6 +7,7 @@ The PropertyGroups hold the joint object's local Blender axes; the model holds g
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import bpy
 
@@ -115,7 +116,7 @@ def _drive_values(drive: model.JointDrive) -> dict:
     if sign < 0:
         position = None if position is None else -position
         velocity = None if velocity is None else -velocity
-    values = {"drive_type": 'LINEAR' if drive.type == "linear" else 'ANGULAR',
+    values: dict[str, Any] = {"drive_type": 'LINEAR' if drive.type == "linear" else 'ANGULAR',
               "mode": 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE',
               "axis": constraints.AXIS_IDS[axis], "use_max_force": drive.max_force is not None}
     if drive.max_force is not None:

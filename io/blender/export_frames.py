@@ -197,7 +197,7 @@ def trs_to_gltf(local: Matrix) -> GltfTRS:
     location, rotation, scale = local.decompose()
     rotation.normalize()
     translation = tuple(_rounded(value, 0.0) for value in axes.vec_to_gltf(location))
-    quaternion = axes.quat_to_gltf(rotation)
+    quaternion: tuple[float, ...] = axes.quat_to_gltf(rotation)
     if quaternion[3] < 0.0:
         quaternion = tuple(-value for value in quaternion)
     quaternion = tuple(_rounded(value, identity) for value, identity in zip(quaternion, (0.0, 0.0, 0.0, 1.0),

@@ -12,7 +12,7 @@ A value whose writing reported anything is written again each time, so every obj
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import bpy
 
@@ -40,16 +40,17 @@ class RememberedJson:
         """The body extension's `key` member ("motion" or "collider") for `value`, a copy of its own."""
         found = self._parts.get((key, value), _UNSEEN)
         if found is not _UNSEEN:
-            return None if found is None else dict(found)
-        content = self._motion_by_mass(value) if key == "motion" else None
+            return None if found is None else dict(cast(dict[str, Any], found))
+        content = self._motion_by_mass(value) if isinstance(value, model.Motion) else None
         if content is None:
-            part = model.NodePhysics(motion=value) if key == "motion" else model.NodePhysics(collider=value)
+            part = model.NodePhysics(motion=value) if isinstance(value, model.Motion) \
+                else model.NodePhysics(collider=value)
             content, issues = self._written(part, writer.BODY)
             content = None if content is None else content.get(key)
             if issues:
                 self.export.report(issues, obj)
                 return content
-            if key == "motion" and content is not None and "mass" in content:
+            if isinstance(value, model.Motion) and content is not None and "mass" in content:
                 self._by_mass[motion_without_mass(value)] = dict(content)
         self._parts[key, value] = None if content is None else dict(content)
         return content
@@ -71,9 +72,9 @@ class RememberedJson:
             if isinstance(joint.connected_node, NodeSlot) and not joint.unknown else None
         template = self._joints.get(key) if key is not None else None
         if template is not None:
-            content = dict(template)
-            content["connectedNode"] = joint.connected_node
-            return content
+            copied = dict(template)
+            copied["connectedNode"] = joint.connected_node
+            return copied
         content, issues = self._written(model.NodePhysics(joint=joint), writer.JOINT)
         if issues:
             self.export.report(issues, obj)

@@ -108,11 +108,13 @@ class _Bodies:
         except TypeError:  # values holding lists (not made by the export): written each time
             key = found = None
         if found is not None:
-            content, issues, first_at = found
+            content, first_issues, first_at = found
             return self._own(content), [dataclasses.replace(issue, pointer=at + issue.pointer[len(first_at):])
-                                        if issue.pointer.startswith(first_at + "/") else issue for issue in issues]
+                                        if issue.pointer.startswith(first_at + "/") else issue
+                                        for issue in first_issues]
         joint_key = _joint_key(part)
-        connected = self._node_ref(part.joint.connected_node) if joint_key is not None else None
+        connected = self._node_ref(part.joint.connected_node) \
+            if joint_key is not None and part.joint is not None else None
         copy = self._with_mass(part) if key is not None else self._with_connected(joint_key, connected)
         if copy is not None:
             return copy, []
@@ -121,17 +123,18 @@ class _Bodies:
                                                  at=at).get(model.KHR_BODY_EXTENSION)
         if key is not None:
             self._remembered[key] = content, issues, at
-            if not issues and "mass" in (content or {}).get("motion", ()):
+            if not issues and part.motion is not None and content is not None and "mass" in content.get("motion", ()):
                 self._by_mass[motion_without_mass(part.motion), part.collider] = content
         elif joint_key is not None and connected is not None and not issues and content is not None:
             self._joints[joint_key] = content
         return content, issues
 
     def _with_mass(self, part: model.NodePhysics) -> dict[str, Any] | None:
-        template = self._by_mass.get((motion_without_mass(part.motion), part.collider)) \
-            if part.motion is not None else None
+        if part.motion is None:
+            return None
+        template = self._by_mass.get((motion_without_mass(part.motion), part.collider))
         mass = mass_json(part.motion, KHR) if template is not None else MISSING
-        if mass is MISSING:
+        if template is None or mass is MISSING:
             return None
         content = dict(self._own(template))
         content["motion"] = dict(content["motion"], mass=mass)
@@ -160,8 +163,8 @@ def _body_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
 def _joint_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
     """A node of a joint only, by what its JSON holds besides the connected node; None for any other."""
     joint = part.joint
-    only_joint = joint is not None and part.motion is None and part.collider is None and part.trigger is None
-    if not only_joint or part.unknown or joint.unknown:
+    only_joint = part.motion is None and part.collider is None and part.trigger is None
+    if joint is None or not only_joint or part.unknown or joint.unknown:
         return None
     key = (joint.settings, joint.enable_collision)
     try:

@@ -216,9 +216,11 @@ class SceneWrite:
             connected = derived.joint.connected_node
             plan = export_joints.plan_from_settings(obj, derived.joint, owns_node=self._owns_node(node, obj),
                                                     body_of=self.body_of)
-        else:
+        elif derived.constraint is not None:
             connected = derived.constraint.object2
             plan = export_joints.plan_from_constraint(obj, derived.constraint)
+        else:
+            return
         for end in (plan.joint_side.anchor, connected):
             if end not in self.nodes_of:
                 self.export.warn(f"object {obj.name!r}: its joint is connected to {end.name!r}, which is not "
@@ -285,6 +287,8 @@ class SceneWrite:
     def _members(self, carrier: Carrier) -> model.Trigger | None:
         """The compound trigger with its members as node slots; members not exported or not inside it left out."""
         trigger = carrier.trigger
+        if trigger is None:
+            return None
         slots = []
         for member in trigger.nodes:
             target = self.export.trigger_nodes.get(member)

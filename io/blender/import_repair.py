@@ -173,7 +173,8 @@ def repair(gltf: Any) -> list[model.Issue]:
         elif fix.kind == "drop_mesh":
             data.nodes[fix.where[0]].mesh = None
         elif fix.kind == "trim_primitive":
-            _trim(data, *fix.where, fix.value)
+            mesh, primitive = fix.where
+            _trim(data, mesh, primitive, fix.value)
         elif fix.kind == "rename":
             _array(data, fix.where[0])[fix.where[1]].name = fix.value
         elif fix.kind == "allow_depth":

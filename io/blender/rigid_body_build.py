@@ -171,8 +171,9 @@ class Builder:
         first = self._anchor(obj, obj) if first_owner is None else rigid_object(first_owner)
         second = self._anchor(obj, other) if second_owner is None else rigid_object(second_owner)
         if first is None or second is None:
-            lonely = first_owner if first is None else second_owner
-            self.report.warn(obj, "/joint", f"body {lonely.name!r} has no Blender rigid body: no Blender constraint")
+            lonely = first_owner if first is None else second_owner  # `_anchor` finds an object: an owner lacks one
+            lonely_name = obj.name if lonely is None else lonely.name
+            self.report.warn(obj, "/joint", f"body {lonely_name!r} has no Blender rigid body: no Blender constraint")
             return []
         if first is second:
             self.report.warn(obj, "/joint", f"joins {first.name!r} to itself: no Blender constraint")
@@ -189,7 +190,7 @@ class Builder:
             self.report.cannot(note, obj)
         if not specs:
             self.report.warn(obj, "/joint", "joint limits and drives constrain nothing: no Blender constraint")
-        made = []
+        made: list[tuple[bpy.types.Object, object]] = []
         for index, spec in enumerate(specs):
             empty = bpy.data.objects.new(f"{obj.name} {spec.type.lower()}" + (f" {index}" if index else ""), None)
             empty[GENERATED] = "joint"

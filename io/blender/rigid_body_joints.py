@@ -237,7 +237,8 @@ def _motors(motors: list[Drive], notes: set[str]) -> list[ConstraintSpec]:
         values = by_axis.setdefault(drive.axis, {})
         use, velocity, impulse = constraints.motor(drive.angular)
         values[use] = True
-        values[velocity] = bullet.bullet_sign('MOTOR', drive.angular) * float(drive.velocity_target)
+        velocity_target = drive.velocity_target or 0.0  # `_add_springs` returns only drives with one
+        values[velocity] = bullet.bullet_sign('MOTOR', drive.angular) * velocity_target
         values[impulse] = UNLIMITED_FORCE if drive.max_force is None else drive.max_force
     return [ConstraintSpec('MOTOR', 'X', axis, values) for axis, values in sorted(by_axis.items())]
 
