@@ -6,7 +6,7 @@ shapes are its own collider and those of its descendants up to the next body.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -54,18 +54,38 @@ def settings_of(obj: bpy.types.Object):
     return getattr(obj, "omi_physics", None)
 
 
-def has_shape_collider(obj: bpy.types.Object) -> bool:
+class Parts(NamedTuple):
+    """Which parts an object's settings enable."""
+
+    motion: bool
+    collider: bool
+    shaped: bool  # a collider with a shape of its own
+    trigger: bool
+    joint: bool
+
+
+_NO_PARTS = Parts(False, False, False, False, False)
+
+
+def parts_of(obj: bpy.types.Object) -> Parts:
     settings = settings_of(obj)
-    return bool(settings and settings.use_collider and not settings.collider.is_compound)
+    if settings is None:
+        return _NO_PARTS
+    collider = bool(settings.use_collider)
+    return Parts(bool(settings.use_motion), collider, collider and not settings.collider.is_compound,
+                 bool(settings.use_trigger), bool(settings.use_joint))
 
 
-def motion_owner(obj: bpy.types.Object | None) -> bpy.types.Object | None:
-    while obj is not None:
-        settings = settings_of(obj)
-        if settings is not None and settings.use_motion:
-            return obj
+def has_shape_collider(obj: bpy.types.Object) -> bool:
+    return parts_of(obj).shaped
+
+
+def motion_owner(obj: bpy.types.Object | None,
+                 parts: Callable[[bpy.types.Object], Parts] = parts_of) -> bpy.types.Object | None:
+    """The nearest object from `obj` up whose settings have motion (`parts`: how settings are read)."""
+    while obj is not None and not parts(obj).motion:
         obj = obj.parent
-    return None
+    return obj
 
 
 def rigid_body_owner(obj: bpy.types.Object) -> bpy.types.Object | None:
@@ -125,19 +145,6 @@ def _shape_of(obj: bpy.types.Object) -> PlannedShape:
     return PlannedShape(obj, collider.shape, collider.physics_material, collider.collision_filter)
 
 
-class Parts(NamedTuple):
-    """Which parts an object's settings enable."""
-
-    motion: bool
-    collider: bool
-    shaped: bool  # a collider with a shape of its own (`has_shape_collider`)
-    trigger: bool
-    joint: bool
-
-
-_NO_PARTS = Parts(False, False, False, False, False)
-
-
 class Switches:
     """Each object's `Parts`, read once per build (every settings read makes RNA wrappers)."""
 
@@ -147,21 +154,11 @@ class Switches:
     def __call__(self, obj: bpy.types.Object) -> Parts:
         found = self._found.get(obj)
         if found is None:
-            settings = settings_of(obj)
-            if settings is None:
-                found = _NO_PARTS
-            else:
-                collider = settings.use_collider
-                found = Parts(settings.use_motion, collider, collider and not settings.collider.is_compound,
-                              settings.use_trigger, settings.use_joint)
-            self._found[obj] = found
+            found = self._found[obj] = parts_of(obj)
         return found
 
     def motion_owner(self, obj: bpy.types.Object | None) -> bpy.types.Object | None:
-        """As the module's `motion_owner`."""
-        while obj is not None and not self(obj).motion:
-            obj = obj.parent
-        return obj
+        return motion_owner(obj, self)
 
 
 def plan_bodies(objects: Iterable[bpy.types.Object], children,
