@@ -51,6 +51,8 @@ class Replay:
                     self.added.append((node["name"], entry, children))
         self.parents = {parent for parent, _entry, _children in self.added}
         self.node_extensions = {node["name"]: node["extensions"] for node in nodes if node.get("extensions")}
+        self.node_names = sorted({name for extensions in self.node_extensions.values() for name in extensions
+                                  if name.startswith(("OMI_physics", "KHR_physics", "KHR_implicit"))})
         plain_extensions = plain.get("extensions", {})
         self.document = {name: content for name, content in physics.get("extensions", {}).items()
                          if name not in plain_extensions}
@@ -114,6 +116,13 @@ class glTF2ExportUserExtension:
     def gather_gltf_extensions_hook(self, gltf: Any, _export_settings: dict) -> None:
         for replay in _replaying:
             replay.finish(gltf)
+
+    def passthrough_extension_data(self, passthrough: list, _gltf: Any, _export_settings: dict) -> None:
+        """Blender 5.2+: the replayed JSON is a written file's, already what the exporter's clean-up makes of
+        it, so the stand-in asks for what the add-on asks for (the floor stays the lowest reachable)."""
+        for replay in _replaying:
+            passthrough.extend(name for name in replay.document if name not in passthrough)
+            passthrough.extend(name for name in replay.node_names if name not in passthrough)
 
 
 def enable(replay: Replay) -> None:

@@ -90,6 +90,16 @@ class glTF2ExportUserExtension:
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"document-level physics not written: {error}")
 
+    def passthrough_extension_data(self, passthrough_extensions: list, gltf: Any, export_settings: dict) -> None:
+        """Blender 5.2+: the physics JSON, put in its written form (`PhysicsExport.passthrough`), is let
+        through the exporter's two clean-up passes, which would rebuild every node's copy of it."""
+        try:
+            if self._physics is not None:
+                names = self._physics.passthrough(gltf)
+                passthrough_extensions.extend(name for name in names if name not in passthrough_extensions)
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"physics JSON left to the exporter's clean-up: {error}")
+
 
 def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs before the exporter gathers anything: keep the add-on's settings out of glTF extras.

@@ -25,7 +25,7 @@ import bpy
 from mathutils import Matrix
 
 from ..omi import model, unknown_keys, writer
-from . import adopt, export_frames, export_khr, export_meshes, gltf_compat, markers
+from . import adopt, export_frames, export_khr, export_meshes, exporter_form, gltf_compat, markers
 from .animation_export import AnimationExport
 from .export_parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
 from .export_scene import SceneWrite
@@ -61,6 +61,7 @@ class PhysicsExport:
         self._gltf_io: Any = None
         self._some_node: Any = None
         self._kept_extensions: set[str] = set()  # extension names inside kept unknown keys (extensionsUsed)
+        self._written_names: tuple[str, ...] = ()  # the physics extensions `finish` wrote
         if self.enabled and not export_settings.get("gltf_yup", True):
             self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
             self.enabled = False
@@ -204,11 +205,30 @@ class PhysicsExport:
                 else:
                     self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
                               "their channels (export 'OMI and KHR')")
+        self._written_names = tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
+                                    if name in gltf.extensions_used)
 
     def note_kept(self, part: model.NodePhysics) -> None:
         """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""
         for _where, _what, kept in unknown_keys.node_items(part):
             self._kept_extensions |= unknown_keys.extension_names((kept,))
+
+    def passthrough(self, gltf: Any) -> tuple[str, ...]:
+        """The physics extensions the exporter may write as they are, without its clean-up passes (Blender
+        5.2+ asks through `passthrough_extension_data`): none unless all of their JSON, in every node and
+        the document, takes the clean-up's form in place (`exporter_form.settle`).
+
+        Extension names inside keys kept from an imported file are the exception: the exporter must meet
+        them in its passes to keep them in extensionsUsed, so such an export is left to the clean-up.
+        """
+        names = self._written_names
+        if not self.enabled or not names or self._kept_extensions:
+            return ()
+        contents = [extensions.get(name) for extensions in (node.extensions for node in gltf.nodes or ()) if extensions
+                    for name in names if name in extensions]
+        contents.extend((gltf.extensions or {}).get(name) for name in names if name in (gltf.extensions or {}))
+        settled = all(type(content) is dict and content and exporter_form.settle(content) for content in contents)
+        return names if settled else ()
 
     def _write_khr(self, gltf: Any, node_index: dict[int, int], mesh_index: dict[int, int],
                    keep_omi: bool, separate: bool) -> list[model.Issue]:
