@@ -11,7 +11,8 @@ child node (a box, no mesh) and a visible child mesh node, over one static floor
   and removes it again (a scan of every data block). Measured CPU: 6.5 s at 2,000, 46 s at 5,000, so the
   default run stops unique meshes there (20,000 would take about 12 CPU-minutes per import).
 Three imports of each file, each case in child processes of its own so that its peak resident size is
-its own (up to N = 5,000: two rounds of the three cases, in turned order, two imports per process):
+its own (rounds of the three cases in turned order, two imports per process: three rounds up to N = 2,000,
+two up to 5,000, else one round of one import):
 - plain: the add-on disabled (Blender's glTF importer alone);
 - settings: OMI settings written, no Blender rigid bodies;
 - physics: settings and Blender rigid bodies (the default).
@@ -155,7 +156,7 @@ def measure_cases(path: Path, count: int, cases: tuple[str, ...]) -> dict[str, d
 
     The cases alternate, and the order turns each round (plain, settings, physics; then physics, settings,
     plain), so that a change in the machine's load hits every case alike rather than the one that ran last."""
-    rounds, repeats = (2, 2) if count <= 5000 else (1, 1)
+    rounds, repeats = (3, 2) if count <= 2000 else (2, 2) if count <= 5000 else (1, 1)
     results: dict[str, dict] = {}
     for turn in range(rounds):
         for case in (cases if turn % 2 == 0 else tuple(reversed(cases))):
