@@ -61,7 +61,6 @@ class PhysicsExport:
         self._gltf_io: Any = None
         self._some_node: Any = None
         self._kept_extensions: set[str] = set()  # extension names inside kept unknown keys (extensionsUsed)
-        self._written_names: tuple[str, ...] = ()  # the physics extensions `finish` wrote
         if self.enabled and not export_settings.get("gltf_yup", True):
             self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
             self.enabled = False
@@ -205,8 +204,6 @@ class PhysicsExport:
                 else:
                     self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
                               "their channels (export 'OMI and KHR')")
-        self._written_names = tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
-                                    if name in gltf.extensions_used)
 
     def note_kept(self, part: model.NodePhysics) -> None:
         """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""
@@ -221,8 +218,11 @@ class PhysicsExport:
         Extension names inside keys kept from an imported file are the exception: the exporter must meet
         them in its passes to keep them in extensionsUsed, so such an export is left to the clean-up.
         """
-        names = self._written_names
-        if not self.enabled or not names or self._kept_extensions:
+        if not self.enabled or self._kept_extensions:
+            return ()
+        names = tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
+                      if name in (gltf.extensions_used or ()))  # what `finish` wrote
+        if not names:
             return ()
         contents = [extensions.get(name) for extensions in (node.extensions for node in gltf.nodes or ()) if extensions
                     for name in names if name in extensions]
