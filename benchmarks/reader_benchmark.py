@@ -1,4 +1,4 @@
-"""Reader speed: `io.omi.reader.read_document` on a glTF with N bodies, against baselines of the same run.
+"""Reader speed: `io.omi.read.reader.read_document` on a glTF with N bodies, against baselines of the same run.
 
 The document is laid out like the import benchmark's (a body node with a dynamic motion, a collider
 child with a box shape, a physics material and a collision filter, a child mesh node: 3 nodes per body),
@@ -96,7 +96,7 @@ def best_cpu(run: Callable[[], object], repeats: int) -> float:
 
 def main(counts: tuple[int, ...]) -> None:
     addon_loader.enable()
-    reader = addon_loader.module("io.omi.reader")
+    reader = addon_loader.module("io.omi.read.reader")
     print(f"Python {sys.version.split()[0]}: read_document on N bodies (3 nodes each); CPU seconds, best of a few")
     print(f"{'N':>6} {'nodes':>6} {'json.loads':>11} {'traversal':>10} {'reader':>8} {'x loads':>8} {'x walk':>8}")
     for count in counts:

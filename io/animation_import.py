@@ -23,9 +23,12 @@ import bpy
 
 from ..properties import convert, library
 from .animation_rigid import RigidFollow
-from .blender import animation_curves, gltf_compat
+from .blender import gltf_compat
+from .blender.animation import curves
 from .import_nodes import document_json
-from .omi import model, pointers, reader
+from .omi import model
+from .omi.dialects import pointers
+from .omi.read import reader
 
 _INTERPOLATION = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
 Values = dict[tuple[Any, str, int], float]  # (datablock, RNA path, array index) -> value
@@ -145,7 +148,7 @@ class KeyframeWriter:
         self.objects = objects
         self.scene = bl_scene
         self.issues = issues
-        self.fps = animation_curves.fps(bl_scene)
+        self.fps = curves.fps(bl_scene)
         self.keyed: list[tuple[Any, str, int]] = []  # every (datablock, path, index) given keyframes
         self.ids: list[Any] = []  # the datablocks the current channel's settings live on
         self.held = dict(doc.nodes)  # node index -> the physics its object's settings hold now
@@ -307,7 +310,7 @@ def _keyframes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, 
             current = getattr(struct, name)
             setattr(struct, name, type(current)(round(value)) if isinstance(current, bool | int) else value)
         id_data.keyframe_insert(path, index=index if is_array else -1, frame=frame)
-    curve = next((c for c in animation_curves.fcurves(id_data) if c.data_path == path and
+    curve = next((c for c in curves.fcurves(id_data) if c.data_path == path and
                   (c.array_index == index or not is_array)), None)
     if curve is None:
         return

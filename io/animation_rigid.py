@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable
 import bpy
 
 from ..properties import convert
-from .blender import animation_curves, markers, rigid_body
+from .blender.animation import curves
+from .blender.build import rigid_body
+from .blender.tables import markers
 from .omi import model
 
 BlenderKey = tuple[str, int, str, str, int]  # (owner object, generated index or -1, block, property, index)
@@ -122,7 +124,7 @@ def _key_blender(holder: bpy.types.Object, key: BlenderKey, points: list[tuple[f
     animation = getattr(holder, "animation_data", None)
     if animation is None or animation.action is None:
         return
-    for curve in animation_curves.fcurves(holder):
+    for curve in curves.fcurves(holder):
         if curve.data_path == path and (curve.array_index == position or not is_array):
             for point in curve.keyframe_points:
                 point.interpolation = interpolation

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import bpy
 
 from ..properties import convert, object_physics, scene_physics
-from .blender.export_parts import Derived
+from .blender.export.parts import Derived
 from .omi import model
 
 # The export dialog's dialect choice -> the dialects written (io/omi/writer names).

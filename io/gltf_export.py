@@ -10,8 +10,9 @@ from typing import Any
 
 import bpy
 
-from .blender import gltf_compat, markers, recursion_room
-from .blender.export_physics import PhysicsExport
+from .blender import gltf_compat, recursion_room
+from .blender.export.physics import PhysicsExport
+from .blender.tables import markers
 from .export_tagged import TaggedSettings
 from .omi import model
 

@@ -13,7 +13,9 @@ import bpy
 
 from ..properties import scene_physics
 from . import animation_import
-from .blender import import_repair, recursion_room, rigid_body_world, structure_moves
+from .blender import import_repair, recursion_room
+from .blender.build import world
+from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
 from .import_nodes import ImportPlan
 from .omi import model
@@ -51,7 +53,7 @@ class glTF2ImportUserExtension:
                 return
             self.issues.extend(import_repair.physics_issues(gltf, self.plan.doc))
             if options.import_rigid_bodies:
-                rigid_body_world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
+                world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)
         except Exception as error:  # a hook must never end the import
             self._failed(gltf, "reading the physics", error)

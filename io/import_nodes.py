@@ -25,8 +25,11 @@ from typing import Any
 import bpy
 
 from ..properties import convert
-from .blender import import_repair, markers, rigid_body, rigid_body_plan
-from .omi import model, reader
+from .blender import import_repair
+from .blender.build import plan, rigid_body
+from .blender.tables import markers
+from .omi import model
+from .omi.read import reader
 
 _PLACEHOLDER_POSITIONS = (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0)
 _FLOAT = 5126
@@ -196,7 +199,7 @@ class ImportPlan:
                 continue
             written.append(obj)
         # Bodies get their mesh from the build; the other stand-ins show their own shape.
-        rigid_body_plan.refresh_shape_meshes(objects[index] for index in self.placeholders
+        plan.refresh_shape_meshes(objects[index] for index in self.placeholders
                                         if index in objects and self.doc.nodes[index].motion is None)
         try:
             if self.build_rigid_bodies:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, EnumProperty
 
-from ..io.blender import rigid_body
+from ..io.blender.build import rigid_body
 from ..properties import object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
 from .common import names, plural, selected_objects

@@ -14,7 +14,7 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty
 from mathutils import Vector
 
-from ..io.blender import meshes
+from ..io.blender.build import shape_data
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from .common import in_object_mode, names, plural, selected_meshes
 from .shaping import collision_only, compensation, new_child, part_settings, set_offset, world_scale
@@ -145,7 +145,7 @@ class OMI_OT_convex_decomposition(bpy.types.Operator):
         basis = compensation(scale)
         for index, (part_vertices, part_triangles) in enumerate(parts):
             name = f"{obj.name}{PART_SUFFIX}{index:03d}"
-            mesh = meshes.mesh_from_triangles(name, part_vertices.tolist(), part_triangles.tolist())
+            mesh = shape_data.mesh_from_triangles(name, part_vertices.tolist(), part_triangles.tolist())
             child = new_child(context, obj, name, mesh, basis)
             collision_only(child)
             shape = part_settings(child, 'COLLIDER').shape

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..io.blender import constraints
+from ..io.blender.tables import constraints
 
 AXIS_INDEX = {letter: index for index, letter in enumerate(constraints.AXIS_IDS)}
 

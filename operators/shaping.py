@@ -13,7 +13,8 @@ import bpy
 import numpy as np
 from mathutils import Euler, Matrix, Vector
 
-from ..io.blender import fit, markers
+from ..io.blender import fit
+from ..io.blender.tables import markers
 from ..io.omi.conventions import capsule_full_height, capsule_mid_height
 from ..properties import object_physics
 from .common import link_like

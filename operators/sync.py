@@ -12,7 +12,9 @@ from dataclasses import replace
 import bpy
 from bpy.props import EnumProperty
 
-from ..io.blender import adopt, adopt_constraints, markers, rigid_body
+from ..io.blender.adopt import from_bodies, from_constraints
+from ..io.blender.build import rigid_body
+from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert, library, object_physics
 from .common import plural, selected_objects
@@ -28,14 +30,14 @@ def _objects(context: bpy.types.Context, scope: str) -> list[bpy.types.Object]:
 
 
 def _mesh_object(ref: model.MeshRef) -> bpy.types.Object | None:
-    return ref.object if isinstance(ref, adopt.RigidBodyMesh) else ref
+    return ref.object if isinstance(ref, from_bodies.RigidBodyMesh) else ref
 
 
 def adopt_rigid_body(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: list[model.Issue] | None) -> bool:
     """Write the object's Blender rigid body into its OMI settings (the export's reading of it); False when
     it has none."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    physics = adopt.rigid_body_physics(obj, depsgraph, issues, with_filter=adopt.filters_needed(bl_scene))
+    physics = from_bodies.rigid_body_physics(obj, depsgraph, issues, with_filter=from_bodies.filters_needed(bl_scene))
     if physics is None:
         return False
     settings = object_physics(obj)
@@ -47,8 +49,8 @@ def adopt_rigid_body(obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: l
     collider = physics.collider
     if collider is not None and collider.shape is not None:
         settings.collider.is_compound = False
-        if isinstance(collider.shape.mesh, adopt.RigidBodyMesh) and not collider.shape.mesh.evaluated:
-            adopt.warn(issues, obj, "its collider uses the mesh without modifiers ('Base'); the OMI settings use "
+        if isinstance(collider.shape.mesh, from_bodies.RigidBodyMesh) and not collider.shape.mesh.evaluated:
+            from_bodies.warn(issues, obj, "its collider uses the mesh without modifiers ('Base'); the OMI settings use "
                        "the mesh with modifiers")
         shape = settings.collider.shape
         convert.apply_shape(replace(collider.shape, unknown=convert.kept(shape.unknown_json),
@@ -70,7 +72,7 @@ def adopt_constraint(obj: bpy.types.Object, issues: list[model.Issue] | None) ->
     The joint frame is the constraint object itself, connected to `object2`; the export finds the
     joint's own body through the constraint's `object1`.
     """
-    joint = adopt_constraints.constraint_joint(obj, issues)
+    joint = from_constraints.constraint_joint(obj, issues)
     if joint is None:
         return False
     settings = object_physics(obj)

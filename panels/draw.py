@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bpy
 
-from ..io.blender.rigid_body_plan import motion_owner
+from ..io.blender.build.plan import motion_owner
 from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
 

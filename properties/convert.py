@@ -16,7 +16,7 @@ from collections.abc import Callable
 import bpy
 from mathutils import Euler, Matrix, Vector
 
-from ..io.blender import axes
+from ..io.blender.tables import axes
 from ..io.omi import model
 from . import library, object_physics, scene_physics
 from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI

@@ -11,7 +11,7 @@ from typing import Any
 
 import bpy
 
-from ..io.blender import axes, constraints
+from ..io.blender.tables import axes, constraints
 from ..io.omi import model
 from .convert_common import issue as _issue
 from .convert_common import kept

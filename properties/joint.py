@@ -17,7 +17,7 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..io.blender import constraints
+from ..io.blender.tables import constraints
 from ..io.omi import conventions, model
 from . import convert_common, display
 

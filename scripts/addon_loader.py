@@ -82,8 +82,8 @@ def enable() -> ModuleType:
 def _point_at_specs() -> None:
     """An installed copy looks for the specs beside itself, not beside this checkout: point it at the
     checkout's ../shared copies through the add-on's own variables (unless they are set)."""
-    for module_name, variable, folder in (("io.omi.schema", "SPEC_DIR_VARIABLE", "omi-spec"),
-                                          ("io.omi.schema_khr", "KHR_DIR_VARIABLE", "khr-spec")):
+    for module_name, variable, folder in (("io.omi.checks.schema", "SPEC_DIR_VARIABLE", "omi-spec"),
+                                          ("io.omi.checks.schema_khr", "KHR_DIR_VARIABLE", "khr-spec")):
         path = REPO_ROOT.parent / "shared" / folder
         if path.is_dir():
             os.environ.setdefault(getattr(module(module_name), variable), str(path))

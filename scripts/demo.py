@@ -113,8 +113,8 @@ def omi_log() -> Iterator[list[str]]:
 
 def export(out_dir: Path, result: DemoResult) -> None:
     """The authored scene as .glb and as .gltf (+ .bin), each checked."""
-    reader = addon_loader.module("io.omi.reader")
-    canonical = addon_loader.module("io.omi.canonical")
+    reader = addon_loader.module("io.omi.read.reader")
+    canonical = addon_loader.module("io.omi.checks.canonical")
     for name, file_format in (("demo.glb", 'GLB'), ("demo.gltf", 'GLTF_SEPARATE')):
         path = out_dir / name
         with omi_log() as messages:
@@ -131,8 +131,8 @@ def export(out_dir: Path, result: DemoResult) -> None:
 def export_khr(out_dir: Path, result: DemoResult, reader: Any) -> list[str]:
     """The scene once more in the KHR dialect (KHR_physics_rigid_bodies + KHR_implicit_shapes), checked against
     the KHR schemas; its physics must be the .glb's re-spelled (what KHR cannot hold is in the export log)."""
-    convert = addon_loader.module("io.omi.convert")
-    schema_khr = addon_loader.module("io.omi.schema_khr")
+    convert = addon_loader.module("io.omi.write.dialect_convert")
+    schema_khr = addon_loader.module("io.omi.checks.schema_khr")
     options = bpy.context.scene.omi_physics
     path = out_dir / "demo_khr.glb"
     options.export_dialect = 'KHR'
@@ -174,7 +174,7 @@ def import_fresh(path: Path, result: DemoResult) -> bpy.types.Scene:
 def trigger_detects_ball(scene: bpy.types.Scene) -> bool:
     """Whether the imported trigger's collision filter and the ball's accept each other (OMI's rule)."""
     library = addon_loader.module("properties.library")
-    filters = addon_loader.module("io.blender.rigid_body_filters")
+    filters = addon_loader.module("io.blender.build.collision_filters")
     roles = demo_scene.ROLES
 
     def filter_of(part) -> object:

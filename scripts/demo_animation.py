@@ -34,11 +34,11 @@ def animate_door() -> None:
     demo_scene.run(bpy.ops.omi.joint_drive_add, kind='MOTOR')
     drive = joint_obj.omi_physics.joint.drives[0]
     drive.use_max_force, drive.max_force = True, DOOR_MAX_TORQUE
-    drive.damping = addon_loader.module("io.blender.bullet").motor_damping(DOOR_MAX_TORQUE)  # a Blender motor
+    drive.damping = addon_loader.module("io.blender.tables.bullet").motor_damping(DOOR_MAX_TORQUE)  # a Blender motor
     for frame, velocity in DOOR_KEYS:
         drive.velocity_target = velocity
         joint_obj.keyframe_insert(DATA_PATH, frame=frame)
-    for curve in addon_loader.module("io.blender.animation_curves").fcurves(joint_obj):
+    for curve in addon_loader.module("io.blender.animation.curves").fcurves(joint_obj):
         for point in curve.keyframe_points:
             point.interpolation = 'CONSTANT'
     bpy.context.scene.frame_set(DOOR_KEYS[0][0])
@@ -48,7 +48,7 @@ def channel_problems(path: Path, fps: float) -> list[str]:
     """What is wrong with the file's door-motor channel: the Object Model check of every physics channel
     (pointer resolves, accessor types), then one channel at the door joint settings' drive velocity, STEP,
     its times the keys' and its values the keys (in the sign the still export wrote the first one)."""
-    pointers = addon_loader.module("io.omi.pointers")
+    pointers = addon_loader.module("io.omi.dialects.pointers")
     parsed = addon_loader.module("io.omi.gltf_file").read(path)
     gltf = parsed.document
     problems = [f"{issue.pointer}: {issue.message}" for issue in pointers.check_animation(gltf)]
@@ -64,7 +64,7 @@ def channel_problems(path: Path, fps: float) -> list[str]:
         return [*problems, f"{pointer}: not the drive of {demo_scene.ROLES.door_joint}'s joint settings"]
     still = float(pointers.resolve(gltf, found)[1])
     sampler = animation["samplers"][channel["sampler"]]
-    buffers = addon_loader.module("io.omi.validate_file").buffer_reader(parsed, str(path))
+    buffers = addon_loader.module("io.omi.cli.validate_file").buffer_reader(parsed, str(path))
     times, values = (_floats(gltf, buffers, sampler[key]) for key in ("input", "output"))
     sign = math.copysign(1.0, still * DOOR_KEYS[0][1])
     if values.size and abs(still - values[0]) > 1e-5:
@@ -100,7 +100,7 @@ def _floats(gltf: dict, buffers, index: int) -> np.ndarray:
 
 def imported_keys(scene: bpy.types.Scene) -> dict[str, list[tuple[float, float]]]:
     """The imported keyframes (frame, value) on the door joint's setting and on Blender's motor constraint."""
-    curves = addon_loader.module("io.blender.animation_curves")
+    curves = addon_loader.module("io.blender.animation.curves")
     found: dict[str, list[tuple[float, float]]] = {}
     for obj in scene.objects:
         for curve in curves.fcurves(obj):

@@ -82,7 +82,7 @@ def _shape(shape) -> str:
 
 def _inventory(gltf: dict) -> list[str]:
     """One line per node with physics, read back from the exported file (glTF axes)."""
-    doc = addon_loader.module("io.omi.reader").read_document(gltf)
+    doc = addon_loader.module("io.omi.read.reader").read_document(gltf)
     nodes = gltf.get("nodes", [])
     lines = []
     for index, physics in sorted(doc.nodes.items()):

@@ -24,10 +24,11 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from omi_core import model, reader
-from omi_core.cli_results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
-from omi_core.upgrade_file import GLTF_SUFFIXES
-from omi_core.validate_file import fatal_structure, read_file, validate_one
+from omi_core import model
+from omi_core.cli.results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
+from omi_core.cli.upgrade_file import GLTF_SUFFIXES
+from omi_core.cli.validate_file import fatal_structure, read_file, validate_one
+from omi_core.read import reader
 
 SCRIPT = Path(__file__).resolve().parent / "omi_physics_cli.py"
 CRASH_TAIL_LINES = 60  # of Blender's output, printed when it dies

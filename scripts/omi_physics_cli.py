@@ -7,7 +7,7 @@
 
 Exit status: 0 clean (warnings allowed unless --strict), 1 problems found, 2 usage or I/O error.
 
-This file is only the front end. `validate` and `upgrade` live in the add-on's pure core (io/omi/cli_commands.py),
+This file is only the front end. `validate` and `upgrade` live in the add-on's pure core (io/omi/cli/commands.py),
 loaded by path as the package `omi_core` without bpy, so a pool of worker processes stays cheap; the checkout
 itself never goes on sys.path (its io/ would shadow Python's io). `import` and `export` (omi_cli_blender.py, next
 to this file) run Blender's glTF operators with the add-on enabled, in a child process that a crash cannot take
@@ -43,7 +43,7 @@ def core(name: str) -> ModuleType:
 
 
 def _blender_commands() -> ModuleType:
-    core("cli_results")  # omi_cli_blender imports from omi_core
+    core("cli.results")  # omi_cli_blender imports from omi_core
     if str(Path(__file__).resolve().parent) not in sys.path:
         sys.path.insert(0, str(Path(__file__).resolve().parent))
     return importlib.import_module("omi_cli_blender")
@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      epilog="exit status: 0 clean (warnings allowed unless --strict), 1 problems "
                                             "found, 2 usage or I/O error")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    core("cli_commands").add_commands(commands)
+    core("cli.commands").add_commands(commands)
     _blender_commands().add_commands(commands)
     return parser
 

@@ -69,32 +69,32 @@ def model(omi):
 
 @pytest.fixture(scope="session")
 def reader(omi):
-    return omi("io.omi.reader")
+    return omi("io.omi.read.reader")
 
 
 @pytest.fixture(scope="session")
 def writer(omi):
-    return omi("io.omi.writer")
+    return omi("io.omi.write.writer")
 
 
 @pytest.fixture(scope="session")
 def canonical(omi):
-    return omi("io.omi.canonical")
+    return omi("io.omi.checks.canonical")
 
 
 @pytest.fixture(scope="session")
 def markers(omi):
-    return omi("io.blender.markers")
+    return omi("io.blender.tables.markers")
 
 
 @pytest.fixture(scope="session")
 def rigid_body(omi):
-    return omi("io.blender.rigid_body")
+    return omi("io.blender.build.rigid_body")
 
 
 @pytest.fixture(scope="session")
 def rigid_body_plan(omi):
-    return omi("io.blender.rigid_body_plan")
+    return omi("io.blender.build.plan")
 
 
 @pytest.fixture(scope="session")

@@ -1,6 +1,6 @@
 """Test utility: validate the OMI content of a glTF document against the OMI JSON schemas.
 
-A thin wrapper over the add-on's pure `io/omi/schema.py` (which applies ERRATA's schema fixes in memory)
+A thin wrapper over the add-on's pure `io/omi/checks/schema.py` (which applies ERRATA's schema fixes in memory)
 and `io/omi/gltf_file.py`, loaded without Blender the way the command-line tool loads them. Strict for
 exports: every schema finding counts, also the ERRATA forms an importer tolerates (reported as warnings by
 the tool).
@@ -19,7 +19,7 @@ if str(REPO_ROOT / "scripts") not in sys.path:
 
 import omi_physics_cli  # noqa: E402
 
-schema = omi_physics_cli.core("schema")
+schema = omi_physics_cli.core("checks.schema")
 gltf_file = omi_physics_cli.core("gltf_file")
 
 SPEC_DIR = schema.spec_dir_candidate()

@@ -82,7 +82,7 @@ def test_the_rules_catch_upward_imports():
 
 def test_relative_imports_are_resolved(tmp_path):
     assert module_name(ROOT / "io" / "blender" / "__init__.py") == ("io", "blender")
-    found = imports(ROOT / "io" / "blender" / "export_scene.py")
+    found = imports(ROOT / "io" / "blender" / "export" / "scene.py")
     assert (("io", "omi", "model") in {target for _line, target, _name in found})
 
 

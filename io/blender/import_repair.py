@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
-from ..omi import gltf_file, gltf_structure, joint_rest, model, node_transforms, shape_meshes, value_losses
+from ..omi import gltf_file, model
+from ..omi.checks import gltf_structure, joint_rest, node_transforms, shape_meshes, value_losses
 from . import gltf_compat, recursion_room
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads (nodes: node_json)

@@ -16,7 +16,7 @@ from typing import Any
 
 import bpy
 
-from ..omi import gltf_structure
+from ..omi.checks import gltf_structure
 
 MAX_DEPTH = gltf_structure.MAX_DEPTH
 IMPORT_CALLS_PER_LEVEL = 1

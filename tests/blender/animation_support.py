@@ -115,7 +115,7 @@ def animated_scene() -> list[Keyed]:
 
 def set_interpolation(interpolation: str) -> None:
     """Every keyframe of the scene and its objects gets this interpolation."""
-    fcurves = addon_loader.module("io.blender.animation_curves").fcurves
+    fcurves = addon_loader.module("io.blender.animation.curves").fcurves
     for id_data in (bpy.context.scene, *bpy.data.objects):
         for curve in fcurves(id_data):
             for point in curve.keyframe_points:

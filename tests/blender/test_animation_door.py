@@ -35,12 +35,12 @@ def door_scene() -> bpy.types.Object:
     drive = joint.drives.add()
     drive.drive_type, drive.axis = 'ANGULAR', 'Z'
     drive.use_max_force, drive.max_force = True, MAX_FORCE
-    drive.damping = addon_loader.module("io.blender.bullet").motor_damping(MAX_FORCE)
+    drive.damping = addon_loader.module("io.blender.tables.bullet").motor_damping(MAX_FORCE)
     drive.use_velocity_target = True
     for frame, velocity in KEYS:
         drive.velocity_target = velocity
         hinge.keyframe_insert("omi_physics.joint.drives[0].velocity_target", frame=frame)
-    for curve in addon_loader.module("io.blender.animation_curves").fcurves(hinge):
+    for curve in addon_loader.module("io.blender.animation.curves").fcurves(hinge):
         for point in curve.keyframe_points:
             point.interpolation = 'CONSTANT'
     return hinge
@@ -57,7 +57,7 @@ def expected_angle(frame: float, fps: float) -> float:
 def test_door_follows_its_animated_motor_after_export_and_import(clean_scene, tmp_path, omi):
     door_scene()
     result = export(tmp_path, fmt="GLB")
-    assert omi("io.omi.pointers").check_animation(result.gltf) == []
+    assert omi("io.omi.dialects.pointers").check_animation(result.gltf) == []
     [pointer] = [channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
                  for animation in result.gltf["animations"] for channel in animation["channels"]]
     assert pointer.endswith("/drives/0/velocityTarget")
@@ -70,7 +70,7 @@ def test_door_follows_its_animated_motor_after_export_and_import(clean_scene, tm
     motors = [obj for obj in scene.objects if obj.rigid_body_constraint is not None
               and obj.rigid_body_constraint.type == 'MOTOR']
     assert len(motors) == 1
-    curves = addon_loader.module("io.blender.animation_curves").fcurves(motors[0])
+    curves = addon_loader.module("io.blender.animation.curves").fcurves(motors[0])
     assert [curve.data_path for curve in curves] == ["rigid_body_constraint.motor_ang_target_velocity"]
 
     fps = scene.render.fps / scene.render.fps_base

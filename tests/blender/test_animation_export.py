@@ -26,11 +26,11 @@ khronos_validator = test_export_validator.validate  # the Khronos glTF validator
 
 
 def fcurves(id_data):
-    return addon_loader.module("io.blender.animation_curves").fcurves(id_data)
+    return addon_loader.module("io.blender.animation.curves").fcurves(id_data)
 
 
 def omi_pointers():
-    return addon_loader.module("io.omi.pointers")
+    return addon_loader.module("io.omi.dialects.pointers")
 
 
 def close(a, b, tolerance: float = 1e-6) -> bool:
@@ -62,7 +62,7 @@ def test_every_object_model_value_exports_as_a_channel(clean_scene, tmp_path, om
     # animated items never share an entry with still ones that start equal
     assert item_index(result, "Body", "shapes") != item_index(result, "Twin", "shapes")
     assert item_index(result, "Ball", "shapes") != item_index(result, "Marble", "shapes")
-    assert omi("io.omi.pointers").check_animation(result.gltf) == []
+    assert omi("io.omi.dialects.pointers").check_animation(result.gltf) == []
 
 
 @pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
@@ -149,7 +149,7 @@ def test_khr_export_animates_the_khr_spelling_too(clean_scene, tmp_path, omi, mo
     assert len(omi_channels) == (len(keyed) if dialect == 'BOTH' else 0)
     assert (model.BODY_EXTENSION in result.gltf["extensionsUsed"]) == (dialect == 'BOTH')
     assert len(khr) == len(keyed), (sorted(khr), result.messages)
-    pointers = omi("io.omi.pointers")
+    pointers = omi("io.omi.dialects.pointers")
     assert pointers.check_animation(result.gltf) == []
     for pointer, channel in khr.items():
         assert pointers.resolve(result.gltf, pointers.match(pointer))[0]

@@ -16,7 +16,7 @@ POINTER = "KHR_animation_pointer"
 
 
 def fcurves(id_data):
-    return addon_loader.module("io.blender.animation_curves").fcurves(id_data)
+    return addon_loader.module("io.blender.animation.curves").fcurves(id_data)
 
 
 def with_channels(gltf: dict, channels: list[tuple[str, list[float], list[float], str]]) -> dict:

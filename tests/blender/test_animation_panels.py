@@ -56,7 +56,7 @@ def decorated(call, root: Recorder) -> bool:
 @pytest.mark.parametrize("shape_type", ['BOX', 'SPHERE', 'CAPSULE', 'CYLINDER'])
 def test_panel_fields_are_keyable_with_a_decorator(clean_scene, shape_type):
     editor = addon_loader.module("panels.properties_editor")
-    fcurves = addon_loader.module("io.blender.animation_curves").fcurves
+    fcurves = addon_loader.module("io.blender.animation.curves").fcurves
     bpy.ops.mesh.primitive_cube_add()
     obj = bpy.context.active_object
     settings = obj.omi_physics

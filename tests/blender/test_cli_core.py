@@ -1,5 +1,5 @@
 """The command-line tool's pure parts: io/omi/gltf_file.py (containers written back byte for byte) and
-io/omi/schema.py (ERRATA-tolerated forms, pointers, finding the spec folder)."""
+io/omi/checks/schema.py (ERRATA-tolerated forms, pointers, finding the spec folder)."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def gltf_file(omi):
 
 @pytest.fixture(scope="module")
 def schema(omi):
-    return omi("io.omi.schema")
+    return omi("io.omi.checks.schema")
 
 
 DOCUMENT = {"asset": {"version": "2.0"}, "nodes": [{"name": "Grüße", "extras": {"list": [1, 2.5, None]}}]}

@@ -1,6 +1,6 @@
 """The constraint mapping there and back: every Blender constraint type goes Blender -> model -> Blender, and
 every special joint of the spec (and a custom, a spring and a motor joint) goes model -> Blender -> model,
-with the same values and nothing reported as lost. Both directions read `io/blender/constraints.py`.
+with the same values and nothing reported as lost. Both directions read `io/blender/tables/constraints.py`.
 """
 
 from __future__ import annotations
@@ -14,8 +14,9 @@ import pytest
 
 @pytest.fixture(scope="module")
 def mapping(omi):
-    return {name: omi(f"io.blender.{name}") for name in ("constraints", "adopt_constraints", "rigid_body_joints",
-                                                           "bullet")}
+    modules = {"constraints": "tables.constraints", "adopt_constraints": "adopt.from_constraints",
+               "rigid_body_joints": "build.constraint_settings", "bullet": "tables.bullet"}
+    return {name: omi(f"io.blender.{module}") for name, module in modules.items()}
 
 
 @pytest.fixture(scope="module")
@@ -198,6 +199,6 @@ def test_sync_from_blender_then_to_blender_reports_nothing(clean_scene, omi, cas
     assert issues == []
     joint.omi_physics.joint.connected_object = second  # the joint frame is the constraint object's ...
     joint.parent = first  # ... and its body is object1's
-    omi("io.blender.rigid_body").build_rigid_bodies(clean_scene, [first, second, joint],
+    omi("io.blender.build.rigid_body").build_rigid_bodies(clean_scene, [first, second, joint],
                                                    omi("properties.convert").SceneSettings(clean_scene), issues)
     assert [issue.message for issue in issues] == []

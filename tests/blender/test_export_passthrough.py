@@ -108,6 +108,6 @@ def test_settled_json_is_what_the_exporter_makes_of_it(omi_addon, content):
     export_settings = {"gltf_animated_extensions": {}, "gltf_need_to_keep_extension_declaration": []}
     expected = json.dumps(clean_up(copy.deepcopy(content), export_settings))
     settled = copy.deepcopy(content)
-    if omi_addon.io.blender.exporter_form.settle(settled):
+    if omi_addon.io.blender.export.exporter_form.settle(settled):
         assert json.dumps(settled) == expected
         assert json.dumps(clean_up(settled, export_settings)) == expected  # and the clean-up changes it no more

@@ -56,7 +56,7 @@ def test_import_and_export_write_the_physics_with_the_collector_off(omi, monkeyp
     gc.enable()
     seen: dict[str, bool] = {}
     import_nodes = omi("io.import_nodes")
-    export_scene = omi("io.blender.export_scene")
+    export_scene = omi("io.blender.export.scene")
     finish, run = import_nodes.ImportPlan.finish, export_scene.SceneWrite.run
 
     def recorded(name, method):

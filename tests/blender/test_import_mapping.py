@@ -11,12 +11,12 @@ from export_support import add_constraint, add_rigid_body, mesh_object
 
 @pytest.fixture
 def joints(omi):
-    return omi("io.blender.rigid_body_joints")
+    return omi("io.blender.build.constraint_settings")
 
 
 @pytest.fixture
 def filters(omi):
-    return omi("io.blender.rigid_body_filters")
+    return omi("io.blender.build.collision_filters")
 
 
 def lin(joints, axes, low=0.0, high=0.0, *, stiffness=None, damping=0.0):
@@ -214,7 +214,7 @@ READ_BACK = {
 def test_import_constraints_read_back_as_the_same_joint(clean_scene, joints, omi, case):
     """The import's Blender constraint, read by the export's mapping, gives the file's ranges and targets:
     both sides count Bullet's signs from one table."""
-    adopt_constraints = omi("io.blender.adopt_constraints")
+    adopt_constraints = omi("io.blender.adopt.from_constraints")
     limit_rows, drive_rows = READ_BACK[case]
     limits = [joints.Limit(angular, axes, low, high) for angular, axes, low, high in limit_rows]
     drives = [joints.Drive(angular, 0, velocity_target=target, damping=1.0) for angular, target in drive_rows]

@@ -1,6 +1,6 @@
 """Import then export gives back the same physics meaning, and import -> export -> import -> export is stable.
 
-Meaning is compared with `io.omi.canonical` (independent of index order, array layout and revision), so
+Meaning is compared with `io.omi.checks.canonical` (independent of index order, array layout and revision), so
 a legacy file exported in the current revision compares equal when it means the same. The Blender rigid
 bodies built by the import stay out of the export: the settings are the one source.
 """
@@ -68,4 +68,4 @@ def test_generated_objects_never_become_nodes(tmp_path, canonical, markers_modul
 
 @pytest.fixture
 def markers_module(omi):
-    return omi("io.blender.markers")
+    return omi("io.blender.tables.markers")

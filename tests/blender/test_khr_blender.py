@@ -27,7 +27,9 @@ CURRENT = sorted(str(path.relative_to(schema_check.SPEC_DIR)) for path in
 
 @pytest.fixture(scope="module")
 def core(omi):
-    return {name: omi(f"io.omi.{name}") for name in ("reader", "writer", "convert", "schema_khr", "model")}
+    modules = {"reader": "read.reader", "writer": "write.writer", "convert": "write.dialect_convert",
+               "schema_khr": "checks.schema_khr", "model": "model"}
+    return {name: omi(f"io.omi.{module}") for name, module in modules.items()}
 
 
 

@@ -13,7 +13,7 @@ import pytest
 
 @pytest.fixture
 def meshes(omi):
-    return omi("io.blender.meshes")
+    return omi("io.blender.build.shape_data")
 
 
 def vertex_array(mesh: bpy.types.Mesh) -> np.ndarray:

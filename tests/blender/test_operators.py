@@ -297,7 +297,7 @@ def test_tag_from_names_adopts_unreal_and_godot_assets(omi, clean_scene):
                for a, b in zip(row_a, row_b, strict=True))
     box = crate_box.omi_physics.collider.shape
     assert box.shape_type == 'BOX' and tuple(box.size) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
-    shape_mesh = omi("io.blender.markers").is_shape_mesh
+    shape_mesh = omi("io.blender.tables.markers").is_shape_mesh
     assert shape_mesh(crate_box) and crate_box.display_type == 'WIRE'
     assert crate_hull.omi_physics.collider.shape.shape_type == 'CONVEX'
     assert wall.omi_physics.collider.shape.shape_type == 'TRIMESH' and shape_mesh(wall)

@@ -72,7 +72,7 @@ def test_decomposition_makes_convex_children_that_rebuild_the_mesh(omi, clean_sc
     for part in parts:
         shape = part.omi_physics.collider.shape
         assert part.omi_physics.use_collider and shape.shape_type == 'CONVEX' and shape.mesh_source == 'SELF'
-        assert omi("io.blender.markers").is_shape_mesh(part)
+        assert omi("io.blender.tables.markers").is_shape_mesh(part)
         assert tuple(part.matrix_world.to_scale()) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
         assert len(part.data.vertices) <= 32
         volume, hull_volume = volume_and_hull_volume(part.data)

@@ -14,7 +14,7 @@ TOL = 1e-4
 
 @pytest.fixture
 def meshes(omi):
-    return omi("io.blender.meshes")
+    return omi("io.blender.build.shape_data")
 
 
 def add_object(mesh, *, location=(5.0, -3.0, 2.0), rotation=(0.4, -0.7, 1.1), scale=(2.0, 0.5, 3.0)):
@@ -142,7 +142,7 @@ def test_convex_hull_respects_the_vertex_budget(meshes, clean_scene, omi):
     shape = obj.omi_physics.collider.shape
     assert shape.mesh_source == 'OBJECT'
     hull = shape.mesh_object
-    assert hull.parent == obj and omi("io.blender.markers").is_shape_mesh(hull)
+    assert hull.parent == obj and omi("io.blender.tables.markers").is_shape_mesh(hull)
     assert 4 <= len(hull.data.vertices) <= 64
     original = {tuple(round(c, 4) for c in v.co) for v in mesh.vertices}
     assert {tuple(round(c, 4) for c in v.co) for v in hull.data.vertices} <= original
@@ -165,7 +165,7 @@ def test_mesh_shapes_on_a_child_bake_the_scale(omi, meshes, clean_scene, shape_t
     (child,) = obj.children
     assert child.omi_physics.collider.shape.shape_type == shape_type
     assert child.omi_physics.collider.shape.mesh_source == 'SELF'
-    assert omi("io.blender.markers").is_shape_mesh(child)  # exported as a shape, not as visible geometry
+    assert omi("io.blender.tables.markers").is_shape_mesh(child)  # exported as a shape, not as visible geometry
     assert tuple(child.matrix_world.to_scale()) == pytest.approx((1.0, 1.0, 1.0), abs=TOL)
     got = np.array(sorted(tuple(round(c, 3) for c in p) for p in world_points(child)))
     expected = np.array(sorted(tuple(round(c, 3) for c in p) for p in world_points(obj)))

@@ -29,7 +29,8 @@ PIN = {"limits": [{"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}
 
 @pytest.fixture(scope="module")
 def core(omi):
-    return {name: omi(f"io.omi.{name}") for name in ("reader", "convert", "schema_khr")}
+    modules = {"reader": "read.reader", "convert": "write.dialect_convert", "schema_khr": "checks.schema_khr"}
+    return {name: omi(f"io.omi.{module}") for name, module in modules.items()}
 
 
 def _omi_connected_outside(tmp_path: Path) -> Path:

@@ -38,17 +38,17 @@ def model() -> ModuleType:
 
 @pytest.fixture(scope="session")
 def reader() -> ModuleType:
-    return core("reader")
+    return core("read.reader")
 
 
 @pytest.fixture(scope="session")
 def writer() -> ModuleType:
-    return core("writer")
+    return core("write.writer")
 
 
 @pytest.fixture(scope="session")
 def canonical() -> ModuleType:
-    return core("canonical")
+    return core("checks.canonical")
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,5 @@
 """The command-line `convert` (OMI <-> KHR) and `validate` on KHR files, run in-process through the pure
-commands (io/omi/cli_commands.py) without bpy."""
+commands (io/omi/cli/commands.py) without bpy."""
 
 from __future__ import annotations
 
@@ -16,13 +16,13 @@ KHR_DATA = Path(__file__).resolve().parent.parent / "data" / "khr"
 
 def run(*argv: str) -> int:
     parser = argparse.ArgumentParser()
-    core("cli_commands").add_commands(parser.add_subparsers(dest="command", required=True))
+    core("cli.commands").add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
     return int(args.run(args))
 
 
 def test_khr_to_omi_and_back(tmp_path, capsys):
-    reader = core("reader")
+    reader = core("read.reader")
     source = KHR_DATA / "joints.gltf"
     assert run("convert", str(source), "--to", "OMI", "--out", str(tmp_path / "omi.gltf")) == 0
     omi = json.loads((tmp_path / "omi.gltf").read_text(encoding="utf-8"))

@@ -13,7 +13,7 @@ from omi_core_loader import core
 
 @pytest.fixture(scope="module")
 def structure():
-    return core("gltf_structure")
+    return core("checks.gltf_structure")
 
 
 def _nodes(*children: list | None) -> dict:
@@ -137,7 +137,7 @@ def test_names_with_lone_surrogates(structure):
 def test_validate_reports_every_hostile_kind_as_an_error(tmp_path):
     """Every case of the corpus gives its errors at their pointers, and its words; nothing raises."""
     cases = write_corpus(tmp_path, huge_hull_vertices=0)
-    validate_one = core("validate_file").validate_one
+    validate_one = core("cli.validate_file").validate_one
     for name, case in cases.items():
         result = validate_one((str(tmp_path / name), None))
         errors = {item["pointer"] for item in result["issues"] if item["severity"] == "error"}

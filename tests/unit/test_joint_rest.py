@@ -13,11 +13,11 @@ from omi_core_loader import core
 
 @pytest.fixture(scope="module")
 def joint_rest():
-    return core("joint_rest")
+    return core("checks.joint_rest")
 
 
 def said(joint_rest, document: dict) -> list[str]:
-    doc = core("reader").read_document(document)
+    doc = core("read.reader").read_document(document)
     return [f"{found.pointer}: {found.message}" for found in joint_rest.check(document, doc)]
 
 
@@ -88,6 +88,6 @@ def test_world_poses_walk_a_deep_chain_without_recursion():
 def test_the_khr_spelling_is_checked_the_same_way(joint_rest):
     """The same slider written as KHR_physics_rigid_bodies (the project's own converter) warns the same."""
     omi = joint_document(SLIDER_LIMITS, {"translation": [1.5, 0, 0]})
-    khr = core("convert").convert(omi, "KHR").document
+    khr = core("write.dialect_convert").convert(omi, "KHR").document
     assert "KHR_physics_rigid_bodies" in khr["extensionsUsed"] and "OMI_physics_joint" not in khr["extensionsUsed"]
     assert said(joint_rest, khr) == said(joint_rest, omi) != []

@@ -12,8 +12,8 @@ import pytest
 from omi_core_loader import core
 
 KHR_FILES = sorted((Path(__file__).resolve().parent.parent / "data" / "khr").glob("*.gltf"))
-reader, convert, model = core("reader"), core("convert"), core("model")
-schema_khr, writer = core("schema_khr"), core("writer")
+reader, convert, model = core("read.reader"), core("write.dialect_convert"), core("model")
+schema_khr, writer = core("checks.schema_khr"), core("write.writer")
 
 
 def _load(name: str) -> dict:
@@ -106,8 +106,11 @@ def test_what_the_model_holds_differently_is_named():
 
 
 def test_omi_to_khr_to_omi_is_lossless_where_both_hold(spec_dir):
-    canonical = core("canonical")
-    for path in sorted(spec_dir.glob("OMI_physics_*/examples/**/*.gltf")):
+    canonical = core("checks.canonical")
+    # OMI_physics_gravity (new in ../shared) has no KHR form: its conversion is tested with issue 24's work.
+    examples = [path for name in ("body", "shape", "joint")
+                for path in sorted(spec_dir.glob(f"OMI_physics_{name}/examples/**/*.gltf"))]
+    for path in examples:
         gltf = json.loads(path.read_text(encoding="utf-8"))
         there = convert.convert(gltf, "KHR")
         _khr_valid(there.document)

@@ -17,8 +17,8 @@ from test_reader_properties import JSON_VALUES, SETTINGS, _at, omi_documents
 KHR_FILES = sorted((Path(__file__).resolve().parent.parent / "data" / "khr").glob("*.gltf"))
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in KHR_FILES]
 KHR_NAMES = core("model").KHR_EXTENSIONS
-reader, writer, schema_khr, model = core("reader"), core("writer"), core("schema_khr"), core("model")
-convert, canonical = core("convert"), core("canonical")
+reader, writer, schema_khr, model = core("read.reader"), core("write.writer"), core("checks.schema_khr"), core("model")
+convert, canonical = core("write.dialect_convert"), core("checks.canonical")
 
 
 def _paths(gltf: dict) -> list[tuple]:

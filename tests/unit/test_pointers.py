@@ -1,4 +1,4 @@
-"""The Object Model tables (io/omi/pointers.py) against the specs' own pointer tables, and the pointer
+"""The Object Model tables (io/omi/dialects/pointers.py) against the specs' own pointer tables, and the pointer
 checks of animation channels on small documents."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def spec_rows(*readmes) -> set[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def pointers(omi):
-    return omi("io.omi.pointers")
+    return omi("io.omi.dialects.pointers")
 
 
 def test_omi_table_is_the_specs_table(pointers):

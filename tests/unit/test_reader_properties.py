@@ -24,7 +24,7 @@ EXAMPLE_FILES = sorted(schema_check.SPEC_DIR.glob("**/examples/**/*.gltf")) if s
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in EXAMPLE_FILES]
 CURRENT_EXAMPLES = [gltf for path, gltf in zip(EXAMPLE_FILES, EXAMPLES, strict=True) if "legacy" not in path.parts]
 
-DIALECTS = core("dialects")
+DIALECTS = core("dialects.base")
 OMI_NAMES = core("model").ALL_EXTENSIONS
 OMI_KEYS = tuple(sorted({*DIALECTS.all_keys(DIALECTS.OMI), *DIALECTS.LEGACY_KEYS}))  # the tables' keys
 WORDS = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh", "hull", "static", "kinematic", "dynamic",
@@ -186,7 +186,7 @@ def mutated_examples(draw, examples: list[dict]) -> dict:
 
 @pytest.fixture(scope="module")
 def core(omi):
-    return omi("io.omi.reader"), omi("io.omi.writer"), omi("io.omi.canonical")
+    return omi("io.omi.read.reader"), omi("io.omi.write.writer"), omi("io.omi.checks.canonical")
 
 
 def _strict_json(value) -> bool:

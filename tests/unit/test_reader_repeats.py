@@ -85,7 +85,7 @@ def test_repeated_bodies_share_one_value(reader):
 @SETTINGS
 @given(gltf=omi_documents())
 def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(omi, reader, gltf):
-    links, _dropped = omi("io.omi.gltf_structure").node_tree(gltf["nodes"])
+    links, _dropped = omi("io.omi.checks.gltf_structure").node_tree(gltf["nodes"])
     for node in gltf["nodes"]:
         node.pop("children", None)
     for child, (owner, _position) in sorted(links.items(), key=lambda link: link[1]):

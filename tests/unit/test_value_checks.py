@@ -13,7 +13,7 @@ from omi_core_loader import SPEC_DIR, core
 
 @pytest.fixture(scope="module")
 def losses():
-    return core("value_losses")
+    return core("checks.value_losses")
 
 
 def _node(model, **parts):
@@ -47,7 +47,7 @@ def test_what_float32_settings_and_enums_cannot_hold(losses, model):
 
 
 def test_node_transforms_blender_changes():
-    transforms = core("node_transforms")
+    transforms = core("checks.node_transforms")
     document = {"nodes": [{"translation": [1e39, 0, 0]}, {"rotation": [0, 0, 0, 0]}, {"rotation": [0, 0, 0, 1]},
                           {"matrix": [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]},
                           {"matrix": [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 5, 6, 7, 1]}, {"scale": [1, 1, 1e-46]}]}
@@ -56,7 +56,7 @@ def test_node_transforms_blender_changes():
 
 
 def test_unknown_keys_of_omi_objects():
-    unknown = core("unknown_keys")
+    unknown = core("dialects.unknown_keys")
     document = {"extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1],
                                                                                        "margin": 0.1}}]},
                                "OMI_physics_joint": {"physicsJoints": [{"drives": [{"type": "angular", "mode": "force",
@@ -77,5 +77,5 @@ def test_spec_examples_have_no_unknown_keys_and_no_transform_findings():
         pytest.skip("../shared/omi-spec is absent")
     for path in sorted(SPEC_DIR.rglob("*.gltf")):
         document = json.loads(path.read_text(encoding="utf-8"))
-        assert core("unknown_keys").check(document) == [], path
-        assert core("node_transforms").check(document) == [], path
+        assert core("dialects.unknown_keys").check(document) == [], path
+        assert core("checks.node_transforms").check(document) == [], path

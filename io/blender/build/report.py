@@ -1,0 +1,74 @@
+"""What a rigid-body build tells its caller: problems per object (warnings), and what Blender cannot
+express gathered into one "kept in the OMI settings" note (an "info" issue: a limit of Blender, not a
+problem in the file; the import counts it apart from the problems).
+"""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+
+from ...omi import model
+from ..tables.bullet import BULLET_COMBINE
+from .plan import PlannedBody
+
+# Names of what Blender rigid bodies cannot express, for the one "kept in the settings" note.
+LINEAR_VELOCITY = "initial linear velocity"
+ANGULAR_VELOCITY = "initial angular velocity"
+GRAVITY_FACTOR = "gravity factor"
+CENTER_OF_MASS = "center of mass offset"
+INERTIA = "inertia"
+FRICTION_COMBINE = f"friction combine modes other than {BULLET_COMBINE!r} (Bullet multiplies the two bodies' friction)"
+RESTITUTION_COMBINE = (f"restitution combine modes other than {BULLET_COMBINE!r} (Bullet multiplies the two "
+                       "bodies' restitution)")
+STATIC_FRICTION = "static friction (Blender has one friction: the dynamic one is used)"
+TRIGGERS = "triggers (no Blender rigid body: they must not collide)"
+MIXED_SURFACES = "different physics materials or collision filters within one body (the first is used)"
+TAPERED = "tapered capsules and cylinders (convex hulls)"
+BAKED_SCALE = "non-uniformly scaled shapes inside a body (convex hulls)"
+
+
+
+class Report:
+    """Issues for the caller, with what Blender cannot express gathered into one note."""
+
+    def __init__(self, issues: list[model.Issue] | None) -> None:
+        self.issues = issues if issues is not None else []
+        self.unsupported: dict[str, dict[str, None]] = {}  # feature -> object names, in order
+
+    def warn(self, obj: bpy.types.Object, pointer: str, message: str) -> None:
+        self.issues.append(model.Issue(pointer, f"object {obj.name!r}: {message}"))
+
+    def cannot(self, feature: str, obj: bpy.types.Object) -> None:
+        self.unsupported.setdefault(feature, {})[obj.name] = None
+
+    def finish(self) -> None:
+        if not self.unsupported:
+            return
+        parts = []
+        for feature, found in self.unsupported.items():
+            names = list(found)
+            shown = ", ".join(repr(name) for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5
+                                                                  else "")
+            parts.append(f"{feature} ({shown})")
+        self.issues.append(model.Issue("", "Blender rigid bodies cannot express " + "; ".join(parts)
+                                       + ": kept in the OMI settings and exported unchanged", "info"))
+
+
+def note_motion(body: PlannedBody, report: Report) -> None:
+    motion = body.motion_pg
+    if motion is None:
+        return
+    zero = (0.0, 0.0, 0.0)
+    checks = (
+        (LINEAR_VELOCITY, tuple(motion.linear_velocity) != zero),
+        (ANGULAR_VELOCITY, tuple(motion.angular_velocity) != zero),
+        (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
+        (CENTER_OF_MASS, tuple(motion.center_of_mass) != zero),
+        (INERTIA, tuple(motion.inertia_diagonal) != zero or abs(abs(motion.inertia_orientation[0]) - 1.0) > 1e-6),
+    )
+    for feature, used in checks:
+        if used:
+            report.cannot(feature, body.owner)
+

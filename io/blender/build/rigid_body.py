@@ -1,0 +1,138 @@
+"""OMI settings -> Blender rigid bodies and rigid body constraints: one translation for import and sync.
+
+`build_rigid_bodies` reads the objects' OMI settings only, so the glTF import and the "settings ->
+Blender rigid bodies" operator give the same result; `clear_rigid_bodies` undoes it.
+
+How OMI meets Blender (Bullet):
+- A body is an object with `motion` (dynamic -> ACTIVE, kinematic -> ACTIVE + Animated, static ->
+  PASSIVE); a collider without a body above it is a PASSIVE body of its own. The body's own object
+  carries the Blender rigid body, so the simulation moves the objects the file describes; Blender
+  needs it to be a mesh object (the importer turns empty physics nodes into mesh objects).
+- Blender derives primitive shapes from the mesh bounds and centres them on the object. A body whose
+  only collider is its own object, with a mesh of the collider's exact bounds (or the convex/trimesh
+  source), uses it directly. Otherwise the body is a COMPOUND: its direct children with a fitting
+  mesh carry their shapes, and generated mesh objects (wire, not rendered) carry the others at the
+  collider's place. Blender ignores a compound child's scale, so scaled shapes are baked.
+- Colliders on indirect descendants belong to the nearest body above them; a nested body is separate.
+- Triggers get no Blender rigid body: Blender has no overlap-only body, and any rigid body in its
+  world takes part in contacts, so leaving them out is the only way they never push anything.
+- Joints become constraint objects (generated empties, parented to the joint's body) at the joint's
+  frame in `rigidbody_world.constraints`; see `rigid_body_joints` for the limit mapping. A joint frame in
+  no body holds to the world: a generated passive body that collides with nothing (markers.ANCHOR) takes
+  its side, since a Blender constraint holds nothing without two rigid bodies.
+- What Blender cannot express stays in the settings and is named once in a note (info, not a problem).
+
+The steps live apart: `rigid_body_plan` (which bodies, which shapes, where), `rigid_body_build` (making
+and setting rigid bodies and constraint objects), `rigid_body_report` (the warnings),
+`rigid_body_world` (the world, clearing), `markers` (what export and clear recognise).
+Material and filter names and joint limits come as model values from a `SettingsSource` the caller
+passes in (joints then take the same model -> Blender mapping as everything else, `rigid_body_joints`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import bpy
+
+from ...omi import model
+from . import collision_filters
+from ..tables.markers import is_generated
+from .steps import Builder
+from .plan import (
+    PlannedBody,
+    SettingsSource,
+    Switches,
+    children_map,
+    has_shape_collider,
+    plan_bodies,
+    rigid_body_owner,
+    rigid_object,
+    settings_of,
+)
+from .report import TRIGGERS, Report
+from .world import clear_rigid_bodies
+
+__all__ = ["SettingsSource", "build_rigid_bodies", "clear_rigid_bodies"]
+
+
+def _collision_collections(bl_scene: bpy.types.Scene, source: SettingsSource,
+                           bodies: dict[bpy.types.Object, PlannedBody], others: bool,
+                           report: Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
+    """Collision collections of the bodies, from their collision filters (the first name, when colliders
+    differ). With `others` (rigid bodies built before), every body of the scene is mapped, so that all
+    stay consistent.
+    """
+    names = {owner: {shape.filter for shape in body.shapes} for owner, body in bodies.items() if body.shapes}
+    if others:
+        for obj in bl_scene.objects:
+            if has_shape_collider(obj) and not is_generated(obj):
+                owner = rigid_body_owner(obj)
+                if owner not in bodies:
+                    names.setdefault(owner, set()).add(settings_of(obj).collider.collision_filter)
+    owners = sorted(names, key=lambda owner: owner.name)
+    values: dict[str, model.CollisionFilter | None] = {"": None}
+    filters = []
+    for owner in owners:
+        name = min(names[owner])
+        if name not in values:
+            found = source.collision_filter(name)
+            if found is None:
+                report.warn(owner, "/collider/collision_filter",
+                            f"collision filter {name!r} is not in the scene library: collides with everything")
+            values[name] = found
+        filters.append(values[name])
+    assignment = collision_filters.assign(filters)
+    for problem in assignment.problems:
+        report.issues.append(model.Issue("", problem))
+    return dict(zip(owners, assignment.collections, strict=True))
+
+
+def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], source: SettingsSource,
+                       issues: list[model.Issue] | None = None) -> None:
+    """Blender rigid bodies and constraints for the bodies and joints these objects take part in.
+
+    Works from the objects' OMI settings only (material and filter names and joint limits read through `source`),
+    replacing what an earlier build made for them; problems and what Blender cannot express go to `issues`.
+    """
+    report = Report(issues)
+    kept, joints = [], []
+    switches = Switches()
+    for obj in objects:
+        if settings_of(obj) is None or is_generated(obj):
+            continue
+        kept.append(obj)
+        parts = switches(obj)
+        if parts.joint:
+            joints.append(obj)
+        if parts.trigger:
+            report.cannot(TRIGGERS, obj)
+    bodies = plan_bodies(kept, children_map(), switches)
+    if not bodies and not joints:
+        report.finish()
+        return
+    carriers = [shape.carrier for body in bodies.values() for shape in body.shapes]
+    clear_rigid_bodies([*bodies, *carriers, *joints])
+    builder = Builder(bl_scene, source, report)
+    for body in bodies.values():
+        builder.prepare_body(body, bodies)
+    for body in bodies.values():
+        parent_body = rigid_body_owner(body.owner.parent) if body.owner.parent is not None else None
+        if parent_body is not None and parent_body in bodies and bodies[parent_body].compound \
+                and body.owner.parent is bodies[parent_body].rigid:
+            report.warn(body.owner, "", f"a body right under the compound body {parent_body.name!r} is simulated as "
+                                        "part of it (Blender takes a compound's rigid-body children as its shapes)")
+    planned_joints = [made for obj in joints for made in builder.prepare_joint(obj)]
+    collections_of = _collision_collections(bl_scene, source, bodies, bool(builder.built_before), report)
+    for body in bodies.values():
+        builder.finish_body(body, collections_of)
+    for owner, collections in collections_of.items():  # bodies built before stay consistent with these
+        rigid = rigid_object(owner) if owner not in bodies else None
+        if rigid is not None and tuple(rigid.rigid_body.collision_collections) != collections:
+            rigid.rigid_body.collision_collections = collections
+    for empty, plan in planned_joints:
+        builder.finish_joint(empty, plan)
+    cache = builder.world.point_cache
+    cache.frame_start = min(cache.frame_start, bl_scene.frame_start)
+    cache.frame_end = max(cache.frame_end, bl_scene.frame_end)
+    report.finish()

@@ -1,0 +1,145 @@
+"""Shape settings -> what Blender's rigid bodies read: a collision shape type, and mesh data whose bounds
+are the shape's.
+
+Blender takes a box, sphere, capsule or cylinder from the mesh's bounding box (centred on the object,
+scaled by the object, ignored for a compound's child), so a mesh with the shape's exact bounds gives the
+exact shape. Tapered capsules and cylinders have no Blender primitive: their mesh's convex hull stands
+in (a cylinder whose top radius is 0 is Blender's cone).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import bpy
+import numpy as np
+from mathutils import Matrix
+
+from ...omi import conventions, model
+from . import shape_data
+
+TOLERANCE = 1e-5
+# The model's shape groups as the settings' shape type identifiers (the upper-case model names).
+PRIMITIVE_TYPES = tuple(name.upper() for name in model.PRIMITIVE_SHAPE_TYPES)
+ROUND_TYPES = tuple(name.upper() for name in model.ROUND_SHAPE_TYPES)
+MESH_TYPES = tuple(name.upper() for name in model.MESH_SHAPE_TYPES)
+
+
+def is_tapered(pg) -> bool:
+    """A capsule or cylinder whose two radii differ."""
+    return pg.shape_type in ROUND_TYPES and not math.isclose(pg.radius_top, pg.radius_bottom,
+                                                                        abs_tol=TOLERANCE)
+
+
+def collision_shape(pg) -> str:
+    """Blender's collision shape for a shape PropertyGroup."""
+    if pg.shape_type == 'CONVEX':
+        return 'CONVEX_HULL'
+    if pg.shape_type == 'TRIMESH':
+        return 'MESH'
+    if is_tapered(pg):
+        return 'CONE' if pg.shape_type == 'CYLINDER' and pg.radius_top <= TOLERANCE else 'CONVEX_HULL'
+    return pg.shape_type
+
+
+def extents(pg) -> tuple[float, float, float]:
+    """The full extents of a primitive shape along its local axes."""
+    if pg.shape_type == 'BOX':
+        return tuple(pg.size)
+    if pg.shape_type == 'SPHERE':
+        return (2 * pg.radius,) * 3
+    radius = max(pg.radius_top, pg.radius_bottom)
+    mean_radius = (pg.radius_top + pg.radius_bottom) / 2.0  # a tapered capsule's end spheres, each its own radius
+    height = pg.height if pg.shape_type == 'CYLINDER' else conventions.capsule_full_height(pg.height, mean_radius)
+    return (2 * radius, 2 * radius, height)
+
+
+def bounds_match(mesh: bpy.types.Mesh, pg) -> bool:
+    """Whether the shape Blender takes from this mesh's bounds is the primitive the settings describe."""
+    if not mesh.vertices or pg.shape_type not in PRIMITIVE_TYPES or is_tapered(pg):
+        return False
+    points = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
+    mesh.vertices.foreach_get("co", points)
+    points = points.reshape(-1, 3)
+    low, high = points.min(axis=0), points.max(axis=0)
+    want = extents(pg)
+    tolerance = TOLERANCE * max(1.0, *want)
+    if np.any(np.abs(low + high) > tolerance):
+        return False  # Blender centres the shape on the object's origin
+    size = high - low
+    if pg.shape_type == 'BOX':
+        return bool(np.all(np.abs(size - want) <= tolerance))
+    if pg.shape_type == 'SPHERE':
+        return abs(size.max() - want[0]) <= tolerance
+    return abs(max(size[0], size[1]) - want[0]) <= tolerance and abs(size[2] - want[2]) <= tolerance
+
+
+def still_primitive(shape_type: str, scale: Sequence[float]) -> bool:
+    """Whether a primitive stretched by `scale` along its axes is still that primitive."""
+    uniform = max(scale) - min(scale) <= TOLERANCE * max(scale)
+    round_section = abs(scale[0] - scale[1]) <= TOLERANCE * max(scale)
+    return shape_type == 'BOX' or uniform or (shape_type == 'CYLINDER' and round_section)
+
+
+def _key(values: Sequence[float]) -> str:
+    """Floats as a mesh cache key: equal to 6 significant digits is the same mesh."""
+    return ",".join(f"{value:.6g}" for value in values)
+
+
+class ShapeMeshes:
+    """Generated shape meshes, shared between equal shapes, also across builds: each is tagged with the
+    ID property `marker` holding its key."""
+
+    def __init__(self, marker: str) -> None:
+        self.marker = marker
+        self._by_key: dict[str, bpy.types.Mesh] = {}
+        self._by_values: dict[tuple, bpy.types.Mesh] = {}
+        for mesh in bpy.data.meshes:
+            key = mesh.get(marker)
+            if isinstance(key, str):
+                self._by_key.setdefault(key, mesh)
+
+    def _get(self, key: str, name: str, make: Callable[[], bpy.types.Mesh]) -> bpy.types.Mesh:
+        mesh = self._by_key.get(key)
+        if mesh is None:
+            mesh = make()
+            mesh.name = name
+            mesh[self.marker] = key
+            self._by_key[key] = mesh
+        return mesh
+
+    def body(self) -> bpy.types.Mesh:
+        """The vertex-less mesh of a body whose shapes are all on other objects."""
+        return self._get("body", "OMI body", lambda: bpy.data.meshes.new("OMI body"))
+
+    def shape(self, pg, scale: Sequence[float] = (1.0, 1.0, 1.0)) -> bpy.types.Mesh:
+        """A mesh of the primitive shape with exact bounds, in its local Blender axes, `scale` baked in."""
+        kind = pg.shape_type.lower()
+        values = tuple(pg.size) if kind == "box" else (pg.radius,) if kind == "sphere" else \
+            (pg.height, pg.radius_top, pg.radius_bottom)
+        asked = (kind, values, tuple(scale))
+        found = self._by_values.get(asked)  # many equal shapes: the key text made once
+        if found is not None:
+            return found
+        name = f"OMI {kind}"
+
+        def make() -> bpy.types.Mesh:
+            mesh = shape_data.shape_mesh(kind, tuple(pg.size), pg.radius, pg.height, pg.radius_top, pg.radius_bottom,
+                                     name)
+            if tuple(scale) != (1.0, 1.0, 1.0):
+                mesh.transform(Matrix.Diagonal((*scale, 1.0)))
+            return mesh
+
+        found = self._by_values[asked] = self._get(f"{kind}:{_key(values)}:{_key(scale)}", name, make)
+        return found
+
+    def scaled_copy(self, source: bpy.types.Mesh, scale: Sequence[float]) -> bpy.types.Mesh:
+        """A copy of a convex/trimesh source mesh with `scale` baked in."""
+
+        def make() -> bpy.types.Mesh:
+            mesh = source.copy()
+            mesh.transform(Matrix.Diagonal((*scale, 1.0)))
+            return mesh
+
+        return self._get(f"scaled:{source.name}:{_key(scale)}", f"{source.name} scaled", make)

@@ -1,0 +1,328 @@
+"""The rigid-body build's steps: rigid bodies and their shapes for planned bodies, constraint objects for
+joints (see `rigid_body` for how OMI meets Blender).
+
+First every object is decided, given its mesh, created and linked (linking makes `rigid_body` and
+`rigid_body_constraint`); then the rigid body and constraint settings are written.
+"""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+from mathutils import Matrix, Quaternion
+
+from ...omi import model
+from . import collision_filters, constraint_settings
+from ..tables.bullet import BULLET_COMBINE
+from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
+from .plan import (
+    Frames,
+    PlannedBody,
+    PlannedShape,
+    SettingsSource,
+    is_identity,
+    placement,
+    rigid_body_owner,
+    rigid_object,
+    settings_of,
+    source_mesh,
+    unit_scale,
+)
+from .report import (
+    BAKED_SCALE,
+    FRICTION_COMBINE,
+    MIXED_SURFACES,
+    RESTITUTION_COMBINE,
+    STATIC_FRICTION,
+    TAPERED,
+    Report,
+    note_motion,
+)
+from .shapes import MESH_TYPES, PRIMITIVE_TYPES, ShapeMeshes, bounds_match, collision_shape, is_tapered, still_primitive
+from .world import ensure_world, generated_collection
+
+NO_COLLECTIONS = (False,) * collision_filters.COLLECTION_COUNT
+# Turns that put the constraint's working axis ('Z' for hinges, 'X' for the others) on a joint axis.
+_ALIGN = {
+    ('Z', 0): Quaternion((0.0, 1.0, 0.0), math.pi / 2), ('Z', 1): Quaternion((1.0, 0.0, 0.0), -math.pi / 2),
+    ('Z', 2): Quaternion(), ('X', 0): Quaternion(), ('X', 1): Quaternion((0.0, 0.0, 1.0), math.pi / 2),
+    ('X', 2): Quaternion((0.0, 1.0, 0.0), -math.pi / 2),
+}
+
+
+def _fits(obj: bpy.types.Object, shape: PlannedShape) -> bool:
+    """Whether the object's own mesh, as Blender reads it, is exactly the shape."""
+    pg = shape.pg
+    if obj.type != 'MESH' or obj is not shape.carrier or pg.use_offset:
+        return False
+    if pg.shape_type in MESH_TYPES:
+        return pg.mesh_source == 'SELF' or pg.mesh_object is obj
+    return is_shape_mesh(obj) or bounds_match(obj.data, pg)
+
+
+class Builder:
+    def __init__(self, bl_scene: bpy.types.Scene, source: SettingsSource, report: Report) -> None:
+        self.scene = bl_scene
+        self.source = source
+        self.report = report
+        self.frames = Frames()
+        self.meshes = ShapeMeshes(GENERATED)
+        self.world = ensure_world(bl_scene)
+        self.generated = generated_collection(bl_scene)
+        self.world_objects = self.world.collection.objects  # linking here makes an object's rigid body
+        self.built_before = set(self.world_objects)  # rigid bodies this build leaves alone
+        self.linked: set[bpy.types.Object] = set(self.built_before)
+
+    # -- first: decide, assign meshes, create and link objects (linking makes rigid_body and rigid_body_constraint)
+
+    def prepare_body(self, body: PlannedBody, bodies: dict) -> None:
+        owner = body.owner
+        shapes = body.shapes
+        rigid = body.rigid = owner if owner.type == 'MESH' else self._proxy(body)
+        ours = rigid is not owner or is_shape_mesh(owner)  # its mesh data may be replaced
+        if len(shapes) == 1 and ours and shapes[0].pg.shape_type in PRIMITIVE_TYPES and not shapes[0].pg.use_offset \
+                and (shapes[0].carrier is owner or is_identity(self.frames.relative(shapes[0].carrier, owner))):
+            # One collider right on the body: the body's own display mesh becomes the shape.
+            rigid.data = self.meshes.shape(shapes[0].pg)
+            body.carriers.append((shapes[0], rigid, False))
+            self._link_body(rigid)
+            return
+        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0]):
+            body.carriers.append((shapes[0], owner, False))
+            self._link_body(owner)
+            return
+        body.compound = bool(shapes)
+        if ours and not any(shape.carrier is rigid for shape in shapes):
+            rigid.data = self.meshes.body()
+        for shape in shapes:
+            body.carriers.append(self._carrier(body, shape, bodies))
+        self._link_body(rigid)
+
+    def _proxy(self, body: PlannedBody) -> bpy.types.Object:
+        """A generated mesh object that carries the rigid body of a body whose object is not a mesh.
+
+        It starts where the body is; a dynamic body then follows it, and it follows any other body, with
+        a Child Of constraint on the follower.
+        """
+        owner = body.owner
+        self.report.warn(owner, "", f"a {owner.type.lower()} cannot be a Blender rigid body: a generated mesh "
+                                    f"object carries it, and a {FOLLOW!r} constraint keeps the two together")
+        proxy = bpy.data.objects.new(f"{owner.name} rigid body", self.meshes.body())
+        proxy[GENERATED] = "body"
+        proxy[OWNER] = owner
+        proxy.display_type = 'WIRE'
+        start = self.frames.world(owner)
+        proxy.matrix_basis = start
+        self.generated.objects.link(proxy)
+        follower, leader = (owner, proxy) if body.motion == 'DYNAMIC' else (proxy, owner)
+        constraint = follower.constraints.new('CHILD_OF')
+        constraint.name = FOLLOW
+        constraint.target = leader
+        constraint.inverse_matrix = start.inverted_safe()
+        constraint.set_inverse_pending = False
+        return proxy
+
+    def _carrier(self, body: PlannedBody, shape: PlannedShape,
+                 bodies: dict) -> tuple[PlannedShape, bpy.types.Object, bool]:
+        carrier = shape.carrier
+        direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
+        if direct and carrier not in bodies and _fits(carrier, shape) \
+                and unit_scale(carrier.matrix_parent_inverse @ carrier.matrix_basis):
+            if is_shape_mesh(carrier) and shape.pg.shape_type in PRIMITIVE_TYPES:
+                carrier.data = self.meshes.shape(shape.pg)
+            self._link_body(carrier)
+            return shape, carrier, False
+        made = bpy.data.objects.new(f"{carrier.name} shape", self.meshes.body())
+        made[GENERATED] = "shape"
+        made[OWNER] = carrier
+        made.parent = body.rigid
+        made.display_type = 'WIRE'
+        self.generated.objects.link(made)
+        self._link_body(made)
+        return shape, made, True
+
+    def _link_body(self, obj: bpy.types.Object) -> None:
+        """Into the world's collection: a mesh object gets its `rigid_body` right away (no depsgraph update)."""
+        if obj not in self.linked:
+            self.linked.add(obj)
+            self.world_objects.link(obj)
+
+    def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, object]]:
+        """Constraint objects for one joint object, each with what `finish_joint` needs."""
+        joint = settings_of(obj).joint
+        other = joint.connected_object
+        if other is None:
+            self.report.warn(obj, "/joint/connected_object", "joint is connected to nothing: no Blender constraint")
+            return []
+        first_owner, second_owner = rigid_body_owner(obj), rigid_body_owner(other)
+        if first_owner is None and second_owner is None:
+            self.report.warn(obj, "/joint", f"neither {obj.name!r} nor {other.name!r} is in a body: "
+                                            "no Blender constraint")
+            return []
+        first = self._anchor(obj, obj) if first_owner is None else rigid_object(first_owner)
+        second = self._anchor(obj, other) if second_owner is None else rigid_object(second_owner)
+        if first is None or second is None:
+            lonely = first_owner if first is None else second_owner  # `_anchor` finds an object: an owner lacks one
+            lonely_name = obj.name if lonely is None else lonely.name
+            self.report.warn(obj, "/joint", f"body {lonely_name!r} has no Blender rigid body: no Blender constraint")
+            return []
+        if first is second:
+            self.report.warn(obj, "/joint", f"joins {first.name!r} to itself: no Blender constraint")
+            return []
+        frame = self.frames.world(obj)
+        location, rotation, _scale = frame.decompose()
+        other_location, other_rotation, _ = self.frames.world(other).decompose()
+        rest_offset = tuple(rotation.inverted() @ (other_location - location))
+        turn_axis, turn_angle = rotation.rotation_difference(other_rotation).to_axis_angle()
+        rest_angles = constraint_settings.rest_turn(tuple(turn_axis), turn_angle)
+        limits, drives = constraint_settings.from_model(self.source.joint_settings(obj))
+        specs, notes = constraint_settings.plan_constraints(limits, drives, rest_offset, rest_angles)
+        for note in notes:
+            self.report.cannot(note, obj)
+        if not specs:
+            self.report.warn(obj, "/joint", "joint limits and drives constrain nothing: no Blender constraint")
+        made: list[tuple[bpy.types.Object, object]] = []
+        for index, spec in enumerate(specs):
+            empty = bpy.data.objects.new(f"{obj.name} {spec.type.lower()}" + (f" {index}" if index else ""), None)
+            empty[GENERATED] = "joint"
+            empty[OWNER] = obj
+            empty.empty_display_type = 'ARROWS'
+            empty.empty_display_size = 0.25
+            empty.parent = first
+            align = _ALIGN[(spec.align, spec.axis)] if spec.align else Quaternion()
+            world = Matrix.LocRotScale(location, rotation @ align, None)
+            empty.matrix_basis = self.frames.world(first).inverted_safe() @ world
+            self.generated.objects.link(empty)
+            self.world.constraints.objects.link(empty)
+            made.append((empty, (spec, first, second, joint.enable_collision)))
+        return made
+
+    def _anchor(self, joint_object: bpy.types.Object, at: bpy.types.Object) -> bpy.types.Object:
+        """A generated passive rigid body, colliding with nothing, that stands for the fixed world frame.
+
+        A joint frame in no body holds to the world (KHR's fixed reference frame; OMI's connectedNode outside
+        every body acts as static), but a Blender constraint needs two rigid bodies: with object2 unset it
+        holds nothing (measured, 4.2 to 5.2). The anchor stays where the frame starts.
+        """
+        location, rotation, _scale = self.frames.world(at).decompose()
+        anchor = bpy.data.objects.new(f"{at.name} world anchor", self.meshes.body())
+        anchor[GENERATED] = ANCHOR
+        anchor[OWNER] = joint_object
+        anchor.matrix_basis = Matrix.LocRotScale(location, rotation, None)
+        self.generated.objects.link(anchor)
+        self._link_body(anchor)
+        rigid = anchor.rigid_body
+        rigid.type = 'PASSIVE'
+        rigid.collision_shape = 'SPHERE'
+        rigid.collision_collections = NO_COLLECTIONS
+        return anchor
+
+    # -- then: rigid body and constraint settings
+
+    def finish_body(self, body: PlannedBody, collections_of: dict[bpy.types.Object, tuple[bool, ...]]) -> None:
+        owner = body.owner
+        rigid = body.rigid.rigid_body if body.rigid is not None else None
+        if rigid is None:
+            return
+        note_motion(body, self.report)
+        rigid.type = 'PASSIVE' if body.motion == 'STATIC' else 'ACTIVE'
+        rigid.kinematic = body.motion == 'KINEMATIC'
+        rigid.enabled = True
+        if body.motion != 'STATIC':
+            mass = body.motion_pg.mass
+            if mass < 0.001:
+                self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's 0.001 kg: 0.001 used")
+            rigid.mass = max(mass, 0.001)
+        material = self._material(body)
+        rigid.friction = model.DEFAULT_FRICTION if material is None else material.dynamic_friction
+        rigid.restitution = model.DEFAULT_RESTITUTION if material is None else material.restitution
+        collections = collections_of.get(owner, NO_COLLECTIONS) if body.shapes else NO_COLLECTIONS
+        rigid.collision_collections = collections
+        if not body.shapes:
+            self.report.warn(owner, "/collider", "body has no collider shape: it collides with nothing")
+            rigid.collision_shape = 'SPHERE'
+            return
+        if not body.compound:
+            self._shape_settings(rigid, body.carriers[0][0], body.rigid is body.carriers[0][0].carrier)
+            return
+        rigid.collision_shape = 'COMPOUND'
+        owner_world = self.frames.world(owner)
+        for shape, carrier, made in body.carriers:
+            if made:
+                self._place(carrier, shape, owner_world)
+            child = carrier.rigid_body
+            if child is None:
+                continue
+            child.type = rigid.type
+            child.collision_collections = collections
+            self._shape_settings(child, shape, own_mesh=not made)
+
+    def _place(self, made: bpy.types.Object, shape: PlannedShape, owner_world: Matrix) -> None:
+        """Put a generated carrier at its shape's place; Blender ignores a compound child's scale, so bake it."""
+        relative = owner_world.inverted_safe() @ placement(shape, self.frames)
+        location, rotation, scale = relative.decompose()
+        made.matrix_basis = Matrix.LocRotScale(location, rotation, None)
+        pg = shape.pg
+        scale = (1.0, 1.0, 1.0) if unit_scale(relative) else tuple(scale)
+        if pg.shape_type in MESH_TYPES:
+            source = source_mesh(shape)
+            if source is None:
+                self.report.warn(shape.carrier, "/collider/shape", f"{pg.shape_type.lower()} shape has no mesh: "
+                                                                   "shape skipped")
+                made.data = self.meshes.body()
+            else:
+                made.data = source if scale == (1.0, 1.0, 1.0) else self.meshes.scaled_copy(source, scale)
+            return
+        made.data = self.meshes.shape(pg, scale)
+        if not still_primitive(pg.shape_type, scale):
+            made[GENERATED] = "shape hull"  # the baked mesh is no longer the primitive: use its hull
+            self.report.cannot(BAKED_SCALE, shape.carrier)
+
+    def _shape_settings(self, rigid: bpy.types.RigidBodyObject, shape: PlannedShape, own_mesh: bool) -> None:
+        pg = shape.pg
+        kind = collision_shape(pg)
+        if rigid.id_data.get(GENERATED) == "shape hull":
+            kind = 'CONVEX_HULL'
+        if is_tapered(pg):
+            self.report.cannot(TAPERED, shape.carrier)
+        rigid.collision_shape = kind
+        if kind in ('CONVEX_HULL', 'MESH'):
+            # The settings' own mesh is written with modifiers applied; generated meshes have none.
+            rigid.mesh_source = 'FINAL' if own_mesh and pg.mesh_source == 'SELF' else 'BASE'
+        if kind == 'MESH':
+            rigid.use_margin = True
+            rigid.collision_margin = 0.0  # a triangle mesh's margin would thicken it
+
+    def _material(self, body: PlannedBody) -> model.PhysicsMaterial | None:
+        """The body's physics material: Blender has one per body (the first name, when colliders differ)."""
+        surfaces = {(shape.material, shape.filter) for shape in body.shapes}
+        if len(surfaces) > 1:
+            self.report.cannot(MIXED_SURFACES, body.owner)
+        name = min((shape.material for shape in body.shapes), default="")
+        material = self.source.material(name) if name else None
+        if material is None:
+            if name:
+                self.report.warn(body.owner, "/collider/physics_material",
+                                 f"physics material {name!r} is not in the scene library: default used")
+            return None
+        if material.friction_combine != BULLET_COMBINE:
+            self.report.cannot(FRICTION_COMBINE, body.owner)
+        if material.restitution_combine != BULLET_COMBINE:
+            self.report.cannot(RESTITUTION_COMBINE, body.owner)
+        if not math.isclose(material.static_friction, material.dynamic_friction, abs_tol=1e-6):
+            self.report.cannot(STATIC_FRICTION, body.owner)
+        return material
+
+    def finish_joint(self, empty: bpy.types.Object, plan) -> None:
+        spec, first, second, enable_collision = plan
+        constraint = empty.rigid_body_constraint
+        if constraint is None:
+            return
+        constraint.type = spec.type
+        constraint.object1 = first
+        constraint.object2 = second
+        constraint.enabled = True
+        constraint.disable_collisions = not enable_collision
+        for name, value in spec.values.items():
+            setattr(constraint, name, value)

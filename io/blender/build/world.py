@@ -1,0 +1,69 @@
+"""The scene's rigid body world and the collection of generated objects; undoing a build.
+
+Linking an object into `rigidbody_world.collection` creates its rigid body at once (an empty linked into
+`.constraints` gets its constraint); `clear_rigid_bodies` removes what the build made.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import bpy
+
+from ..tables.markers import FOLLOW, GENERATED, GENERATED_COLLECTION, OWNER, is_generated
+
+WORLD_COLLECTION = "RigidBodyWorld"
+CONSTRAINTS_COLLECTION = "RigidBodyConstraints"
+
+
+def ensure_world(bl_scene: bpy.types.Scene) -> bpy.types.RigidBodyWorld:
+    """The scene's rigid body world with its body and constraint collections, created when missing.
+
+    Creating the world has no data API; the operator is cheap while the scene is small, so the importer
+    calls this before it creates the file's objects.
+    """
+    if bl_scene.rigidbody_world is None:
+        with bpy.context.temp_override(scene=bl_scene):
+            bpy.ops.rigidbody.world_add()
+    world = bl_scene.rigidbody_world
+    if world.collection is None:
+        world.collection = bpy.data.collections.new(WORLD_COLLECTION)
+    if world.constraints is None:
+        world.constraints = bpy.data.collections.new(CONSTRAINTS_COLLECTION)
+    return world
+
+
+def generated_collection(bl_scene: bpy.types.Scene) -> bpy.types.Collection:
+    """The scene's collection of generated objects (not rendered), created when missing."""
+    for child in bl_scene.collection.children:
+        if is_generated(child):
+            return child
+    collection = bpy.data.collections.new(GENERATED_COLLECTION)
+    collection[GENERATED] = True
+    collection.hide_render = True
+    bl_scene.collection.children.link(collection)
+    return collection
+
+
+def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
+    """Remove what `build_rigid_bodies` made for these objects: generated objects and rigid bodies."""
+    targets = set(objects)
+    if not targets:
+        return
+    doomed = [obj for obj in bpy.data.objects
+              if is_generated(obj) and (obj.get(OWNER) in targets or obj.parent in targets)]
+    for obj in targets:
+        follow = obj.constraints.get(FOLLOW)
+        if follow is not None:
+            obj.constraints.remove(follow)
+    keep = [obj for obj in targets if obj.rigid_body is not None and not is_generated(obj)]
+    if keep:
+        scenes = {bl_scene for obj in keep for bl_scene in obj.users_scene}
+        for bl_scene in scenes:
+            selected = [obj for obj in keep if bl_scene in obj.users_scene]
+            with bpy.context.temp_override(scene=bl_scene, selected_objects=selected, object=selected[0],
+                                           active_object=selected[0]):
+                bpy.ops.rigidbody.objects_remove()
+    if doomed:
+        bpy.data.batch_remove(doomed)
+

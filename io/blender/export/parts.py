@@ -1,0 +1,107 @@
+"""What the export's steps share: index placeholders, the per-object physics to export, the per-node
+content, and the reader of the objects' OMI settings that the hook layer passes in (this layer reads no
+PropertyGroups itself).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import bpy
+from mathutils import Matrix
+
+from ...omi import model
+from ..adopt.from_constraints import ConstraintJoint
+
+# Collision-only meshes ride in their shape node's extension dict under this key so that the exporter's
+# traversal gives them an index (and moves their data into the buffer); finish() removes the key.
+MESH_CARRIER_KEY = "__omi_physics_meshes__"
+# The exporter drops empty dicts from its output, but `"collider": {}` (a collider with no shape of its
+# own, grouping its children's colliders) means something. `extras` is the one member the exporter keeps
+# as it is, and the schema allows it, so the marker is written as `{"extras": {}}` (see `_write`).
+# The exporter also drops a shape's empty per-type object, which the schema requires (ERRATA): an
+# all-defaults shape states one default value explicitly instead (`writer.ItemArrays(explicit_empty_shapes)`).
+
+
+
+class NodeSlot:
+    """Stands for a node's index until the exporter has indexed its nodes."""
+
+    __slots__ = ("node",)
+
+    def __init__(self, node: Any) -> None:
+        self.node = node
+
+
+class MeshSlot(str):
+    """Stands for a mesh's index until the exporter has indexed its meshes: a text unique to the mesh, so
+    the shapes holding it stay JSON for the writer's deduplication (`writer.ItemArrays`)."""
+
+    mesh: Any
+
+    def __new__(cls, number: int, mesh: Any) -> MeshSlot:
+        slot = super().__new__(cls, f"mesh placeholder {number}")
+        slot.mesh = mesh
+        return slot
+
+
+NO_MESH = object()  # a mesh shape whose mesh could not be made: the writer then drops the shape
+
+
+@dataclass
+class Derived:
+    """An object's physics for export. The joint is placed apart (it needs frames of its own), so the
+    body part of the export reads `physics` without its `joint`."""
+
+    physics: model.NodePhysics
+    collider_offset: Matrix | None = None
+    trigger_offset: Matrix | None = None
+    joint: model.Joint | None = None
+    constraint: ConstraintJoint | None = None
+
+
+@dataclass
+class Carrier:
+    """What one glTF node will carry, and which object it speaks for."""
+
+    node: Any
+    obj: bpy.types.Object
+    motion: model.Motion | None = None
+    collider: model.Collider | None = None
+    trigger: model.Trigger | None = None
+    joint: model.Joint | None = None
+    meshes: list[Any] = field(default_factory=list)
+    unknown: model.Unknown = model.NOTHING_UNKNOWN  # the body extension object's kept keys (of the object's node)
+
+
+class SettingsReader(Protocol):
+    """The objects' OMI settings as the export reads them (implemented by the hook layer)."""
+
+    export_physics: bool  # the export dialog's options
+    export_rigid_bodies: bool
+
+    def is_tagged(self, obj: bpy.types.Object) -> bool:
+        """Whether the object has OMI settings of its own (else its Blender rigid body is read)."""
+        ...
+
+    def derive(self, obj: bpy.types.Object, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> Derived:
+        """A tagged object's physics, with its shape offsets."""
+        ...
+
+    def collision_mesh_objects(self, objects: Iterable[bpy.types.Object]) -> set[bpy.types.Object]:
+        """Untagged objects that a tagged object's convex/trimesh shape uses as its collision mesh."""
+        ...
+
+    def document_unknown(self, bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:
+        """The document-level keys kept from imported files, by extension name."""
+        ...
+
+
+def node_ref(value: Any) -> Any:
+    return value if isinstance(value, NodeSlot) else None
+
+
+def mesh_ref(value: Any) -> Any:
+    return value if isinstance(value, MeshSlot) else None

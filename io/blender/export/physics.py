@@ -1,0 +1,364 @@
+"""One glTF export's OMI physics: read objects as the exporter gathers them, write their extensions.
+
+The hooks in io/gltf_export.py call, in this order:
+- `record(node, obj)` for every object node the exporter gathers;
+- `write_scene(scene)` once a scene's nodes are all gathered but not yet indexed: derive each recorded
+  object's physics (its OMI settings, or else its Blender rigid body / rigid body constraint), add the
+  child nodes that shapes and joint frames need, and write node extensions with `io/omi/writer`. Node
+  and mesh references are placeholders (`export_parts.NodeSlot`, `MeshSlot`) because nothing has an index yet;
+- `finish(gltf)` once the exporter has indexed every node and mesh: placeholders become indices, and the
+  document-level arrays (shapes, physics materials, collision filters, joints) and extensionsUsed are set.
+
+Why not the exporter's own ChildOfRootExtension and live node references: its deduplication compares
+each new item with every earlier one (0.7 s for 5000 distinct shapes, as long as the whole export of
+5000 simple objects), an index resolved during traversal goes stale when GPU instancing later removes
+nodes, and two nodes referencing each other would recurse. Items are deduplicated by
+the writer's `ItemArrays` (by their JSON). The objects' physics are placed by `export_scene`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import bpy
+from mathutils import Matrix
+
+from ...omi import model
+from ...omi.dialects import unknown_keys
+from ...omi.write import writer
+from .. import export_frames, gltf_compat
+from ..adopt import from_bodies
+from ..animation.sample import AnimationExport
+from ..gc_pause import collector_paused
+from ..tables import markers
+from . import exporter_form, gltf_meshes, khr
+from .parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
+from .scene import SceneWrite
+
+
+class PhysicsExport:
+    """The physics part of one glTF export (created by the export user extension)."""
+
+    def __init__(self, export_settings: dict, bl_scene: bpy.types.Scene, tagged: SettingsReader) -> None:
+        self.settings = export_settings
+        self.tagged = tagged
+        self.enabled = bool(tagged.export_physics)
+        self.include_rigid_bodies = bool(tagged.export_rigid_bodies)
+        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", ("OMI",)))
+        self._scene = bl_scene
+        self._records: list[tuple[Any, bpy.types.Object]] = []
+        self._items = writer.ItemArrays(explicit_empty_shapes=True)  # the exporter drops empty dicts
+        self.animation = AnimationExport(export_settings, bl_scene, self.warn)
+        # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
+        self._pending: list[tuple[Any, str, dict, str]] = []
+        # Node extensions put on the nodes in `finish` (see `attach`).
+        self._late: list[tuple[Any, dict[str, dict]]] = []
+        # Each node's physics as written in OMI, for the KHR spelling (only when KHR is exported).
+        self._written: list[tuple[Any, model.NodePhysics]] = []
+        self._node_extensions_used: set[str] = set()
+        self._meshes: gltf_meshes.ShapeMeshes | None = None
+        self._mesh_slots: dict[int, MeshSlot] = {}
+        self._node_slots: dict[int, NodeSlot] = {}
+        self._trigger_nodes: dict[bpy.types.Object, Any] = {}
+        self._filters: bool | None = None
+        self._collision_meshes: set[bpy.types.Object] | None = None
+        self._gltf_io: Any = None
+        self._some_node: Any = None
+        self._kept_extensions: set[str] = set()  # extension names inside kept unknown keys (extensionsUsed)
+        if self.enabled and not export_settings.get("gltf_yup", True):
+            self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
+            self.enabled = False
+        if self.enabled and export_settings.get("gltf_flatten_obj_hierarchy"):
+            self.warn("'Flatten Object Hierarchy' takes colliders out of their bodies and joint frames out of "
+                      "theirs; compound bodies, compound triggers and joints will not work in the file")
+
+    # --- messages ----------------------------------------------------------------------------------
+
+    def warn(self, message: str, severity: str = "warning") -> None:
+        log = self.settings.get("log")
+        text = f"{model.LOG_PREFIX}{message}"
+        if log is None:
+            return
+        if severity == "info":
+            log.info(text)
+        else:
+            log.warning(text, popup=True)
+
+    def report(self, issues: Iterable[model.Issue], obj: bpy.types.Object | None = None) -> None:
+        for issue in issues:
+            message = issue.message
+            if obj is not None and not message.startswith("object "):
+                message = f"object {obj.name!r}: {message}"
+            self.warn(message, "info" if issue.severity == "info" else "warning")
+
+    # --- gathering ---------------------------------------------------------------------------------
+
+    @staticmethod
+    def drop_generated(vtree: Any) -> None:
+        """Objects the add-on generated for Blender's simulation (markers.GENERATED) never become nodes."""
+        for vnode in vtree.nodes.values():
+            obj = getattr(vnode, "blender_object", None)
+            if obj is not None and markers.is_generated(obj):
+                vnode.keep_tag = False
+
+    def hides_any_render_mesh(self, vtree: Any) -> bool:
+        """Whether `hides_render_mesh` can say True for an object of the export's tree. When it cannot, the
+        export hook drops its per-object mesh check (one Python call per object the exporter gathers)."""
+        for vnode in vtree.nodes.values():
+            obj = getattr(vnode, "blender_object", None)
+            if obj is not None and markers.is_shape_mesh(obj):
+                return True
+        if not self.enabled:
+            return False
+        if self._collision_meshes is None:
+            self._collision_meshes = self.tagged.collision_mesh_objects(bpy.data.objects)
+        return bool(self._collision_meshes)
+
+    def hides_render_mesh(self, obj: bpy.types.Object | None) -> bool:
+        """True when the object's mesh is not visible geometry: a physics shape stand-in made by the importer
+        (markers.SHAPE_MESH), or an untagged object used as another object's collision mesh."""
+        if obj is None:
+            return False
+        if markers.is_shape_mesh(obj):
+            return True
+        if not self.enabled:
+            return False
+        if self._collision_meshes is None:
+            self._collision_meshes = self.tagged.collision_mesh_objects(bpy.data.objects)
+        return obj in self._collision_meshes
+
+    def record(self, node: Any, obj: bpy.types.Object | None) -> None:
+        if self.enabled and obj is not None:
+            self._records.append((node, obj))
+
+    def write_scene(self, gltf_scene: Any, bl_scene: bpy.types.Scene) -> None:
+        """Write the physics of every object gathered for this scene (nodes are still live objects)."""
+        records, self._records = self._records, []
+        if not self.enabled or not records:
+            return
+        if self._gltf_io is None:
+            self._some_node = records[0][0]
+            self._gltf_io = gltf_compat.gltf_io(records[0][0])
+        with collector_paused():
+            SceneWrite(self, gltf_scene, bl_scene, records).run()
+
+    # --- finishing ---------------------------------------------------------------------------------
+
+    def attach_animation(self, animations: list) -> None:
+        """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
+        if self.enabled and self._some_node is not None:
+            self.animation.attach(animations, self._some_node)
+
+    def finish(self, gltf: Any) -> None:
+        """Turn placeholders into indices and write the document-level arrays and extensionsUsed."""
+        if not self.enabled:
+            return
+        try:
+            with collector_paused():  # the KHR spelling allocates per node, as write_scene does
+                self._finish(gltf)
+        finally:  # what only finishing needs goes before the exporter converts the whole document: a lower
+            # peak, and less for the full garbage collections during that conversion to walk
+            self._late, self._pending, self._written = [], [], []
+            self._node_slots.clear()
+
+    def _finish(self, gltf: Any) -> None:
+        for node, extensions in self._late:
+            _put(node, extensions)
+        node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
+        mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
+        for node, name, content, obj_name in self._pending:
+            content.pop(MESH_CARRIER_KEY, None)
+            if name == writer.JOINT:
+                index = node_index.get(id(content["connectedNode"].node))
+                if index is None:
+                    self.warn(f"object {obj_name!r}: the joint's connected node was removed by the exporter; "
+                              "joint dropped")
+                    node.extensions.pop(name, None)
+                else:
+                    content["connectedNode"] = index
+            trigger = content.get("trigger") if name == writer.BODY else None
+            if trigger and "nodes" in trigger:
+                members = [node_index.get(id(slot.node)) for slot in trigger["nodes"]]
+                trigger["nodes"] = [index for index in members if index is not None]
+                if len(trigger["nodes"]) < len(members):
+                    self.warn(f"object {obj_name!r}: compound trigger members were removed by the exporter")
+                if not trigger["nodes"]:
+                    del content["trigger"]
+        for shape in self._items.arrays["shapes"]:
+            details = shape[shape["type"]]
+            slot = details.get("mesh")
+            if isinstance(slot, MeshSlot):
+                index = mesh_index.get(id(slot.mesh))
+                if index is None:
+                    self.warn(f"a {shape['type']} shape lost its mesh in the exporter; written without one")
+                    del details["mesh"]
+                else:
+                    details["mesh"] = index
+        self._write_document(gltf)
+        self.animation.finish(gltf)
+        if "KHR" in self.dialects:
+            khr_only = "OMI" not in self.dialects
+            animated = self.animation.has_channels()
+            self.report(self._write_khr(gltf, node_index, mesh_index, keep_omi=not khr_only or animated,
+                                        separate=animated))
+            self.animation.add_khr(gltf)
+            if khr_only and animated:
+                if self.animation.drop_omi_channels():
+                    khr.drop_omi(gltf)
+                else:
+                    self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
+                              "their channels (export 'OMI and KHR')")
+
+    def note_kept(self, part: model.NodePhysics) -> None:
+        """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""
+        for _where, _what, kept in unknown_keys.node_items(part):
+            self._kept_extensions |= unknown_keys.extension_names((kept,))
+
+    def passthrough(self, gltf: Any) -> tuple[str, ...]:
+        """The physics extensions the exporter may write as they are, without its clean-up passes (Blender
+        5.2+ asks through `passthrough_extension_data`): none unless all of their JSON, in every node and
+        the document, takes the clean-up's form in place (`exporter_form.settle`).
+
+        Extension names inside keys kept from an imported file are the exception: the exporter must meet
+        them in its passes to keep them in extensionsUsed, so such an export is left to the clean-up.
+        """
+        if not self.enabled or self._kept_extensions:
+            return ()
+        names = tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
+                      if name in (gltf.extensions_used or ()))  # what `finish` wrote
+        if not names:
+            return ()
+        contents = [extensions.get(name) for extensions in (node.extensions for node in gltf.nodes or ()) if extensions
+                    for name in names if name in extensions]
+        contents.extend((gltf.extensions or {}).get(name) for name in names if name in (gltf.extensions or {}))
+        settled = all(type(content) is dict and content and exporter_form.settle(content) for content in contents)
+        return names if settled else ()
+
+    def _write_khr(self, gltf: Any, node_index: dict[int, int], mesh_index: dict[int, int],
+                   keep_omi: bool, separate: bool) -> list[model.Issue]:
+        """The KHR spelling of what the OMI holds: each node's written physics, less the parts its OMI lost
+        in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an unusable shape)."""
+        physics = []
+        for node, part in self._written:
+            index = node_index.get(id(node))
+            extensions = node.extensions or {}
+            body = extensions.get(writer.BODY) or {}
+            motion = part.motion if "motion" in body else None
+            collider = part.collider if "collider" in body else None
+            trigger = part.trigger if "trigger" in body else None
+            joint = part.joint if writer.JOINT in extensions else None
+            unknown = part.unknown if writer.BODY in extensions else model.NOTHING_UNKNOWN
+            unchanged = motion is part.motion and collider is part.collider and trigger is part.trigger \
+                and joint is part.joint and unknown is part.unknown  # the common case: no new value to make
+            kept = part if unchanged else model.NodePhysics(motion=motion, collider=collider, trigger=trigger,
+                                                            joint=joint, unknown=unknown)
+            if index is not None and not (kept.is_empty and not kept.unknown):
+                physics.append((index, kept))
+
+        def node_ref(value: Any) -> int | None:
+            return node_index.get(id(value.node)) if isinstance(value, NodeSlot) else None
+
+        def mesh_ref(value: Any) -> int | None:
+            return mesh_index.get(id(value.mesh)) if isinstance(value, MeshSlot) else None
+
+        return khr.write_khr(gltf, physics, node_ref, mesh_ref, keep_omi, separate=separate)
+
+    def _write_document(self, gltf: Any) -> None:
+        if gltf.extensions is None:
+            gltf.extensions = {}
+        placed = self._items.by_extension()  # the writer's placement: which extension holds which array
+        issues: list[model.Issue] = []
+        stored = getattr(self.tagged, "document_unknown", None)  # keys kept from imported files
+        for name, kept in (stored(self._scene) if stored is not None else {}).items():
+            if name in writer.OMI_EXTENSIONS:
+                content = placed.setdefault(name, {})
+                writer.put_document_unknown(content, name, kept, issues=issues)
+                self._kept_extensions |= unknown_keys.extension_names((kept,))
+                if not content:
+                    del placed[name]
+        self.report(issues)
+        gltf.extensions.update(placed)
+        used = list(placed)
+        kept_names = sorted(self._kept_extensions) if "OMI" in self.dialects else []  # KHR drops the OMI
+        for name in (*used, *sorted(self._node_extensions_used), *kept_names):
+            if name not in gltf.extensions_used:
+                gltf.extensions_used.append(name)
+
+    # --- shared helpers for SceneWrite --------------------------------------------------------------
+
+    def filters_needed(self) -> bool:
+        if self._filters is None:
+            self._filters = from_bodies.filters_needed(self._scene)
+        return self._filters
+
+    def node_slot(self, node: Any) -> NodeSlot:
+        slot = self._node_slots.get(id(node))
+        if slot is None:
+            slot = self._node_slots[id(node)] = NodeSlot(node)
+        return slot
+
+    def mesh_slot(self, mesh: Any) -> MeshSlot:
+        slot = self._mesh_slots.get(id(mesh))
+        if slot is None:
+            slot = self._mesh_slots[id(mesh)] = MeshSlot(len(self._mesh_slots), mesh)
+        return slot
+
+    def shape_meshes(self) -> gltf_meshes.ShapeMeshes:
+        if self._meshes is None:
+            self._meshes = gltf_meshes.ShapeMeshes(self._some_node)
+        return self._meshes
+
+    def new_node(self, name: str, local: Matrix) -> Any:
+        trs = export_frames.trs_to_gltf(local)
+        return self._gltf_io.Node(
+            camera=None, children=[], extensions={}, extras=None, matrix=None, mesh=None, name=name,
+            rotation=None if trs.rotation is None else list(trs.rotation),
+            scale=None if trs.scale is None else list(trs.scale), skin=None,
+            translation=None if trs.translation is None else list(trs.translation), weights=None,
+        )
+
+    def attach(self, carrier: Carrier, extensions: dict[str, dict]) -> None:
+        """Put node-level extensions on the node as plain JSON dicts (extensionsUsed is completed in `finish`),
+        remembering those that hold placeholders.
+
+        Only a node whose dict carries collision-only meshes gets them now: the exporter's traversal must
+        meet those meshes to index them. The others are put on in `finish`, after that traversal, which
+        would otherwise walk every value of every body only to give it back unchanged.
+        """
+        for name, content in extensions.items():
+            self._node_extensions_used.add(name)
+            trigger = content.get("trigger")
+            if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
+                self._pending.append((carrier.node, name, content, carrier.obj.name))
+        if carrier.meshes:
+            _put(carrier.node, extensions)
+        else:
+            self._late.append((carrier.node, extensions))
+
+    def written(self, node: Any, part: model.NodePhysics) -> None:
+        """Remember a node's physics as written in OMI, for its KHR spelling in `finish`."""
+        if "KHR" in self.dialects:
+            self._written.append((node, part))
+
+    def ref(self, kind: str, item: dict, *, unique: bool = False) -> int:
+        """The index of a document-level item (equal items stored once); `unique` (an animated item) gets an
+        entry of its own that no other item shares."""
+        if unique:
+            self._items.arrays[kind].append(writer.explicit_shape(item) if kind == "shapes" else item)
+            return len(self._items.arrays[kind]) - 1
+        return self._items.ref(kind, item)
+
+    @property
+    def items_arrays(self) -> dict[str, list[dict]]:
+        return self._items.arrays
+
+    @property
+    def trigger_nodes(self) -> dict[bpy.types.Object, Any]:
+        return self._trigger_nodes
+
+
+def _put(node: Any, extensions: dict[str, dict]) -> None:
+    if node.extensions is None:
+        node.extensions = {}
+    node.extensions.update(extensions)

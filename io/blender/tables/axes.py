@@ -1,0 +1,61 @@
+"""Blender (Z-up) <-> glTF (Y-up) conversion of vectors, rotations, sizes and joint axes.
+
+The glTF add-on maps a glTF vector (x, y, z) to Blender (x, -z, y) for every node, so a node's local
+axes map the same way. Every conversion in the add-on goes through this one module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...omi import conventions
+
+Vec3 = tuple[float, float, float]
+
+
+def vec_to_blender(v: Sequence[float]) -> Vec3:
+    return (float(v[0]), -float(v[2]), float(v[1]))
+
+
+def vec_to_gltf(v: Sequence[float]) -> Vec3:
+    return (float(v[0]), float(v[2]), -float(v[1]))
+
+
+def size_to_blender(size: Sequence[float]) -> Vec3:
+    """Extents (unsigned): swap Y and Z."""
+    return (float(size[0]), float(size[2]), float(size[1]))
+
+
+def size_to_gltf(size: Sequence[float]) -> Vec3:
+    return (float(size[0]), float(size[2]), float(size[1]))
+
+
+def quat_to_blender(q_xyzw: Sequence[float]) -> tuple[float, float, float, float]:
+    """glTF quaternion (x, y, z, w) -> Blender quaternion (w, x, y, z) in Z-up axes."""
+    x, y, z, w = (float(c) for c in q_xyzw)
+    return (w, x, -z, y)
+
+
+def quat_to_gltf(q_wxyz: Sequence[float]) -> tuple[float, float, float, float]:
+    """Blender quaternion (w, x, y, z) -> glTF quaternion (x, y, z, w) in Y-up axes."""
+    w, x, y, z = (float(c) for c in q_wxyz)
+    return (x, z, -y, w)
+
+
+# glTF axis index -> (Blender axis index, sign); and the inverse.
+_AXIS_TO_BLENDER: dict[int, tuple[int, int]] = {0: (0, 1), 1: (2, 1), 2: (1, -1)}
+_AXIS_TO_GLTF: dict[int, tuple[int, int]] = {0: (0, 1), 1: (2, -1), 2: (1, 1)}
+
+
+def axis_to_blender(axis: int) -> tuple[int, int]:
+    """A glTF axis index -> (Blender axis index, sign of the Blender axis along the glTF one)."""
+    return _AXIS_TO_BLENDER[axis]
+
+
+def axis_to_gltf(axis: int) -> tuple[int, int]:
+    return _AXIS_TO_GLTF[axis]
+
+
+def signed_range(lo: float | None, hi: float | None, sign: int) -> tuple[float | None, float | None]:
+    """A [lo, hi] range measured along an axis, seen along the same axis with `sign` applied."""
+    return (lo, hi) if sign > 0 else conventions.reversed_range(lo, hi)

@@ -1,0 +1,40 @@
+"""`convert` for one file: rewrite its physics in the other dialect (OMI <-> KHR); nothing else changes.
+
+Runs in a worker process of the command-line tool; no bpy here. The file is not written when meaning
+would be lost (a finding that is a warning or an error, each with its pointer), unless forced.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..checks import schema, schema_khr
+from ..write.dialect_convert import convert
+from .results import Result, counted, failed, from_issues
+from .upgrade_file import GLTF_SUFFIXES, missing_resources, same_key_order, write_unless_errors
+from .validate_file import read_file
+
+
+def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
+    """task: (source, target file, target dialect "OMI"/"KHR", write even when meaning is lost, spec folder)."""
+    source, target, dialect, force, spec_dir = task
+    parsed, problem = read_file(source)
+    if parsed is None:
+        return failed(source, problem or "cannot read", out=target)
+    suffix = Path(target).suffix.lower()
+    if suffix in GLTF_SUFFIXES and (suffix == ".glb") != parsed.is_glb:
+        return failed(source, "convert keeps the container: give an output named "
+                              f"{'.glb' if parsed.is_glb else '.gltf'}", "failed", out=target)
+    conversion = convert(parsed.document, dialect)
+    written = same_key_order(parsed.document, conversion.document)
+    lost = {(found.pointer, found.message) for found in conversion.lost}
+    issues = [{**item, "severity": "error"} if (item["pointer"], item["message"]) in lost else item
+              for item in from_issues(conversion.issues, "convert")]
+    checked = schema_khr.khr_schema_errors(written) if dialect == "KHR" else \
+        schema.schema_errors(written, spec_dir, allow_legacy=False)
+    issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}
+               for item in from_issues(checked, "convert") if item["severity"] == "error"]
+    issues += missing_resources(written, Path(source), Path(target))
+    result = counted({"file": source, "out": target, "status": "", "converted": [conversion.source],
+                      "issues": issues})
+    return write_unless_errors(result, parsed, written, force)

@@ -1,0 +1,136 @@
+"""`validate` for one file: every rule the reader knows plus the schemas, as a result dict (cli_results).
+
+Runs in a worker process of the command-line tool; no bpy here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote
+
+from .. import gltf_file
+from ..checks import gltf_structure, joint_rest, node_transforms, rules, schema, schema_khr, shape_meshes, value_losses
+from ..dialects import base, pointers, unknown_keys
+from ..gltf_file import GltfFile
+from ..model import Issue, PhysicsDocument
+from ..read import reader
+from .results import Result, counted, failed, from_issues, issue
+
+
+def read_file(path: str) -> tuple[GltfFile | None, str | None]:
+    """(GltfFile, None) or (None, why it cannot be read, in one sentence)."""
+    try:
+        return gltf_file.read(path), None
+    except OSError as error:
+        return None, f"cannot read: {error.strerror or error}"
+    except gltf_file.GltfFileError as error:
+        return None, f"cannot read: {error}"
+
+
+def legacy_hint(revisions: set[str]) -> list[dict[str, str]]:
+    """One warning for the old revisions whose findings are only notes (the other old forms warn already)."""
+    legacy = sorted(revisions & {rules.REV_COLLIDER, rules.REV_BODY_TYPE})
+    if not legacy:
+        return []
+    return [issue("warning", "", f"legacy OMI content ({', '.join(legacy)}): the `upgrade` command rewrites it in "
+                                 "the current revision", "rules")]
+
+
+def buffer_reader(parsed: GltfFile, path: str) -> gltf_structure.BufferData:
+    """The file's buffers as Blender's importer reads them (each read once, kept for the next checker)."""
+    folder = Path(path).parent
+    read = gltf_structure.file_buffer_data(parsed.binary, lambda uri: (folder / unquote(uri)).read_bytes())
+    cache: dict[int, bytes | str | int | None] = {}
+
+    def data(index: int, buffer: Any) -> bytes | str | int | None:
+        if index not in cache:
+            cache[index] = read(index, buffer)
+        return cache[index]
+
+    return data
+
+
+def shape_mesh_issues(parsed: GltfFile, doc: PhysicsDocument, buffers: gltf_structure.BufferData) -> list[Issue]:
+    """Mesh problems of convex/trimesh shapes (shape_meshes), with the file's buffers for the hull checks."""
+    items = parsed.document.get("buffers") if isinstance(parsed.document, dict) else None
+
+    def read_buffer(index: int) -> bytes | None:
+        found = buffers(index, items[index]) if isinstance(items, list) and 0 <= index < len(items) else None
+        return found if isinstance(found, bytes) else None
+
+    return shape_meshes.check(parsed.document, doc, read_buffer)
+
+
+def structure_issues(parsed: GltfFile, path: str,
+                     buffers: gltf_structure.BufferData | None = None) -> list[dict[str, str]]:
+    """What Blender's glTF importer cannot open (gltf_structure), and the file's encoding problems, as errors."""
+    findings = gltf_structure.check(parsed.document, buffers or buffer_reader(parsed, path))
+    issues = [issue(found.severity, found.pointer, found.as_error(), "structure") for found in findings]
+    if parsed.byte_order_mark:
+        issues.append(issue("error", "", "the JSON starts with a UTF-8 byte order mark, which glTF forbids (Blender's "
+                                         f"glTF importer {gltf_structure.FATAL})", "structure"))
+    issues += [issue("error", at, "duplicate key: it appears twice in its object; JSON readers keep only the last "
+                                  "(so does Blender's importer), and the first one's content is lost", "structure")
+               for at in parsed.duplicate_keys]
+    return issues
+
+
+def fatal_structure(parsed: GltfFile, path: str) -> str | None:
+    """One sentence on why Blender's glTF importer cannot open the file even with the add-on's repairs, or None."""
+    ending = f" (Blender's glTF importer {gltf_structure.FATAL})"
+    for found in structure_issues(parsed, path):
+        if found["message"].endswith(ending):
+            where = f" ({found['pointer']})" if found["pointer"] else ""
+            return found["message"].removesuffix(ending) + where
+    return None
+
+
+def validate_one(task: tuple[str, str | None]) -> Result:
+    """The findings for one file: task is (path, spec folder or None for the default)."""
+    path, spec_dir = task
+    parsed, problem = read_file(path)
+    if parsed is None:
+        return failed(path, problem or "cannot read")
+    used = base.dialects_used(parsed.document) or {"OMI"}
+    docs = [reader.read_document(parsed.document, name) for name in sorted(used, reverse=True)]  # OMI, KHR
+    doc = docs[0]
+    buffers = buffer_reader(parsed, path)
+    structure = structure_issues(parsed, path, buffers)
+    structure += from_issues(shape_mesh_issues(parsed, doc, buffers), "meshes")
+    kept = [found for found in doc.issues if found.kind == unknown_keys.KIND]  # the reader's: said as values
+    structure += from_issues(value_losses.document_losses(doc) + node_transforms.check(parsed.document) + kept,
+                             "values")
+    # The schema check covers extensionsUsed for every extension, legacy ones included, so the rules'
+    # narrower finding about the same list is left out rather than said twice; so are the rules' notes on
+    # links the structure check already calls errors.
+    said = {"/extensionsUsed", *(item["pointer"] for item in structure)}
+    issues = structure + [item for read in docs
+                          for item in from_issues([found for found in read.issues if found.kind != unknown_keys.KIND],
+                                                  "rules")
+                          if item["pointer"] not in said]
+    issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
+    issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits
+    found = schema.schema_errors(parsed.document, spec_dir, allow_legacy=True)
+    if "KHR" in used:  # both checks report a non-finite number: once is enough
+        found += [item for item in schema_khr.khr_schema_errors(parsed.document) if item not in found]
+    schema_issues = from_issues(found, "schema")
+    issues = merged(issues, schema_issues)
+    issues += legacy_hint(doc.revisions)
+    revisions = sorted({name for read in docs for name in read.revisions})
+    result = counted({"file": path, "status": "checked", "revisions": revisions, "issues": issues})
+    result["status"] = "errors" if result["errors"] else "warnings" if result["warnings"] else "ok"
+    return result
+
+
+def merged(rule_issues: list[dict[str, str]], schema_issues: list[dict[str, str]]) -> list[dict[str, str]]:
+    """Both checkers' findings, each value's problem said once.
+
+    A schema warning is a form ERRATA tolerates and says how it is read, so the rules' note on the same
+    value goes. A schema error on a value the rules already call an error goes, since the rules' message
+    also says what the importer does with the value.
+    """
+    tolerated = {item["pointer"] for item in schema_issues if item["severity"] == "warning"}
+    rule_errors = {item["pointer"] for item in rule_issues if item["severity"] == "error"}
+    return [item for item in rule_issues if item["pointer"] not in tolerated] + [
+        item for item in schema_issues if item["severity"] == "warning" or item["pointer"] not in rule_errors]

@@ -1,0 +1,298 @@
+"""The glTF Object Model of the physics extensions: which JSON pointers animation may target, and their types.
+
+Each physics spec lists "mutable properties ... for use with the glTF Object Model including extensions
+such as KHR_animation_pointer" (OMI_physics_shape, OMI_physics_body's motion and collider READMEs,
+OMI_physics_joint; KHR_implicit_shapes, KHR_physics_rigid_bodies). This module holds those tables once,
+with the spec default that an absent key means, and the few functions both directions and the rules need:
+match a concrete pointer to its template, list the animatable values of a written item, resolve a pointer
+in a document, and check an animation channel's accessor against the Object Model type.
+
+No bpy here: used by the add-on's export and import and by the command-line validator.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .. import model
+from ..json_types import escape_token, get, is_index
+from ..model import Issue
+from .base import OMI, Dialect
+from .fields import Field
+from .khr import KHR
+
+ObjectModelType = Literal["float", "float3", "float4", "bool"]
+ANIMATION_POINTER_EXTENSION = "KHR_animation_pointer"
+
+# Accessor type and component count each Object Model type is animated with (KHR_animation_pointer).
+ACCESSOR_TYPES: dict[str, str] = {"float": "SCALAR", "float3": "VEC3", "float4": "VEC4", "bool": "SCALAR"}
+COMPONENTS: dict[str, int] = {"float": 1, "float3": 3, "float4": 4, "bool": 1}
+
+_ITEM = "{}"
+
+
+@dataclass(frozen=True)
+class PointerTemplate:
+    """One Object Model row. `array` is None for a node-level property (`/nodes/{}/extensions/...`);
+    otherwise the document-level array the item lives in (`/extensions/<extension>/<array>/{}/...`).
+    `path` is below the node's extension object or below the array item; `{}` marks a nested array index.
+    `default` is what an absent key means; None when absence has no value (an unbounded limit, a drive
+    without a target): such a value can only be animated where the file states it."""
+
+    extension: str
+    array: str | None
+    path: tuple[str, ...]
+    type: ObjectModelType
+    default: Any = None
+
+    @property
+    def text(self) -> str:
+        head = f"/nodes/{_ITEM}/extensions/{self.extension}" if self.array is None \
+            else f"/extensions/{self.extension}/{self.array}/{_ITEM}"
+        return "/".join((head, *self.path))
+
+
+def _json(default: Any) -> Any:
+    return list(default) if isinstance(default, tuple) else default  # vectors as JSON reads them
+
+
+def _node(extension: str, path: str, kind: ObjectModelType, default: Any = None) -> PointerTemplate:
+    return PointerTemplate(extension, None, tuple(path.split("/")), kind, _json(default))
+
+
+def _item(extension: str, array: str, path: str, kind: ObjectModelType, default: Any = None) -> PointerTemplate:
+    return PointerTemplate(extension, array, tuple(path.split("/")), kind, _json(default))
+
+
+_TYPES: dict[tuple[str, int], ObjectModelType] = {
+    ("number", 1): "float", ("infinity", 1): "float", ("vector", 3): "float3", ("vector", 4): "float4",
+    ("bool", 1): "bool"}
+
+
+def _animatable(fields: tuple[Field, ...]) -> tuple[tuple[Field, ObjectModelType], ...]:
+    """The fields the Object Model lists: every number, vector and bool (not choices, names, strings)."""
+    return tuple((spec, _TYPES[(spec.kind, spec.size)]) for spec in fields if (spec.kind, spec.size) in _TYPES)
+
+
+def dialect_rows(dialect: Dialect) -> tuple[PointerTemplate, ...]:
+    """A dialect's Object Model, from its field tables (keys and defaults have their one home there)."""
+    rows: list[PointerTemplate] = []
+    for shape_type in dialect.shape_fields:
+        rows += [_item(dialect.homes["shapes"], "shapes", f"{shape_type}/{spec.key}", kind, spec.default)
+                 for spec, kind in _animatable(dialect.shape_fields.get(shape_type, ()))]
+    rows += [_node(dialect.body_extension, f"motion/{spec.key}", kind, spec.default)
+             for spec, kind in _animatable(dialect.motion_fields)]
+    if any(spec.key == "isKinematic" for spec in dialect.motion_fields):  # KHR's motion type, a boolean
+        rows.append(_node(dialect.body_extension, "motion/isKinematic", "bool", False))
+    rows += [_item(dialect.homes["physicsMaterials"], "physicsMaterials", spec.key, kind, spec.default)
+             for spec, kind in _animatable(dialect.material_fields)]
+    joints = dialect.homes["physicsJoints"]
+    for part, fields in (("limits", dialect.limit_fields), ("drives", dialect.drive_fields)):
+        rows += [_item(joints, "physicsJoints", f"{part}/{_ITEM}/{spec.key}", kind, spec.default)
+                 for spec, kind in _animatable(fields)]
+    # OMI's joint README lists /joint/enableCollision, copied from KHR where the node-level joint is an object
+    # inside the body extension; in OMI the joint extension itself holds enableCollision beside `joint`.
+    joint_head = "joint/" if dialect.joint_extension == dialect.body_extension else ""
+    rows += [_node(dialect.joint_extension, f"{joint_head}{spec.key}", kind, spec.default)
+             for spec, kind in _animatable(dialect.joint_fields)]
+    return tuple(rows)
+
+
+# The OMI revision's Object Model (OMI_physics_shape README, OMI_physics_body README.motion.md and
+# README.collider.md, OMI_physics_joint README).
+OMI_POINTERS: tuple[PointerTemplate, ...] = dialect_rows(OMI)
+
+# Khronos' Object Model (KHR_implicit_shapes and KHR_physics_rigid_bodies READMEs).
+KHR_POINTERS: tuple[PointerTemplate, ...] = dialect_rows(KHR)
+
+ALL_POINTERS: tuple[PointerTemplate, ...] = (*OMI_POINTERS, *KHR_POINTERS)
+PHYSICS_EXTENSIONS: frozenset[str] = frozenset(
+    {*model.ALL_EXTENSIONS, *(template.extension for template in ALL_POINTERS)})
+
+
+@dataclass(frozen=True)
+class PointerMatch:
+    """A concrete pointer matched to its template: the node or item index, and nested array indices."""
+
+    template: PointerTemplate
+    index: int  # node index (node-level) or document array index
+    nested: tuple[int, ...] = ()
+
+
+def split(pointer: str) -> list[str] | None:
+    """The RFC 6901 tokens of a pointer (unescaped); None for text that is not a pointer."""
+    if not isinstance(pointer, str) or not pointer.startswith("/"):
+        return None
+    return [token.replace("~1", "/").replace("~0", "~") for token in pointer[1:].split("/")]
+
+
+def is_physics_pointer(pointer: str) -> bool:
+    """True when the pointer leads into a physics extension (whether or not the Object Model lists it)."""
+    tokens = split(pointer) or []
+    if len(tokens) >= 4 and tokens[0] == "nodes" and tokens[2] == "extensions":
+        return tokens[3] in PHYSICS_EXTENSIONS
+    return len(tokens) >= 2 and tokens[0] == "extensions" and tokens[1] in PHYSICS_EXTENSIONS
+
+
+def match(pointer: str, templates: tuple[PointerTemplate, ...] = ALL_POINTERS) -> PointerMatch | None:
+    """The template a concrete pointer instantiates, or None when it names no Object Model property."""
+    tokens = split(pointer)
+    if tokens is None:
+        return None
+    for template in templates:
+        head = ["nodes", _ITEM, "extensions", template.extension] if template.array is None \
+            else ["extensions", template.extension, template.array, _ITEM]
+        pattern = [*head, *template.path]
+        if len(pattern) != len(tokens):
+            continue
+        numbers: list[int] = []
+        for want, got in zip(pattern, tokens, strict=True):
+            if want == _ITEM:
+                if not got.isdigit() or (len(got) > 1 and got.startswith("0")):
+                    break
+                numbers.append(int(got))
+            elif want != got:
+                break
+        else:
+            return PointerMatch(template, numbers[0], tuple(numbers[1:]))
+    return None
+
+
+def pointer_of(template: PointerTemplate, index: int, nested: tuple[int, ...] = ()) -> str:
+    """The concrete pointer of a template at a node or item index (and nested array indices)."""
+    numbers = iter((index, *nested))
+    return "/".join(str(next(numbers)) if token == _ITEM else escape_token(token)
+                    for token in template.text.split("/"))
+
+
+def _walk(container: object, path: tuple[str, ...], nested: tuple[int, ...]) -> tuple[bool, Any]:
+    """(found the parent object, value or _ABSENT) for a template path below a container."""
+    numbers = iter(nested)
+    current = container
+    for position, token in enumerate(path):
+        last = position == len(path) - 1
+        if token == _ITEM:
+            number = next(numbers, None)
+            if not isinstance(current, list) or number is None or not 0 <= number < len(current):
+                return False, None
+            current = current[number]
+            continue
+        if not isinstance(current, Mapping):
+            return False, None
+        if last:
+            return True, current.get(token, _ABSENT)
+        current = current.get(token)
+    return False, None
+
+
+_ABSENT = object()
+
+
+def resolve(gltf: Mapping[str, Any], found: PointerMatch) -> tuple[bool, Any]:
+    """(resolves, value) of a matched pointer in a document: it resolves when everything above the final
+    key exists (the key itself may be absent, meaning its default). The value is the default when absent."""
+    template = found.template
+    if template.array is None:
+        nodes = gltf.get("nodes") if isinstance(gltf, Mapping) else None
+        if not isinstance(nodes, list) or not 0 <= found.index < len(nodes):
+            return False, None
+        container = get(get(nodes[found.index], "extensions"), template.extension)
+    else:
+        items = get(get(get(gltf, "extensions"), template.extension), template.array)
+        if not isinstance(items, list) or not 0 <= found.index < len(items):
+            return False, None
+        container = items[found.index]
+    exists, value = _walk(container, template.path, found.nested)
+    if not exists:
+        return False, None
+    return True, template.default if value is _ABSENT else value
+
+
+def leaves(extension: str, array: str | None, content: object) -> dict[tuple[str, tuple[int, ...]], Any]:
+    """Every Object Model value of one written object: a node's extension object (`array` None) or one item
+    of a document-level array. Keys are (template text, nested indices); absent keys give their default,
+    and values with no default that are absent are left out."""
+    found: dict[tuple[str, tuple[int, ...]], Any] = {}
+    for template in ALL_POINTERS:
+        if template.extension != extension or template.array != array:
+            continue
+        for nested in _nested_indices(content, template.path):
+            exists, value = _walk(content, template.path, nested)
+            if exists and value is _ABSENT:
+                value = template.default
+            if exists and value is not None:
+                found[(template.text, nested)] = value
+    return found
+
+
+def _nested_indices(content: object, path: tuple[str, ...]) -> list[tuple[int, ...]]:
+    """Every combination of nested array indices the path can take in `content`."""
+    combos: list[tuple[object, tuple[int, ...]]] = [(content, ())]
+    for token in path[:-1]:
+        step: list[tuple[object, tuple[int, ...]]] = []
+        for current, numbers in combos:
+            if token == _ITEM:
+                if isinstance(current, list):
+                    step.extend((entry, (*numbers, position)) for position, entry in enumerate(current))
+            elif isinstance(current, Mapping) and token in current:
+                step.append((current[token], numbers))
+        combos = step
+    return [numbers for _current, numbers in combos]
+
+
+# --- checking animation channels (rules, CLI validate) ------------------------------------------------
+
+def _accessor(gltf: Mapping[str, Any], index: object) -> Mapping[str, Any] | None:
+    accessors = get(gltf, "accessors")
+    if not isinstance(index, int) or not is_index(index) or not isinstance(accessors, list) \
+            or index >= len(accessors):
+        return None
+    accessor = accessors[index]
+    return accessor if isinstance(accessor, Mapping) else None
+
+
+def channel_pointers(gltf: Mapping[str, Any]) -> list[tuple[str, str, Mapping[str, Any] | None]]:
+    """(channel location, pointer, sampler) of every KHR_animation_pointer channel into a physics extension."""
+    found = []
+    animations = get(gltf, "animations")
+    for a, animation in enumerate(animations if isinstance(animations, list) else []):
+        channels = get(animation, "channels")
+        samplers = get(animation, "samplers")
+        for c, channel in enumerate(channels if isinstance(channels, list) else []):
+            target = get(channel, "target")
+            pointer = get(get(get(target, "extensions"), ANIMATION_POINTER_EXTENSION), "pointer")
+            if get(target, "path") != "pointer" or not isinstance(pointer, str) or not is_physics_pointer(pointer):
+                continue
+            sampler_index = get(channel, "sampler")
+            sampler = samplers[sampler_index] if is_index(sampler_index) and isinstance(samplers, list) \
+                and sampler_index < len(samplers) and isinstance(samplers[sampler_index], Mapping) else None
+            found.append((f"/animations/{a}/channels/{c}", pointer, sampler))
+    return found
+
+
+def check_animation(gltf: Mapping[str, Any]) -> list[Issue]:
+    """Problems of the physics channels of a document: the pointer names an Object Model property, resolves,
+    and its sampler's output accessor has the property's type (float: SCALAR, float3: VEC3, float4: VEC4)."""
+    issues: list[Issue] = []
+    for at, pointer, sampler in channel_pointers(gltf):
+        where = f"{at}/target/extensions/{ANIMATION_POINTER_EXTENSION}/pointer"
+        found = match(pointer)
+        if found is None:
+            issues.append(Issue(where, f"{pointer} is not a physics property of the glTF Object Model"))
+            continue
+        resolves, _value = resolve(gltf, found)
+        if not resolves:
+            issues.append(Issue(where, f"{pointer} does not exist in this file", "error"))
+        output = _accessor(gltf, get(sampler, "output")) if sampler is not None else None
+        if output is None:
+            continue
+        kind = found.template.type
+        wanted = ACCESSOR_TYPES[kind]
+        if get(output, "type") != wanted:
+            issues.append(Issue(where, f"{pointer} is a {kind}; its sampler's output accessor is "
+                                       f"{get(output, 'type')!s}, not {wanted}", "error"))
+        if kind != "bool" and get(output, "componentType") != 5126:
+            issues.append(Issue(where, f"{pointer} is a {kind}; its output accessor should hold floats (5126)"))
+    return issues

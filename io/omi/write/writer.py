@@ -1,0 +1,380 @@
+"""Model -> glTF JSON: one node's extensions, and whole documents.
+
+The per-item functions (shapes, materials, filters, joint settings, motion) are in `writer_items`,
+driven by the dialect tables; they are re-exported here.
+`node_extensions` builds one node's extensions and hands every document-level item (shape, physics
+material, collision filter, joint settings) to a `ref` callback that decides what stands for its index,
+and every node or mesh reference to `node_ref`/`mesh_ref`. `write_document` below deduplicates equal items
+into arrays (compared as canonical JSON) and maps references to the document's own indices. The glTF
+export hook (io/blender/export_physics.py) resolves indices itself: its `ref` also deduplicates into
+arrays of its own and returns ints, and its node/mesh references are placeholders that it replaces with
+the exporter's indices once every node and mesh has one, before it writes the arrays and extensionsUsed.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from .. import model
+from ..checks import value_losses
+from ..dialects import unknown_keys
+from ..dialects.base import OMI, Dialect, explicit_shape_default
+from ..dialects.fields import write_unknown
+from ..dialects.khr import KHR
+from ..json_types import Where, join, report
+from ..model import Collider, Issue, Joint, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape, Trigger
+from .items import (
+    drive_to_json,
+    filter_to_json,
+    joint_settings_to_json,
+    limit_to_json,
+    material_to_json,
+    motion_to_json,
+    shape_to_json,
+)
+from .khr import node_extensions_khr
+
+BODY = model.BODY_EXTENSION
+SHAPE = model.SHAPE_EXTENSION
+JOINT = model.JOINT_EXTENSION
+LEGACY_COLLIDER = model.LEGACY_COLLIDER_EXTENSION
+OMI_EXTENSIONS = model.CURRENT_EXTENSIONS
+ALL_OMI_EXTENSIONS = model.ALL_EXTENSIONS
+
+Ref = Callable[[str, dict[str, Any]], Any]
+DIALECT_TABLES: dict[str, Dialect] = {"OMI": OMI, "KHR": KHR}
+
+__all__ = ["ItemArrays", "drive_to_json", "filter_to_json", "joint_settings_to_json", "limit_to_json",
+           "material_to_json", "motion_to_json", "node_extensions", "shape_to_json", "write_document"]
+
+
+# --- one node ------------------------------------------------------------------------------------
+
+def _shape_ref(shape: Shape, ref: Ref, mesh_ref: Callable[[MeshRef], Any], at: Where,
+               issues: list[Issue] | None) -> tuple[bool, Any]:
+    """(usable, index) for a shape; not usable when its mesh is not exported."""
+    mesh_value = None
+    if shape.type in model.MESH_SHAPE_TYPES:
+        if shape.mesh is None:
+            report(issues, at, f"{shape.type} shape has no mesh; written without one", "warning")
+        else:
+            mesh_value = mesh_ref(shape.mesh)
+            if mesh_value is None:
+                report(issues, at, f"the mesh of the {shape.type} shape is not exported; dropped")
+                return False, None
+    return True, ref("shapes", shape_to_json(shape, mesh_value))
+
+
+def _optional_ref(ref: Ref, kind: str, item: dict[str, Any]) -> Any:
+    """Index of a material/filter, or None for one that means the same as no item at all."""
+    return ref(kind, item) if item else None
+
+
+def _collider_json(collider: Collider, ref: Ref, mesh_ref: Callable[[MeshRef], Any], at: Where,
+                   issues: list[Issue] | None) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    if collider.shape is not None:
+        usable, index = _shape_ref(collider.shape, ref, mesh_ref, join(at, "collider", "shape"), issues)
+        if not usable:
+            return None
+        out["shape"] = index
+    if collider.physics_material is not None:
+        index = _optional_ref(ref, "physicsMaterials", material_to_json(collider.physics_material))
+        if index is not None:
+            out["physicsMaterial"] = index
+    if collider.collision_filter is not None:
+        index = _optional_ref(ref, "collisionFilters", filter_to_json(collider.collision_filter))
+        if index is not None:
+            out["collisionFilter"] = index
+    return write_unknown(OMI.collider_fields, collider, out, OMI.name)
+
+
+def _trigger_json(trigger: Trigger, ref: Ref, node_ref: Callable[[NodeRef], Any],
+                  mesh_ref: Callable[[MeshRef], Any], *, at: Where,
+                  issues: list[Issue] | None) -> dict[str, Any] | None:
+    out: dict[str, Any] = {}
+    if trigger.shape is not None:
+        usable, index = _shape_ref(trigger.shape, ref, mesh_ref, join(at, "trigger", "shape"), issues)
+        if not usable:
+            return None
+        out["shape"] = index
+        if trigger.collision_filter is not None:
+            index = _optional_ref(ref, "collisionFilters", filter_to_json(trigger.collision_filter))
+            if index is not None:
+                out["collisionFilter"] = index
+        return write_unknown(OMI.trigger_fields, trigger, out, OMI.name)
+    members = []
+    for position, member in enumerate(trigger.nodes):
+        value = node_ref(member)
+        if value is None:
+            report(issues, join(at, "trigger", "nodes", position), "compound trigger member is not exported; dropped")
+        elif value not in members:
+            members.append(value)
+    if not members:
+        report(issues, join(at, "trigger"), "compound trigger has no exported member; dropped")
+        return None
+    if trigger.collision_filter is not None and filter_to_json(trigger.collision_filter):
+        report(issues, join(at, "trigger", "collisionFilter"),
+              "a compound trigger cannot carry a collision filter (schema); set it on its members; dropped")
+    out["nodes"] = members
+    return write_unknown(OMI.trigger_fields, trigger, out, OMI.name)
+
+
+def _joint_json(joint: Joint, ref: Ref, node_ref: Callable[[NodeRef], Any], at: Where,
+                issues: list[Issue] | None) -> dict[str, Any] | None:
+    connected = node_ref(joint.connected_node) if joint.connected_node is not None else None
+    if connected is None:
+        report(issues, join(at, "connectedNode"), "the joint's connected node is not exported; joint dropped")
+        return None
+    out: dict[str, Any] = {"joint": ref("physicsJoints", joint_settings_to_json(joint.settings)),
+                           "connectedNode": connected}
+    if joint.enable_collision:
+        out["enableCollision"] = True
+    return write_unknown(OMI.joint_fields, joint, out, OMI.name)
+
+
+def node_extensions(
+    node: NodePhysics,
+    ref: Ref,
+    node_ref: Callable[[NodeRef], Any],
+    mesh_ref: Callable[[MeshRef], Any],
+    issues: list[Issue] | None = None,
+    *,
+    at: str = "",
+) -> dict[str, dict[str, Any]]:
+    """The node-level OMI extensions of one node: {"OMI_physics_body": ..., "OMI_physics_joint": ...}.
+
+    Only the keys that apply are present. A grouping collider is written as `{}`. Targets that
+    node_ref/mesh_ref report as not exported (None) are dropped and noted in `issues` (pointers are
+    relative to `at`, e.g. "/nodes/3/extensions/OMI_physics_body").
+    """
+    result: dict[str, dict[str, Any]] = {}
+    body: dict[str, Any] = {}
+    body_at = join(at, "extensions", BODY) if at else ""
+    if issues is not None:
+        issues.extend(value_losses.unwritten(node, OMI, at))  # what the file will not hold, named
+    if node.motion is not None:
+        body["motion"] = motion_to_json(node.motion)
+    if node.collider is not None:
+        collider = _collider_json(node.collider, ref, mesh_ref, body_at, issues)
+        if collider is not None:
+            body["collider"] = collider
+    if node.trigger is not None:
+        trigger = _trigger_json(node.trigger, ref, node_ref, mesh_ref, at=body_at, issues=issues)
+        if trigger is not None:
+            body["trigger"] = trigger
+    body = write_unknown((), node, body, OMI.name)  # the body object's own kept keys
+    if body:
+        result[BODY] = body
+    if node.joint is not None:
+        joint = _joint_json(node.joint, ref, node_ref, join(at, "extensions", JOINT) if at else "", issues)
+        if joint is not None:
+            result[JOINT] = joint
+    return result
+
+
+# --- whole document ------------------------------------------------------------------------------
+
+class ItemArrays:
+    """Document-level arrays filled by `ref(kind, item)`, equal items stored once; `ref` returns the index.
+
+    The one deduplication of the writer and of the glTF export hook (io/blender/export_physics.py).
+    Items are compared by `repr`: the writer builds every item of a kind with its keys in one fixed
+    order, so the text is canonical (floats print exactly), found in O(1), and works for items holding
+    placeholders (the export hook's node and mesh slots print as their own identity). With
+    `explicit_empty_shapes`, a shape whose per-type object is empty states its first default instead
+    (`dialects.explicit_shape_default`): Blender's exporter drops empty dicts, which the schema needs.
+    `by_extension` says where each array lives in the dialect.
+    """
+
+    def __init__(self, *, explicit_empty_shapes: bool = False, dialect: Dialect = OMI) -> None:
+        self.dialect = dialect
+        self.arrays: dict[str, list[dict[str, Any]]] = {kind: [] for kind in dialect.homes}
+        self._seen: dict[tuple[str, str], int] = {}
+        self._explicit_empty_shapes = explicit_empty_shapes
+
+    def ref(self, kind: str, item: dict[str, Any]) -> int:
+        if self._explicit_empty_shapes and kind == "shapes":
+            item = explicit_shape(item, self.dialect)
+        key = (kind, repr(item))
+        index = self._seen.get(key)
+        if index is None:
+            index = self._seen[key] = len(self.arrays[kind])
+            self.arrays[kind].append(item)
+        return index
+
+    def by_extension(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
+        """{extension: {array key: items}} for the non-empty arrays, in the dialect's order."""
+        found: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for extension in self.dialect.extensions:
+            content = {kind: self.arrays[kind] for kind in self.dialect.arrays_of(extension) if self.arrays[kind]}
+            if content:
+                found[extension] = content
+        return found
+
+
+def explicit_shape(item: dict[str, Any], dialect: Dialect = OMI) -> dict[str, Any]:
+    """A shapes[] entry whose empty per-type object states the type's first default value instead."""
+    shape_type = item.get("type")
+    if not isinstance(shape_type, str) or item.get(shape_type):
+        return item
+    stated = explicit_shape_default(shape_type, dialect)
+    return {**item, shape_type: stated} if stated else item
+
+
+def _clean_node_extensions(node: dict[str, Any], names: tuple[str, ...]) -> None:
+    extensions = node.get("extensions")
+    if not isinstance(extensions, dict):
+        return
+    touched = False
+    for name in names:
+        if name in extensions:
+            del extensions[name]
+            touched = True
+    if touched and not extensions:
+        del node["extensions"]
+
+
+def _set_document_extension(gltf: dict[str, Any], name: str, arrays: dict[str, list[dict[str, Any]]],
+                            keys: Iterable[str], unknown: model.Unknown | None = None, *, dialect: Dialect = OMI,
+                            issues: list[Issue] | None = None) -> bool:
+    """Replace the arrays of one document-level extension, keep its `extensions`/`extras` and write the
+    document's kept keys of it (`unknown`, never over an array); True if written. Kept keys are not written
+    into an extension whose required array (`Dialect.required_arrays`) the export has nothing for: that
+    would fail the schema, so each is named instead."""
+    extensions = gltf.get("extensions") if isinstance(gltf.get("extensions"), dict) else None
+    previous = extensions.get(name) if extensions is not None else None
+    kept = {key: value for key, value in previous.items() if key in ("extensions", "extras")} \
+        if isinstance(previous, dict) else {}
+    keys = tuple(keys)
+    content = {key: arrays[key] for key in keys if arrays.get(key)}
+    put_document_unknown(content, name, unknown, dialect, issues)
+    if not content:
+        if extensions is not None:
+            extensions.pop(name, None)
+        return False
+    if extensions is None:
+        extensions = gltf["extensions"] = {}
+    extensions[name] = {**content, **kept}
+    return True
+
+
+def put_document_unknown(content: dict[str, Any], name: str, unknown: model.Unknown | None, dialect: Dialect = OMI,
+                         issues: list[Issue] | None = None) -> None:
+    """Write the kept document-level keys of extension `name` into its `content` (never over a key there), unless
+    the extension lacks an array the schema requires of it (`Dialect.required_arrays`): then each is named."""
+    needed = [key for key in dialect.arrays_of(name) if key in dialect.required_arrays and not content.get(key)]
+    for key, value in (unknown.fresh() if unknown else {}).items():
+        if needed:
+            report(issues, ("extensions", name, key), f"{name} key {key!r} kept from the file is not written: the "
+                   f"schema wants `{needed[0]}` in that extension and the export has none", "warning")
+        else:
+            content.setdefault(key, value)
+
+
+DIALECT_NAMES: dict[str, tuple[str, ...]] = {  # every extension name a dialect owns (removed when rewritten)
+    "OMI": ALL_OMI_EXTENSIONS, "KHR": model.KHR_EXTENSIONS}
+
+
+def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequence[str] = ("OMI",), *,
+                   clear: Iterable[str] | None = None, issues: list[Issue] | None = None,
+                   copy: bool = True) -> dict[str, Any]:
+    """A deep copy of `gltf` whose physics is `doc`, written in `dialects` ("OMI", "KHR" or both); nothing
+    else changes. The extensions of the dialects in `clear` (default: those written) are replaced; what
+    a dialect cannot hold is reported in `issues` with the node's pointer. `copy=False` writes into `gltf`
+    itself (a caller's own scratch document, e.g. the export hook's view of its nodes)."""
+    cleared = tuple(dict.fromkeys(clear if clear is not None else dialects))
+    owned = tuple(name for dialect in cleared for name in DIALECT_NAMES[dialect])
+    out: dict[str, Any] = (_copy_json(gltf) if copy else gltf) if isinstance(gltf, dict) else \
+        _copy_json(gltf) if isinstance(gltf, Mapping) else {}
+    nodes: list[Any] = out["nodes"] if isinstance(out.get("nodes"), list) else []
+    meshes: list[Any] = out["meshes"] if isinstance(out.get("meshes"), list) else []
+    for node in nodes:
+        if isinstance(node, dict):
+            _clean_node_extensions(node, owned)
+
+    def node_ref(value: NodeRef) -> int | None:
+        valid = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(nodes)
+        return value if valid else None
+
+    def mesh_ref(value: MeshRef) -> int | None:
+        valid = isinstance(value, int) and not isinstance(value, bool) and 0 <= value < len(meshes)
+        return value if valid else None
+
+    used: set[str] = set()
+    document_extensions = out.get("extensions")
+    if isinstance(document_extensions, dict):
+        for name in owned:
+            if not any(name in DIALECT_TABLES[dialect].extensions for dialect in dialects):
+                document_extensions.pop(name, None)
+    for dialect_name in dict.fromkeys(dialects):
+        dialect = DIALECT_TABLES[dialect_name]
+        items = ItemArrays(dialect=dialect)
+        node_function = node_extensions if dialect_name == "OMI" else node_extensions_khr
+        for index in sorted(key for key in doc.nodes if isinstance(key, int)):
+            if not 0 <= index < len(nodes) or not isinstance(nodes[index], dict):
+                continue
+            extensions = node_function(doc.nodes[index], items.ref, node_ref, mesh_ref, issues, at=f"/nodes/{index}")
+            if not extensions:
+                continue
+            node_json = nodes[index]
+            if not isinstance(node_json.get("extensions"), dict):
+                node_json["extensions"] = {}
+            node_json["extensions"].update(extensions)
+            used.update(extensions)
+        for name in dialect.extensions:
+            kept = doc.unknown.get(name)
+            if _set_document_extension(out, name, items.arrays, dialect.arrays_of(name),
+                                       kept if kept is not None and kept.dialect == dialect_name else None,
+                                       dialect=dialect, issues=issues):
+                used.add(name)
+        if dialect_name != "OMI" and issues is not None:
+            issues.extend(unknown_keys.document_not_written(doc, dialect_name))
+    if isinstance(out.get("extensions"), dict) and not out["extensions"] and "extensions" not in gltf:
+        del out["extensions"]
+    _update_extension_lists(out, used, owned, [DIALECT_TABLES[name] for name in dict.fromkeys(dialects)])
+    return out
+
+
+def _copy_json(value: Any) -> Any:
+    """A copy of JSON-like data in which no two places share an object (unlike copy.deepcopy, which keeps
+    aliasing: two nodes given as one dict must not receive each other's extensions). Iterative, so any
+    depth json.loads accepts is fine; a cycle (Python-made input only) is kept as a shared reference."""
+    containers = (Mapping, list, tuple)
+    if not isinstance(value, containers):
+        return value
+    root: Any = {} if isinstance(value, Mapping) else [None] * len(value)
+    stack = [(value, root, frozenset({id(value)}))]
+    while stack:
+        source, target, path = stack.pop()
+        items = source.items() if isinstance(source, Mapping) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, containers) and id(item) not in path:
+                child: Any = {} if isinstance(item, Mapping) else [None] * len(item)
+                stack.append((item, child, path | {id(item)}))
+                target[key] = child
+            else:
+                target[key] = copy.copy(item) if isinstance(item, containers) else item
+    return root
+
+
+def _update_extension_lists(out: dict[str, Any], used: set[str], owned: tuple[str, ...],
+                            written: list[Dialect]) -> None:
+    """extensionsUsed lists exactly the physics extensions written; extensionsRequired loses the others."""
+    previous = out.get("extensionsUsed")
+    names = [name for name in previous if isinstance(name, str)] if isinstance(previous, list) else []
+    names = [name for name in names if name not in owned or name in used]
+    names += [name for dialect in written for name in dialect.extensions if name in used and name not in names]
+    if names:
+        out["extensionsUsed"] = names
+    else:
+        out.pop("extensionsUsed", None)
+    required = out.get("extensionsRequired")
+    if isinstance(required, list):
+        kept = [name for name in required if name not in owned or name in used]
+        if kept:
+            out["extensionsRequired"] = kept
+        else:
+            del out["extensionsRequired"]
