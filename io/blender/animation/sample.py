@@ -29,8 +29,7 @@ import bpy
 from ...omi import model
 from ...omi.dialects import pointers
 from ...omi.write import writer
-from .. import export_frames
-from ..export import joint_nodes
+from ..export import joint_nodes, node_frames
 from . import curves, gltf_write
 from .curves import Channel
 
@@ -360,7 +359,7 @@ def _placed(written: Any, now: Any, obj: bpy.types.Object, offset: Any) -> Any:
         return None  # a part switched off: its values vanish, which the nudge reports as a change of structure
     shape = written.shape
     if shape is not None and now.shape is not None and shape.type in model.PRIMITIVE_SHAPE_TYPES:
-        placement = export_frames.place_shape(now.shape, obj.matrix_world, offset)
+        placement = node_frames.place_shape(now.shape, obj.matrix_world, offset)
         shape = placement.shape if placement is not None else shape
     values = {"shape": shape, "collision_filter": now.collision_filter}
     if isinstance(written, model.Collider):

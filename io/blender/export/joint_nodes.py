@@ -37,9 +37,9 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
-from .. import export_frames
 from ..adopt import from_constraints
 from ..build import constraint_settings
+from . import node_frames
 
 
 @dataclass(frozen=True)
@@ -108,22 +108,22 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
     """
     connected: bpy.types.Object = joint.connected_node
     own = world(obj)
-    frame = export_frames.rigid(own)
+    frame = node_frames.rigid(own)
     anchor = obj
     constraint = obj.rigid_body_constraint
     if body_of(obj) is None and constraint is not None and constraint.object1 is not None:
         connected_body = body_of(connected)
         anchor = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
         anchor = anchor if anchor is not None else obj
-    reuse_own = anchor is obj and owns_node and export_frames.is_rigid(own)
+    reuse_own = anchor is obj and owns_node and node_frames.is_rigid(own)
     # The settings' limits are measured between the joint object and the connected object's own frame (as
     # the rigid body build measures them). Adopted from a Blender constraint (`adopt_constraint`): Blender
     # measured the limits from the starting pose at the pivot, so the connected frame is the pivot too.
-    at_connected = frame if anchor is not obj else export_frames.rigid(world(connected))
+    at_connected = frame if anchor is not obj else node_frames.rigid(world(connected))
     return JointPlan(
         source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
         joint_side=JointSide(anchor, frame, reuse_own),
-        connected_side=JointSide(connected, at_connected, export_frames.coincide(world(connected), at_connected)),
+        connected_side=JointSide(connected, at_connected, node_frames.coincide(world(connected), at_connected)),
         movable=anchor is not obj,
     )
 
@@ -141,11 +141,11 @@ def new_node_name(plan: JointPlan, suffix: str) -> str:
 def why_new_node(plan: JointPlan, side: JointSide, world: World = _current) -> str:
     """Why an end of the joint gets a node of its own rather than its object's node (`side.reuse` false)."""
     own = world(side.anchor)
-    if not export_frames.is_rigid(own):
+    if not node_frames.is_rigid(own):
         return f"{side.anchor.name!r} is scaled, and a joint frame takes no scale"
     if side is plan.joint_side and side.anchor is plan.source:
         return "a joint goes on a node of its own, without a mesh, camera, light, body or shape (spec)"
-    if _turn(own, side.frame) > export_frames.TOLERANCE:
+    if _turn(own, side.frame) > node_frames.TOLERANCE:
         return f"{side.anchor.name!r} is turned against the joint frame"
     return f"the origin of {side.anchor.name!r} is not the joint frame"
 
@@ -178,11 +178,11 @@ def new_nodes(plan: JointPlan) -> list[tuple[str, JointSide]]:
 
 def plan_from_constraint(obj: bpy.types.Object, joint: from_constraints.ConstraintJoint) -> JointPlan:
     """The plan of a Blender rigid body constraint on `obj` (usually an empty at the pivot)."""
-    frame = export_frames.rigid(obj.matrix_world)
+    frame = node_frames.rigid(obj.matrix_world)
     return JointPlan(
         source=obj, settings=joint.settings, enable_collision=joint.enable_collision,
         joint_side=JointSide(joint.object1, frame, False),
-        connected_side=JointSide(joint.object2, frame, export_frames.coincide(joint.object2.matrix_world, frame)),
+        connected_side=JointSide(joint.object2, frame, node_frames.coincide(joint.object2.matrix_world, frame)),
     )
 
 

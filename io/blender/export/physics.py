@@ -27,12 +27,12 @@ from mathutils import Matrix
 from ...omi import model
 from ...omi.dialects import unknown_keys
 from ...omi.write import writer
-from .. import export_frames, gltf_compat
+from .. import gltf_compat
 from ..adopt import from_bodies
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..tables import markers
-from . import exporter_form, gltf_meshes, khr
+from . import exporter_form, gltf_meshes, khr, node_frames
 from .parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
 from .scene import SceneWrite
 
@@ -310,7 +310,7 @@ class PhysicsExport:
         return self._meshes
 
     def new_node(self, name: str, local: Matrix) -> Any:
-        trs = export_frames.trs_to_gltf(local)
+        trs = node_frames.trs_to_gltf(local)
         return self._gltf_io.Node(
             camera=None, children=[], extensions={}, extras=None, matrix=None, mesh=None, name=name,
             rotation=None if trs.rotation is None else list(trs.rotation),

@@ -16,9 +16,8 @@ from mathutils import Matrix
 
 from ...omi import model
 from ...omi.write import writer
-from .. import export_frames
 from ..adopt import from_bodies, from_constraints
-from . import gltf_meshes, joint_nodes
+from . import gltf_meshes, joint_nodes, node_frames
 from .parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, node_ref
 from .shared_json import RememberedJson
 
@@ -145,14 +144,14 @@ class SceneWrite:
         """(node that carries the shape, shape as written); None when it cannot be exported."""
         if shape is None:
             return node, None
-        placement = export_frames.place_shape(shape, obj.matrix_world, offset)
+        placement = node_frames.place_shape(shape, obj.matrix_world, offset)
         if placement is None:
             self.export.warn(f"object {obj.name!r}: it is scaled to zero, so its {role} has no volume; not exported")
             return None
         if placement.approximation:
             self.export.warn(f"object {obj.name!r}: {role} approximated: {placement.approximation}")
         target = node
-        name = export_frames.shape_node_name(obj.name, role)
+        name = node_frames.shape_node_name(obj.name, role)
         for position, local in enumerate(placement.chain):
             target = self.add_child(target, local, name if position == len(placement.chain) - 1 else f"{name}.unscaled")
         if placement.chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
@@ -269,7 +268,7 @@ class SceneWrite:
         carrier = self.carriers.get(id(anchor_node))
         if side.reuse and not (suffix == "joint" and carrier is not None and carrier.joint is not None):
             return anchor_node
-        chain = export_frames.child_chain(side.anchor.matrix_world, side.frame)
+        chain = node_frames.child_chain(side.anchor.matrix_world, side.frame)
         if chain is None:
             return None
         target = anchor_node

@@ -3,7 +3,7 @@
 Import then export keeps a file's nodes, names and extension placement; where the export must add a node
 (a primitive shape on an unevenly scaled node, a joint on a node that also carries a mesh or body, a scaled
 joint frame), the import report names the node, the node the export will add and why. The prediction asks
-the export's own rules (`export_frames.place_shape`, `joint_nodes.plan_from_settings`) about the objects
+the export's own rules (`node_frames.place_shape`, `joint_nodes.plan_from_settings`) about the objects
 the import made, so the two directions cannot disagree.
 """
 
@@ -15,9 +15,8 @@ from collections.abc import Mapping
 import bpy
 
 from ...omi import model
-from .. import export_frames
 from ..build.plan import Frames
-from . import joint_nodes
+from . import joint_nodes, node_frames
 
 
 def _busy(node: model.NodePhysics) -> bool:
@@ -30,9 +29,9 @@ def _shape_moves(index: int, obj: bpy.types.Object, node: model.NodePhysics, fra
         shape = None if part is None else part.shape
         if shape is None:
             continue
-        placement = export_frames.place_shape(shape, frames.world(obj), None)  # the import sets no shape offset
+        placement = node_frames.place_shape(shape, frames.world(obj), None)  # the import sets no shape offset
         if placement is not None and placement.chain:
-            name = export_frames.shape_node_name(obj.name, role)
+            name = node_frames.shape_node_name(obj.name, role)
             found.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: an export will write its {role} on "
                                                         f"a new node {name!r}: {placement.why_new_node(shape)}",
                                      "info"))

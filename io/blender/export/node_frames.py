@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 from mathutils import Matrix
 
-from ..omi import model
-from .tables import axes
+from ...omi import model
+from ..tables import axes
 
 TOLERANCE = 1e-5  # relative; float32 PropertyGroup values and matrix products stay well inside it
 MIN_SCALE = 1e-9
