@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from .. import model
 from ..json_types import get, sequence_items
-from ..model import Issue
 from .fields import Field
 
 # --- items whose spelling every dialect shares -----------------------------------------------------
@@ -200,15 +199,10 @@ def _names(extensions: object) -> list[str]:
     return [name for name in extensions if isinstance(name, str)] if isinstance(extensions, Mapping) else []
 
 
-def document_dialect(gltf: object, issues: list[Issue] | None = None) -> str:
-    """The dialect read_document reads: KHR when the document holds only KHR physics, else OMI."""
-    used = dialects_used(gltf)
-    if used == {"KHR"}:
-        return "KHR"
-    if used == {"OMI", "KHR"} and issues is not None:
-        issues.append(Issue("/extensions", "the file holds both OMI and KHR physics: the OMI physics is read "
-                                                 "(convert reads either on request)", "info"))
-    return "OMI"
+def document_dialect(gltf: object) -> str:
+    """The one dialect to read a document in: KHR when it holds only KHR physics, else OMI (a document
+    with both is read in both by `read.mixed`)."""
+    return "KHR" if dialects_used(gltf) == {"KHR"} else "OMI"
 
 
 

@@ -22,7 +22,13 @@ from typing import Any
 from .. import model
 from ..checks import rules
 from ..dialects import pointers
-from ..dialects.base import LEGACY_COLLIDERS_KEY, LEGACY_JOINT_CONSTRAINTS_KEY, OMI, document_dialect
+from ..dialects.base import (
+    LEGACY_COLLIDERS_KEY,
+    LEGACY_JOINT_CONSTRAINTS_KEY,
+    OMI,
+    dialects_used,
+    document_dialect,
+)
 from ..json_types import (
     MISSING,
     ROOT,
@@ -38,6 +44,7 @@ from ..json_types import (
     value_key,
 )
 from ..model import Collider, Issue, Motion, NodePhysics, PhysicsDocument, Shape, Unknown
+from . import mixed
 from .items import ItemReader
 from .joints import JointReading
 from .legacy import LegacyReading, NodeState
@@ -58,10 +65,12 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None, *, tree_m
     tree_mended: the node tree has been checked and mended already (`gltf_structure`, the import's repair,
     which reported each link it dropped): the reader's own hierarchy is made only when a rule needs it.
     """
+    if dialect is None and dialects_used(gltf) == {"OMI", "KHR"}:
+        return mixed.read_both(gltf, lambda one, name: read_document(one, name, tree_mended=tree_mended), "OMI", "KHR")
     doc = PhysicsDocument()
     try:
         if dialect is None:
-            dialect = document_dialect(gltf, doc.issues)
+            dialect = document_dialect(gltf)
         if dialect == "KHR":
             from .khr import KhrReader  # noqa: PLC0415 - read.khr builds on this module
 

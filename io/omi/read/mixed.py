@@ -1,0 +1,66 @@
+"""A file that holds OMI physics and KHR physics: both are read, node by node.
+
+Tools write both for different engines (the add-on's own "both" target puts both on every node), and a
+level can be assembled from parts made by different tools (OMI on one node, KHR on the floor). Reading
+only one dialect would drop the other's bodies, so each node keeps the physics of the dialect it has.
+Where one node carries both, OMI wins: it is the add-on's home dialect and holds what KHR cannot say
+(triggers' compound form, gravity); the KHR copy is compared, and a copy that means something else is
+named, since an engine that reads KHR would build something different from what Blender imports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from ..model import Issue, NodePhysics, PhysicsDocument
+
+ReadOne = Callable[[Mapping[str, Any], str], PhysicsDocument]
+
+
+def _node_of(pointer: str) -> int | None:
+    """The node index a pointer into /nodes/N/... names, else None."""
+    parts = pointer.split("/")
+    if len(parts) > 2 and parts[1] == "nodes" and parts[2].isdigit():
+        return int(parts[2])
+    return None
+
+
+def _meaning(physics: NodePhysics) -> tuple[object, ...]:
+    return physics.motion, physics.collider, physics.trigger, physics.joint
+
+
+def _name(gltf: Mapping[str, Any], index: int) -> str:
+    nodes = gltf.get("nodes")
+    node = nodes[index] if isinstance(nodes, list) and index < len(nodes) else None
+    name = node.get("name") if isinstance(node, Mapping) else None
+    return f"node {index} '{name}'" if isinstance(name, str) and name else f"node {index}"
+
+
+def read_both(gltf: Mapping[str, Any], read_one: ReadOne, home: str, other: str) -> PhysicsDocument:
+    """The physics of a document holding two dialects: `home`'s nodes, plus `other`'s nodes that `home`
+    says nothing about; a warning per node whose two copies differ, one info line for those that agree."""
+    doc = read_one(gltf, home)
+    second = read_one(gltf, other)
+    shared = set(doc.nodes) & set(second.nodes)
+    added = sorted(set(second.nodes) - shared)
+    for index in added:
+        doc.nodes[index] = second.nodes[index]
+    seen = set(doc.issues)  # the node tree's findings are made by both reads
+    doc.issues.extend(issue for issue in second.issues if _node_of(issue.pointer) not in shared and issue not in seen)
+    doc.revisions |= second.revisions
+    for extension, unknown in second.unknown.items():
+        doc.unknown.setdefault(extension, unknown)
+    if added:
+        doc.issues.append(Issue("/extensions", f"the file holds both {home} and {other} physics: both are read "
+                                               f"({len(added)} node(s) have {other} physics only)", "info"))
+    differ = [index for index in sorted(shared) if _meaning(doc.nodes[index]) != _meaning(second.nodes[index])]
+    if len(shared) > len(differ):
+        doc.issues.append(Issue("/nodes", f"{len(shared) - len(differ)} node(s) carry both {home} and {other} "
+                                          f"physics that say the same: the {home} physics is read", "info"))
+    for index in differ:
+        doc.issues.append(Issue(f"/nodes/{index}/extensions",
+                                f"{_name(gltf, index)} carries both {home} and {other} physics that differ: the "
+                                f"{home} physics is read and the {other} copy is ignored (an engine that reads "
+                                f"{other} builds this node differently)"))
+    return doc
