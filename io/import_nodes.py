@@ -26,6 +26,7 @@ import bpy
 
 from ..properties import convert
 from .blender import import_repair
+from .blender.bones import rig_import
 from .blender.build import plan, rigid_body
 from .blender.tables import markers
 from .omi import model
@@ -183,6 +184,8 @@ class ImportPlan:
         objects = self.objects(gltf)
         self._mark_shape_meshes(objects)
         convert.apply_document_unknown(self.doc, bl_scene)  # the document-level keys kept for export
+        bone_parts = rig_import.add_parts(gltf, self.doc, objects, [*self.doc.nodes, *self.collision_nodes.values()],
+                                          issues)  # physics on bones gets objects of its own
         written = []
         for index, node in self.doc.nodes.items():
             obj = objects.get(index)
@@ -206,6 +209,7 @@ class ImportPlan:
                 collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
                 rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects],
                                               convert.SceneSettings(bl_scene), issues)
+                rig_import.tie_parts(bone_parts)
         finally:
             self._drop_placeholder_mesh()
         return written

@@ -96,3 +96,24 @@ def importer_buffer(gltf: Any, index: int) -> bytes | memoryview | None:
     except Exception:
         return None
     return found if isinstance(found, bytes | memoryview) else None
+
+
+def imported_bones(gltf: Any) -> dict[int, tuple[Any, str]]:
+    """glTF node index -> (armature object, bone name) for each node the importer made a bone of.
+
+    The importer's virtual node tree (`gltf.vnodes`, io_scene_gltf2/blender/imp/vnode.py) marks a bone with
+    `type == VNode.Bone`, names it `blender_bone_name` and points to its armature's vnode with `bone_arma`;
+    the same on every supported version.
+    """
+    found: dict[int, tuple[Any, str]] = {}
+    vnodes = getattr(gltf, "vnodes", None) or {}
+    for index, vnode in vnodes.items():
+        bone_type = getattr(type(vnode), "Bone", None)
+        if not isinstance(index, int) or bone_type is None or getattr(vnode, "type", None) != bone_type:
+            continue
+        armature_vnode = vnodes.get(getattr(vnode, "bone_arma", None))
+        armature = getattr(armature_vnode, "blender_object", None)
+        name = getattr(vnode, "blender_bone_name", None)
+        if armature is not None and name and armature.type == 'ARMATURE' and name in armature.pose.bones:
+            found[index] = (armature, name)
+    return found

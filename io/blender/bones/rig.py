@@ -1,0 +1,131 @@
+"""A ragdoll rig: Blender has no rigid bodies on bones, so a bone's physics lives on an object of its own.
+
+- A dynamic bone part is a rigid-body object at the bone's glTF node frame; an empty under it (BONE_TARGET)
+  sits at the bone's own frame, and the bone copies that empty's world transform (a Copy Transforms
+  constraint named FOLLOW_BONE). Copy Transforms rather than Child Of: a child bone's own pose already
+  holds its parent's motion, which Child Of would add a second time.
+- A static or kinematic bone part rides on the animated bone instead (parented to it) and its Blender rigid
+  body is 'Animated', so the simulation moves it with the bone.
+- `parts_of` finds the parts of an armature again, for export and the overlay: this rig, and the common
+  hand-made one (a bone with Copy Transforms or Child Of to a rigid-body object).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import bpy
+from mathutils import Matrix
+
+from ..tables.markers import BONE_PART, BONE_TARGET, is_generated
+
+FOLLOW_BONE = "OMI ragdoll"  # the bone constraint that makes a bone follow its part
+_FOLLOWING = ('COPY_TRANSFORMS', 'CHILD_OF')
+
+
+@dataclass(frozen=True)
+class BonePart:
+    """A rigid-body object standing for one bone's physics."""
+
+    armature: bpy.types.Object
+    bone: str
+    part: bpy.types.Object
+    follows_simulation: bool  # the bone follows the part (dynamic); else the part rides on the bone
+
+
+def new_part(name: str, world: Matrix, collection: bpy.types.Collection, bone: str) -> bpy.types.Object:
+    """An empty-mesh object at `world` to carry a bone's physics (the rigid-body build gives it its shape)."""
+    part = bpy.data.objects.new(name, bpy.data.meshes.new(name))
+    part[BONE_PART] = bone
+    part.display_type = 'WIRE'
+    part.matrix_world = world
+    collection.objects.link(part)
+    return part
+
+
+def pose_world(armature: bpy.types.Object, bone: str) -> Matrix:
+    return armature.matrix_world @ armature.pose.bones[bone].matrix
+
+
+def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *, mute: bool = False) -> None:
+    """Make the bone copy the part: an empty under the part at the bone's current frame, copied in world space."""
+    unfollow(armature, bone)
+    target = bpy.data.objects.new(f"{part.name} bone", None)
+    target[BONE_TARGET] = bone
+    target.empty_display_type = 'ARROWS'
+    target.empty_display_size = 0.1
+    target.hide_render = True
+    for collection in part.users_collection:
+        collection.objects.link(target)
+    target.parent = part
+    target.matrix_parent_inverse = Matrix.Identity(4)
+    target.matrix_basis = part.matrix_world.inverted_safe() @ pose_world(armature, bone)
+    constraint = armature.pose.bones[bone].constraints.new('COPY_TRANSFORMS')
+    constraint.name = FOLLOW_BONE
+    constraint.target = target
+    constraint.mute = mute
+
+
+def unfollow(armature: bpy.types.Object, bone: str) -> None:
+    """Remove the bone's follow constraint and its target empty."""
+    pose_bone = armature.pose.bones[bone]
+    constraint = pose_bone.constraints.get(FOLLOW_BONE)
+    if constraint is None:
+        return
+    target = constraint.target
+    pose_bone.constraints.remove(constraint)
+    if target is not None and BONE_TARGET in target:
+        bpy.data.objects.remove(target)
+
+
+def ride_bone(part: bpy.types.Object, armature: bpy.types.Object, bone: str) -> None:
+    """Parent the part to the bone, keeping where it is."""
+    world = part.matrix_world.copy()
+    part.parent = armature
+    part.parent_type = 'BONE'
+    part.parent_bone = bone
+    pose_bone = armature.pose.bones[bone]
+    bone_tail = armature.matrix_world @ pose_bone.matrix @ Matrix.Translation((0.0, pose_bone.length, 0.0))
+    part.matrix_parent_inverse = Matrix.Identity(4)
+    part.matrix_basis = bone_tail.inverted_safe() @ world  # a bone child hangs from the bone's tail
+
+
+def reparent_keeping_world(obj: bpy.types.Object, parent: bpy.types.Object) -> None:
+    world = obj.matrix_world.copy()
+    obj.parent = parent
+    obj.parent_type = 'OBJECT'
+    obj.matrix_parent_inverse = Matrix.Identity(4)
+    obj.matrix_basis = parent.matrix_world.inverted_safe() @ world
+
+
+def _is_body(obj: bpy.types.Object) -> bool:
+    settings = getattr(obj, "omi_physics", None)
+    tagged = settings is not None and (settings.use_motion or settings.use_collider)
+    return obj.rigid_body is not None or bool(tagged)
+
+
+def part_of_target(target: bpy.types.Object | None) -> bpy.types.Object | None:
+    """The part a bone follows through `target`: this rig's bone target's parent, or a rigid-body object."""
+    if target is None or is_generated(target):
+        return None
+    if BONE_TARGET in target:
+        return target.parent
+    return target if _is_body(target) else None
+
+
+def parts_of(armature: bpy.types.Object, scene_objects: bpy.types.bpy_prop_collection | None = None) -> list[BonePart]:
+    """The bone parts of an armature: bones following a part, and this rig's parts riding on a bone."""
+    found: list[BonePart] = []
+    if armature.type != 'ARMATURE' or armature.pose is None:
+        return found
+    for pose_bone in armature.pose.bones:
+        for constraint in pose_bone.constraints:
+            if constraint.type in _FOLLOWING and getattr(constraint, "subtarget", "") == "":
+                part = part_of_target(constraint.target)
+                if part is not None:
+                    found.append(BonePart(armature, pose_bone.name, part, True))
+                    break
+    for child in armature.children if scene_objects is None else scene_objects:
+        if child.parent is armature and child.parent_type == 'BONE' and BONE_PART in child:
+            found.append(BonePart(armature, child.parent_bone, child, False))
+    return found

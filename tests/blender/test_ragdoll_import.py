@@ -1,0 +1,96 @@
+"""Physics on skin joints (issue #23): a Robot_skinned-like character imports as a ragdoll and simulates.
+
+The files come from ragdoll_files.py (both dialects). Every body and joint is imported onto ragdoll parts,
+no joint is held by a generated world anchor, and playing the timeline swings the arm from its hook with
+the elbow inside its limit while the skinned mesh's evaluated vertices stay on their bones.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import bpy
+import import_support
+import pytest
+import ragdoll_files
+from mathutils import Vector
+
+FRAMES = 90
+VERTEX_TOLERANCE = 1e-3  # m: rigid skinning on a bone that copies its part exactly
+LIMIT_TOLERANCE = 0.05  # rad: Bullet's soft limit overshoots a little on the first swing
+
+
+@pytest.fixture(params=["OMI", "KHR"])
+def character(request, tmp_path, omi_addon):
+    path = ragdoll_files.write(tmp_path, request.param)
+    return path, import_support.import_gltf(path)
+
+
+def _joint_bodies(joint_name: str) -> set[str]:
+    joint = bpy.data.objects[joint_name]
+    made = import_support.constraints_of(joint)
+    assert len(made) == 1, f"{joint_name}: {[obj.name for obj in made]}"
+    constraint = made[0].rigid_body_constraint
+    return {constraint.object1.name, constraint.object2.name}
+
+
+def test_every_body_and_joint_imported_on_ragdoll_parts(character, markers):
+    _path, imported = character
+    assert not imported.failures
+    assert not [text for text in imported.warnings if "not imported" in text or "not found" in text]
+    parts = {obj.name: obj for obj in bpy.data.objects if markers.BONE_PART in obj}
+    assert set(parts) == {"Upper", "Lower"}
+    for name in ("Upper", "Lower"):
+        assert parts[name].rigid_body is not None and parts[name].rigid_body.type == 'ACTIVE'
+        assert parts[name].omi_physics.use_motion and parts[name].omi_physics.motion.motion_type == 'DYNAMIC'
+    assert parts["Upper"].omi_physics.motion.mass == pytest.approx(2.0)
+    assert bpy.data.objects["UpperShape"].parent == parts["Upper"]  # the compound's collider under its body
+    assert _joint_bodies("HookJoint") == {"Hook", "Upper"}
+    assert _joint_bodies("ElbowJoint") == {"Upper", "Lower"}
+    anchors = [obj.name for obj in bpy.data.objects if obj.get(markers.GENERATED) == markers.ANCHOR]
+    assert anchors == []
+    arm = bpy.data.objects["Character"]
+    for bone in ("Upper", "Lower"):
+        follow = arm.pose.bones[bone].constraints["OMI ragdoll"]
+        assert follow.type == 'COPY_TRANSFORMS' and follow.target.parent == parts[bone]
+    reported = [text for text in imported.notes if "ragdoll part" in text]
+    assert len(reported) == 2, imported.notes
+
+
+def _rest_locals(path) -> list[tuple[str, Vector]]:
+    """Each vertex of the tube in its bone's node frame, from the file (bone by ring)."""
+    document = json.loads(path.read_text())
+    worlds = import_support.world_matrices(document)
+    positions, joints, _indices = ragdoll_files._tube()
+    names = ("Upper", "Lower")
+    to_blender = import_support.TO_BLENDER
+    return [(names[joint], worlds[ragdoll_files.BONE_NODES[names[joint]]].inverted() @ (to_blender @ Vector(p)))
+            for p, joint in zip(positions, joints, strict=True)]
+
+
+def test_simulated_character_swings_within_limits_and_skin_follows(character):
+    path, _imported = character
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = 1, FRAMES
+    upper, lower = bpy.data.objects["Upper"], bpy.data.objects["Lower"]
+    start_lower = lower.matrix_world.translation.copy()
+    pivot = upper.matrix_world.translation.copy()
+    elbow = []
+    for frame in range(1, FRAMES + 1):
+        scene.frame_set(frame)
+        angle = import_support.rotation_angle(upper.matrix_world, lower.matrix_world)
+        elbow.append(min(angle, math.tau - angle))  # a quaternion difference may take the long way round
+    assert (lower.matrix_world.translation - start_lower).length > 1.0  # it fell and swung
+    assert (upper.matrix_world.translation - pivot).length < 0.02  # held on the hook's pin
+    assert max(elbow) <= ragdoll_files.ELBOW_LIMIT + LIMIT_TOLERANCE
+    assert max(elbow) > 0.05  # the elbow did bend
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    skinned = bpy.data.objects["Arm"].evaluated_get(depsgraph)
+    mesh = skinned.to_mesh()
+    try:
+        errors = [((skinned.matrix_world @ vertex.co) - bpy.data.objects[bone].matrix_world @ local).length
+                  for vertex, (bone, local) in zip(mesh.vertices, _rest_locals(path), strict=True)]
+    finally:
+        skinned.to_mesh_clear()
+    assert max(errors) < VERTEX_TOLERANCE
