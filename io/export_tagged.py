@@ -14,8 +14,11 @@ from ..properties import convert, object_physics, scene_physics
 from .blender.export.parts import Derived
 from .omi import model
 
-# The export dialog's dialect choice -> the dialects written (io/omi/writer names).
-EXPORT_DIALECTS: dict[str, tuple[str, ...]] = {"OMI": ("OMI",), "KHR": ("KHR",), "BOTH": ("OMI", "KHR")}
+# The export dialog's target choice -> the dialects written (io/omi/writer names) and the target's name
+# (`godot` is OMI changed for Godot 4's importer: io/omi/dialects/godot.py).
+EXPORT_DIALECTS: dict[str, tuple[str, ...]] = {"OMI": ("OMI",), "KHR": ("KHR",), "BOTH": ("OMI", "KHR"),
+                                               "GODOT": ("OMI",)}
+EXPORT_TARGETS: dict[str, str] = {"OMI": "omi", "KHR": "khr", "BOTH": "both", "GODOT": "godot"}
 
 
 class TaggedSettings:
@@ -25,7 +28,9 @@ class TaggedSettings:
         options = scene_physics(bl_scene)
         self.export_physics = bool(options.export_physics)
         self.export_rigid_bodies = bool(options.export_rigid_bodies)
-        self.export_dialects = EXPORT_DIALECTS.get(str(getattr(options, "export_dialect", "OMI")), ("OMI",))
+        choice = str(getattr(options, "export_dialect", "OMI"))
+        self.export_dialects = EXPORT_DIALECTS.get(choice, ("OMI",))
+        self.export_target = EXPORT_TARGETS.get(choice, "omi")
 
     @staticmethod
     def is_tagged(obj: bpy.types.Object) -> bool:

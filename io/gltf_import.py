@@ -12,7 +12,7 @@ from typing import Any
 import bpy
 
 from ..properties import scene_physics
-from . import animation_import
+from . import animation_import, godot_layout
 from .blender import import_repair, recursion_room
 from .blender.build import world
 from .blender.export import structure_moves
@@ -32,6 +32,9 @@ class glTF2ImportUserExtension:
                            for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)]
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
+        self._folds: godot_layout.MeshChildFold | None = None
+        # Asked for every node by the importer: only set when the file has the `godot` layout (see _before).
+        self.gather_import_node_before_hook: Any = None
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Read the physics and prepare the importer's data before it creates any object."""
@@ -52,12 +55,22 @@ class glTF2ImportUserExtension:
             if not self.plan.doc.nodes:
                 return
             self.issues.extend(import_repair.physics_issues(gltf, self.plan.doc))
+            self._folds = godot_layout.MeshChildFold(gltf)
+            if self._folds.children:
+                self.gather_import_node_before_hook = self._node_before
             if options.import_rigid_bodies:
                 world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)
         except Exception as error:  # a hook must never end the import
             self._failed(gltf, "reading the physics", error)
             self.plan = None
+
+    def _node_before(self, _vnode: Any, gltf_node: Any, gltf: Any) -> None:
+        try:
+            if self._folds is not None and gltf_node is not None:
+                self._folds.skip_child(gltf, gltf_node)
+        except Exception as error:
+            self._failed(gltf, "folding a Godot mesh child into its body", error)
 
     def gather_import_scene_after_nodes_hook(self, _gltf_scene: Any, bl_scene: bpy.types.Scene, gltf: Any) -> None:
         """Write the settings into the created objects and build the Blender rigid bodies."""

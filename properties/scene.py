@@ -115,14 +115,16 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         description="Also export objects that have only a Blender rigid body or rigid body constraint, untagged",
         default=True,
     )
-    export_dialect: EnumProperty(
-        name="Dialect",
-        description="Which glTF physics extensions the export writes",
+    export_dialect: EnumProperty(  # the export target (its stored name stays, for saved files)
+        name="Target",
+        description="Which engine or spec the physics is written for",
         items=[
-            ('OMI', "OMI", "OMI_physics_shape, OMI_physics_body and OMI_physics_joint (read by Godot)", 0),
+            ('OMI', "OMI", "OMI_physics_shape, OMI_physics_body and OMI_physics_joint, current revision", 0),
             ('KHR', "KHR", "KHR_physics_rigid_bodies with KHR_implicit_shapes (read by Babylon.js, three.js, "
                            "PlayCanvas and the Khronos sample viewer); what KHR cannot hold is reported", 1),
             ('BOTH', "OMI and KHR", "Both in one file, for readers of either", 2),
+            ('GODOT', "Godot 4", "OMI as Godot 4's glTF importer reads it: render meshes on child nodes, shapes in "
+                                 "Godot's form; what Godot ignores is reported", 3),
         ],
         default='OMI',
     )

@@ -50,8 +50,11 @@ def add_commands(commands: Any) -> None:
     exporter.add_argument("--no-untagged-rigid-bodies", "--no-rigid-bodies", action="store_true",
                           help="leave out objects that have only a Blender rigid body (no OMI settings)")
     exporter.add_argument("--spec-dir", help="the OMI spec folder, to check the written file's schema")
-    exporter.add_argument("--dialect", choices=("OMI", "KHR", "both"), default="OMI",
-                          help="the physics extensions to write: OMI (default), KHR, or both in one file")
+    exporter.add_argument("--target", "--dialect", dest="target", type=str.lower, default="omi",
+                          choices=("omi", "godot", "khr", "both"),
+                          help="what the physics is written for: omi (the OMI spec, default), godot (OMI as "
+                               "Godot 4's importer reads it), khr (KHR_physics_rigid_bodies), or both OMI and KHR; "
+                               "--dialect is the old name")
     _blender_options(exporter, verb="export")
     exporter.set_defaults(run=cmd_export)
 
@@ -323,7 +326,7 @@ def cmd_export(args: argparse.Namespace, argv: list[str]) -> int:
     settings = bpy.context.scene.omi_physics
     settings.export_physics = not args.no_physics
     settings.export_rigid_bodies = not args.no_untagged_rigid_bodies
-    settings.export_dialect = {"both": "BOTH"}.get(args.dialect, args.dialect)
+    settings.export_dialect = args.target.upper()
     out.parent.mkdir(parents=True, exist_ok=True)
     export_format = 'GLB' if file_format == "glb" else 'GLTF_SEPARATE'
     records, status, why = _run_operator(args, bpy.ops.export_scene.gltf, filepath=str(out.resolve()),

@@ -32,7 +32,7 @@ from ..adopt import from_bodies
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..tables import markers
-from . import exporter_form, gltf_meshes, khr, node_frames
+from . import exporter_form, gltf_meshes, godot_target, khr, node_frames
 from .parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
 from .scene import SceneWrite
 
@@ -46,6 +46,7 @@ class PhysicsExport:
         self.enabled = bool(tagged.export_physics)
         self.include_rigid_bodies = bool(tagged.export_rigid_bodies)
         self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", ("OMI",)))
+        self.target: str = str(getattr(tagged, "export_target", "omi"))  # "godot": see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._items = writer.ItemArrays(explicit_empty_shapes=True)  # the exporter drops empty dicts
@@ -197,6 +198,8 @@ class PhysicsExport:
                     details["mesh"] = index
         self._write_document(gltf)
         self.animation.finish(gltf)
+        if self.target == "godot":
+            self.report(godot_target.apply(gltf, lambda name: self.new_node(name, Matrix.Identity(4))))
         if "KHR" in self.dialects:
             khr_only = "OMI" not in self.dialects
             animated = self.animation.has_channels()

@@ -1,0 +1,37 @@
+"""The `godot` export target on the exporter's finished document (io/omi/dialects/godot.py decides).
+
+Runs in `PhysicsExport.finish`, once the exporter has indexed every node and the OMI physics is written:
+the shapes are rewritten in place, each mesh Godot would drop goes to a new child node, and what Godot
+ignores is said once per kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...omi.dialects import godot
+from ...omi.model import Issue
+
+
+def _view(gltf: Any) -> dict[str, Any]:
+    """The document as the pure target reads it: node dicts sharing the exporter's extension dicts."""
+    nodes = [{"name": node.name, "mesh": node.mesh, "children": list(node.children or []),
+              "extensions": node.extensions or {}} for node in gltf.nodes or []]
+    animations = [{"channels": [{"target": {"node": channel.target.node, "extensions": channel.target.extensions}}
+                                for channel in animation.channels or []]} for animation in gltf.animations or []]
+    return {"nodes": nodes, "extensions": gltf.extensions or {}, "animations": animations}
+
+
+def apply(gltf: Any, new_node: Callable[[str], Any]) -> list[Issue]:
+    """Put the finished document into the `godot` form; `new_node(name)` makes an exporter node at the
+    origin of its parent."""
+    form = godot.godot_form(_view(gltf))
+    for index in form.mesh_moves:
+        node = gltf.nodes[index]
+        child = new_node(node.name)
+        child.mesh, child.skin, child.weights = node.mesh, node.skin, node.weights
+        node.mesh, node.skin, node.weights = None, None, None
+        gltf.nodes.append(child)
+        node.children = [*(node.children or []), len(gltf.nodes) - 1]
+    return form.issues

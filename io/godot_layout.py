@@ -1,0 +1,51 @@
+"""Import side of the `godot` export target: a body node whose render mesh sits on a child of the same
+name (io/omi/dialects/godot.py: `mesh_children`) comes back as one object, the body holding its mesh.
+
+Before the importer makes objects, the child's mesh goes onto the body node; when the importer reaches
+the body, the emptied child is turned into a node it skips (its virtual node's type), so no empty is made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .blender.import_repair import node_json
+from .omi import model
+from .omi.dialects import godot
+
+
+def _view(data: Any) -> dict[str, Any]:
+    """The importer's data as JSON for `godot.mesh_children`: only mesh-less body nodes with children and
+    those children are spelled out (the others cannot be part of the layout)."""
+    nodes = data.nodes or []
+    view: list[dict[str, Any]] = [{} for _node in nodes]
+    for index, node in enumerate(nodes):
+        if node.mesh is None and node.children and model.BODY_EXTENSION in (node.extensions or {}):
+            for at in (index, *node.children):
+                if isinstance(at, int) and 0 <= at < len(nodes) and not view[at]:
+                    view[at] = {**node_json(nodes[at]), **node_json(nodes[at], for_reader=True)}
+    animations = [{"channels": [{"target": {"node": channel.target.node}} for channel in animation.channels or []]}
+                  for animation in data.animations or []]
+    return {"nodes": view, "animations": animations}
+
+
+class MeshChildFold:
+    """The folds of one import: body node -> its mesh child (glTF indices)."""
+
+    def __init__(self, gltf: Any) -> None:
+        nodes = gltf.data.nodes or []
+        self.children: dict[int, int] = {}
+        for parent, child in godot.mesh_children(_view(gltf.data)).items():
+            if nodes[child].skin is not None:
+                continue  # the importer moves skinned meshes itself: left as the file has it
+            nodes[parent].mesh, nodes[child].mesh = nodes[child].mesh, None
+            nodes[parent].weights, nodes[child].weights = nodes[child].weights, None
+            self.children[parent] = child
+        self._by_node = {id(nodes[parent]): child for parent, child in self.children.items()}
+
+    def skip_child(self, gltf: Any, gltf_node: Any) -> None:
+        """At the body's node hook: its emptied mesh child is skipped by the importer."""
+        child = self._by_node.get(id(gltf_node))
+        if child is not None:
+            vnode = gltf.vnodes[child]
+            vnode.type = type(vnode).DummyRoot

@@ -1,0 +1,239 @@
+"""The `godot` export target: the OMI document, then changed into what Godot 4's own glTF importer builds
+as the artist made it (Godot 4.6, modules/gltf/extensions/physics, checked in Godot by tests/godot).
+
+What Godot does with a finished OMI file, and what this target changes for it:
+- a node carrying OMI_physics_body (motion, collider or trigger) becomes a body or a CollisionShape3D and
+  never gets the MeshInstance3D of its mesh: the mesh moves to a new child node named after the node
+  (`mesh_moves`), which Godot makes into a MeshInstance3D; the import side folds it back (`mesh_children`);
+- shapes are read the pre-2025 way (one `radius`, absent 0.5; a capsule's `height` is its full height,
+  absent 2.0): capsules and cylinders are written that way, every size spelled out (`godot_shape`);
+- joints, physics materials, collision filters, gravity factors and inertia orientations are ignored by
+  Godot core, a collider below a node that is no body is made a StaticBody3D of its own, a body's mass
+  properties only come from `mass`, and animation pointers into the physics are not resolved: each kind is
+  said once, naming the objects (`ignored`).
+
+Pure JSON in, JSON out: the exporter hands a view of its finished document (plain node dicts whose
+`extensions` and the document's `extensions` are its own dicts), the CLI and the tests a parsed file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import model
+from ..model import Issue
+from .base import OMI_SHAPE_FIELDS
+
+NAME = "godot"
+GODOT = "Godot 4"
+
+# Pointers (after /nodes/N/extensions/OMI_physics_body/motion/) Godot's physics extension maps to a property.
+_GODOT_MOTION_POINTERS = frozenset({"mass", "linearVelocity", "angularVelocity", "centerOfMass", "inertiaDiagonal"})
+
+
+@dataclass
+class GodotForm:
+    """What the target changed and found: nodes whose mesh goes to a child, and one issue per kind."""
+
+    mesh_moves: list[int] = field(default_factory=list)
+    issues: list[Issue] = field(default_factory=list)
+
+
+def _value(details: Mapping[str, Any], shape_type: str, key: str) -> Any:
+    for spec in OMI_SHAPE_FIELDS[shape_type]:
+        if spec.key == key:
+            return details.get(key, spec.default)
+    raise KeyError(key)
+
+
+def godot_shape(shape: Mapping[str, Any]) -> tuple[dict[str, Any], str | None]:
+    """The shape (current OMI form) in the form Godot 4.6 reads, with every size written, and why Godot's
+    shape differs from the artist's (a tapered capsule or cylinder, a cone), or None."""
+    shape_type = str(shape.get("type"))
+    details = shape.get(shape_type)
+    details = details if isinstance(details, Mapping) else {}
+    if shape_type == "box":
+        return {"type": "box", "box": {"size": [float(v) for v in _value(details, "box", "size")]}}, None
+    if shape_type == "sphere":
+        return {"type": "sphere", "sphere": {"radius": float(_value(details, "sphere", "radius"))}}, None
+    if shape_type not in model.ROUND_SHAPE_TYPES:
+        return dict(shape), None
+    top = float(_value(details, shape_type, "radiusTop"))
+    bottom = float(_value(details, shape_type, "radiusBottom"))
+    height = float(_value(details, shape_type, "height"))
+    radius = max(top, bottom)
+    if shape_type == "capsule":
+        height += top + bottom  # mid-height -> full height, the length kept when the radii differ
+    loss = None
+    if top != bottom:
+        loss = (f"a {'cone' if min(top, bottom) == 0.0 else 'tapered ' + shape_type} (radii {bottom:g} and {top:g}) "
+                f"is built as a {shape_type} of radius {radius:g}: Godot has one radius")
+    return {"type": shape_type, shape_type: {"radius": radius, "height": height}}, loss
+
+
+def _node_name(nodes: list[dict[str, Any]], index: int) -> str:
+    name = nodes[index].get("name") if 0 <= index < len(nodes) else None
+    return str(name) if name else f"node {index}"
+
+
+def _body(node: Mapping[str, Any]) -> Mapping[str, Any]:
+    body = (node.get("extensions") or {}).get(model.BODY_EXTENSION)
+    return body if isinstance(body, Mapping) else {}
+
+
+def _godot_replaces(node: Mapping[str, Any]) -> bool:
+    """Whether Godot's physics extension builds its own node for this glTF node (and drops its mesh)."""
+    body = _body(node)
+    return any(part in body for part in ("motion", "collider", "trigger", "type"))
+
+
+class _Kinds:
+    """Objects per kind of ignored data, said once per kind."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, list[str]] = {}
+
+    def add(self, kind: str, name: str) -> None:
+        names = self.found.setdefault(kind, [])
+        if name not in names:
+            names.append(name)
+
+    def issues(self) -> list[Issue]:
+        return [Issue("", f"{GODOT} ignores {kind}: {', '.join(repr(name) for name in names)}", kind="godot")
+                for kind, names in self.found.items()]
+
+
+def godot_form(document: dict[str, Any]) -> GodotForm:
+    """Rewrite the document's shapes in place into Godot's form; say what moves and what Godot ignores.
+
+    `document` is glTF JSON (nodes as dicts); the caller moves the meshes of `mesh_moves` (see
+    `move_meshes` for JSON)."""
+    form = GodotForm()
+    kinds = _Kinds()
+    nodes: list[dict[str, Any]] = document.get("nodes") or []
+    extensions = document.get("extensions") or {}
+    shapes = (extensions.get(model.SHAPE_EXTENSION) or {}).get("shapes") or []
+    users: dict[int, list[str]] = {}
+    parents = {child: index for index, node in enumerate(nodes) for child in node.get("children") or []}
+    for index, node in enumerate(nodes):
+        name = _node_name(nodes, index)
+        body = _body(node)
+        if _godot_replaces(node) and node.get("mesh") is not None:
+            form.mesh_moves.append(index)
+        if model.JOINT_EXTENSION in (node.get("extensions") or {}):
+            kinds.add("joints (they need the OMI add-on for Godot)", name)
+        motion: Mapping[str, Any] = body["motion"] if isinstance(body.get("motion"), Mapping) else {}
+        if motion.get("gravityFactor", model.DEFAULT_GRAVITY_FACTOR) != model.DEFAULT_GRAVITY_FACTOR:
+            kinds.add("gravity factors", name)
+        if "inertiaOrientation" in motion:
+            kinds.add("inertia orientations (its inertia is about the node's axes)", name)
+        for part_name in ("collider", "trigger"):
+            part = body.get(part_name)
+            if not isinstance(part, Mapping):
+                continue
+            if "physicsMaterial" in part:
+                kinds.add("physics materials (friction and restitution are Godot's defaults)", name)
+            if "collisionFilter" in part:
+                kinds.add("collision filters (every layer and mask is 1)", name)
+            shape = part.get("shape")
+            if isinstance(shape, int):
+                users.setdefault(shape, []).append(name)
+            if part_name == "collider" and "motion" not in body and index in parents \
+                    and "motion" not in _body(nodes[parents[index]]) and _has_body_above(nodes, parents, index):
+                kinds.add("colliders that are not direct children of their body (each becomes a StaticBody3D)",
+                          name)
+    for shape_index, shape in enumerate(shapes):
+        if not isinstance(shape, dict):
+            continue
+        written, loss = godot_shape(shape)
+        shape.clear()
+        shape.update(written)
+        if loss is not None:
+            for name in users.get(shape_index, []):
+                kinds.add(f"shapes it cannot hold: {loss}", name)
+    for pointer, names in _animated(document, nodes):
+        kinds.add(f"animated physics values it cannot resolve ({pointer})", names)
+    form.issues = kinds.issues()
+    return form
+
+
+def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], index: int) -> bool:
+    owner, steps = parents.get(index), 0
+    while owner is not None and steps <= len(nodes):
+        if "motion" in _body(nodes[owner]):
+            return True
+        owner, steps = parents.get(owner), steps + 1
+    return False
+
+
+def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(pointer pattern, object name) of each animated physics value Godot does not resolve."""
+    found = []
+    for animation in document.get("animations") or []:
+        for channel in (animation.get("channels") if isinstance(animation, Mapping) else None) or []:
+            target = channel.get("target") if isinstance(channel, Mapping) else None
+            pointer = ((target or {}).get("extensions") or {}).get("KHR_animation_pointer", {}).get("pointer")
+            if not isinstance(pointer, str) or "/OMI_physics" not in pointer:
+                continue
+            parts = pointer.split("/")
+            if len(parts) > 6 and parts[1] == "nodes" and parts[5] == "motion" and parts[6] in _GODOT_MOTION_POINTERS:
+                continue
+            name = _node_name(nodes, int(parts[2])) if len(parts) > 2 and parts[2].isdigit() else pointer
+            found.append(("/".join("N" if part.isdigit() else part for part in parts), name))
+    return found
+
+
+def move_meshes(document: dict[str, Any], mesh_moves: list[int]) -> None:
+    """JSON side of `GodotForm.mesh_moves`: each node's mesh (with its skin and morph weights) goes to a new
+    last child named after the node, at the node's origin."""
+    nodes: list[dict[str, Any]] = document.setdefault("nodes", [])
+    for index in mesh_moves:
+        node = nodes[index]
+        child: dict[str, Any] = {key: node.pop(key) for key in ("mesh", "skin", "weights") if key in node}
+        if "name" in node:
+            child["name"] = node["name"]
+        nodes.append(child)
+        node["children"] = [*(node.get("children") or []), len(nodes) - 1]
+
+
+def to_godot(document: dict[str, Any]) -> list[Issue]:
+    """A parsed OMI file into the `godot` target's form, in place; what Godot ignores."""
+    form = godot_form(document)
+    move_meshes(document, form.mesh_moves)
+    return form.issues
+
+
+def mesh_children(document: Mapping[str, Any]) -> dict[int, int]:
+    """The import side: body node -> the child holding its render mesh in the `godot` layout (a mesh-less
+    node Godot replaces, whose child of the same name holds only a mesh, at the node's origin)."""
+    nodes = document.get("nodes") or []
+    animated = {(channel.get("target") or {}).get("node") for animation in document.get("animations") or []
+                for channel in animation.get("channels") or [] if isinstance(channel, Mapping)}
+    found: dict[int, int] = {}
+    for index, node in enumerate(nodes):
+        if not isinstance(node, Mapping) or node.get("mesh") is not None or not _godot_replaces(node):
+            continue
+        for child in node.get("children") or []:
+            other = nodes[child] if isinstance(child, int) and 0 <= child < len(nodes) else None
+            if isinstance(other, Mapping) and child not in animated and _plain_mesh_child(other, node.get("name")):
+                found[index] = child
+                break
+    return found
+
+
+_MESH_CHILD_KEYS = frozenset({"name", "mesh", "skin", "weights", "extras"})
+_IDENTITY = {"translation": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0, 1.0], "scale": [1.0, 1.0, 1.0],
+             "matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]}
+
+
+def _plain_mesh_child(node: Mapping[str, Any], name: Any) -> bool:
+    if node.get("mesh") is None or not name or node.get("name") != name:
+        return False
+    for key, value in node.items():
+        if key in _MESH_CHILD_KEYS:
+            continue
+        if key not in _IDENTITY or value != _IDENTITY[key]:
+            return False
+    return True

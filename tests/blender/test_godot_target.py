@@ -1,0 +1,73 @@
+"""The `godot` export target through the real glTF exporter and importer (without Godot: tests/godot runs
+the same files in Godot 4 itself): every render mesh of a node with physics goes to a child named after
+it, shapes are in Godot's form, what Godot ignores is said once per kind, and an import of the file gives
+the artist back the same objects as the OMI export's import, each body holding its own mesh."""
+
+from __future__ import annotations
+
+import bpy
+import demo_scene
+import export_support as build
+import import_support as support
+import pytest
+from cli_support import blender_cli
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
+
+def _export(tmp_path, name: str, target: str) -> build.Exported:
+    options = bpy.context.scene.omi_physics
+    options.export_dialect = target
+    try:
+        return build.export(tmp_path, name, 'GLB', check=target != 'GODOT')
+    finally:
+        options.export_dialect = 'OMI'
+
+
+def _scene_objects() -> dict[str, tuple]:
+    """Object name -> (type, parent, vertex count, rigid body shape and type), for the scene an import made."""
+    return {obj.name: (obj.type, obj.parent.name if obj.parent else None,
+                       len(obj.data.vertices) if obj.type == 'MESH' else None,
+                       (obj.rigid_body.type, obj.rigid_body.collision_shape) if obj.rigid_body else None)
+            for obj in bpy.context.scene.objects}
+
+
+def test_demo_for_godot_keeps_every_mesh_and_imports_back_as_one_object_each(clean_scene, tmp_path):
+    demo_scene.build_scene()
+    meshes = {obj.name for obj in bpy.context.scene.objects if obj.type == 'MESH'}
+    omi = _export(tmp_path, "demo_omi", 'OMI')
+    godot = _export(tmp_path, "demo_godot", 'GODOT')
+    build.assert_no_dangling_indices(godot.gltf)
+    physics_nodes = {node["name"] for node in godot.nodes if build.BODY in node.get("extensions", {})}
+    for name in meshes & physics_nodes:
+        body = next(node for node in godot.nodes if node.get("name") == name and "extensions" in node)
+        assert "mesh" not in body, name
+        children = [godot.nodes[child] for child in body.get("children", [])]
+        assert [child for child in children if child == {"name": name, "mesh": child.get("mesh")}], (name, children)
+    for name in meshes - physics_nodes:  # a mesh without physics stays where it was
+        assert "mesh" in godot.node(name), name
+    for shape in godot.shapes():
+        details = shape[shape["type"]]
+        assert set(details) == {"box": {"size"}, "sphere": {"radius"}, "capsule": {"radius", "height"},
+                                "cylinder": {"radius", "height"}}.get(shape["type"], set(details)), shape
+    ignored = [message for message in godot.messages if "Godot 4 ignores" in message]
+    assert len(ignored) == len(set(ignored)) == 3, ignored  # the demo has joints, materials and filters
+    assert any("joints" in m and "'Door.joint'" in m and "'PendulumBob.joint'" in m for m in ignored)
+    assert not [m for m in omi.messages if "Godot" in m]  # the OMI target says nothing about Godot
+
+    support.import_gltf(omi.path)
+    from_omi = _scene_objects()
+    support.import_gltf(godot.path)
+    assert _scene_objects() == from_omi
+
+
+def test_command_line_target_godot(omi_addon, clean_scene, tmp_path):
+    demo_scene.build_scene()
+    blend = tmp_path / "demo.blend"
+    bpy.ops.wm.save_as_mainfile(filepath=str(blend), copy=True)
+    result = blender_cli("export", blend, "--out", tmp_path / "demo.glb", "--target", "godot")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "Godot 4 ignores joints" in result.stdout + result.stderr
+    written = build.schema_check.load_gltf(tmp_path / "demo.glb")
+    ball = next(node for node in written["nodes"] if node.get("name") == "Ball" and "extensions" in node)
+    assert "mesh" not in ball and written["nodes"][ball["children"][-1]].get("name") == "Ball"

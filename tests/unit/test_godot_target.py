@@ -1,0 +1,120 @@
+"""The `godot` export target's document transform (io/omi/dialects/godot.py), on JSON: shapes in the form
+Godot 4.6 reads, render meshes moved to a child named after the body, one message per kind of data Godot
+ignores, and the import side's recognition of the layout. What Godot builds from these files is checked in
+Godot itself by tests/godot."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+
+@pytest.fixture
+def godot(omi):
+    return omi("io.omi.dialects.godot")
+
+
+def _doc(shapes, nodes, **extra) -> dict:
+    return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+            "extensions": {"OMI_physics_shape": {"shapes": shapes}}, "nodes": nodes, **extra}
+
+
+def test_round_shapes_take_godots_form_with_every_size_written(godot, reader, model):
+    shapes = [{"type": "capsule", "capsule": {"height": 1.4, "radiusTop": 0.3, "radiusBottom": 0.3}},
+              {"type": "capsule", "capsule": {}},  # defaults: mid-height 1, radius 0.5
+              {"type": "cylinder", "cylinder": {"radiusTop": 0.3, "radiusBottom": 0.3}},  # height 2 by default
+              {"type": "box", "box": {}}, {"type": "sphere", "sphere": {}}]
+    doc = _doc(shapes, [{"name": f"N{i}", "extensions": {"OMI_physics_body": {"collider": {"shape": i}}}}
+                        for i in range(len(shapes))])
+    before = reader.read_document(copy.deepcopy(doc))
+    assert godot.to_godot(doc) == []
+    assert doc["extensions"]["OMI_physics_shape"]["shapes"] == [
+        {"type": "capsule", "capsule": {"radius": 0.3, "height": pytest.approx(2.0)}},
+        {"type": "capsule", "capsule": {"radius": 0.5, "height": 2.0}},
+        {"type": "cylinder", "cylinder": {"radius": 0.3, "height": 2.0}},
+        {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}},
+        {"type": "sphere", "sphere": {"radius": 0.5}},
+    ]
+    after = reader.read_document(doc)  # our reader takes the old form as Godot means it: the same shapes
+    for index, node in before.nodes.items():
+        old, new = node.collider.shape, after.nodes[index].collider.shape
+        assert (old.type, old.radius_top, old.radius_bottom, old.radius) == \
+            (new.type, new.radius_top, new.radius_bottom, new.radius)
+        def height(shape):
+            return model.default_height(shape.type) if shape.height is None else shape.height
+
+        assert height(new) == pytest.approx(height(old)) and new.size == old.size
+
+
+def test_a_cone_is_said_once_naming_its_objects(godot):
+    doc = _doc([{"type": "cylinder", "cylinder": {"radiusTop": 0.0, "radiusBottom": 0.4, "height": 1.0}}],
+               [{"name": name, "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}}
+                for name in ("ConeA", "ConeB")])
+    issues = godot.to_godot(doc)
+    assert len(issues) == 1
+    assert "cone" in issues[0].message and "'ConeA', 'ConeB'" in issues[0].message
+    assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["cylinder"] == {"radius": 0.4, "height": 1.0}
+
+
+def test_render_mesh_moves_to_a_child_named_after_the_body(godot):
+    doc = _doc([{"type": "box", "box": {"size": [1, 2, 3]}}], [
+        {"name": "Crate", "mesh": 0, "translation": [0, 2, 0], "children": [1],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+        {"name": "Part", "mesh": 1, "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
+        {"name": "Plain", "mesh": 2},
+    ])
+    godot.to_godot(doc)
+    nodes = doc["nodes"]
+    assert "mesh" not in nodes[0] and nodes[0]["children"] == [1, 3]
+    assert nodes[3] == {"name": "Crate", "mesh": 0}
+    assert "mesh" not in nodes[1] and nodes[1]["children"] == [4] and nodes[4] == {"name": "Part", "mesh": 1}
+    assert nodes[2] == {"name": "Plain", "mesh": 2}  # no physics: Godot keeps its mesh instance
+    assert godot.mesh_children(doc) == {0: 3, 1: 4}
+
+
+def test_mesh_children_only_in_the_exact_layout(godot):
+    body = {"OMI_physics_body": {"motion": {"type": "dynamic"}}}
+    nodes = [{"name": "A", "children": [1], "extensions": body}, {"name": "A", "mesh": 0, "translation": [0, 1, 0]},
+             {"name": "B", "children": [3], "extensions": body}, {"name": "other", "mesh": 0},
+             {"name": "C", "children": [5], "extensions": body}, {"name": "C", "mesh": 0, "scale": [1.0, 1.0, 1.0]},
+             {"name": "D", "children": [7], "extensions": body}, {"name": "D", "mesh": 0}]
+    doc = {"nodes": nodes, "animations": [{"channels": [{"target": {"node": 7, "path": "rotation"}}]}]}
+    assert godot.mesh_children(doc) == {4: 5}  # moved, renamed, animated children stay as they are
+
+
+def _channel(pointer: str) -> dict:
+    return {"target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": pointer}}}}
+
+
+def test_each_kind_of_ignored_data_is_said_once(godot):
+    shapes = [{"type": "box", "box": {"size": [1, 1, 1]}}]
+    collider = {"shape": 0, "physicsMaterial": 0, "collisionFilter": 0}
+    doc = _doc(shapes, [
+        {"name": "A", "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "gravityFactor": 0.5,
+                                                                     "inertiaOrientation": [0, 0, 0.6, 0.8]},
+                                                          "collider": collider}}},
+        {"name": "B", "children": [2], "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"},
+                                                                           "collider": collider}},
+         "mesh": 0},
+        {"name": "B.mid", "children": [3]},
+        {"name": "B.deep", "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
+        {"name": "B.joint", "extensions": {"OMI_physics_joint": {"connectedNode": 0, "joint": 0}}},
+    ], animations=[{"channels": [_channel("/nodes/0/extensions/OMI_physics_body/motion/mass"),
+                                  _channel("/nodes/0/extensions/OMI_physics_body/motion/gravityFactor")]}])
+    messages = [issue.message for issue in godot.to_godot(doc)]
+    assert len(messages) == 7, messages
+    assert all(message.startswith("Godot 4 ignores ") for message in messages)
+    text = "\n".join(messages)
+    for kind, names in (("joints", "'B.joint'"), ("physics materials", "'A', 'B'"), ("collision filters", "'A', 'B'"),
+                        ("gravity factors", "'A'"), ("inertia orientations", "'A'"), ("direct children", "'B.deep'"),
+                        ("gravityFactor", "'A'")):
+        assert any(kind in message and message.endswith(names) for message in messages), (kind, text)
+    assert "motion/mass" not in text  # Godot maps an animated mass to RigidBody3D.mass
+
+
+def test_a_file_without_physics_is_left_alone(godot):
+    doc = {"asset": {"version": "2.0"}, "nodes": [{"name": "Plain", "mesh": 0}]}
+    before = copy.deepcopy(doc)
+    assert godot.to_godot(doc) == []
+    assert doc == before
