@@ -25,6 +25,7 @@ from types import ModuleType
 from typing import Any
 
 from omi_core import model
+from omi_core.cli.commands import spec_dir_problem
 from omi_core.cli.results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
 from omi_core.cli.upgrade_file import GLTF_SUFFIXES
 from omi_core.cli.validate_file import fatal_structure, read_file, validate_one
@@ -307,6 +308,10 @@ def cmd_export(args: argparse.Namespace, argv: list[str]) -> int:
         return EXIT_USAGE
     if not source.is_file():
         print(f"{source}: error: cannot read: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    problem = spec_dir_problem(args.spec_dir)
+    if problem is not None:
+        print(problem, file=sys.stderr)
         return EXIT_USAGE
     started = _start(args, argv, f"exporting {source}")
     if isinstance(started, int):

@@ -8,6 +8,7 @@ the tool).
 
 from __future__ import annotations
 
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -22,7 +23,9 @@ import omi_physics_cli  # noqa: E402
 schema = omi_physics_cli.core("checks.schema")
 gltf_file = omi_physics_cli.core("gltf_file")
 
-SPEC_DIR = schema.spec_dir_candidate()
+# The spec folder with its examples: $OMI_SPEC_DIR, else the project's copy beside the checkout (the add-on
+# itself carries only the schemas, io/omi/schemas, which is what the checks use by default).
+SPEC_DIR = Path(os.environ.get(schema.SPEC_DIR_VARIABLE) or REPO_ROOT.parent / "shared" / "omi-spec")
 
 
 def schemas_available() -> bool:

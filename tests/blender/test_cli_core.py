@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import struct
-from pathlib import Path
 
-import addon_loader
 import pytest
-import schema_check
 from cli_support import glb_bytes
 
 
@@ -109,9 +106,10 @@ def test_schema_findings_have_pointers_and_severities(schema, spec_dir):
 
 def test_spec_folder_is_found_from_argument_environment_or_checkout(schema, spec_dir, tmp_path, monkeypatch):
     monkeypatch.delenv(schema.SPEC_DIR_VARIABLE, raising=False)
-    if addon_loader.is_checkout():  # an installed copy (the zip, in a real Blender) is not beside ../shared
-        assert schema.find_spec_dir() == schema.default_spec_dir() == Path(schema_check.SPEC_DIR)
-        assert schema.unavailable_reason() is None
+    # the add-on carries its schemas (io/omi/schemas), so an installed copy (the zip) finds them too
+    assert schema.find_spec_dir() == schema.default_spec_dir()
+    assert schema.default_spec_dir().parts[-3:] == ("omi", "schemas", "omi-spec")
+    assert schema.unavailable_reason() is None
     monkeypatch.setenv(schema.SPEC_DIR_VARIABLE, str(tmp_path))
     assert schema.find_spec_dir() is None and str(tmp_path) in schema.unavailable_reason()
     assert schema.validators() is None

@@ -1,11 +1,11 @@
 """Check the OMI content of a glTF document against the OMI JSON schemas, as ERRATA.md reads them.
 
-The schemas are the spec's own files (`<spec>/OMI_physics_*/schema`, `<spec>/legacy/OMI_collider/schema`),
-patched in memory, never on disk: the document-level joint object requires `physicsJoints` (not the first
-revision's `constraints`), and the core glTF schemas the OMI schemas `$ref` (glTFProperty,
-glTFChildOfRootProperty, glTFid) get stand-ins, glTFid being an integer >= 0. The joint schemas' `$id`s do
-not match their file names (the joint settings schema even claims the document schema's `$id`), so every
-schema is registered under its file name.
+The schemas are the spec's own files (`<spec>/OMI_physics_*/schema`, `<spec>/legacy/OMI_collider/schema`; by
+default the copies the add-on carries in `io/omi/schemas/omi-spec`), patched in memory, never on disk: the
+document-level joint object requires `physicsJoints` (not the first revision's `constraints`), and the core
+glTF schemas the OMI schemas `$ref` (glTFProperty, glTFChildOfRootProperty, glTFid) get stand-ins, glTFid
+being an integer >= 0. The joint schemas' `$id`s do not match their file names (the joint settings schema even
+claims the document schema's `$id`), so every schema is registered under its file name.
 
 Forms that the strict schemas reject but ERRATA tells importers to read (a shape without its per-type
 object, `"trigger": {}`, a limit on both linear and angular axes) are reported as warnings that say how
@@ -65,8 +65,8 @@ LEGACY_NODE_EXTENSIONS = (model.LEGACY_COLLIDER_EXTENSION, model.SHAPE_EXTENSION
 # --- finding the schemas ---------------------------------------------------------------------------
 
 def default_spec_dir() -> Path:
-    """`<checkout>/../shared/omi-spec`, where the project keeps its copy of the specs."""
-    return Path(__file__).resolve().parents[3].parent / "shared" / "omi-spec"
+    """The schemas the add-on carries (`io/omi/schemas/omi-spec`, see its README): found in the zip too."""
+    return Path(__file__).resolve().parents[1] / "schemas" / "omi-spec"
 
 
 def spec_dir_candidate(explicit: str | os.PathLike[str] | None = None) -> Path:

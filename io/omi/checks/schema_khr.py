@@ -1,10 +1,9 @@
 """KHR_physics_rigid_bodies + KHR_implicit_shapes JSON schema checks, as `schema.py` does for OMI.
 
-The schemas are those of `../shared/khr-spec` (the proposals as published, see its NOTES.md), with the
-same stand-ins for the core glTF schemas they `$ref`. One change is made in memory: the newest revision
-lets `geometry` refer to a mesh (`{"mesh": i}`, which is what the writer writes), which the published
-geometry schema predates, so `mesh` is added as a third choice beside `shape` and `node`.
-"""
+The schemas are the copies the add-on carries (`io/omi/schemas/khr-spec`, from `../shared/khr-spec`: the
+proposals as published), with the same stand-ins for the core glTF schemas they `$ref`. One change is made in
+memory: the newest revision lets `geometry` refer to a mesh (`{"mesh": i}`, which is what the writer writes),
+which the published geometry schema predates, so `mesh` is added as a third choice beside `shape` and `node`."""
 
 from __future__ import annotations
 
@@ -32,11 +31,11 @@ GEOMETRY_SCHEMA = "geometry.schema.json"
 
 
 def khr_dir_candidate(explicit: str | os.PathLike[str] | None = None) -> Path:
-    """The argument, else $OMI_KHR_SPEC_DIR, else `<checkout>/../shared/khr-spec`."""
+    """The argument, else $OMI_KHR_SPEC_DIR, else the schemas the add-on carries (`io/omi/schemas/khr-spec`)."""
     for candidate in (explicit, os.environ.get(KHR_DIR_VARIABLE)):
         if candidate:
             return Path(candidate)
-    return Path(__file__).resolve().parents[3].parent / "shared" / "khr-spec"
+    return Path(__file__).resolve().parents[1] / "schemas" / "khr-spec"
 
 
 def unavailable_reason(explicit: str | os.PathLike[str] | None = None) -> str | None:

@@ -6,6 +6,7 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -48,15 +49,38 @@ def useful_jobs(files: list[str], jobs: int | None) -> int:
     return (os.cpu_count() or 1) if total >= POOL_MIN_BYTES else 1
 
 
-def expand_paths(arguments: list[str]) -> list[tuple[str, Path]]:
+def expand_paths(arguments: list[str], skipped: list[tuple[str, str]] | None = None) -> list[tuple[str, Path]]:
     """(file, its name for --out-dir): files as given, under their own name; a folder stands for every
-    .gltf/.glb file below it (sorted), named by its path inside the folder."""
+    .gltf/.glb file below it (sorted), named by its path inside the folder. Entries of a folder with a glTF
+    name that are no regular file (a folder named x.gltf, a FIFO, a dangling link) go to `skipped` as
+    (path, what it is), so that each is named rather than passed over in silence."""
     files: list[tuple[str, Path]] = []
     for argument in arguments:
         path = Path(argument)
         if path.is_dir():
-            files += [(str(found), found.relative_to(path)) for found in sorted(path.rglob("*"))
-                      if found.suffix.lower() in GLTF_SUFFIXES and found.is_file()]
+            for found in sorted(path.rglob("*")):
+                if found.suffix.lower() not in GLTF_SUFFIXES:
+                    continue
+                kind = not_a_file(found)
+                if kind is None:
+                    files.append((str(found), found.relative_to(path)))
+                elif skipped is not None:
+                    skipped.append((str(found), kind))
         else:
             files.append((argument, Path(path.name)))
     return files
+
+
+def not_a_file(path: Path) -> str | None:
+    """What the path is when it is not a regular file (a folder, a FIFO, a dangling link...), else None."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return "a symbolic link to a missing file" if path.is_symlink() else "No such file or directory"
+    except OSError as error:
+        return str(error.strerror or error)
+    if stat.S_ISREG(mode):
+        return None
+    kinds = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISSOCK, "a socket"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+    return next((f"not a regular file but {name}" for test, name in kinds if test(mode)), "not a regular file")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import schema
+from . import resources
 from .batch import expand_paths, run_pool, useful_jobs
 from .convert_file import convert_one
 from .results import EXIT_USAGE, NOT_CHECKED, Result, exit_status, issue_lines, shown_severities, status_text, summary
@@ -63,10 +64,19 @@ def batch_options(command: argparse.ArgumentParser) -> None:
                                                              "CPU count, when the files are big enough to gain)")
     command.add_argument("--json", action="store_true", help="print one JSON document instead of text lines")
     command.add_argument("--spec-dir", help="the OMI spec folder with the schemas (default: $OMI_SPEC_DIR, "
-                                            "else ../shared/omi-spec next to the checkout)")
+                                            "else the copy the add-on carries, io/omi/schemas)")
     command.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
     command.add_argument("--quiet", "-q", action="store_true", help="print errors only")
     command.add_argument("--verbose", "-v", action="store_true", help="also print notes (info)")
+
+
+def spec_dir_problem(spec_dir: str | None) -> str | None:
+    """A `--spec-dir` the user gave must hold the OMI schemas (a usage error otherwise); None when it does
+    or when none was given (the add-on's own copy, io/omi/schemas, is used)."""
+    if spec_dir is None or schema.find_spec_dir(spec_dir) is not None:
+        return None
+    wanted = ", ".join(f"{name}/schema" for name in schema.CURRENT_DIRS)
+    return f"error: --spec-dir {spec_dir}: no OMI schemas there (it should hold {wanted})"
 
 
 def schema_note(spec_dir: str | None, quiet: bool) -> dict[str, Any]:
@@ -80,13 +90,25 @@ def schema_note(spec_dir: str | None, quiet: bool) -> dict[str, Any]:
     return {"checked": reason is None, "reason": reason, "specDir": str(found) if found else None}
 
 
+def say_skipped(skipped: list[tuple[str, str]]) -> None:
+    """Name each folder entry with a glTF name that is not a file to read."""
+    for path, kind in skipped:
+        print(f"{path}: skipped: {kind}", file=sys.stderr)
+
+
 def _progress(args: argparse.Namespace, position: int, total: int, result: Result) -> None:
     if total > 1 and not args.no_progress:
         print(f"[{position}/{total}] {result['file']}: {status_text(result)}", file=sys.stderr, flush=True)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    files = [file for file, _name in expand_paths(args.files)]
+    problem = spec_dir_problem(args.spec_dir)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    skipped: list[tuple[str, str]] = []
+    files = [file for file, _name in expand_paths(args.files, skipped)]
+    say_skipped(skipped)
     if not files:
         print("error: no .gltf or .glb files to validate", file=sys.stderr)
         return EXIT_USAGE
@@ -116,16 +138,20 @@ def _upgrade_targets(args: argparse.Namespace, named: list[tuple[str, Path]]) ->
         if len(named) != 1:
             print("error: --out takes one input file; use --out-dir or --in-place for several", file=sys.stderr)
             return None
-        return [args.out]
-    if args.out_dir is None:
+        targets = [args.out]
+    elif args.out_dir is None:
         return [file for file, _name in named]
-    targets = [str(Path(args.out_dir) / name) for _file, name in named]
+    else:
+        targets = [str(Path(args.out_dir) / name) for _file, name in named]
     if len(set(targets)) != len(targets):
         print("error: two input files have the same name; --out-dir would write one over the other",
               file=sys.stderr)
         return None
-    for folder in {Path(target).parent for target in targets}:
-        folder.mkdir(parents=True, exist_ok=True)
+    for target in dict.fromkeys(targets):  # a missing output folder is made, as for every command
+        problem = resources.output_folder(target)
+        if problem is not None:
+            print(f"error: {problem}", file=sys.stderr)
+            return None
     return targets
 
 
@@ -137,9 +163,30 @@ def cmd_convert(args: argparse.Namespace) -> int:
     return _rewrite(args, "convert")
 
 
+def _done_text(command: str, args: argparse.Namespace, result: Result) -> str:
+    """What happened to one file, after its arrow."""
+    if result["status"] == "unchanged":
+        return "nothing to upgrade, left unchanged"
+    if result["status"] == "copied":
+        return "nothing to upgrade, copied unchanged"
+    if result["status"] != "written":
+        return "NOT written (errors above; --force writes anyway)"
+    if command == "convert":
+        return f"converted from {result['converted'][0]} to {args.to}"
+    if result["converted"]:
+        return f"upgraded from {', '.join(result['converted'])}"
+    return "upgraded (forms ERRATA tolerates)"
+
+
 def _rewrite(args: argparse.Namespace, command: str) -> int:
     """upgrade or convert: each file rewritten to its target, what happened said per file and in a summary."""
-    named = expand_paths(args.files)
+    problem = spec_dir_problem(args.spec_dir)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    skipped: list[tuple[str, str]] = []
+    named = expand_paths(args.files, skipped)
+    say_skipped(skipped)
     files = [file for file, _name in named]
     if not files:
         print(f"error: no .gltf or .glb files to {command}", file=sys.stderr)
@@ -158,15 +205,12 @@ def _rewrite(args: argparse.Namespace, command: str) -> int:
         results.append(result)
         lines = issue_lines(result["file"], result, shown)
         if result["status"] not in NOT_CHECKED and not args.quiet:
-            converted = f"converted from {result['converted'][0]} to {args.to}" if command == "convert" else \
-                f"upgraded from {', '.join(result['converted'])}" if result["converted"] \
-                else "no legacy content, rewritten"
-            done = converted if result["status"] == "written" else "NOT written (errors above; --force writes anyway)"
+            done = _done_text(command, args, result)
             lines.append(f"{result['file']} -> {result['out']}: {done}")
         if lines and not args.json:
             print("\n".join(lines), flush=True)
         _progress(args, position, len(files), result)
-    written = sum(1 for r in results if r["status"] == "written")
+    written = sum(1 for r in results if r["status"] in ("written", "copied"))
     line, totals = summary(results, f"{written} written")
     if args.json:
         print(json.dumps({"tool": f"omi_physics_cli {command}", "files": results, "summary": {**totals,

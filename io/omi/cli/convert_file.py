@@ -10,8 +10,9 @@ from pathlib import Path
 
 from ..checks import schema, schema_khr
 from ..write.dialect_convert import convert
+from . import resources
 from .results import Result, counted, failed, from_issues
-from .upgrade_file import GLTF_SUFFIXES, missing_resources, same_key_order, write_unless_errors
+from .upgrade_file import GLTF_SUFFIXES, same_key_order, write_unless_errors
 from .validate_file import read_file
 
 
@@ -34,7 +35,7 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
         schema.schema_errors(written, spec_dir, allow_legacy=False)
     issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}
                for item in from_issues(checked, "convert") if item["severity"] == "error"]
-    issues += missing_resources(written, Path(source), Path(target))
+    copies, missing = resources.resource_copies(written, Path(source), Path(target))
     result = counted({"file": source, "out": target, "status": "", "converted": [conversion.source],
-                      "issues": issues})
-    return write_unless_errors(result, parsed, written, force)
+                      "issues": issues + missing})
+    return write_unless_errors(result, parsed, written, force, copies)

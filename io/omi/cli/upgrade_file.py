@@ -8,15 +8,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import unquote
 
 from .. import gltf_file
 from ..checks import canonical, rules, schema
 from ..dialects import unknown_keys
+from ..dialects.base import OMI
 from ..json_types import pointer
-from ..model import ALL_EXTENSIONS
+from ..model import ALL_EXTENSIONS, PhysicsDocument
 from ..read import reader
-from ..write import writer
+from ..write import channel_follow, writer
+from . import resources
 from .results import Result, counted, failed, from_issues, issue
 from .validate_file import read_file
 
@@ -42,6 +43,8 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> Result:
         return failed(source, f"the input is a {kind} file: upgrade keeps the container, give an output named "
                               f"{'.glb' if parsed.is_glb else '.gltf'}", "failed", out=target)
     doc = reader.read_document(parsed.document)
+    if not needs_upgrade(parsed.document, doc, spec_dir):
+        return _unchanged(source, target, from_issues(doc.issues, "rules"), force)
     written = same_key_order(parsed.document, writer.write_document(doc, parsed.document))
     issues = from_issues(doc.issues, "rules")
     issues += [issue("error", "", f"the upgrade would change the physics: {difference}", "upgrade")
@@ -50,14 +53,54 @@ def upgrade_one(task: tuple[str, str, bool, str | None]) -> Result:
                for found in schema.schema_errors(written, spec_dir, allow_legacy=False)]
     issues += dropped_properties(parsed.document, written, {found.pointer for found in doc.issues
                                                             if found.kind == unknown_keys.KIND})
-    issues += missing_resources(written, Path(source), Path(target))
+    issues += from_issues(channel_follow.follow(parsed.document, OMI, written, OMI), "upgrade")
+    copies, missing = resources.resource_copies(written, Path(source), Path(target))
     result = counted({"file": source, "out": target, "status": "", "converted": legacy_revisions(doc.revisions),
-                      "issues": issues})
-    return write_unless_errors(result, parsed, written, force)
+                      "issues": issues + missing})
+    return write_unless_errors(result, parsed, written, force, copies)
 
 
-def write_unless_errors(result: Result, parsed: gltf_file.GltfFile, written: Any, force: bool) -> Result:
-    """Write the rewritten file to result["out"] unless the result has errors (and not `force`)."""
+def needs_upgrade(document: Any, doc: PhysicsDocument, spec_dir: str | None) -> bool:
+    """The file has OMI content in a legacy revision or in a form only ERRATA tolerates (what the strict
+    schemas reject beyond the lenient reading's errors: legacy forms, and the tolerated forms, which are
+    warnings). Anything else, KHR physics included, is left alone."""
+    if legacy_revisions(doc.revisions):
+        return True
+    lenient = {(found.pointer, found.message) for found in schema.schema_errors(document, spec_dir)
+               if found.severity == "error"}
+    return any((found.pointer, found.message) not in lenient
+               for found in schema.schema_errors(document, spec_dir, allow_legacy=False))
+
+
+def _unchanged(source: str, target: str, issues: list[dict[str, str]], force: bool) -> Result:
+    """Nothing to upgrade: the output is the input, byte for byte (the input itself is not even rewritten);
+    like an upgrade, not copied when the file has errors, unless forced."""
+    result = counted({"file": source, "out": target, "status": "unchanged", "converted": [], "issues": issues})
+    source_path, target_path = Path(source), Path(target)
+    if source_path.resolve() == target_path.resolve():
+        return result
+    if result["errors"] and not force:
+        result["status"] = "not written"
+        return result
+    try:
+        document = gltf_file.read(source).document
+        copies, missing = resources.resource_copies(document, source_path, target_path)
+        if missing:
+            return counted({**result, "status": "not written", "issues": issues + missing})
+        resources.copy_unchanged(source_path, target_path)
+        problem = resources.copy_resources(copies)
+    except (OSError, gltf_file.GltfFileError) as error:
+        problem = f"cannot write {target}: {getattr(error, 'strerror', None) or error}"
+    if problem is not None:
+        return failed(source, problem, "failed", out=target)
+    result["status"] = "copied"
+    return result
+
+
+def write_unless_errors(result: Result, parsed: gltf_file.GltfFile, written: Any, force: bool,
+                        copies: resources.Copies | None = None) -> Result:
+    """Write the rewritten file to result["out"] (and the resources it needs next to it) unless the result has
+    errors (and not `force`)."""
     if result["errors"] and not force:
         result["status"] = "not written"
         return result
@@ -66,6 +109,9 @@ def write_unless_errors(result: Result, parsed: gltf_file.GltfFile, written: Any
         gltf_file.write(target, parsed, written)
     except OSError as error:
         return failed(result["file"], f"cannot write {target}: {error.strerror or error}", "failed", out=target)
+    problem = resources.copy_resources(copies or [])
+    if problem is not None:
+        return failed(result["file"], problem, "failed", out=target)
     result["status"] = "written"
     return result
 
@@ -140,11 +186,3 @@ def same_key_order(original: Any, written: Any) -> Any:
                 if isinstance(old, dict) and isinstance(nodes[position], dict) and "extensions" in nodes[position]:
                     nodes[position]["extensions"] = ordered(old.get("extensions"), nodes[position]["extensions"])
     return result
-
-
-def missing_resources(document: Any, source: Path, target: Path) -> list[dict[str, str]]:
-    """Buffers and images named by relative URI must sit next to the output as they sat next to the input."""
-    if source.resolve().parent == target.resolve().parent:
-        return []
-    return [issue("warning", "", f"refers to {uri!r}, which is not next to the output file; copy it there", "upgrade")
-            for uri in gltf_file.relative_uris(document) if not (target.parent / unquote(uri)).exists()]

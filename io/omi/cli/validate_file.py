@@ -5,7 +5,9 @@ Runs in a worker process of the command-line tool; no bpy here.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any
 from urllib.parse import unquote
 
@@ -15,15 +17,30 @@ from ..dialects import base, pointers, unknown_keys
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
 from ..read import reader
+from .batch import not_a_file
 from .results import Result, counted, failed, from_issues, issue
 
 
 def read_file(path: str) -> tuple[GltfFile | None, str | None]:
-    """(GltfFile, None) or (None, why it cannot be read, in one sentence)."""
+    """(GltfFile, None) or (None, why it cannot be read, in one sentence). Only a regular file is opened:
+    reading a FIFO would wait for a writer forever."""
+    kind = not_a_file(Path(path))
+    if kind is not None:
+        return None, f"cannot read: {kind}"
     try:
-        return gltf_file.read(path), None
+        descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # never waits on a FIFO
+        with os.fdopen(descriptor, "rb") as stream:
+            if not S_ISREG(os.fstat(stream.fileno()).st_mode):
+                return None, "cannot read: not a regular file"
+            data = stream.read()
     except OSError as error:
         return None, f"cannot read: {error.strerror or error}"
+    if Path(path).suffix.lower() == ".glb" and data[:4] != gltf_file.GLB_MAGIC:
+        looks = "it holds JSON text: name it .gltf" if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{" else \
+            f"it starts with {data[:4]!r}"
+        return None, f"cannot read: named .glb but not a GLB file (no 'glTF' magic at its start; {looks})"
+    try:
+        return gltf_file.parse(data), None
     except gltf_file.GltfFileError as error:
         return None, f"cannot read: {error}"
 

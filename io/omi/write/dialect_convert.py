@@ -15,9 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks import rules
-from ..dialects.base import document_dialect
+from ..dialects.base import OMI, document_dialect
+from ..dialects.khr import KHR
 from ..model import Issue
 from ..read.reader import read_document
+from . import channel_follow
 from .writer import write_document
 
 DIALECTS = ("OMI", "KHR")
@@ -44,4 +46,6 @@ def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> 
     doc = read_document(gltf, source)
     issues = list(doc.issues)
     written = write_document(doc, gltf, (target,), clear=DIALECTS, issues=issues)
+    tables = {"OMI": OMI, "KHR": KHR}
+    issues += channel_follow.follow(gltf, tables[source], written, tables[target])  # channels move with values
     return Conversion(written, source, target, issues)

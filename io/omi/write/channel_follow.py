@@ -1,0 +1,166 @@
+"""Animation channels follow a rewrite of the physics: `convert` (OMI <-> KHR) and `upgrade` move values.
+
+A KHR_animation_pointer channel names a value by its place: `/nodes/3/extensions/OMI_physics_joint/...` or
+`/extensions/OMI_physics_shape/shapes/1/box/size`. After the physics is written again (in another dialect, or
+with its document-level arrays deduplicated anew) the same value sits elsewhere. Each channel is re-pointed
+to the value's new place: the same Object Model row in the written dialect (`pointers`), at the node itself
+or at the item that the same nodes now reference. An animated item that the writer merged with equal still
+ones gets a copy of its own for its users, so that the still ones do not animate too. A channel whose value
+has no single place in the result, or is held there with another value (another meaning), is an error
+naming the channel; the channel is then left as it was.
+
+No bpy here: used by the command-line `convert` and `upgrade`.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from typing import Any
+
+from ..dialects import pointers
+from ..dialects.base import Dialect
+from ..json_types import get
+from ..model import Issue
+
+# Where a node's body or joint extension references each document-level array (key paths below it).
+_REFERENCES: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
+    ("OMI", "shapes"): (("collider", "shape"), ("trigger", "shape")),
+    ("OMI", "physicsMaterials"): (("collider", "physicsMaterial"),),
+    ("OMI", "physicsJoints"): (("joint",),),
+    ("KHR", "shapes"): (("collider", "geometry", "shape"), ("trigger", "geometry", "shape")),
+    ("KHR", "physicsMaterials"): (("collider", "physicsMaterial"),),
+    ("KHR", "physicsJoints"): (("joint", "joint"),),
+}
+
+
+def _referencing_extension(dialect: Dialect, array: str) -> str:
+    return dialect.joint_extension if array == "physicsJoints" else dialect.body_extension
+
+
+def _row_key(dialect: Dialect, template: pointers.PointerTemplate) -> tuple[str | None, tuple[str, ...]]:
+    """What a row means whatever the dialect: its array (or "joint" for the node-level joint) and its path,
+    without the `joint/` head under which KHR nests the node-level joint in its body extension."""
+    if template.array is None and template.extension == dialect.joint_extension:
+        if dialect.joint_extension != dialect.body_extension:
+            return "joint", template.path
+        if template.path[:1] == ("joint",):
+            return "joint", template.path[1:]
+    return template.array, template.path
+
+
+def _rows(dialect: Dialect) -> dict[tuple[str | None, tuple[str, ...]], pointers.PointerTemplate]:
+    return {_row_key(dialect, template): template for template in pointers.dialect_rows(dialect)}
+
+
+def _references(node: Any, extension: str, paths: tuple[tuple[str, ...], ...]) -> set[int]:
+    found: set[int] = set()
+    for path in paths:
+        current = get(get(node, "extensions"), extension)
+        for key in path:
+            current = get(current, key)
+        if isinstance(current, int) and not isinstance(current, bool):
+            found.add(current)
+    return found
+
+
+def _nodes(document: Mapping[str, Any]) -> list[Any]:
+    nodes = document.get("nodes")
+    return nodes if isinstance(nodes, list) else []
+
+
+class _Follower:
+    """Re-points the channels of one rewritten document (`written`, changed in place)."""
+
+    def __init__(self, source: Mapping[str, Any], source_dialect: Dialect, written: dict[str, Any],
+                 target_dialect: Dialect) -> None:
+        self.source, self.written = source, written
+        self.source_dialect, self.target_dialect = source_dialect, target_dialect
+        self.target_rows = _rows(target_dialect)
+        self.source_templates = pointers.dialect_rows(source_dialect)
+        self.copies: dict[tuple[str, int], int] = {}  # (array, written index) -> the animated copy's index
+
+    def new_pointer(self, pointer: str) -> str | None:
+        """The pointer of the same value in the written document, or None when it has no single place."""
+        found = pointers.match(pointer, self.source_templates)
+        if found is None:
+            return None if pointers.match(pointer, pointers.ALL_POINTERS) is not None else pointer
+        target = self.target_rows.get(_row_key(self.source_dialect, found.template))
+        if target is None:
+            return None
+        index = found.index if target.array is None else self._item_index(target.array, found.index)
+        if index is None:
+            return None
+        moved = pointers.PointerMatch(target, index, found.nested)
+        exists, value = pointers.resolve(self.written, moved)
+        if not exists or value != pointers.resolve(self.source, found)[1]:
+            return None
+        return pointers.pointer_of(target, index, found.nested)
+
+    def _item_index(self, array: str, index: int) -> int | None:
+        """The written item the source item's users now reference; a copy of their own when others share it."""
+        source_paths = _REFERENCES[(self.source_dialect.name, array)]
+        target_paths = _REFERENCES[(self.target_dialect.name, array)]
+        source_extension = _referencing_extension(self.source_dialect, array)
+        target_extension = _referencing_extension(self.target_dialect, array)
+        source_nodes, nodes = _nodes(self.source), _nodes(self.written)
+        users = [position for position, node in enumerate(source_nodes)
+                 if index in _references(node, source_extension, source_paths)]
+        written = {found for position in users if position < len(nodes)
+                   for found in _references(nodes[position], target_extension, target_paths)}
+        if len(written) != 1:
+            return None
+        [written_index] = written
+        sharers = [position for position, node in enumerate(nodes)
+                   if written_index in _references(node, target_extension, target_paths)]
+        if sorted(sharers) == users:
+            return written_index
+        if (array, written_index) in self.copies:
+            return self.copies[(array, written_index)]
+        home = self.target_dialect.homes[array]
+        items = get(get(self.written, "extensions"), home)
+        items = get(items, array)
+        if not isinstance(items, list) or not 0 <= written_index < len(items):
+            return None
+        items.append(copy.deepcopy(items[written_index]))
+        copied = len(items) - 1
+        for position in users:
+            self._repoint(nodes[position], target_extension, target_paths, written_index, copied)
+        self.copies[(array, written_index)] = copied
+        return copied
+
+    @staticmethod
+    def _repoint(node: Any, extension: str, paths: tuple[tuple[str, ...], ...], old: int, new: int) -> None:
+        for path in paths:
+            current = get(get(node, "extensions"), extension)
+            for key in path[:-1]:
+                current = get(current, key)
+            if isinstance(current, dict) and current.get(path[-1]) == old:
+                current[path[-1]] = new
+
+
+def follow(source: Mapping[str, Any], source_dialect: Dialect, written: dict[str, Any],
+           target_dialect: Dialect) -> list[Issue]:
+    """Re-point every physics channel of `written` (the rewrite of `source`, in place); an error for each
+    channel whose value has no single place in the result (the channel is left as it was)."""
+    issues: list[Issue] = []
+    follower = _Follower(source, source_dialect, written, target_dialect)
+    for at, pointer, _sampler in pointers.channel_pointers(source):
+        old = pointers.match(pointer, follower.source_templates)
+        if old is None:
+            continue  # not the source dialect's: another dialect's channel or no Object Model row (validate says)
+        new = follower.new_pointer(pointer)
+        where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
+        if new is None:
+            issues.append(Issue(where, f"{pointer} has no single place in the {target_dialect.name} physics (or "
+                                       "holds another value there); the channel would animate nothing", "error"))
+            continue
+        if new != pointer:
+            _set_pointer(written, at, new)
+    return issues
+
+
+def _set_pointer(document: dict[str, Any], at: str, pointer: str) -> None:
+    _, _animations, animation, _channels, channel = at.split("/")
+    target = document["animations"][int(animation)]["channels"][int(channel)]["target"]
+    target["extensions"][pointers.ANIMATION_POINTER_EXTENSION]["pointer"] = pointer
