@@ -11,6 +11,7 @@ from typing import Any
 import bpy
 
 from .blender import gltf_compat, recursion_room
+from .blender.bones.rig_export import RagdollExport
 from .blender.export.physics import PhysicsExport
 from .blender.tables import markers
 from .export_tagged import TaggedSettings
@@ -36,6 +37,7 @@ class glTF2ExportUserExtension:
     def __init__(self) -> None:
         self.enabled = True
         self._physics: PhysicsExport | None = None
+        self._ragdoll: RagdollExport | None = None
 
     def _session(self, export_settings: dict) -> PhysicsExport:
         if self._physics is None:
@@ -46,6 +48,9 @@ class glTF2ExportUserExtension:
         try:
             session = self._session(export_settings)
             session.drop_generated(vtree)
+            if session.enabled:
+                self._ragdoll = RagdollExport(export_settings)
+                self._ragdoll.prepare(vtree, session.warn)  # bone parts: physics on the bones' nodes
             if not session.hides_any_render_mesh(vtree):
                 # No render mesh to leave out: an instance attribute of None makes the exporter skip the
                 # mesh hook (it looks hooks up with getattr) instead of calling it for every object.
@@ -70,6 +75,16 @@ class glTF2ExportUserExtension:
             self._session(export_settings).record(gltf_node, blender_object)
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"object {getattr(blender_object, 'name', '?')!r} skipped: {error}")
+
+    def gather_joint_hook(self, gltf_node: Any, blender_bone: Any, export_settings: dict) -> None:
+        """A bone followed by (or carrying) a ragdoll part: the part's physics goes on the bone's node."""
+        try:
+            ragdoll = self._ragdoll
+            part = ragdoll.part_of(blender_bone) if ragdoll is not None else None
+            if ragdoll is not None and part is not None:
+                self._session(export_settings).record(gltf_node, part.part, ragdoll.node_world(part))
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"bone {getattr(blender_bone, 'name', '?')!r}: its physics skipped: {error}")
 
     def gather_scene_hook(self, gltf_scene: Any, blender_scene: Any, export_settings: dict) -> None:
         try:

@@ -117,3 +117,40 @@ def imported_bones(gltf: Any) -> dict[int, tuple[Any, str]]:
         if armature is not None and name and armature.type == 'ARMATURE' and name in armature.pose.bones:
             found[index] = (armature, name)
     return found
+
+
+def export_tree_bones(vtree: Any) -> dict[tuple[Any, str], Any]:
+    """(armature object, bone name) -> the export tree's vnode uuid of that bone (io_scene_gltf2/blender/exp/tree.py:
+    a BONE vnode holds its pose bone in `blender_bone` and its armature's uuid in `armature`)."""
+    found: dict[tuple[Any, str], Any] = {}
+    for uuid, vnode in vtree.nodes.items():
+        bone = getattr(vnode, "blender_bone", None)
+        armature = vtree.nodes.get(getattr(vnode, "armature", None))
+        if bone is not None and armature is not None and vnode.blender_type == getattr(type(vnode), "BONE", None):
+            found[(armature.blender_object, bone.name)] = uuid
+    return found
+
+
+def move_under_bone(vtree: Any, uuid: Any, bone_uuid: Any) -> None:
+    """Make an object's export vnode a child of a bone's, as the exporter does for an object parented to a bone
+    (the exporter then finds the bone's glTF node by the object's `parent_bone`)."""
+    vnode = vtree.nodes[uuid]
+    old_parent = vtree.nodes.get(vnode.parent_uuid)
+    if old_parent is not None and uuid in old_parent.children:
+        old_parent.children.remove(uuid)
+    vnode.parent_uuid = bone_uuid
+    vnode.parent_bone_uuid = bone_uuid
+    vtree.nodes[bone_uuid].children.append(uuid)
+
+
+def exported_axis_change(export_settings: dict) -> Any:
+    """The matrix the exporter puts after a bone's matrix to make its glTF node frame (`axis_basis_change`)."""
+    from mathutils import Matrix  # noqa: PLC0415 - keeps this module importable without bpy for its callers' tests
+
+    vtree = export_settings.get("vtree")
+    change = getattr(vtree, "axis_basis_change", None)
+    if change is not None:
+        return change
+    if export_settings.get("gltf_yup", True):
+        return Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
+    return Matrix.Identity(4)

@@ -75,6 +75,7 @@ def add_parts(gltf: Any, doc: model.PhysicsDocument, objects: MutableMapping[int
         owner = _owner_part(index, parents, {part.index: part for part in parts}, doc)
         if physics.motion is None and owner is not None:
             obj.parent = owner.obj  # a shape or joint frame of the body above
+            obj.parent_bone = owner.bone
             obj.matrix_basis = owner.obj.matrix_world.inverted_safe() @ world
         parts.append(ImportedPart(index, armature, bone, obj, dynamic))
         issues.append(model.Issue(f"/nodes/{index}", f"bone {bone!r} of {armature.name!r}: its physics is on the "
@@ -117,7 +118,7 @@ def _adopt_children(parts: list[ImportedPart], worlds: dict[bpy.types.Object, Ma
             if part is not None:
                 obj.parent = part
                 obj.parent_type = 'OBJECT'
-                obj.parent_bone = ""
+                obj.parent_bone = part[markers.BONE_PART]  # unused by Blender here; the exporter's way to the bone
                 obj.matrix_parent_inverse = Matrix.Identity(4)
                 obj.matrix_basis = part.matrix_world.inverted_safe() @ world
 

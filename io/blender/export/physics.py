@@ -49,6 +49,9 @@ class PhysicsExport:
         self.target: str = str(getattr(tagged, "export_target", "omi"))  # "godot": see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
+        # Objects whose physics goes on another object's node (a ragdoll part on its bone's node, io/blender/bones):
+        # that node's frame, which the object's shapes and joint frames are placed against.
+        self.node_worlds: dict[bpy.types.Object, Matrix] = {}
         self._items = writer.ItemArrays(explicit_empty_shapes=True)  # the exporter drops empty dicts
         self.animation = AnimationExport(export_settings, bl_scene, self.warn)
         # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
@@ -129,9 +132,11 @@ class PhysicsExport:
             self._collision_meshes = self.tagged.collision_mesh_objects(bpy.data.objects)
         return obj in self._collision_meshes
 
-    def record(self, node: Any, obj: bpy.types.Object | None) -> None:
+    def record(self, node: Any, obj: bpy.types.Object | None, node_world: Matrix | None = None) -> None:
         if self.enabled and obj is not None:
             self._records.append((node, obj))
+            if node_world is not None:
+                self.node_worlds[obj] = node_world
 
     def write_scene(self, gltf_scene: Any, bl_scene: bpy.types.Scene) -> None:
         """Write the physics of every object gathered for this scene (nodes are still live objects)."""

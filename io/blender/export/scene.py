@@ -144,7 +144,13 @@ class SceneWrite:
         """(node that carries the shape, shape as written); None when it cannot be exported."""
         if shape is None:
             return node, None
-        placement = node_frames.place_shape(shape, obj.matrix_world, offset)
+        node_world = self.export.node_worlds.get(obj)
+        if node_world is None:
+            node_world = obj.matrix_world
+        else:  # the object's physics on another object's node (a ragdoll part): the shape measured from that node
+            offset = node_world.inverted_safe() @ obj.matrix_world @ (offset if offset is not None else Matrix())
+            offset = None if node_frames.coincide(offset, Matrix()) else offset
+        placement = node_frames.place_shape(shape, node_world, offset)
         if placement is None:
             self.export.warn(f"object {obj.name!r}: it is scaled to zero, so its {role} has no volume; not exported")
             return None
@@ -268,7 +274,7 @@ class SceneWrite:
         carrier = self.carriers.get(id(anchor_node))
         if side.reuse and not (suffix == "joint" and carrier is not None and carrier.joint is not None):
             return anchor_node
-        chain = node_frames.child_chain(side.anchor.matrix_world, side.frame)
+        chain = node_frames.child_chain(self.export.node_worlds.get(side.anchor, side.anchor.matrix_world), side.frame)
         if chain is None:
             return None
         target = anchor_node
