@@ -13,6 +13,7 @@ import bpy
 
 from ..io.blender.tables import axes, constraints
 from ..io.omi import model
+from ..io.omi.conventions import held_choice
 from .convert_common import issue as _issue
 from .convert_common import kept
 from .convert_common import pg_float as _float
@@ -116,13 +117,14 @@ def _drive_values(drive: model.JointDrive) -> dict:
     if sign < 0:
         position = None if position is None else -position
         velocity = None if velocity is None else -velocity
-    values: dict[str, Any] = {"drive_type": 'LINEAR' if drive.type == "linear" else 'ANGULAR',
-              "mode": 'ACCELERATION' if drive.mode == "acceleration" else 'FORCE',
-              "axis": constraints.AXIS_IDS[axis], "use_max_force": drive.max_force is not None}
+    drive_type = held_choice(drive.type, model.DRIVE_TYPES)
+    mode = held_choice(drive.mode, model.DRIVE_MODES)
+    values: dict[str, Any] = {"drive_type": drive_type.upper(), "mode": mode.upper(),
+                              "axis": constraints.AXIS_IDS[axis], "use_max_force": drive.max_force is not None}
     if drive.max_force is not None:
         values["max_force"] = drive.max_force
     values["use_position_target"] = position is not None
-    target = "position_target_linear" if drive.type == "linear" else "position_target_angular"
+    target = "position_target_linear" if drive_type == "linear" else "position_target_angular"
     values[target] = 0.0 if position is None else position
     values.update(use_velocity_target=velocity is not None, velocity_target=0.0 if velocity is None else velocity,
                   stiffness=drive.stiffness, damping=drive.damping, unknown_json=drive.unknown.text)

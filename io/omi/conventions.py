@@ -21,6 +21,12 @@ ANGULAR_LIMIT_BOUND = 2.0 * math.pi
 LINEAR_LIMIT_BOUND = math.inf
 
 
+def held_choice(value: str, choices: tuple[str, ...]) -> str:
+    """What Blender's settings hold for an enum value of the file: itself when they know it, else the first
+    choice (a drive type or mode that another extension may define; the import and its message both say so)."""
+    return value if value in choices else choices[0]
+
+
 def axis_name(axis: int) -> str:
     """'X', 'Y' or 'Z' for a joint axis index."""
     return AXIS_NAMES[axis]

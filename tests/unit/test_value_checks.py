@@ -39,11 +39,6 @@ def test_what_float32_settings_and_enums_cannot_hold(losses, model):
     assert "mass 1e+39 is beyond float32" in found["/motion/mass"]
     assert "becomes 0" in found["/motion/linearVelocity"]
     assert len(found) == 2  # float32's own maximum is held
-    drive = model.JointDrive(mode="servo")
-    joint = model.Joint(model.JointSettings(drives=(drive,)), connected_node=0)
-    [unheld] = losses.unheld_choices(_node(model, joint=joint), at="/nodes/1")
-    assert unheld.pointer == "/nodes/1/extensions/OMI_physics_joint/joint/drives/0/mode"
-    assert "'servo'" in unheld.message and "keeps 'force'" in unheld.message
 
 
 def test_node_transforms_blender_changes():

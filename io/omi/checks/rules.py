@@ -140,8 +140,9 @@ NOTES: dict[str, tuple[str, Severity]] = {
     "unknown_drive_value": ("drive {key} {value} is not one of {known} (other extensions may define it; not "
                             "portable): read as {fallback}; the file's value is kept and written back unless the "
                             "setting is changed", "warning"),
-    "unknown_drive_value_as_is": ("drive {key} {value} is not one of {known}; kept as is (other extensions may "
-                                  "define it), not portable", "warning"),
+    "unknown_drive_value_as_is": ("drive {key} {value} is not one of {known} (other extensions may define it; not "
+                                  "portable): `convert` keeps it as is; Blender's settings hold only these, so an "
+                                  "import reads it as {kept} and its export writes that", "warning"),
     "drive_gain_without_target": ("drive {gain} without a usable {target} (the schema pairs them): read as 0",
                                   "warning"),
     "connected_node_outside_body": ("connectedNode {node} is not inside any physics body; it acts as static",

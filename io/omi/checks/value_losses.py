@@ -128,30 +128,17 @@ def _as_float32(number: float) -> float | None:
         return None
 
 
-def unheld_choices(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list[Issue]:
-    """Enum values the spec does not know (the reader keeps them for other extensions) that Blender's
-    settings cannot hold: the import stores the default instead, and export writes that."""
-    issues = []
-    for fields, item, where in _parts(node, dialect, at):
-        for spec in fields:
-            value = getattr(item, spec.attr, None)
-            if spec.choices and isinstance(value, str) and value not in spec.choices:
-                issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {value!r}: Blender's settings "
-                                    f"hold only {', '.join(spec.choices)}, so the import keeps "
-                                    f"{spec.default or spec.choices[0]!r} and export writes that", "warning"))
-    return issues
-
-
 def document_losses(doc: PhysicsDocument) -> list[Issue]:
-    """What Blender's settings cannot hold of a read document (beyond_float32, unheld_choices), at the
-    nodes' pointers. The reader gives nodes of equal physics one shared (immutable) value: one found
-    without losses is not checked again."""
+    """What Blender's settings cannot hold of a read document (beyond_float32), at the nodes' pointers.
+    An enum value the spec does not know is named once, by the reader, with what Blender keeps of it.
+    The reader gives nodes of equal physics one shared (immutable) value: one found without losses is not
+    checked again."""
     issues: list[Issue] = []
     lossless: set[int] = set()  # ids of node values checked without a finding
     for index, node in sorted(doc.nodes.items()):
         if not isinstance(index, int) or id(node) in lossless:
             continue
-        found = beyond_float32(node, at=("nodes", index)) + unheld_choices(node, at=("nodes", index))
+        found = beyond_float32(node, at=("nodes", index))
         if found:
             issues += found
         else:

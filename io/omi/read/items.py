@@ -15,7 +15,7 @@ from typing import Any
 
 from .. import model
 from ..checks import rules
-from ..conventions import capsule_mid_height
+from ..conventions import capsule_mid_height, held_choice
 from ..dialects import unknown_keys
 from ..dialects.base import (
     LEGACY_FLAT_SHAPE_KEYS,
@@ -265,7 +265,8 @@ class ItemReader:
                 value = spec.fallback
             elif value not in spec.choices:
                 self.issues.append(rules.note(join(at, spec.key), "unknown_drive_value_as_is", key=spec.key,
-                                              value=describe(value), known=", ".join(spec.choices)))
+                                              value=describe(value), known=", ".join(spec.choices),
+                                              kept=repr(held_choice(value, spec.choices))))
             texts[spec.attr] = value
         axis_key = field(fields, "axis").key
         axis_value = get(drive, axis_key)
