@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 
 import bpy
 
-from ..properties import convert
+from ..properties import convert_build
 from .blender.animation import curves
 from .blender.build import rigid_body
 from .blender.tables import markers
@@ -67,7 +67,7 @@ class RigidFollow:
         self.issues = issues
 
     def build(self, owners: list[bpy.types.Object]) -> None:
-        rigid_body.build_rigid_bodies(self.scene, owners, convert.SceneSettings(self.scene), None)
+        rigid_body.build_rigid_bodies(self.scene, owners, convert_build.SettingsPhysics(self.scene), None)
 
     def follow(self, at: str, pointer: str, owners: list[bpy.types.Object], *, apply_rest: Callable[[], object],
                apply_nudged: Callable[[], object], keys: list[tuple[float, Callable[[], object]]],

@@ -11,7 +11,7 @@ itself makes what the physics needs, with its own mesh code and naming:
 New nodes and meshes are appended, so the file's own indices keep their meaning.
 
 After the importer made the objects (`ImportPlan.finish`), the settings are written to them with the
-PropertyGroup conversion, and the Blender rigid bodies built from those settings.
+PropertyGroup conversion, and the Blender rigid bodies built from the document read (the same model values).
 """
 
 from __future__ import annotations
@@ -20,14 +20,15 @@ import base64
 import struct
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 import bpy
 
-from ..properties import convert
+from ..properties import convert, convert_build
 from .blender import import_repair
 from .blender.bones import rig_import
-from .blender.build import plan, rigid_body
+from .blender.build import inputs, plan, rigid_body
 from .blender.tables import markers
 from .omi import model
 from .omi.read import reader
@@ -56,6 +57,11 @@ def _at_parent(node: Any) -> bool:
 
 def _shape_type(node: model.NodePhysics) -> str | None:
     return None if node.collider is None or node.collider.shape is None else node.collider.shape.type
+
+
+def _collider_shape(found: inputs.ObjectPhysics | None) -> model.Shape | None:
+    collider = None if found is None else found.physics.collider
+    return None if collider is None else collider.shape
 
 
 def _shape_meshes(node: model.NodePhysics) -> list[int]:
@@ -186,7 +192,7 @@ class ImportPlan:
         convert.apply_document_unknown(self.doc, bl_scene)  # the document-level keys kept for export
         bone_parts = rig_import.add_parts(gltf, self.doc, objects, [*self.doc.nodes, *self.collision_nodes.values()],
                                           issues)  # physics on bones gets objects of its own
-        written = []
+        written: dict[int, bpy.types.Object] = {}
         for index, node in self.doc.nodes.items():
             obj = objects.get(index)
             if obj is None:
@@ -200,19 +206,34 @@ class ImportPlan:
                 issues.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: settings not written "
                                                              f"({type(error).__name__}: {error})", "error"))
                 continue
-            written.append(obj)
+            written[index] = obj
+        built = {obj: self._build_input(index, objects) for index, obj in written.items()}
         # Bodies get their mesh from the build; the other stand-ins show their own shape.
-        plan.refresh_shape_meshes(objects[index] for index in self.placeholders
-                                        if index in objects and self.doc.nodes[index].motion is None)
+        plan.refresh_shape_meshes((obj, _collider_shape(built.get(obj))) for index in self.placeholders
+                                  if (obj := objects.get(index)) is not None and self.doc.nodes[index].motion is None)
         try:
             if self.build_rigid_bodies:
-                collision_objects = [objects[i] for i in self.collision_nodes.values() if i in objects]
-                rigid_body.build_rigid_bodies(bl_scene, [*written, *collision_objects],
-                                              convert.SceneSettings(bl_scene), issues)
+                # the build is fed the document read (objects from elsewhere: their settings as model values)
+                others = convert_build.SettingsPhysics(bl_scene)
+                rigid_body.build_rigid_bodies(bl_scene, built, lambda obj: built[obj] if obj in built else others(obj),
+                                              issues)
                 rig_import.tie_parts(bone_parts)
         finally:
             self._drop_placeholder_mesh()
-        return written
+        return list(written.values())
+
+    def _build_input(self, index: int, objects: Mapping[int, bpy.types.Object]) -> inputs.ObjectPhysics:
+        """A node's physics as read, its references resolved to the objects the import made."""
+        node = self.doc.nodes[index]
+        collider, joint = node.collider, node.joint
+        if collider is not None and collider.shape is not None and collider.shape.type in model.MESH_SHAPE_TYPES:
+            mesh = collider.shape.mesh
+            holder = None if mesh is None else self._mesh_resolver(index, objects)(mesh)
+            collider = replace(collider, shape=replace(collider.shape, mesh=holder))
+        if joint is not None:
+            connected = joint.connected_node
+            joint = replace(joint, connected_node=objects.get(connected) if isinstance(connected, int) else None)
+        return inputs.ObjectPhysics(replace(node, collider=collider, joint=joint))
 
     def _mark_shape_meshes(self, objects: Mapping[int, bpy.types.Object]) -> None:
         for index in self.placeholders:

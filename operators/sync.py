@@ -16,7 +16,7 @@ from ..io.blender.adopt import from_bodies, from_constraints
 from ..io.blender.build import rigid_body
 from ..io.blender.tables import markers
 from ..io.omi import model
-from ..properties import convert, library, object_physics
+from ..properties import convert, convert_build, library, object_physics
 from .common import plural, selected_objects
 
 SCOPE_ITEMS = [
@@ -111,7 +111,9 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
     def execute(self, context: bpy.types.Context) -> set[str]:
         objects = [obj for obj in _objects(context, self.scope) if object_physics(obj).has_physics]
         issues: list[model.Issue] = []
-        rigid_body.build_rigid_bodies(context.scene, objects, convert.SceneSettings(context.scene), issues)
+        # the settings become model values first: the build reads no settings (as on import)
+        rigid_body.build_rigid_bodies(context.scene, objects, convert_build.SettingsPhysics(context.scene, issues),
+                                      issues)
         bodies = sum(obj.rigid_body is not None for obj in objects)
         constraints = sum(obj.rigid_body_constraint is not None for obj in context.scene.objects)
         self.report({'INFO'}, f"{plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')} "

@@ -11,6 +11,7 @@ import bpy
 
 from ..io.blender.build.plan import motion_owner
 from ..properties.body import MOTION_TYPE_ITEMS
+from ..properties.convert_build import settings_parts
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
@@ -230,7 +231,8 @@ def draw_drive(layout: bpy.types.UILayout, drive) -> None:
 
 def joined_bodies(obj: bpy.types.Object) -> tuple[bpy.types.Object | None, bpy.types.Object | None]:
     """The two bodies a joint object joins: its own body and the connected object's (None where missing)."""
-    return motion_owner(obj), motion_owner(obj.omi_physics.joint.connected_object)
+    return (motion_owner(obj, settings_parts),
+            motion_owner(obj.omi_physics.joint.connected_object, settings_parts))
 
 
 def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:

@@ -24,7 +24,7 @@ from .convert_common import issue as _issue
 from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
-from .convert_joint import NodeResolver, apply_joint, drive_to_model, joint_to_model, limit_to_model
+from .convert_joint import NodeResolver, apply_joint, joint_to_model
 from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI
 from .stored import store
 
@@ -167,30 +167,6 @@ def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = N
         joint=joint_to_model(settings.joint, obj, issues) if settings.use_joint else None,
         unknown=kept(settings.body_unknown_json),
     )
-
-
-class SceneSettings:
-    """What the rigid-body build reads from the settings layer (`rigid_body_plan.SettingsSource`), as model
-    values: a scene's library entries by name, and joint objects' limits and drives."""
-
-    def __init__(self, bl_scene: bpy.types.Scene) -> None:
-        self.scene = bl_scene
-
-    def material(self, name: str) -> model.PhysicsMaterial | None:
-        entry = library.find_material(self.scene, name)
-        return None if entry is None else library.material_to_model(entry)
-
-    def collision_filter(self, name: str) -> model.CollisionFilter | None:
-        entry = library.find_filter(self.scene, name)
-        return None if entry is None else library.filter_to_model(entry)
-
-    @staticmethod
-    def joint_settings(obj: bpy.types.Object) -> model.JointSettings:
-        """The joint's limits (those without an axis left out, as the export does) and drives."""
-        joint = object_physics(obj).joint
-        limits = (limit_to_model(limit_pg) for limit_pg in joint.limits)
-        return model.JointSettings(limits=tuple(limit for limit in limits if limit is not None),
-                                   drives=tuple(drive_to_model(drive_pg) for drive_pg in joint.drives))
 
 
 # --- model -> PropertyGroups -------------------------------------------------------------------------

@@ -211,4 +211,10 @@ def rotation_angle(a: Matrix, b: Matrix) -> float:
 
 def scene_settings(bl_scene: bpy.types.Scene | None = None) -> Any:
     """What the rigid-body build reads from the settings layer (library entries, joint limits), as model values."""
-    return addon_loader.module("properties.convert").SceneSettings(bl_scene or bpy.context.scene)
+    return addon_loader.module("properties.convert_build").SettingsPhysics(bl_scene or bpy.context.scene)
+
+
+def shape_carrier(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The object whose Blender rigid body shape stands for `obj`'s collider (hierarchy read from the settings)."""
+    return addon_loader.module("io.blender.build.plan").shape_carrier(
+        obj, addon_loader.module("properties.convert_build").settings_parts)

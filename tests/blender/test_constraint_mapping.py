@@ -200,5 +200,5 @@ def test_sync_from_blender_then_to_blender_reports_nothing(clean_scene, omi, cas
     joint.omi_physics.joint.connected_object = second  # the joint frame is the constraint object's ...
     joint.parent = first  # ... and its body is object1's
     omi("io.blender.build.rigid_body").build_rigid_bodies(clean_scene, [first, second, joint],
-                                                   omi("properties.convert").SceneSettings(clean_scene), issues)
+                                                   omi("properties.convert_build").SettingsPhysics(clean_scene), issues)
     assert [issue.message for issue in issues] == []

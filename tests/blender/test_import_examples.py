@@ -70,7 +70,7 @@ def test_example_imports_as_the_file_means(spec_dir, reader, name, markers, rigi
 
         if node.collider is not None and node.collider.shape is not None:
             shape = node.collider.shape
-            carrier = rigid_body_plan.shape_carrier(obj)
+            carrier = support.shape_carrier(obj)
             assert carrier is not None, f"{obj.name}: no Blender shape"
             owner = _motion_owner(doc, parents, index)
             body = objects[owner] if owner is not None else obj
@@ -126,7 +126,7 @@ def test_shape_stand_ins_are_wire_and_not_rendered(spec_dir, markers, rigid_body
     assert body.display_type == 'WIRE'
     assert not body.visible_camera and not body.visible_shadow
     # The body's only collider sits on it: the body's own object shows and carries the shape.
-    assert imported.obj("BoxShape").type == 'EMPTY' and rigid_body_plan.shape_carrier(imported.obj("BoxShape")) == body
+    assert imported.obj("BoxShape").type == 'EMPTY' and support.shape_carrier(imported.obj("BoxShape")) == body
     assert "OMI placeholder" not in bpy.data.meshes
 
 
@@ -134,7 +134,7 @@ def test_colliders_of_a_compound_body_show_their_own_shapes(spec_dir, markers, r
     imported = support.import_gltf(Path(spec_dir) / "OMI_physics_joint" / "examples" / "weld_joint.gltf")
     collider = imported.obj("ColliderA")  # turned against its body: the body is a compound
     assert markers.is_shape_mesh(collider) and collider.display_type == 'WIRE'
-    assert rigid_body_plan.shape_carrier(collider) == collider
+    assert support.shape_carrier(collider) == collider
 
 
 def test_collision_mesh_that_no_node_shows_is_imported(spec_dir, markers):
@@ -160,7 +160,7 @@ def test_shape_mesh_beside_another_mesh_gets_its_own_object(tmp_path, markers, r
     assert shape.mesh_object.parent == rock and markers.is_shape_mesh(shape.mesh_object)
     assert shape.mesh_object.data.name.startswith("Hull")
     assert not markers.is_shape_mesh(rock) and rock.data.name.startswith("Crate")
-    carrier = rigid_body_plan.shape_carrier(rock)
+    carrier = support.shape_carrier(rock)
     assert carrier is not None and carrier.rigid_body.collision_shape == 'CONVEX_HULL'
     assert carrier.data == shape.mesh_object.data
 
@@ -204,7 +204,7 @@ def test_body_with_its_own_shape_and_a_child_collider_is_one_compound(tmp_path, 
     imported = support.import_gltf(support.write_gltf(tmp_path, "hammer", support.document(nodes, shapes)))
     hammer, head = imported.obj("Hammer"), imported.obj("Head")
     assert hammer.rigid_body.collision_shape == 'COMPOUND'
-    carriers = {rigid_body_plan.shape_carrier(hammer), rigid_body_plan.shape_carrier(head)}
+    carriers = {support.shape_carrier(hammer), support.shape_carrier(head)}
     assert None not in carriers and len(carriers) == 2
     kinds = sorted(carrier.rigid_body.collision_shape for carrier in carriers)
     assert kinds == ['BOX', 'CAPSULE']

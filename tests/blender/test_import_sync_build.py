@@ -52,11 +52,11 @@ def test_empty_body_gets_a_generated_rigid_body_that_it_follows(rigid_body, mark
     proxy = rigid_body_plan.rigid_object(cart)
     assert proxy is not None and proxy is not cart and markers.is_generated(proxy)
     assert proxy.rigid_body.type == 'ACTIVE' and cart.constraints[markers.FOLLOW].target == proxy
-    assert rigid_body_plan.shape_carrier(crate).rigid_body.collision_shape == 'BOX'
+    assert support.shape_carrier(crate).rigid_body.collision_shape == 'BOX'
     assert any("cannot be a Blender rigid body" in issue.message for issue in issues)
     floor_rigid = rigid_body_plan.rigid_object(floor)
     assert floor_rigid.rigid_body.type == 'PASSIVE'
-    assert tuple(rigid_body_plan.shape_carrier(floor).dimensions) == pytest.approx((10.0, 10.0, 0.1))
+    assert tuple(support.shape_carrier(floor).dimensions) == pytest.approx((10.0, 10.0, 0.1))
     support.step()
     assert cart.matrix_world.translation.z == pytest.approx(0.05 + 1.0, abs=0.03)  # the crate stands on the floor
     assert crate.matrix_world.translation.z == pytest.approx(cart.matrix_world.translation.z)

@@ -57,18 +57,17 @@ class Report:
 
 
 def note_motion(body: PlannedBody, report: Report) -> None:
-    motion = body.motion_pg
+    motion = body.motion_values
     if motion is None:
         return
-    zero = (0.0, 0.0, 0.0)
+    zero = model.ZERO3
     checks = (
         (LINEAR_VELOCITY, tuple(motion.linear_velocity) != zero),
         (ANGULAR_VELOCITY, tuple(motion.angular_velocity) != zero),
         (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
         (CENTER_OF_MASS, tuple(motion.center_of_mass) != zero),
-        (INERTIA, tuple(motion.inertia_diagonal) != zero or abs(abs(motion.inertia_orientation[0]) - 1.0) > 1e-6),
+        (INERTIA, tuple(motion.inertia_diagonal) != zero or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6),
     )
     for feature, used in checks:
         if used:
             report.cannot(feature, body.owner)
-

@@ -1,7 +1,9 @@
-"""OMI settings -> Blender rigid bodies and rigid body constraints: one translation for import and sync.
+"""OMI physics (model values) -> Blender rigid bodies and rigid body constraints: one translation for import
+and sync.
 
-`build_rigid_bodies` reads the objects' OMI settings only, so the glTF import and the "settings ->
-Blender rigid bodies" operator give the same result; `clear_rigid_bodies` undoes it.
+`build_rigid_bodies` reads the objects' physics as model values only (`inputs`): the glTF import passes the
+document it read, the "settings -> Blender rigid bodies" operator the settings converted to the model, so both
+give the same result; `clear_rigid_bodies` undoes it.
 
 How OMI meets Blender (Bullet):
 - A body is an object with `motion` (dynamic -> ACTIVE, kinematic -> ACTIVE + Animated, static ->
@@ -22,11 +24,10 @@ How OMI meets Blender (Bullet):
   its side, since a Blender constraint holds nothing without two rigid bodies.
 - What Blender cannot express stays in the settings and is named once in a note (info, not a problem).
 
-The steps live apart: `rigid_body_plan` (which bodies, which shapes, where), `rigid_body_build` (making
-and setting rigid bodies and constraint objects), `rigid_body_report` (the warnings),
-`rigid_body_world` (the world, clearing), `markers` (what export and clear recognise).
-Material and filter names and joint limits come as model values from a `SettingsSource` the caller
-passes in (joints then take the same model -> Blender mapping as everything else, `rigid_body_joints`).
+The steps live apart: `inputs` (what the build is fed), `plan` (which bodies, which shapes, where), `steps`
+(making and setting rigid bodies and constraint objects), `report` (the warnings), `world` (the world,
+clearing), `markers` (what export and clear recognise). Joints take the one glTF -> Blender mapping of
+`constraint_settings.from_model`.
 """
 
 from __future__ import annotations
@@ -36,73 +37,63 @@ from collections.abc import Iterable
 import bpy
 
 from ...omi import model
-from . import collision_filters
 from ..tables.markers import is_generated
-from .steps import Builder
-from .plan import (
-    PlannedBody,
-    SettingsSource,
-    Switches,
-    children_map,
-    has_shape_collider,
-    plan_bodies,
-    rigid_body_owner,
-    rigid_object,
-    settings_of,
-)
+from . import collision_filters
+from .inputs import ObjectPhysics, PhysicsOf, Switches
+from .plan import PlannedBody, children_map, plan_bodies, rigid_body_owner, rigid_object
 from .report import TRIGGERS, Report
+from .steps import Builder
 from .world import clear_rigid_bodies
 
-__all__ = ["SettingsSource", "build_rigid_bodies", "clear_rigid_bodies"]
+__all__ = ["ObjectPhysics", "PhysicsOf", "build_rigid_bodies", "clear_rigid_bodies"]
 
 
-def _collision_collections(bl_scene: bpy.types.Scene, source: SettingsSource,
+def _filter_name(value: model.CollisionFilter | None) -> str:
+    return "" if value is None else value.name
+
+
+def _collision_collections(bl_scene: bpy.types.Scene, switches: Switches,
                            bodies: dict[bpy.types.Object, PlannedBody], others: bool,
                            report: Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
-    """Collision collections of the bodies, from their collision filters (the first name, when colliders
+    """Collision collections of the bodies, from their collision filters (the first by name, when colliders
     differ). With `others` (rigid bodies built before), every body of the scene is mapped, so that all
     stay consistent.
     """
-    names = {owner: {shape.filter for shape in body.shapes} for owner, body in bodies.items() if body.shapes}
+    filters_of = {owner: {shape.filter for shape in body.shapes} for owner, body in bodies.items() if body.shapes}
     if others:
         for obj in bl_scene.objects:
-            if has_shape_collider(obj) and not is_generated(obj):
-                owner = rigid_body_owner(obj)
+            if switches(obj).shaped and not is_generated(obj):
+                owner = rigid_body_owner(obj, switches)
                 if owner not in bodies:
-                    names.setdefault(owner, set()).add(settings_of(obj).collider.collision_filter)
-    owners = sorted(names, key=lambda owner: owner.name)
-    values: dict[str, model.CollisionFilter | None] = {"": None}
-    filters = []
-    for owner in owners:
-        name = min(names[owner])
-        if name not in values:
-            found = source.collision_filter(name)
-            if found is None:
-                report.warn(owner, "/collider/collision_filter",
-                            f"collision filter {name!r} is not in the scene library: collides with everything")
-            values[name] = found
-        filters.append(values[name])
+                    found = switches.physics(obj)
+                    collider = None if found is None else found.physics.collider
+                    filters_of.setdefault(owner, set()).add(None if collider is None else collider.collision_filter)
+    owners = sorted(filters_of, key=lambda owner: owner.name)
+    filters = [min(filters_of[owner], key=_filter_name) for owner in owners]
     assignment = collision_filters.assign(filters)
     for problem in assignment.problems:
         report.issues.append(model.Issue("", problem))
     return dict(zip(owners, assignment.collections, strict=True))
 
 
-def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], source: SettingsSource,
+def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,
                        issues: list[model.Issue] | None = None) -> None:
     """Blender rigid bodies and constraints for the bodies and joints these objects take part in.
 
-    Works from the objects' OMI settings only (material and filter names and joint limits read through `source`),
-    replacing what an earlier build made for them; problems and what Blender cannot express go to `issues`.
+    Works from model values only: `physics_of` gives any object's physics (these objects', and those the build
+    meets: descendants, connected bodies, bodies built before). Replaces what an earlier build made for them;
+    problems and what Blender cannot express go to `issues`.
     """
     report = Report(issues)
     kept, joints = [], []
-    switches = Switches()
+    switches = Switches(physics_of)
     for obj in objects:
-        if settings_of(obj) is None or is_generated(obj):
+        if is_generated(obj):
+            continue
+        parts = switches(obj)
+        if not any(parts):
             continue
         kept.append(obj)
-        parts = switches(obj)
         if parts.joint:
             joints.append(obj)
         if parts.trigger:
@@ -113,17 +104,18 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
         return
     carriers = [shape.carrier for body in bodies.values() for shape in body.shapes]
     clear_rigid_bodies([*bodies, *carriers, *joints])
-    builder = Builder(bl_scene, source, report)
+    builder = Builder(bl_scene, switches, report)
     for body in bodies.values():
         builder.prepare_body(body, bodies)
     for body in bodies.values():
-        parent_body = rigid_body_owner(body.owner.parent) if body.owner.parent is not None else None
+        parent = body.owner.parent
+        parent_body = rigid_body_owner(parent, switches) if parent is not None else None
         if parent_body is not None and parent_body in bodies and bodies[parent_body].compound \
-                and body.owner.parent is bodies[parent_body].rigid:
+                and parent is bodies[parent_body].rigid:
             report.warn(body.owner, "", f"a body right under the compound body {parent_body.name!r} is simulated as "
                                         "part of it (Blender takes a compound's rigid-body children as its shapes)")
     planned_joints = [made for obj in joints for made in builder.prepare_joint(obj)]
-    collections_of = _collision_collections(bl_scene, source, bodies, bool(builder.built_before), report)
+    collections_of = _collision_collections(bl_scene, switches, bodies, bool(builder.built_before), report)
     for body in bodies.values():
         builder.finish_body(body, collections_of)
     for owner, collections in collections_of.items():  # bodies built before stay consistent with these

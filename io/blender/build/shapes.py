@@ -1,4 +1,4 @@
-"""Shape settings -> what Blender's rigid bodies read: a collision shape type, and mesh data whose bounds
+"""Shapes (model values) -> what Blender's rigid bodies read: a collision shape type, and mesh data whose bounds
 are the shape's.
 
 Blender takes a box, sphere, capsule or cylinder from the mesh's bounding box (centred on the object,
@@ -17,69 +17,75 @@ import numpy as np
 from mathutils import Matrix
 
 from ...omi import conventions, model
+from ..tables import axes
+from ..tables.axes import Vec3
 from . import shape_data
 
 TOLERANCE = 1e-5
-# The model's shape groups as the settings' shape type identifiers (the upper-case model names).
-PRIMITIVE_TYPES = tuple(name.upper() for name in model.PRIMITIVE_SHAPE_TYPES)
-ROUND_TYPES = tuple(name.upper() for name in model.ROUND_SHAPE_TYPES)
-MESH_TYPES = tuple(name.upper() for name in model.MESH_SHAPE_TYPES)
+PRIMITIVE_TYPES = model.PRIMITIVE_SHAPE_TYPES
+ROUND_TYPES = model.ROUND_SHAPE_TYPES
+MESH_TYPES = model.MESH_SHAPE_TYPES
 
 
-def is_tapered(pg) -> bool:
+def is_tapered(shape: model.Shape) -> bool:
     """A capsule or cylinder whose two radii differ."""
-    return pg.shape_type in ROUND_TYPES and not math.isclose(pg.radius_top, pg.radius_bottom,
-                                                                        abs_tol=TOLERANCE)
+    return shape.type in ROUND_TYPES and not math.isclose(shape.radius_top, shape.radius_bottom, abs_tol=TOLERANCE)
 
 
-def collision_shape(pg) -> str:
-    """Blender's collision shape for a shape PropertyGroup."""
-    if pg.shape_type == 'CONVEX':
+def collision_shape(shape: model.Shape) -> str:
+    """Blender's collision shape for a shape."""
+    if shape.type == "convex":
         return 'CONVEX_HULL'
-    if pg.shape_type == 'TRIMESH':
+    if shape.type == "trimesh":
         return 'MESH'
-    if is_tapered(pg):
-        return 'CONE' if pg.shape_type == 'CYLINDER' and pg.radius_top <= TOLERANCE else 'CONVEX_HULL'
-    return pg.shape_type
+    if is_tapered(shape):
+        return 'CONE' if shape.type == "cylinder" and shape.radius_top <= TOLERANCE else 'CONVEX_HULL'
+    return shape.type.upper()
 
 
-def extents(pg) -> tuple[float, float, float]:
-    """The full extents of a primitive shape along its local axes."""
-    if pg.shape_type == 'BOX':
-        return tuple(pg.size)
-    if pg.shape_type == 'SPHERE':
-        return (2 * pg.radius,) * 3
-    radius = max(pg.radius_top, pg.radius_bottom)
-    mean_radius = (pg.radius_top + pg.radius_bottom) / 2.0  # a tapered capsule's end spheres, each its own radius
-    height = pg.height if pg.shape_type == 'CYLINDER' else conventions.capsule_full_height(pg.height, mean_radius)
+def _blender_size(shape: model.Shape) -> Vec3:
+    """A box's size along its local Blender axes."""
+    return axes.size_to_blender(shape.size)
+
+
+def extents(shape: model.Shape) -> Vec3:
+    """The full extents of a primitive shape along its local Blender axes."""
+    if shape.type == "box":
+        return _blender_size(shape)
+    if shape.type == "sphere":
+        return (2 * shape.radius,) * 3
+    radius = max(shape.radius_top, shape.radius_bottom)
+    mean_radius = (shape.radius_top + shape.radius_bottom) / 2.0  # a tapered capsule's end spheres, each its own
+    height = shape.effective_height
+    height = height if shape.type == "cylinder" else conventions.capsule_full_height(height, mean_radius)
     return (2 * radius, 2 * radius, height)
 
 
-def bounds_match(mesh: bpy.types.Mesh, pg) -> bool:
-    """Whether the shape Blender takes from this mesh's bounds is the primitive the settings describe."""
-    if not mesh.vertices or pg.shape_type not in PRIMITIVE_TYPES or is_tapered(pg):
+def bounds_match(mesh: bpy.types.Mesh, shape: model.Shape) -> bool:
+    """Whether the shape Blender takes from this mesh's bounds is the primitive `shape`."""
+    if not mesh.vertices or shape.type not in PRIMITIVE_TYPES or is_tapered(shape):
         return False
     points = np.empty(len(mesh.vertices) * 3, dtype=np.float64)
     mesh.vertices.foreach_get("co", points)
     points = points.reshape(-1, 3)
     low, high = points.min(axis=0), points.max(axis=0)
-    want = extents(pg)
+    want = extents(shape)
     tolerance = TOLERANCE * max(1.0, *want)
     if np.any(np.abs(low + high) > tolerance):
         return False  # Blender centres the shape on the object's origin
     size = high - low
-    if pg.shape_type == 'BOX':
+    if shape.type == "box":
         return bool(np.all(np.abs(size - want) <= tolerance))
-    if pg.shape_type == 'SPHERE':
-        return abs(size.max() - want[0]) <= tolerance
-    return abs(max(size[0], size[1]) - want[0]) <= tolerance and abs(size[2] - want[2]) <= tolerance
+    if shape.type == "sphere":
+        return bool(abs(size.max() - want[0]) <= tolerance)
+    return bool(abs(max(size[0], size[1]) - want[0]) <= tolerance and abs(size[2] - want[2]) <= tolerance)
 
 
 def still_primitive(shape_type: str, scale: Sequence[float]) -> bool:
-    """Whether a primitive stretched by `scale` along its axes is still that primitive."""
+    """Whether a primitive (model type) stretched by `scale` along its axes is still that primitive."""
     uniform = max(scale) - min(scale) <= TOLERANCE * max(scale)
     round_section = abs(scale[0] - scale[1]) <= TOLERANCE * max(scale)
-    return shape_type == 'BOX' or uniform or (shape_type == 'CYLINDER' and round_section)
+    return shape_type == "box" or uniform or (shape_type == "cylinder" and round_section)
 
 
 def _key(values: Sequence[float]) -> str:
@@ -113,11 +119,13 @@ class ShapeMeshes:
         """The vertex-less mesh of a body whose shapes are all on other objects."""
         return self._get("body", "OMI body", lambda: bpy.data.meshes.new("OMI body"))
 
-    def shape(self, pg, scale: Sequence[float] = (1.0, 1.0, 1.0)) -> bpy.types.Mesh:
+    def shape(self, shape: model.Shape, scale: Sequence[float] = (1.0, 1.0, 1.0)) -> bpy.types.Mesh:
         """A mesh of the primitive shape with exact bounds, in its local Blender axes, `scale` baked in."""
-        kind = pg.shape_type.lower()
-        values = tuple(pg.size) if kind == "box" else (pg.radius,) if kind == "sphere" else \
-            (pg.height, pg.radius_top, pg.radius_bottom)
+        kind = shape.type
+        size = _blender_size(shape)
+        height = shape.effective_height
+        values = size if kind == "box" else (shape.radius,) if kind == "sphere" else \
+            (height, shape.radius_top, shape.radius_bottom)
         asked = (kind, values, tuple(scale))
         found = self._by_values.get(asked)  # many equal shapes: the key text made once
         if found is not None:
@@ -125,8 +133,7 @@ class ShapeMeshes:
         name = f"OMI {kind}"
 
         def make() -> bpy.types.Mesh:
-            mesh = shape_data.shape_mesh(kind, tuple(pg.size), pg.radius, pg.height, pg.radius_top, pg.radius_bottom,
-                                     name)
+            mesh = shape_data.shape_mesh(kind, size, shape.radius, height, shape.radius_top, shape.radius_bottom, name)
             if tuple(scale) != (1.0, 1.0, 1.0):
                 mesh.transform(Matrix.Diagonal((*scale, 1.0)))
             return mesh

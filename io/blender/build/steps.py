@@ -16,16 +16,15 @@ from ...omi import model
 from . import collision_filters, constraint_settings
 from ..tables.bullet import BULLET_COMBINE
 from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
+from .inputs import Switches
 from .plan import (
     Frames,
     PlannedBody,
     PlannedShape,
-    SettingsSource,
     is_identity,
     placement,
     rigid_body_owner,
     rigid_object,
-    settings_of,
     source_mesh,
     unit_scale,
 )
@@ -53,18 +52,22 @@ _ALIGN = {
 
 def _fits(obj: bpy.types.Object, shape: PlannedShape) -> bool:
     """Whether the object's own mesh, as Blender reads it, is exactly the shape."""
-    pg = shape.pg
-    if obj.type != 'MESH' or obj is not shape.carrier or pg.use_offset:
+    if obj.type != 'MESH' or obj is not shape.carrier or shape.offset is not None:
         return False
-    if pg.shape_type in MESH_TYPES:
-        return pg.mesh_source == 'SELF' or pg.mesh_object is obj
-    return is_shape_mesh(obj) or bounds_match(obj.data, pg)
+    if shape.shape.type in MESH_TYPES:
+        return shape.own_mesh
+    return is_shape_mesh(obj) or bounds_match(obj.data, shape.shape)
+
+
+def _name(value: model.PhysicsMaterial | model.CollisionFilter | None) -> str:
+    """A library value's name for picking the first ("" for none: no material comes first)."""
+    return "" if value is None else value.name
 
 
 class Builder:
-    def __init__(self, bl_scene: bpy.types.Scene, source: SettingsSource, report: Report) -> None:
+    def __init__(self, bl_scene: bpy.types.Scene, switches: Switches, report: Report) -> None:
         self.scene = bl_scene
-        self.source = source
+        self.switches = switches
         self.report = report
         self.frames = Frames()
         self.meshes = ShapeMeshes(GENERATED)
@@ -81,10 +84,10 @@ class Builder:
         shapes = body.shapes
         rigid = body.rigid = owner if owner.type == 'MESH' else self._proxy(body)
         ours = rigid is not owner or is_shape_mesh(owner)  # its mesh data may be replaced
-        if len(shapes) == 1 and ours and shapes[0].pg.shape_type in PRIMITIVE_TYPES and not shapes[0].pg.use_offset \
+        if len(shapes) == 1 and ours and shapes[0].shape.type in PRIMITIVE_TYPES and shapes[0].offset is None \
                 and (shapes[0].carrier is owner or is_identity(self.frames.relative(shapes[0].carrier, owner))):
             # One collider right on the body: the body's own display mesh becomes the shape.
-            rigid.data = self.meshes.shape(shapes[0].pg)
+            rigid.data = self.meshes.shape(shapes[0].shape)
             body.carriers.append((shapes[0], rigid, False))
             self._link_body(rigid)
             return
@@ -129,8 +132,8 @@ class Builder:
         direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
         if direct and carrier not in bodies and _fits(carrier, shape) \
                 and unit_scale(carrier.matrix_parent_inverse @ carrier.matrix_basis):
-            if is_shape_mesh(carrier) and shape.pg.shape_type in PRIMITIVE_TYPES:
-                carrier.data = self.meshes.shape(shape.pg)
+            if is_shape_mesh(carrier) and shape.shape.type in PRIMITIVE_TYPES:
+                carrier.data = self.meshes.shape(shape.shape)
             self._link_body(carrier)
             return shape, carrier, False
         made = bpy.data.objects.new(f"{carrier.name} shape", self.meshes.body())
@@ -150,12 +153,15 @@ class Builder:
 
     def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, object]]:
         """Constraint objects for one joint object, each with what `finish_joint` needs."""
-        joint = settings_of(obj).joint
-        other = joint.connected_object
+        found = self.switches.physics(obj)
+        joint = None if found is None else found.physics.joint
+        if joint is None:
+            return []
+        other = joint.connected_node
         if other is None:
             self.report.warn(obj, "/joint/connected_object", "joint is connected to nothing: no Blender constraint")
             return []
-        first_owner, second_owner = rigid_body_owner(obj), rigid_body_owner(other)
+        first_owner, second_owner = rigid_body_owner(obj, self.switches), rigid_body_owner(other, self.switches)
         if first_owner is None and second_owner is None:
             self.report.warn(obj, "/joint", f"neither {obj.name!r} nor {other.name!r} is in a body: "
                                             "no Blender constraint")
@@ -176,7 +182,7 @@ class Builder:
         rest_offset = tuple(rotation.inverted() @ (other_location - location))
         turn_axis, turn_angle = rotation.rotation_difference(other_rotation).to_axis_angle()
         rest_angles = constraint_settings.rest_turn(tuple(turn_axis), turn_angle)
-        limits, drives = constraint_settings.from_model(self.source.joint_settings(obj))
+        limits, drives = constraint_settings.from_model(joint.settings)
         specs, notes = constraint_settings.plan_constraints(limits, drives, rest_offset, rest_angles)
         for note in notes:
             self.report.cannot(note, obj)
@@ -230,7 +236,7 @@ class Builder:
         rigid.kinematic = body.motion == 'KINEMATIC'
         rigid.enabled = True
         if body.motion != 'STATIC':
-            mass = body.motion_pg.mass
+            mass = body.motion_values.mass if body.motion_values is not None else model.DEFAULT_MASS
             if mass < 0.001:
                 self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's 0.001 kg: 0.001 used")
             rigid.mass = max(mass, 0.001)
@@ -263,48 +269,42 @@ class Builder:
         relative = owner_world.inverted_safe() @ placement(shape, self.frames)
         location, rotation, scale = relative.decompose()
         made.matrix_basis = Matrix.LocRotScale(location, rotation, None)
-        pg = shape.pg
+        kind = shape.shape.type
         scale = (1.0, 1.0, 1.0) if unit_scale(relative) else tuple(scale)
-        if pg.shape_type in MESH_TYPES:
+        if kind in MESH_TYPES:
             source = source_mesh(shape)
             if source is None:
-                self.report.warn(shape.carrier, "/collider/shape", f"{pg.shape_type.lower()} shape has no mesh: "
-                                                                   "shape skipped")
+                self.report.warn(shape.carrier, "/collider/shape", f"{kind} shape has no mesh: shape skipped")
                 made.data = self.meshes.body()
             else:
                 made.data = source if scale == (1.0, 1.0, 1.0) else self.meshes.scaled_copy(source, scale)
             return
-        made.data = self.meshes.shape(pg, scale)
-        if not still_primitive(pg.shape_type, scale):
+        made.data = self.meshes.shape(shape.shape, scale)
+        if not still_primitive(kind, scale):
             made[GENERATED] = "shape hull"  # the baked mesh is no longer the primitive: use its hull
             self.report.cannot(BAKED_SCALE, shape.carrier)
 
     def _shape_settings(self, rigid: bpy.types.RigidBodyObject, shape: PlannedShape, own_mesh: bool) -> None:
-        pg = shape.pg
-        kind = collision_shape(pg)
+        kind = collision_shape(shape.shape)
         if rigid.id_data.get(GENERATED) == "shape hull":
             kind = 'CONVEX_HULL'
-        if is_tapered(pg):
+        if is_tapered(shape.shape):
             self.report.cannot(TAPERED, shape.carrier)
         rigid.collision_shape = kind
         if kind in ('CONVEX_HULL', 'MESH'):
             # The settings' own mesh is written with modifiers applied; generated meshes have none.
-            rigid.mesh_source = 'FINAL' if own_mesh and pg.mesh_source == 'SELF' else 'BASE'
+            rigid.mesh_source = 'FINAL' if own_mesh and shape.own_mesh else 'BASE'
         if kind == 'MESH':
             rigid.use_margin = True
             rigid.collision_margin = 0.0  # a triangle mesh's margin would thicken it
 
     def _material(self, body: PlannedBody) -> model.PhysicsMaterial | None:
-        """The body's physics material: Blender has one per body (the first name, when colliders differ)."""
+        """The body's physics material: Blender has one per body (the first by name, when colliders differ)."""
         surfaces = {(shape.material, shape.filter) for shape in body.shapes}
         if len(surfaces) > 1:
             self.report.cannot(MIXED_SURFACES, body.owner)
-        name = min((shape.material for shape in body.shapes), default="")
-        material = self.source.material(name) if name else None
+        material = min((shape.material for shape in body.shapes), key=_name, default=None)
         if material is None:
-            if name:
-                self.report.warn(body.owner, "/collider/physics_material",
-                                 f"physics material {name!r} is not in the scene library: default used")
             return None
         if material.friction_combine != BULLET_COMBINE:
             self.report.cannot(FRICTION_COMBINE, body.owner)
