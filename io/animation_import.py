@@ -78,6 +78,10 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
     for at, pointer, sampler in pointers.channel_pointers({"animations": _animations_json(data)}):
         where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
         found = pointers.match(pointer)
+        if found is not None and found.template.extension == model.GRAVITY_EXTENSION:
+            issues.append(model.Issue(where, f"{pointer}: gravity values are not keyed in Blender (its rigid bodies "
+                                             "have no gravity volumes); channel not imported", "warning"))
+            continue
         if found is None or found.template.type == "bool":
             what = "a boolean" if found is not None else "not a value of the glTF Object Model"
             issues.append(model.Issue(where, f"{pointer} is {what}; channel not imported"))

@@ -22,6 +22,7 @@ SHAPE_EXTENSION = "OMI_physics_shape"
 BODY_EXTENSION = "OMI_physics_body"
 JOINT_EXTENSION = "OMI_physics_joint"
 LEGACY_COLLIDER_EXTENSION = "OMI_collider"  # the first revision, read only
+GRAVITY_EXTENSION = "OMI_physics_gravity"  # world gravity (document) and gravity volumes (trigger nodes)
 CURRENT_EXTENSIONS: tuple[str, ...] = (SHAPE_EXTENSION, BODY_EXTENSION, JOINT_EXTENSION)
 ALL_EXTENSIONS: tuple[str, ...] = (*CURRENT_EXTENSIONS, LEGACY_COLLIDER_EXTENSION)
 KHR_BODY_EXTENSION = "KHR_physics_rigid_bodies"
@@ -48,6 +49,8 @@ COMBINE_MODES: tuple[str, ...] = ("average", "minimum", "maximum", "multiply")
 DRIVE_TYPES: tuple[str, ...] = ("linear", "angular")
 DRIVE_MODES: tuple[str, ...] = ("force", "acceleration")
 
+GRAVITY_TYPES: tuple[str, ...] = ("directional", "point", "disc", "torus", "line", "shaped")
+
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
 IDENTITY_QUAT: Quat = (0.0, 0.0, 0.0, 1.0)
 
@@ -62,6 +65,9 @@ DEFAULT_GRAVITY_FACTOR = 1.0
 DEFAULT_FRICTION = 0.6
 DEFAULT_RESTITUTION = 0.0
 DEFAULT_COMBINE: CombineMode = "average"
+DEFAULT_GRAVITY_DIRECTION: Vec3 = (0.0, -1.0, 0.0)  # world gravity and directional volumes
+DEFAULT_UNIT_DISTANCE = 0.0  # 0: constant strength, else inverse-square, equal to `gravity` at this distance
+DEFAULT_GRAVITY_RADIUS = 1.0  # disc and torus
 
 
 class Unknown(Mapping[str, Any]):
@@ -259,6 +265,40 @@ class Joint:
 
 
 @dataclass(frozen=True)
+class WorldGravity:
+    """The document-level OMI_physics_gravity: always directional, `gravity` m/s^2 along `direction`."""
+
+    gravity: float
+    direction: Vec3 = DEFAULT_GRAVITY_DIRECTION
+    unknown: Unknown = NOTHING_UNKNOWN
+
+    @property
+    def vector(self) -> Vec3:
+        """The acceleration in glTF space (Y up)."""
+        return (self.gravity * self.direction[0], self.gravity * self.direction[1], self.gravity * self.direction[2])
+
+
+@dataclass(frozen=True)
+class GravityVolume:
+    """The node-level OMI_physics_gravity of a base trigger node: which way gravity points inside the trigger's
+    shapes and how strongly (`type`), and how it combines with overlapping volumes (priority/replace/stop).
+    Fields that do not apply to `type` keep their defaults."""
+
+    type: str
+    gravity: float
+    direction: Vec3 = DEFAULT_GRAVITY_DIRECTION  # directional, in the node's frame
+    unit_distance: float = DEFAULT_UNIT_DISTANCE  # every other type
+    radius: float = DEFAULT_GRAVITY_RADIUS  # disc, torus
+    points: tuple[float, ...] = ()  # line: x, y, z of each point, in the node's frame
+    shape: Shape | None = None  # shaped: gravity points to its nearest point
+    priority: int = 0
+    replace: bool = False
+    stop: bool = False
+    unknown: Unknown = NOTHING_UNKNOWN  # the gravity object's keys the model does not read
+    type_unknown: Unknown = NOTHING_UNKNOWN  # the per-type sub-object's, by type (as Shape.type_unknown)
+
+
+@dataclass(frozen=True)
 class NodePhysics:
     """Everything OMI says about one node. All None means the node has no physics."""
 
@@ -267,10 +307,12 @@ class NodePhysics:
     trigger: Trigger | None = None
     joint: Joint | None = None
     unknown: Unknown = NOTHING_UNKNOWN  # of the node-level body extension object (beside motion, collider, ...)
+    gravity: GravityVolume | None = None  # only on a base trigger (OMI_physics_gravity)
 
     @property
     def is_empty(self) -> bool:
-        return self.motion is None and self.collider is None and self.trigger is None and self.joint is None
+        return self.motion is None and self.collider is None and self.trigger is None and self.joint is None \
+            and self.gravity is None
 
 
 # Every message the add-on writes to the glTF log starts with LOG_PREFIX; one that reports a failed
@@ -303,6 +345,7 @@ class PhysicsDocument:
     issues: list[Issue] = field(default_factory=list)
     revisions: set[str] = field(default_factory=set)  # which spec revisions the file used
     unknown: dict[str, Unknown] = field(default_factory=dict)  # extension name -> its document-level unknown keys
+    gravity: WorldGravity | None = None  # the document-level OMI_physics_gravity
 
     def warn(self, pointer: str, message: str, severity: Severity = "warning") -> None:
         self.issues.append(Issue(pointer, message, severity))

@@ -11,7 +11,8 @@ import pytest
 import schema_check
 from cli_support import glb_bytes, lines, run_cli, write_gltf
 
-EXAMPLES = sorted(schema_check.SPEC_DIR.rglob("*.gltf")) if schema_check.SPEC_DIR.is_dir() else []
+EXAMPLES = sorted([*schema_check.SPEC_DIR.rglob("*.gltf"), *schema_check.SPEC_DIR.rglob("*.glb")]) \
+    if schema_check.SPEC_DIR.is_dir() else []  # the gravity examples come as .glb too
 
 
 def _current(**overrides) -> dict:

@@ -8,7 +8,9 @@ on each round trip, with or without this add-on (reproduced with the add-on disa
   it back through a float32 matrix, so a rotation (and the translation of its children) moves by about
   one float32 step per round trip. Compared within 1e-6.
 - vertex normals: the importer stores them as Blender custom normals, whose encoding is lossy.
-  Compared within 1e-3.
+  Compared within 1e-3. Where that lossiness splits a visual mesh's vertices once more on the second round
+  (OMI_physics_gravity's ramp: 146 vertices, then 148 for good), the files differ only in the sizes of
+  mesh data; the test then takes one more round and compares the second and third exports.
 Everything else, every OMI extension in particular, must be identical.
 """
 
@@ -27,6 +29,7 @@ import schema_check
 EXAMPLES = sorted(str(path.relative_to(schema_check.SPEC_DIR)) for path in schema_check.SPEC_DIR.rglob("*.gltf")) \
     if schema_check.SPEC_DIR.is_dir() else []
 TRANSFORM_KEYS = ("translation", "rotation", "scale", "matrix")
+MESH_DATA = ("/accessors/", "/bufferViews/", "/buffers/")  # sizes the normals' encoding may change once more
 TRANSFORM_TOLERANCE = 1e-6
 NORMAL_TOLERANCE = 1e-3
 
@@ -96,5 +99,11 @@ def test_import_export_twice_gives_the_same_file(spec_dir, omi_addon, tmp_path, 
     import_support.import_gltf(first.path)
     second = export_support.export(tmp_path / "second", "scene", file_format)
     assert schema_check.omi_schema_errors(first.gltf) == [] and schema_check.omi_schema_errors(second.gltf) == []
-    assert json_differences(first.gltf, second.gltf) == []
+    differences = json_differences(first.gltf, second.gltf)
+    if differences and all(difference.startswith(MESH_DATA) for difference in differences):
+        (tmp_path / "third").mkdir()  # normals split a visual mesh's vertices once more; settled from here
+        import_support.import_gltf(second.path)
+        first, second = second, export_support.export(tmp_path / "third", "scene", file_format)
+        differences = json_differences(first.gltf, second.gltf)
+    assert differences == []
     assert binary_differences(first, second) == []

@@ -53,12 +53,23 @@ def test_khr_table_is_the_specs_table(pointers):
     assert ours == spec_rows(*readmes)
 
 
+def test_gravity_table_is_the_specs_table(pointers):
+    readme = SPEC_DIR / "OMI_physics_gravity" / "README.md"
+    if not readme.is_file():
+        pytest.skip("../shared/omi-spec has no OMI_physics_gravity")
+    row = re.compile(r"^\|\s*`(/[^`]+)`\s*\|\s*`([\w\[\]]+)`\s*\|")
+    spec = {found.groups() for line in readme.read_text().splitlines() if (found := row.match(line))}
+    assert len(spec) == 13
+    assert {(template.text, template.type) for template in pointers.GRAVITY_POINTERS} == spec
+
+
 def test_match_and_pointer_of_are_inverse(pointers):
     for template in pointers.ALL_POINTERS:
         nested = (2,) * template.text.count("{}")
         concrete = pointers.pointer_of(template, 7, nested[1:])
         found = pointers.match(concrete)
-        assert found is not None and found.template == template and found.index == 7, concrete
+        index = 7 if "{}" in template.text else 0  # a document-level value (world gravity) has no index
+        assert found is not None and found.template == template and found.index == index, concrete
     assert pointers.match("/nodes/1/extensions/OMI_physics_body/motion/type") is None
     assert pointers.match("/nodes/01/extensions/OMI_physics_body/motion/mass") is None
     assert pointers.match("/nodes/1/translation") is None

@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ..dialects import gravity as gravity_unit
 from ..dialects.base import OMI
 from ..dialects.fields import Field
 from ..json_types import get, sequence_items
@@ -21,12 +22,14 @@ from ..model import (
     MESH_SHAPE_TYPES,
     Collider,
     CollisionFilter,
+    GravityVolume,
     Joint,
     JointSettings,
     Motion,
     PhysicsMaterial,
     Shape,
     Trigger,
+    WorldGravity,
 )
 from ..read import reader
 from .rules import Hierarchy
@@ -175,8 +178,26 @@ def _joint(joint: Joint | None, paths: dict[int, str]) -> dict[str, Any] | None:
             "enable_collision": joint.enable_collision}
 
 
+def _volume(volume: GravityVolume | None, gltf: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A gravity volume's values that apply to its type (the others keep their defaults, unread)."""
+    if volume is None:
+        return None
+    found = {"type": volume.type, **_values(gravity_unit.VOLUME_FIELDS, volume), "priority": volume.priority,
+             **_values(gravity_unit.TYPE_FIELDS.get(volume.type, ()), volume)}
+    if volume.type == "line":
+        found["points"] = _vec(volume.points)
+    if volume.type == "shaped":
+        found["shape"] = _shape(volume.shape, gltf)
+    return found
+
+
+def _world(world: WorldGravity | None) -> dict[str, Any] | None:
+    return None if world is None else _values(gravity_unit.WORLD_FIELDS, world)
+
+
 def canonical_physics(gltf: Mapping[str, Any]) -> dict[str, Any]:
-    """{"omi_canonical": 1, "nodes": {name path: {"motion", "collider", "trigger", "joint"}}}."""
+    """{"omi_canonical": 1, "nodes": {name path: {"motion", "collider", "trigger", "joint", "gravity"}}}, and
+    "gravity" (the world gravity) when the file has one."""
     doc = reader.read_document(gltf)
     paths = node_paths(gltf)
     nodes: dict[str, dict[str, Any]] = {}
@@ -184,9 +205,14 @@ def canonical_physics(gltf: Mapping[str, Any]) -> dict[str, Any]:
         if physics.is_empty:
             continue  # a body of kept unknown keys only: no physics meaning
         entry = {"motion": _motion(physics.motion), "collider": _collider(physics.collider, gltf),
-                 "trigger": _trigger(physics.trigger, gltf, paths), "joint": _joint(physics.joint, paths)}
+                 "trigger": _trigger(physics.trigger, gltf, paths), "joint": _joint(physics.joint, paths),
+                 "gravity": _volume(physics.gravity, gltf)}
         nodes[paths.get(index, f"#{index}")] = {key: value for key, value in entry.items() if value is not None}
-    return {MARKER: 1, "nodes": dict(sorted(nodes.items()))}
+    found: dict[str, Any] = {MARKER: 1, "nodes": dict(sorted(nodes.items()))}
+    world = _world(doc.gravity)
+    if world is not None:
+        found["gravity"] = world
+    return found
 
 
 def diff_physics(a: Mapping[str, Any], b: Mapping[str, Any], tol: float = 1e-4) -> list[str]:
@@ -195,6 +221,7 @@ def diff_physics(a: Mapping[str, Any], b: Mapping[str, Any], tol: float = 1e-4) 
     right = b if get(b, MARKER) == 1 else canonical_physics(b)
     differences: list[str] = []
     _diff(left["nodes"], right["nodes"], "", tol, differences)
+    _diff({"world gravity": left.get("gravity")}, {"world gravity": right.get("gravity")}, "", tol, differences)
     return differences
 
 

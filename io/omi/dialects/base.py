@@ -139,11 +139,12 @@ class Dialect:
     degenerate_shapes_dropped: bool = False  # a capsule/cylinder with no radius at all is invalid
     keeps_unknown: bool = False  # the reader keeps keys its tables do not declare (`unknown_keys`), written back
     required_arrays: tuple[str, ...] = ("shapes", "physicsJoints")  # an extension holding one needs it (schema)
+    unit_extensions: tuple[str, ...] = ()  # extension units written beside the core three (OMI_physics_gravity)
 
     @property
     def extensions(self) -> tuple[str, ...]:
         """Every extension the dialect writes, in the order extensionsUsed lists them."""
-        names = (self.shape_extension, self.body_extension, self.joint_extension)
+        names = (self.shape_extension, self.body_extension, self.joint_extension, *self.unit_extensions)
         return tuple(name for position, name in enumerate(names) if name not in names[:position])
 
     def arrays_of(self, extension: str) -> tuple[str, ...]:
@@ -163,6 +164,7 @@ OMI = Dialect(
     collider_fields=OMI_COLLIDER_FIELDS,
     trigger_fields=OMI_TRIGGER_FIELDS,
     keeps_unknown=True,
+    unit_extensions=(model.GRAVITY_EXTENSION,),
 )
 
 

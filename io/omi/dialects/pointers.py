@@ -19,24 +19,29 @@ from typing import Any, Literal
 from .. import model
 from ..json_types import escape_token, get, is_index
 from ..model import Issue
+from . import gravity
 from .base import OMI, Dialect
 from .fields import Field
 from .khr import KHR
 
-ObjectModelType = Literal["float", "float3", "float4", "bool"]
+ObjectModelType = Literal["float", "float3", "float4", "bool", "int", "float[]"]
 ANIMATION_POINTER_EXTENSION = "KHR_animation_pointer"
 
 # Accessor type and component count each Object Model type is animated with (KHR_animation_pointer).
-ACCESSOR_TYPES: dict[str, str] = {"float": "SCALAR", "float3": "VEC3", "float4": "VEC4", "bool": "SCALAR"}
-COMPONENTS: dict[str, int] = {"float": 1, "float3": 3, "float4": 4, "bool": 1}
+# A float[] (line gravity points) is animated with SCALAR outputs, as many per key as the array holds.
+ACCESSOR_TYPES: dict[str, str] = {"float": "SCALAR", "float3": "VEC3", "float4": "VEC4", "bool": "SCALAR",
+                                  "int": "SCALAR", "float[]": "SCALAR"}
+COMPONENTS: dict[str, int] = {"float": 1, "float3": 3, "float4": 4, "bool": 1, "int": 1, "float[]": 1}
+DOCUMENT = ""  # PointerTemplate.array of a document-level extension's own value (`/extensions/<ext>/...`)
 
 _ITEM = "{}"
 
 
 @dataclass(frozen=True)
 class PointerTemplate:
-    """One Object Model row. `array` is None for a node-level property (`/nodes/{}/extensions/...`);
-    otherwise the document-level array the item lives in (`/extensions/<extension>/<array>/{}/...`).
+    """One Object Model row. `array` is None for a node-level property (`/nodes/{}/extensions/...`), DOCUMENT for
+    a value of the document-level extension object itself (`/extensions/<extension>/...`); otherwise the
+    document-level array the item lives in (`/extensions/<extension>/<array>/{}/...`).
     `path` is below the node's extension object or below the array item; `{}` marks a nested array index.
     `default` is what an absent key means; None when absence has no value (an unbounded limit, a drive
     without a target): such a value can only be animated where the file states it."""
@@ -49,9 +54,16 @@ class PointerTemplate:
 
     @property
     def text(self) -> str:
-        head = f"/nodes/{_ITEM}/extensions/{self.extension}" if self.array is None \
-            else f"/extensions/{self.extension}/{self.array}/{_ITEM}"
-        return "/".join((head, *self.path))
+        return "/".join((*_head(self), *self.path))
+
+
+def _head(template: PointerTemplate) -> list[str]:
+    """The pointer tokens above a template's path (with `{}` where an index goes), after the leading "/"."""
+    if template.array is None:
+        return ["", "nodes", _ITEM, "extensions", template.extension]
+    if template.array == DOCUMENT:
+        return ["", "extensions", template.extension]
+    return ["", "extensions", template.extension, template.array, _ITEM]
 
 
 def _json(default: Any) -> Any:
@@ -107,7 +119,25 @@ OMI_POINTERS: tuple[PointerTemplate, ...] = dialect_rows(OMI)
 # Khronos' Object Model (KHR_implicit_shapes and KHR_physics_rigid_bodies READMEs).
 KHR_POINTERS: tuple[PointerTemplate, ...] = dialect_rows(KHR)
 
-ALL_POINTERS: tuple[PointerTemplate, ...] = (*OMI_POINTERS, *KHR_POINTERS)
+
+def gravity_rows() -> tuple[PointerTemplate, ...]:
+    """OMI_physics_gravity's Object Model (its README's table), from the gravity unit's tables: the world
+    gravity's strength; a volume's strength, priority, replace, stop, and every per-type value but the shaped
+    type's (the README lists none there)."""
+    unit = gravity.GRAVITY
+    kinds: dict[str, ObjectModelType] = {"priority": "int", "points": "float[]"}
+    rows = [PointerTemplate(unit, DOCUMENT, ("gravity",), "float")]
+    rows += [_node(unit, spec.key, kinds.get(spec.key) or _TYPES[(spec.kind, spec.size)], spec.default)
+             for spec in gravity.VOLUME_FIELDS if spec.key != "type"]
+    for gravity_type in gravity.ANIMATED_TYPES:
+        rows += [_node(unit, f"{gravity_type}/{spec.key}", kinds.get(spec.key) or _TYPES[(spec.kind, spec.size)],
+                       spec.default) for spec in gravity.TYPE_FIELDS[gravity_type]]
+    return tuple(rows)
+
+
+GRAVITY_POINTERS: tuple[PointerTemplate, ...] = gravity_rows()
+
+ALL_POINTERS: tuple[PointerTemplate, ...] = (*OMI_POINTERS, *KHR_POINTERS, *GRAVITY_POINTERS)
 PHYSICS_EXTENSIONS: frozenset[str] = frozenset(
     {*model.ALL_EXTENSIONS, *(template.extension for template in ALL_POINTERS)})
 
@@ -142,9 +172,7 @@ def match(pointer: str, templates: tuple[PointerTemplate, ...] = ALL_POINTERS) -
     if tokens is None:
         return None
     for template in templates:
-        head = ["nodes", _ITEM, "extensions", template.extension] if template.array is None \
-            else ["extensions", template.extension, template.array, _ITEM]
-        pattern = [*head, *template.path]
+        pattern = [*_head(template)[1:], *template.path]
         if len(pattern) != len(tokens):
             continue
         numbers: list[int] = []
@@ -156,7 +184,7 @@ def match(pointer: str, templates: tuple[PointerTemplate, ...] = ALL_POINTERS) -
             elif want != got:
                 break
         else:
-            return PointerMatch(template, numbers[0], tuple(numbers[1:]))
+            return PointerMatch(template, numbers[0] if numbers else 0, tuple(numbers[1:]))
     return None
 
 
@@ -199,6 +227,8 @@ def resolve(gltf: Mapping[str, Any], found: PointerMatch) -> tuple[bool, Any]:
         if not isinstance(nodes, list) or not 0 <= found.index < len(nodes):
             return False, None
         container = get(get(nodes[found.index], "extensions"), template.extension)
+    elif template.array == DOCUMENT:
+        container = get(get(gltf, "extensions"), template.extension)
     else:
         items = get(get(get(gltf, "extensions"), template.extension), template.array)
         if not isinstance(items, list) or not 0 <= found.index < len(items):

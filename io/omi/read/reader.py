@@ -21,7 +21,7 @@ from typing import Any
 
 from .. import model
 from ..checks import rules
-from ..dialects import pointers
+from ..dialects import gravity, pointers
 from ..dialects.base import (
     LEGACY_COLLIDERS_KEY,
     LEGACY_JOINT_CONSTRAINTS_KEY,
@@ -75,8 +75,11 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None, *, tree_m
             from .khr import KhrReader  # noqa: PLC0415 - read.khr builds on this module
 
             KhrReader(gltf, doc, tree_mended).read()
+            gravity.read_gravity(gltf, doc, ())  # KHR has no gravity of its own; its triggers may carry OMI's
         else:
-            _Reader(gltf, doc, tree_mended).read()
+            reading = _Reader(gltf, doc, tree_mended)
+            reading.read()
+            gravity.read_gravity(reading.gltf, doc, reading.shapes)
     except Exception as error:  # last resort: a reader bug must not break an import
         doc.nodes.clear()
         doc.warn("", f"{INTERNAL_ERROR} ({type(error).__name__}: {error}); physics not read", "error")

@@ -20,7 +20,7 @@ from typing import Any
 
 from .. import model
 from ..checks import rules
-from ..dialects import unknown_keys
+from ..dialects import gravity, unknown_keys
 from ..dialects.base import OMI_MOTION_FIELDS
 from ..dialects.fields import Field, field, write_fields
 from ..dialects.khr import BODY_EXTENSION, KHR
@@ -170,6 +170,7 @@ def node_extensions_khr(node: NodePhysics, ref: Ref, node_ref: Callable[[NodeRef
     body_at = join(at, "extensions", BODY_EXTENSION)
     if issues is not None:  # what an OMI file held that the model does not read stays in the OMI spelling
         issues.extend(unknown_keys.not_written(node, KHR.name, at))
+        issues.extend(gravity.khr_losses(node, at))
     if node.motion is not None:
         motion = motion_to_khr(node.motion, join(body_at, "motion"), issues)
         if motion is not None:

@@ -19,11 +19,11 @@ from typing import Any
 
 from .. import model
 from ..checks import value_losses
-from ..dialects import unknown_keys
+from ..dialects import gravity, unknown_keys
 from ..dialects.base import OMI, Dialect, explicit_shape_default
 from ..dialects.fields import write_unknown
 from ..dialects.khr import KHR
-from ..json_types import Where, join, report
+from ..json_types import MISSING, Where, join, report
 from ..model import Collider, Issue, Joint, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape, Trigger
 from .items import (
     drive_to_json,
@@ -172,6 +172,9 @@ def node_extensions(
         joint = _joint_json(node.joint, ref, node_ref, join(at, "extensions", JOINT) if at else "", issues)
         if joint is not None:
             result[JOINT] = joint
+    volume = gravity.node_json(node, ref, lambda shape: _shape_ref(shape, ref, mesh_ref, at, issues), at, issues)
+    if volume is not MISSING:
+        result[gravity.GRAVITY] = volume
     return result
 
 
@@ -275,7 +278,7 @@ def put_document_unknown(content: dict[str, Any], name: str, unknown: model.Unkn
 
 
 DIALECT_NAMES: dict[str, tuple[str, ...]] = {  # every extension name a dialect owns (removed when rewritten)
-    "OMI": ALL_OMI_EXTENSIONS, "KHR": model.KHR_EXTENSIONS}
+    "OMI": (*ALL_OMI_EXTENSIONS, gravity.GRAVITY), "KHR": model.KHR_EXTENSIONS}
 
 
 def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequence[str] = ("OMI",), *,
@@ -332,6 +335,7 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
                 used.add(name)
         if dialect_name != "OMI" and issues is not None:
             issues.extend(unknown_keys.document_not_written(doc, dialect_name))
+        used.update(gravity.write_world(doc, out, dialect_name, issues))
     if isinstance(out.get("extensions"), dict) and not out["extensions"] and "extensions" not in gltf:
         del out["extensions"]
     _update_extension_lists(out, used, owned, [DIALECT_TABLES[name] for name in dict.fromkeys(dialects)])
