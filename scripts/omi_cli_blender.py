@@ -26,6 +26,7 @@ from typing import Any
 
 from omi_core import model
 from omi_core.cli.commands import spec_dir_problem
+from omi_core.cli.resources import output_folder
 from omi_core.cli.results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
 from omi_core.cli.upgrade_file import GLTF_SUFFIXES
 from omi_core.cli.validate_file import fatal_structure, read_file, validate_one
@@ -60,10 +61,15 @@ def add_commands(commands: Any) -> None:
     exporter.set_defaults(run=cmd_export)
 
 
+GLTF_OPTION_EXAMPLES = {"import": "merge_vertices=true", "export": "export_apply=true"}  # options of each operator
+OWN_OPTIONS = {"import": ("filepath",), "export": ("filepath", "export_format")}  # set by the tool itself
+
+
 def _blender_options(command: argparse.ArgumentParser, *, verb: str) -> None:
     command.add_argument("--no-physics", action="store_true", help=f"do not {verb} OMI physics")
     command.add_argument("--gltf-option", action="append", default=[], metavar="KEY=VALUE",
-                         help=f"pass an option to Blender's glTF {verb}er (VALUE as JSON, e.g. export_apply=true)")
+                         help=f"pass an option to Blender's glTF {verb}er (VALUE as JSON, e.g. "
+                              f"{GLTF_OPTION_EXAMPLES[verb]})")
     command.add_argument("--verbose", "-v", action="store_true", help="also print notes and the glTF log")
     command.add_argument("--quiet", "-q", action="store_true", help="print errors only")
     command.add_argument("--in-process", action="store_true",
@@ -71,13 +77,17 @@ def _blender_options(command: argparse.ArgumentParser, *, verb: str) -> None:
     command.add_argument("--blender-log", help=argparse.SUPPRESS)  # where the child holds Blender's output
 
 
-def _gltf_options(pairs: list[str]) -> dict[str, Any]:
-    """--gltf-option KEY=VALUE pairs for the glTF operator; VALUE is JSON (true, 2, "x") or else a string."""
+def _gltf_options(pairs: list[str], verb: str) -> dict[str, Any]:
+    """--gltf-option KEY=VALUE pairs for the glTF operator; VALUE is JSON (true, 2, "x") or else a string.
+    The options the tool sets itself are refused with the flag that sets them."""
     options: dict[str, Any] = {}
     for pair in pairs:
         key, separator, value = pair.partition("=")
         if not separator or not key:
             raise ValueError(f"--gltf-option {pair!r} is not KEY=VALUE")
+        if key in OWN_OPTIONS[verb]:
+            raise ValueError(f"--gltf-option {key} is set by the tool: use "
+                             f"{'--out' if key == 'filepath' else '--format or the --out name'} instead")
         try:
             options[key] = json.loads(value)
         except json.JSONDecodeError:
@@ -93,7 +103,7 @@ def run_guarded(argv: list[str], what: str) -> int:
     with tempfile.NamedTemporaryFile(prefix="omi_cli_blender_", suffix=".log", delete=False) as held:
         log_path = held.name
     try:
-        child = subprocess.run(_child_command([*argv, "--in-process", "--blender-log", log_path]), check=False)
+        child = subprocess.run(_child_command(_child_arguments(argv, log_path)), check=False)
         if child.returncode >= 0:
             return child.returncode
         output = Path(log_path).read_bytes().decode("utf-8", "replace").splitlines()
@@ -105,6 +115,13 @@ def run_guarded(argv: list[str], what: str) -> int:
         print("\n".join(output[-CRASH_TAIL_LINES:]), file=sys.stderr)
     print(f"error: Blender crashed ({_signal_name(-child.returncode)}) while {what}; nothing was written")
     return EXIT_PROBLEMS
+
+
+def _child_arguments(argv: list[str], log_path: str) -> list[str]:
+    """The user's command line with the child's own flags right after the command name: never after a `--`
+    (which makes everything after it a file name), so they never show up in a usage message."""
+    position = next((index for index, word in enumerate(argv) if word in ("import", "export")), -1) + 1
+    return [*argv[:position], "--in-process", "--blender-log", log_path, *argv[position:]]
 
 
 def _child_command(argv: list[str]) -> list[str]:
@@ -240,11 +257,16 @@ def _report_log(label: str, records: list[tuple[int, str]], shown: set[str],
 def _start(args: argparse.Namespace, argv: list[str],
            what: str) -> tuple[dict[str, Any], ModuleType, ModuleType] | int:
     """(glTF operator options, bpy, addon_loader) to run Blender here; or the exit status of the guarded
-    child that ran it, or of a usage error."""
+    child that ran it, or of a usage error (checked here, before Blender starts: the options, and the
+    output's folder, made when missing)."""
     try:
-        options = _gltf_options(args.gltf_option)
+        options = _gltf_options(args.gltf_option, args.command)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    problem = output_folder(args.out)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     if not args.in_process:
         return run_guarded(argv, what)
@@ -289,9 +311,16 @@ def cmd_import(args: argparse.Namespace, argv: list[str]) -> int:
         found.message for found in reader.validate(parsed.document) if found.severity == "error"]
     shown = shown_severities(args.quiet, args.verbose)
     errors, warnings = _report_log(str(source), records, shown, file_errors)  # duplicate keys: the add-on's log
-    out.parent.mkdir(parents=True, exist_ok=True)
     with _held_output(args):
-        bpy.ops.wm.save_as_mainfile(filepath=str(out.resolve()), check_existing=False)
+        try:
+            bpy.ops.wm.save_as_mainfile(filepath=str(out.resolve()), check_existing=False)
+        except RuntimeError as error:
+            failure: str | None = one_sentence(str(error))
+        else:
+            failure = None
+    if failure is not None:
+        print(f"error: cannot write {out}: {failure}", file=sys.stderr)
+        return EXIT_USAGE
     objects = list(bpy.context.scene.objects)
     tagged = sum(1 for obj in objects if _has_physics(obj))
     print(f"{source} -> {out}: {plural(len(objects), 'object')}, {tagged} with OMI physics, "
@@ -332,7 +361,6 @@ def cmd_export(args: argparse.Namespace, argv: list[str]) -> int:
     settings.export_physics = not args.no_physics
     settings.export_rigid_bodies = not args.no_untagged_rigid_bodies
     settings.export_dialect = args.target.upper()
-    out.parent.mkdir(parents=True, exist_ok=True)
     export_format = 'GLB' if file_format == "glb" else 'GLTF_SEPARATE'
     records, status, why = _run_operator(args, bpy.ops.export_scene.gltf, filepath=str(out.resolve()),
                                          export_format=export_format, **options)

@@ -2,8 +2,12 @@
 
     python scripts/omi_physics_cli.py validate FILE_OR_DIR... [--json] [--strict] [--jobs N]
     python scripts/omi_physics_cli.py upgrade FILE... (--out FILE | --out-dir DIR | --in-place) [--force]
+    python scripts/omi_physics_cli.py convert FILE... --to {OMI,KHR} (--out FILE | --out-dir DIR | --in-place)
     python scripts/omi_physics_cli.py import FILE --out scene.blend [--no-physics] [--no-rigid-bodies]
-    python scripts/omi_physics_cli.py export scene.blend --out file.glb [--no-physics] [--no-untagged-rigid-bodies]
+    python scripts/omi_physics_cli.py export scene.blend --out file.glb [--target {omi,godot,khr,both}]
+                                      [--no-physics] [--no-untagged-rigid-bodies]
+    (import/export: --in-process runs Blender in this process, without the crash guard's child process;
+    a file whose name starts with "-" goes after "--": validate -- -v.gltf)
 
 Exit status: 0 clean (warnings allowed unless --strict), 1 problems found, 2 usage or I/O error.
 
@@ -27,6 +31,7 @@ from types import ModuleType
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 CORE_PACKAGE = "omi_core"
+COMMANDS = ("validate", "upgrade", "convert", "import", "export")
 
 
 def core(name: str) -> ModuleType:
@@ -62,7 +67,15 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Run one command; the exit status. Tests call this in-process."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    args = build_parser().parse_args(arguments)
+    try:
+        args = build_parser().parse_args(arguments)
+    except SystemExit as stop:
+        dashed = [word for word in arguments if word.startswith("-") and word.lower().endswith((".gltf", ".glb"))]
+        if stop.code == 2 and dashed:
+            command = next((word for word in arguments if word in COMMANDS), "COMMAND")
+            print(f"hint: a file whose name starts with '-' goes after '--', as in: "
+                  f"omi_physics_cli {command} [options] -- {dashed[0]}", file=sys.stderr)
+        raise
     if args.command in ("import", "export"):
         _blender_commands().enable_crash_trace(args)
         return int(args.run(args, arguments))

@@ -58,14 +58,15 @@ def blender_cli(*args: object) -> CliRun:
     return run_cli(*args, "--in-process")
 
 
-def run_cli_subprocess(*args: object, env: dict[str, str] | None = None,
-                       timeout: float = 120) -> subprocess.CompletedProcess:
+def run_cli_subprocess(*args: object, env: dict[str, str] | None = None, timeout: float = 120,
+                       cwd: Path | None = None) -> subprocess.CompletedProcess:
     """The tool run as a pipeline would run it: `import`/`export` with a Python that has bpy (this test's, or
     Blender itself inside a Blender executable), the pure commands with this test's plain Python."""
     environment = {**os.environ, **(env or {})}
     needs_bpy = bool(args) and str(args[0]) in ("import", "export")
     command = addon_loader.script_command(CLI, *args) if needs_bpy else [sys.executable, str(CLI), *map(str, args)]
-    return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout, check=False)
+    return subprocess.run(command, capture_output=True, text=True, env=environment, timeout=timeout, check=False,
+                          cwd=cwd)
 
 
 def write_gltf(path: Path, document: Any) -> Path:
