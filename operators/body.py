@@ -9,6 +9,7 @@ from ..io.blender.build import rigid_body
 from ..properties import object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
 from .common import names, plural, selected_objects
+from .hierarchy import Descendants
 
 # An ENUM_FLAG set: the numbers are bit values (a 0 would never be selected).
 PART_ITEMS = [
@@ -20,11 +21,11 @@ PART_ITEMS = [
 PART_SETTINGS = {'MOTION': "motion", 'COLLIDER': "collider", 'TRIGGER': "trigger", 'JOINT': "joint"}
 
 
-def has_collider_below(obj: bpy.types.Object) -> bool:
+def has_collider_below(obj: bpy.types.Object, descendants: Descendants | None = None) -> bool:
     """True when the object or a descendant carries a collider (the body has something to collide with)."""
     if object_physics(obj).use_collider:
         return True
-    return any(object_physics(child).use_collider for child in obj.children_recursive)
+    return any(object_physics(child).use_collider for child in (descendants or Descendants()).of(obj))
 
 
 def clear_parts(obj: bpy.types.Object, parts: set[str]) -> bool:
@@ -62,7 +63,8 @@ class OMI_OT_make_body(bpy.types.Operator):
             settings = object_physics(obj)
             settings.use_motion = True
             settings.motion.motion_type = self.motion_type
-        bare = [obj for obj in objects if not has_collider_below(obj)]
+        descendants = Descendants()
+        bare = [obj for obj in objects if not has_collider_below(obj, descendants)]
         label = self.motion_type.lower()
         self.report({'INFO'}, f"Made {plural(len(objects), label + ' body')}")
         if bare:

@@ -13,6 +13,7 @@ from mathutils import Matrix
 from ..properties import object_physics
 from ..properties.joint import AXIS_ITEMS, DRIVE_KIND_ITEMS, JOINT_PRESET_ITEMS
 from .common import body_object, in_object_mode, link_like, remove_active, selected_objects
+from .hierarchy import Descendants
 from .joint_presets import preset_limits, ranged_axis, write_limits
 
 LOCATION_ITEMS = [
@@ -273,7 +274,7 @@ class OMI_OT_trigger_node_add(_CompoundTriggerOperator, bpy.types.Operator):
         active = context.active_object
         trigger = _active_compound_trigger(context)
         present = {node.target for node in trigger.nodes}
-        descendants = set(active.children_recursive)
+        descendants = set(Descendants().of(active))
         parts = [obj for obj in selected_objects(context)
                  if obj in descendants and object_physics(obj).use_trigger and obj not in present]
         for obj in parts or [None]:

@@ -17,6 +17,7 @@ from mathutils import Vector
 
 from ..properties import object_physics
 from .common import MESH_LIKE_TYPES, in_object_mode, names, plural, selected_objects
+from .hierarchy import Descendants
 from .shaping import collision_only, fit_primitive, part_settings, set_offset
 
 _UNREAL_PREFIXES = {"UBX": 'BOX', "USP": 'SPHERE', "UCP": 'CAPSULE', "UCX": 'CONVEX'}
@@ -117,7 +118,7 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
             settings.use_motion = True
             settings.motion.motion_type = 'DYNAMIC'
             has_collider = settings.use_collider or any(
-                object_physics(child).use_collider for child in obj.children_recursive)
+                object_physics(child).use_collider for child in Descendants().of(obj))
             if not has_collider and obj.type in MESH_LIKE_TYPES:
                 shape = part_settings(obj, 'COLLIDER').shape
                 shape.shape_type = 'CONVEX'

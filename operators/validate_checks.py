@@ -17,6 +17,7 @@ from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties import library, object_physics
 from ..properties.shape import MESH_SHAPES, ROUND_SHAPES
 from .common import MESH_LIKE_TYPES, body_object, motion_type_of
+from .hierarchy import Descendants
 
 HULL_POINT_LIMIT = HULL_VERTEX_LIMIT
 SCALE_TOLERANCE = 1e-4
@@ -111,7 +112,7 @@ def _check_shape(obj, shape, role: str, depsgraph, problems: list[Problem]) -> N
                 "trigger uses a triangle mesh: it has no inside, so overlaps are unreliable; use a convex hull")))
 
 
-def _check_collider(obj, scene, depsgraph, problems: list[Problem]) -> None:
+def _check_collider(obj, scene, depsgraph, descendants: Descendants, problems: list[Problem]) -> None:
     collider = object_physics(obj).collider
     if not collider.is_compound:
         _check_shape(obj, collider.shape, "collider", depsgraph, problems)
@@ -124,7 +125,7 @@ def _check_collider(obj, scene, depsgraph, problems: list[Problem]) -> None:
             elif motion == 'KINEMATIC':
                 problems.append(Problem(obj.name, "trimesh_kinematic", (
                     "triangle mesh collider on a kinematic body: most engines cannot move triangle meshes")))
-    elif not any(object_physics(child).use_collider for child in obj.children_recursive):
+    elif not any(object_physics(child).use_collider for child in descendants.of(obj)):
         problems.append(Problem(obj.name, "empty_compound", "compound collider has no collider below it"))
     if collider.physics_material and library.find_material(scene, collider.physics_material) is None:
         problems.append(Problem(obj.name, "missing_material", (
@@ -141,18 +142,18 @@ def _check_filter_name(obj, name: str, scene, problems: list[Problem]) -> None:
             f"collision filter {name!r} is not in the scene library"), 'ERROR'))
 
 
-def _check_trigger(obj, scene, depsgraph, problems: list[Problem]) -> None:
+def _check_trigger(obj, scene, depsgraph, descendants: Descendants, problems: list[Problem]) -> None:
     trigger = object_physics(obj).trigger
     if trigger.is_compound:
         if not len(trigger.nodes):
             problems.append(Problem(obj.name, "empty_compound_trigger", "compound trigger lists no parts", 'ERROR'))
-        descendants = set(obj.children_recursive)
+        below = set(descendants.of(obj))
         for index, node in enumerate(trigger.nodes):
             target = node.target
             if target is None:
                 problems.append(Problem(obj.name, "dangling_trigger_node", (
                     f"compound trigger part {index + 1} points at no object"), 'ERROR'))
-            elif target not in descendants:
+            elif target not in below:
                 problems.append(Problem(obj.name, "dangling_trigger_node", (
                     f"compound trigger part {target.name!r} is not a child of the trigger"), 'ERROR'))
             elif not object_physics(target).use_trigger or object_physics(target).trigger.is_compound:
@@ -163,14 +164,14 @@ def _check_trigger(obj, scene, depsgraph, problems: list[Problem]) -> None:
     _check_filter_name(obj, trigger.collision_filter, scene, problems)
 
 
-def _check_motion(obj, problems: list[Problem]) -> None:
+def _check_motion(obj, descendants: Descendants, problems: list[Problem]) -> None:
     settings = object_physics(obj)
     motion = settings.motion
     if motion.motion_type == 'DYNAMIC':
         if motion.mass <= 0.0:
             problems.append(Problem(obj.name, "massless_body", "dynamic body has no mass", 'ERROR'))
         if not settings.use_collider and not any(
-                object_physics(child).use_collider for child in obj.children_recursive):
+                object_physics(child).use_collider for child in descendants.of(obj)):
             problems.append(Problem(obj.name, "body_without_collider", (
                 "dynamic body has no collider: it falls through everything")))
     if any(abs(c) > 1e-9 for c in motion.center_of_mass):
@@ -224,14 +225,15 @@ def check_objects(objects: Iterable[bpy.types.Object], scene: bpy.types.Scene,
                   depsgraph: bpy.types.Depsgraph | None = None) -> list[Problem]:
     """Every problem of the objects' OMI settings, errors first, then by object name."""
     problems: list[Problem] = []
+    descendants = Descendants()
     for obj in objects:
         settings = object_physics(obj)
         if settings.use_motion:
-            _check_motion(obj, problems)
+            _check_motion(obj, descendants, problems)
         if settings.use_collider:
-            _check_collider(obj, scene, depsgraph, problems)
+            _check_collider(obj, scene, depsgraph, descendants, problems)
         if settings.use_trigger:
-            _check_trigger(obj, scene, depsgraph, problems)
+            _check_trigger(obj, scene, depsgraph, descendants, problems)
         if settings.use_joint:
             _check_joint(obj, problems)
     _check_filters(scene, problems)

@@ -60,3 +60,28 @@ def test_a_chain_past_the_add_ons_depth_builds_nothing_and_says_why(tmp_path, om
     assert [text for text in imported.warnings if "41 levels deep" in text and "nothing imported" in text]
     assert len(bpy.data.objects) == 0
     assert sys.getrecursionlimit() == limit
+
+
+def test_make_body_and_validate_walk_a_5000_deep_parent_chain():
+    """Blender's children_recursive raises RecursionError on such a chain (issue #27); the operators walk it
+    without recursion: the root becomes a body, its collider at the chain's end counts, and Validate
+    reports the compound collider's parts from the whole depth."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    objects = []
+    for index in range(5_000):
+        obj = bpy.data.objects.new(f"N{index}", None)
+        scene.collection.objects.link(obj)
+        obj.parent = objects[-1] if objects else None
+        objects.append(obj)
+    with pytest.raises(RecursionError):
+        _ = objects[0].children_recursive  # what the operators used to call
+    leaf = objects[-1]
+    leaf.omi_physics.use_collider = True
+    objects[0].select_set(True)
+    bpy.context.view_layer.objects.active = objects[0]
+    assert bpy.ops.omi.make_body(motion_type='DYNAMIC') == {'FINISHED'}
+    assert objects[0].omi_physics.use_motion
+    assert bpy.ops.omi.validate_scene() == {'FINISHED'}
+    codes = {(item.name, item.code) for item in bpy.context.window_manager.omi_authoring.problems}
+    assert ("N0", "body_without_collider") not in codes  # the leaf 4,999 levels down was found
