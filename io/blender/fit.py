@@ -163,11 +163,26 @@ def min_enclosing_ball(points: np.ndarray) -> tuple[np.ndarray, float]:
 # --- fits --------------------------------------------------------------------------------------------------
 
 
-def fit_box(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | None = None) -> tuple[Vector, Vector]:
-    """(size, center) of the local axis-aligned bounding box of the evaluated mesh."""
-    points = local_points(obj, depsgraph)
+def box_of_points(points: np.ndarray) -> tuple[Vector, Vector]:
+    """(size, center) of the axis-aligned bounding box of points (n x 3)."""
     low, high = points.min(axis=0), points.max(axis=0)
     return Vector(high - low), Vector((low + high) / 2.0)
+
+
+def fit_box(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | None = None) -> tuple[Vector, Vector]:
+    """(size, center) of the local axis-aligned bounding box of the evaluated mesh."""
+    return box_of_points(local_points(obj, depsgraph))
+
+
+def capsule_along_z(points: np.ndarray) -> tuple[float, float, Vector]:
+    """(radius, mid-height, center) of a capsule along Z around points (n x 3): as `fit_capsule` with its axis
+    given (a bone's), the smallest circle across it and the points' length along it as the full height."""
+    flat = np.zeros_like(points)
+    flat[:, :2] = points[:, :2]
+    circle_center, radius = min_enclosing_ball(flat)
+    low, high = float(points[:, 2].min()), float(points[:, 2].max())
+    center = Vector((float(circle_center[0]), float(circle_center[1]), (low + high) / 2.0))
+    return radius, max(0.0, high - low - 2.0 * radius), center
 
 
 def fit_sphere(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | None = None) -> tuple[float, Vector]:

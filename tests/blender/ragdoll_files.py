@@ -152,3 +152,54 @@ def write(directory: Path, dialect: str) -> Path:
     path = Path(directory) / f"character_{dialect.lower()}.gltf"
     path.write_text(json.dumps(document(dialect), indent=1))
     return path
+
+
+def make_lying_figure() -> tuple[Any, Any, Any]:
+    """A figure lying 1 m above a static ground box: an armature Hips -> Spine -> Head along +X, and a square
+    tube skinned to it (each ring wholly on one bone). (armature, mesh, ground)."""
+    import bpy  # here: the file writers above need no bpy
+
+    scene = bpy.context.scene
+    data = bpy.data.armatures.new("Figure")
+    armature = bpy.data.objects.new("Figure", data)
+    scene.collection.objects.link(armature)
+    bpy.context.view_layer.objects.active = armature
+    bpy.ops.object.mode_set(mode='EDIT')
+    heads = {"Hips": (0.0, 0.4), "Spine": (0.4, 0.9), "Head": (0.9, 1.2)}
+    previous = None
+    for name, (start, end) in heads.items():
+        bone = data.edit_bones.new(name)
+        bone.head, bone.tail = (start, 0.0, 1.0), (end, 0.0, 1.0)
+        bone.parent = previous
+        bone.use_connect = previous is not None
+        previous = bone
+    bpy.ops.object.mode_set(mode='OBJECT')
+    rings = [(-0.05, "Hips"), (0.35, "Hips"), (0.45, "Spine"), (0.85, "Spine"), (0.95, "Head"), (1.2, "Head")]
+    positions, faces = [], []
+    for x, _bone in rings:
+        positions += [(x, y, 1.0 + z) for y, z in ((-0.1, -0.1), (0.1, -0.1), (0.1, 0.1), (-0.1, 0.1))]
+    for ring in range(len(rings) - 1):
+        for side in range(4):
+            a, b = ring * 4 + side, ring * 4 + (side + 1) % 4
+            faces.append((a, b, b + 4, a + 4))
+    mesh_data = bpy.data.meshes.new("Body")
+    mesh_data.from_pydata(positions, [], faces)
+    mesh = bpy.data.objects.new("Body", mesh_data)
+    scene.collection.objects.link(mesh)
+    for name in heads:
+        mesh.vertex_groups.new(name=name)
+    for ring, (_x, bone) in enumerate(rings):
+        mesh.vertex_groups[bone].add([ring * 4 + side for side in range(4)], 1.0, 'REPLACE')
+    mesh.parent = armature
+    modifier = mesh.modifiers.new("Armature", 'ARMATURE')
+    modifier.object = armature
+    ground = bpy.data.objects.new("Ground", bpy.data.meshes.new("Ground"))
+    scene.collection.objects.link(ground)
+    ground.location = (0.6, 0.0, -0.25)
+    settings = ground.omi_physics
+    settings.use_motion = True
+    settings.motion.motion_type = 'STATIC'
+    settings.use_collider = True
+    settings.collider.shape.shape_type = 'BOX'
+    settings.collider.shape.size = (4.0, 4.0, 0.5)
+    return armature, mesh, ground

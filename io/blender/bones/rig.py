@@ -129,3 +129,34 @@ def parts_of(armature: bpy.types.Object, scene_objects: bpy.types.bpy_prop_colle
         if child.parent is armature and child.parent_type == 'BONE' and BONE_PART in child:
             found.append(BonePart(armature, child.parent_bone, child, False))
     return found
+
+
+POSED = "OMI ragdoll animated"  # the Child Of constraint that makes a part follow its bone while animated
+
+
+def set_simulated(armature: bpy.types.Object, simulated: bool) -> int:
+    """Switch the armature's dynamic parts: simulated (bodies move, bones copy them) or animated (bones play
+    their animation, bodies follow them as 'Animated' rigid bodies, ready to take over); how many switched."""
+    switched = 0
+    for found in parts_of(armature):
+        if not found.follows_simulation:
+            continue
+        pose_bone = armature.pose.bones[found.bone]
+        for constraint in pose_bone.constraints:
+            if constraint.type in _FOLLOWING and part_of_target(constraint.target) is found.part:
+                constraint.mute = not simulated
+        posed = found.part.constraints.get(POSED)
+        if posed is not None:
+            found.part.constraints.remove(posed)
+        if not simulated:
+            posed = found.part.constraints.new('CHILD_OF')
+            posed.name = POSED
+            posed.target = armature
+            posed.subtarget = found.bone
+            rest = armature.matrix_world @ armature.data.bones[found.bone].matrix_local  # where the part was made
+            posed.inverse_matrix = rest.inverted_safe()
+            posed.set_inverse_pending = False
+        if found.part.rigid_body is not None:
+            found.part.rigid_body.kinematic = not simulated
+        switched += 1
+    return switched

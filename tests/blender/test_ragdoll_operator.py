@@ -1,0 +1,123 @@
+"""Make Ragdoll (issue #23): a ragdoll made on a test armature simulates, switches between animated and
+simulated, and exports, re-imports and simulates the same way in both dialects."""
+
+from __future__ import annotations
+
+import math
+
+import bpy
+import export_support
+import import_support
+import pytest
+import ragdoll_files
+from mathutils import Vector
+
+BONES = ("Hips", "Spine", "Head")
+FRAMES = 60
+SAME_RUN = 0.01  # m: the re-imported ragdoll runs through the same Bullet steps from the same start
+
+
+@pytest.fixture
+def figure(clean_scene, omi_addon, rigid_body, omi):
+    armature, mesh, ground = ragdoll_files.make_lying_figure()
+    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert").SceneSettings(
+        bpy.context.scene), [])
+    bpy.context.view_layer.objects.active = armature
+    armature.select_set(True)
+    return armature, mesh
+
+
+def _make(shape_type: str = 'CAPSULE', **options) -> None:
+    assert bpy.ops.omi.make_ragdoll(bones='DEFORM', shape_type=shape_type, **options) == {'FINISHED'}
+
+
+def _positions() -> dict[str, Vector]:
+    return {bone: bpy.data.objects[bone].matrix_world.translation.copy() for bone in BONES}
+
+
+def test_make_ragdoll_fits_bodies_and_joins_them(figure, markers):
+    armature, _mesh = figure
+    _make(total_mass=10.0)
+    parts = {bone: bpy.data.objects[bone] for bone in BONES}
+    assert all(part[markers.BONE_PART] == bone for bone, part in parts.items())
+    assert sum(part.omi_physics.motion.mass for part in parts.values()) == pytest.approx(10.0)
+    for bone, part in parts.items():
+        assert part.rigid_body is not None and part.rigid_body.type == 'ACTIVE'
+        shape = bpy.data.objects[f"{bone}.collider"].omi_physics.collider.shape
+        assert shape.shape_type == 'CAPSULE'
+        assert shape.radius_top == pytest.approx(0.1 * math.sqrt(2.0), abs=1e-4)  # the tube's square, corner to corner
+        follow = armature.pose.bones[bone].constraints["OMI ragdoll"]
+        assert follow.type == 'COPY_TRANSFORMS' and follow.target.parent == part and not follow.mute
+    for child, parent in (("Spine", "Hips"), ("Head", "Spine")):
+        joint = bpy.data.objects[f"{child}.joint"]
+        assert joint.parent == parts[parent] and joint.omi_physics.joint.connected_object == parts[child]
+        limits = {(limit.kind, limit.axes): (limit.min_angular, limit.max_angular)
+                  for limit in joint.omi_physics.joint.limits}
+        assert limits[('ANGULAR', (0, 1))] == pytest.approx((-math.radians(45.0), math.radians(45.0)))
+        assert limits[('ANGULAR', (2,))] == pytest.approx((-math.radians(30.0), math.radians(30.0)))
+        assert ('LINEAR', (0, 1, 2)) in limits
+        assert import_support.constraints_of(joint)  # built as Blender rigid body constraints
+
+
+def test_made_ragdoll_falls_and_the_skin_follows(figure):
+    _armature, mesh = figure
+    _make()
+    rest = {bone: bpy.data.objects[bone].matrix_world.copy() for bone in BONES}
+    groups = {group.index: group.name for group in mesh.vertex_groups}
+    locals_ = [(groups[vertex.groups[0].group], rest[groups[vertex.groups[0].group]].inverted() @ vertex.co)
+               for vertex in mesh.data.vertices]
+    import_support.step(FRAMES)
+    landed = _positions()
+    assert all(position.z < 0.3 for position in landed.values()), landed  # fell 1 m onto the ground
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    evaluated = mesh.evaluated_get(depsgraph)
+    deformed = evaluated.to_mesh()
+    try:
+        errors = [(evaluated.matrix_world @ vertex.co - bpy.data.objects[bone].matrix_world @ local).length
+                  for vertex, (bone, local) in zip(deformed.vertices, locals_, strict=True)]
+    finally:
+        evaluated.to_mesh_clear()
+    assert max(errors) < 1e-3
+
+
+def test_animated_ragdoll_follows_the_bones_and_switches_back(figure):
+    armature, _mesh = figure
+    _make()
+    assert bpy.ops.omi.ragdoll_simulate(simulated=False) == {'FINISHED'}
+    hips = armature.pose.bones["Hips"]
+    hips.rotation_mode = 'XYZ'
+    hips.rotation_euler = (0.0, 0.0, 0.0)
+    hips.keyframe_insert("rotation_euler", frame=1)
+    hips.rotation_euler = (0.0, 0.0, math.radians(90.0))
+    hips.keyframe_insert("rotation_euler", frame=20)
+    import_support.step(20)
+    part = bpy.data.objects["Spine"]  # on the Hips bone's chain: it turns with it, a quarter turn about Hips
+    assert (part.matrix_world.translation - Vector((0.0, 0.4, 1.0))).length < 0.02
+    assert armature.pose.bones["Spine"].constraints["OMI ragdoll"].mute
+    assert part.rigid_body.kinematic
+    assert bpy.ops.omi.ragdoll_simulate(simulated=True) == {'FINISHED'}
+    assert not armature.pose.bones["Spine"].constraints["OMI ragdoll"].mute
+    assert not part.rigid_body.kinematic and "OMI ragdoll animated" not in part.constraints
+
+
+@pytest.mark.parametrize("dialect", ["OMI", "KHR"])
+def test_made_ragdoll_exports_reimports_and_simulates_the_same(figure, tmp_path, dialect):
+    _make('BOX')
+    bpy.context.scene.omi_physics.export_dialect = dialect
+    exported = export_support.export(tmp_path, "ragdoll", check=dialect == "OMI")
+    gltf = exported.gltf
+    nodes = gltf["nodes"]
+    joints = {nodes[index]["name"]: nodes[index] for index in gltf["skins"][0]["joints"]}
+    key = "OMI_physics_body" if dialect == "OMI" else "KHR_physics_rigid_bodies"
+    assert all("motion" in joints[bone]["extensions"][key] for bone in BONES)
+    names = [node["name"] for node in nodes]
+    assert not [name for name in names if name.endswith(" bone")] and len(names) == len(set(names))
+    import_support.step(FRAMES)
+    made = _positions()
+
+    imported = import_support.import_gltf(exported.path)
+    assert not [text for text in imported.warnings if "not imported" in text]
+    import_support.step(FRAMES)
+    again = _positions()
+    for bone in BONES:
+        assert (again[bone] - made[bone]).length < SAME_RUN, (bone, made[bone], again[bone])
