@@ -18,7 +18,7 @@ from ..io.blender import gltf_compat
 from ..io.blender.bones import bone_shapes, rig
 from ..io.blender.build import rigid_body
 from ..io.omi import model
-from ..properties import convert, object_physics
+from ..properties import convert_build, object_physics
 from .common import in_object_mode, plural
 from .joint_presets import LimitSpec, write_limits
 
@@ -111,7 +111,8 @@ child bones, and the bones following the simulation"""
                   for bone in chosen if (parent := _nearest_chosen_parent(armature, bone, set(chosen))) is not None]
         issues: list[model.Issue] = []
         built = [*parts.values(), *(child for part in parts.values() for child in part.children), *joints]
-        rigid_body.build_rigid_bodies(context.scene, built, convert.SceneSettings(context.scene), issues)
+        rigid_body.build_rigid_bodies(context.scene, built, convert_build.SettingsPhysics(context.scene, issues),
+                                      issues)
         for bone, part in parts.items():
             rig.follow_part(armature, bone, part)
         rig.set_simulated(armature, self.simulated)

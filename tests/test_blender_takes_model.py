@@ -11,9 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SETTINGS = "omi_physics"
 # Known offences, each with its reason; an entry that no longer offends fails the test (remove it then).
-KNOWN = {
-    "io/blender/bones/rig.py": "helper bones' work in progress: `_is_body` reads whether an object is tagged",
-}
+KNOWN: dict[str, str] = {}
 
 
 def settings_access(source: str, name: str = "<source>") -> list[str]:

@@ -20,7 +20,7 @@ SAME_RUN = 0.01  # m: the re-imported ragdoll runs through the same Bullet steps
 @pytest.fixture
 def figure(clean_scene, omi_addon, rigid_body, omi):
     armature, mesh, ground = ragdoll_files.make_lying_figure()
-    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert").SceneSettings(
+    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert_build").SettingsPhysics(
         bpy.context.scene), [])
     bpy.context.view_layer.objects.active = armature
     armature.select_set(True)

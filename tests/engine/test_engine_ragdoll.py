@@ -20,7 +20,7 @@ LANDED = 0.03
 def test_made_ragdoll_lands_the_same_in_both_engines(engine, tmp_path, rigid_body, omi):
     bpy.ops.wm.read_homefile(use_empty=True)
     armature, _mesh, ground = ragdoll_files.make_lying_figure()
-    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert").SceneSettings(
+    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert_build").SettingsPhysics(
         bpy.context.scene), [])
     bpy.context.view_layer.objects.active = armature
     armature.select_set(True)

@@ -99,9 +99,8 @@ def reparent_keeping_world(obj: bpy.types.Object, parent: bpy.types.Object) -> N
 
 
 def _is_body(obj: bpy.types.Object) -> bool:
-    settings = getattr(obj, "omi_physics", None)
-    tagged = settings is not None and (settings.use_motion or settings.use_collider)
-    return obj.rigid_body is not None or bool(tagged)
+    """A Blender rigid body, or this rig's part (which has none when the import built no rigid bodies)."""
+    return obj.rigid_body is not None or BONE_PART in obj
 
 
 def part_of_target(target: bpy.types.Object | None) -> bpy.types.Object | None:
