@@ -12,7 +12,8 @@
 # 5. the whole suite through pytest-blender in that Blender, on the installed copy (addon_loader finds it).
 #
 # Needs root (debootstrap, chroot, mounts) and Debian's package mirror. OMI_SKIP_REAL_BLENDER=1 skips the
-# job; so does a machine without root or debootstrap, with a message. OMI_BLENDER_ROOT moves the root
+# job; so does a machine without root or debootstrap, with a message. OMI_ROOT_ONLY=1 stops once the root
+# and its packages are ready (scripts/godot.sh uses it). OMI_BLENDER_ROOT moves the root
 # (default ~/.cache/omi-physics/blender-sid, about 1.5 GB). Extra arguments go to the inner pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +21,7 @@ CHECKOUT=$PWD
 ROOT=${OMI_BLENDER_ROOT:-$HOME/.cache/omi-physics/blender-sid}
 MIRROR=${OMI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES="blender python3-numpy python3-cattr python3-requests python3-pytest python3-jsonschema python3-hypothesis
-  python3-pip"
+  python3-pip godot"  # godot: Godot 4 for tests/godot (scripts/godot.sh, and the suite below)
 APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false)  # sid's Release reads as expired here
 START=$SECONDS
 
@@ -85,6 +86,7 @@ if ! in_root python3 -c "import pytest_blender" 2>/dev/null; then
     --find-links /var/cache/omi-wheels pytest-blender
 fi
 in_root blender --version | head -n 1
+[ -z "${OMI_ROOT_ONLY:-}" ] || { step "root ready"; exit 0; }
 
 # The checkout and ../shared (the specs) at the same paths inside, so every path agrees.
 mount_once "$ROOT$CHECKOUT" --bind "$CHECKOUT"

@@ -118,3 +118,34 @@ def test_a_file_without_physics_is_left_alone(godot):
     before = copy.deepcopy(doc)
     assert godot.to_godot(doc) == []
     assert doc == before
+
+
+def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh(godot):
+    """Godot's physics drops a RigidBody3D's scale (tests/godot measures it): sizes carry it instead."""
+    doc = _doc([{"type": "box", "box": {"size": [1, 1, 1]}},
+                {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.5, "radiusBottom": 0.5}}], [
+        {"name": "Body", "mesh": 0, "scale": [2.0, 1.0, 0.5], "children": [2],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+        {"name": "Ground", "scale": [2.0, 1.0, 0.5], "extensions": {"OMI_physics_body": {
+            "motion": {"type": "static"}, "collider": {"shape": 0}}}},
+        {"name": "Part", "translation": [1.0, 1.0, 1.0],
+         "extensions": {"OMI_physics_body": {"collider": {"shape": 1}}}},
+    ])
+    assert godot.to_godot(doc) == []
+    nodes, shapes = doc["nodes"], doc["extensions"]["OMI_physics_shape"]["shapes"]
+    assert "scale" not in nodes[0] and nodes[1]["scale"] == [2.0, 1.0, 0.5]  # a static body keeps its scale
+    assert shapes[nodes[0]["extensions"]["OMI_physics_body"]["collider"]["shape"]]["box"]["size"] == [2.0, 1.0, 0.5]
+    assert nodes[1]["extensions"]["OMI_physics_body"]["collider"]["shape"] == 0
+    assert shapes[0]["box"]["size"] == [1, 1, 1]
+    assert nodes[2]["translation"] == [2.0, 1.0, 0.5] and nodes[2]["scale"] == [2.0, 1.0, 0.5]
+    assert nodes[3] == {"name": "Body", "mesh": 0, "scale": [2.0, 1.0, 0.5]}
+    assert godot.mesh_children(doc) == {}  # a scaled mesh child stays a child on import
+
+
+def test_an_unevenly_scaled_sphere_is_said(godot):
+    doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
+        {"name": "Egg", "scale": [1.0, 2.0, 1.0],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
+    (issue,) = godot.to_godot(doc)
+    assert "sphere scaled unevenly" in issue.message and issue.message.endswith("'Egg'")
+    assert doc["extensions"]["OMI_physics_shape"]["shapes"][-1] == {"type": "sphere", "sphere": {"radius": 1.0}}

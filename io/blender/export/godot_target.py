@@ -17,7 +17,9 @@ from ...omi.model import Issue
 def _view(gltf: Any) -> dict[str, Any]:
     """The document as the pure target reads it: node dicts sharing the exporter's extension dicts."""
     nodes = [{"name": node.name, "mesh": node.mesh, "children": list(node.children or []),
-              "extensions": node.extensions or {}} for node in gltf.nodes or []]
+              "extensions": node.extensions or {}, "translation": node.translation, "rotation": node.rotation,
+              "scale": node.scale, **({"matrix": node.matrix} if node.matrix is not None else {})}
+             for node in gltf.nodes or []]
     animations = [{"channels": [{"target": {"node": channel.target.node, "extensions": channel.target.extensions}}
                                 for channel in animation.channels or []]} for animation in gltf.animations or []]
     return {"nodes": nodes, "extensions": gltf.extensions or {}, "animations": animations}
@@ -27,10 +29,14 @@ def apply(gltf: Any, new_node: Callable[[str], Any]) -> list[Issue]:
     """Put the finished document into the `godot` form; `new_node(name)` makes an exporter node at the
     origin of its parent."""
     form = godot.godot_form(_view(gltf))
+    for index, changes in form.node_changes.items():
+        for key, value in changes.items():
+            setattr(gltf.nodes[index], key, value)
     for index in form.mesh_moves:
         node = gltf.nodes[index]
         child = new_node(node.name)
         child.mesh, child.skin, child.weights = node.mesh, node.skin, node.weights
+        child.scale = form.mesh_scales.get(index)
         node.mesh, node.skin, node.weights = None, None, None
         gltf.nodes.append(child)
         node.children = [*(node.children or []), len(gltf.nodes) - 1]

@@ -24,6 +24,7 @@ from typing import Any
 
 from .. import model
 from ..model import Issue
+from . import godot_scale
 from .base import OMI_SHAPE_FIELDS
 
 NAME = "godot"
@@ -38,6 +39,8 @@ class GodotForm:
     """What the target changed and found: nodes whose mesh goes to a child, and one issue per kind."""
 
     mesh_moves: list[int] = field(default_factory=list)
+    node_changes: dict[int, dict[str, Any]] = field(default_factory=dict)  # key -> new value (None: removed)
+    mesh_scales: dict[int, list[float]] = field(default_factory=dict)  # a moved mesh's child gets this scale
     issues: list[Issue] = field(default_factory=list)
 
 
@@ -153,6 +156,8 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
         if loss is not None:
             for name in users.get(shape_index, []):
                 kinds.add(f"shapes it cannot hold: {loss}", name)
+    form.node_changes, form.mesh_scales = godot_scale.bake(
+        nodes, shapes, lambda loss, name: kinds.add(f"the scale of moving bodies, for {loss}", name))
     for pointer, names in _animated(document, nodes):
         kinds.add(f"animated physics values it cannot resolve ({pointer})", names)
     form.issues = kinds.issues()
@@ -185,15 +190,23 @@ def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[
     return found
 
 
-def move_meshes(document: dict[str, Any], mesh_moves: list[int]) -> None:
-    """JSON side of `GodotForm.mesh_moves`: each node's mesh (with its skin and morph weights) goes to a new
-    last child named after the node, at the node's origin."""
+def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
+    """JSON side of `GodotForm`: node keys changed; each moved node's mesh (with its skin and morph weights)
+    goes to a new last child named after the node, at the node's origin (scaled by the node's baked scale)."""
     nodes: list[dict[str, Any]] = document.setdefault("nodes", [])
-    for index in mesh_moves:
+    for index, changes in form.node_changes.items():
+        for key, value in changes.items():
+            if value is None:
+                nodes[index].pop(key, None)
+            else:
+                nodes[index][key] = value
+    for index in form.mesh_moves:
         node = nodes[index]
         child: dict[str, Any] = {key: node.pop(key) for key in ("mesh", "skin", "weights") if key in node}
         if "name" in node:
             child["name"] = node["name"]
+        if index in form.mesh_scales:
+            child["scale"] = form.mesh_scales[index]
         nodes.append(child)
         node["children"] = [*(node.get("children") or []), len(nodes) - 1]
 
@@ -201,7 +214,7 @@ def move_meshes(document: dict[str, Any], mesh_moves: list[int]) -> None:
 def to_godot(document: dict[str, Any]) -> list[Issue]:
     """A parsed OMI file into the `godot` target's form, in place; what Godot ignores."""
     form = godot_form(document)
-    move_meshes(document, form.mesh_moves)
+    move_meshes(document, form)
     return form.issues
 
 

@@ -1,0 +1,72 @@
+"""Part of the `godot` target (godot.py): a moving body's own scale baked into its shapes and children.
+
+Godot's physics server keeps a RigidBody3D's (and AnimatableBody3D's) transform without scale: once the
+simulation runs, a body node's scale no longer reaches its shapes (measured in Godot 4.6: a sphere of
+radius 0.5 on a node scaled 1.5 rests at 0.5 m, in Blender at 0.75 m). So such a node loses its scale;
+its shapes get the scaled sizes, its children the scaled offsets, and its moved mesh the scale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from .. import model
+
+MOVING = ("dynamic", "kinematic")
+
+
+def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[str, Any], str | None]:
+    """`shape` (Godot's form: godot.godot_shape) scaled; why it cannot be exact, or None."""
+    shape_type = str(shape.get("type"))
+    details = dict(shape.get(shape_type) or {})
+    sx, sy, sz = scale
+    if shape_type == "box":
+        details["size"] = [value * factor for value, factor in zip(details["size"], scale, strict=True)]
+        return {"type": "box", "box": details}, None
+    if shape_type == "sphere":
+        details["radius"] *= max(scale)
+        return {"type": "sphere", "sphere": details}, None if sx == sy == sz else "a sphere scaled unevenly"
+    if shape_type in model.ROUND_SHAPE_TYPES:
+        details["radius"] *= max(sx, sz)
+        details["height"] *= sy
+        return {"type": shape_type, shape_type: details}, None if sx == sz else f"a {shape_type} scaled unevenly"
+    return dict(shape), f"a scaled {shape_type} (its mesh keeps its size)"
+
+
+def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, str], None]) \
+        -> tuple[dict[int, dict[str, Any]], dict[int, list[float]]]:
+    """Bake each moving body node's own scale. Returns the nodes' changed keys (None: removed) and the
+    scale for each body's moved mesh; `losses(what, node name)` hears what is not exact. Shapes are
+    appended to `shapes` (another node may share the unscaled one) and the body's parts point at them."""
+    changes: dict[int, dict[str, Any]] = {}
+    mesh_scales: dict[int, list[float]] = {}
+    for index, node in enumerate(nodes):
+        body = (node.get("extensions") or {}).get(model.BODY_EXTENSION) or {}
+        motion = body.get("motion") if isinstance(body, Mapping) else None
+        scale = node.get("scale")
+        if not isinstance(motion, Mapping) or motion.get("type") not in MOVING or not scale or \
+                [float(v) for v in scale] == [1.0, 1.0, 1.0]:
+            continue
+        scale = [float(v) for v in scale]
+        name = str(node.get("name") or f"node {index}")
+        changes.setdefault(index, {})["scale"] = None
+        mesh_scales[index] = scale
+        for part_name in ("collider", "trigger"):
+            part = body.get(part_name)
+            if isinstance(part, dict) and isinstance(part.get("shape"), int) and 0 <= part["shape"] < len(shapes):
+                scaled, loss = _scaled_shape(shapes[part["shape"]], scale)
+                shapes.append(scaled)
+                part["shape"] = len(shapes) - 1
+                if loss is not None:
+                    losses(loss, name)
+        uneven = len(set(scale)) > 1
+        for child in node.get("children") or []:
+            other = nodes[child]
+            if "matrix" in other or (uneven and other.get("rotation") not in (None, [0.0, 0.0, 0.0, 1.0])):
+                losses("a child turned inside an unevenly scaled body", str(other.get("name") or f"node {child}"))
+            moved = changes.setdefault(child, {})
+            if other.get("translation") is not None:
+                moved["translation"] = [v * f for v, f in zip(other["translation"], scale, strict=True)]
+            moved["scale"] = [v * f for v, f in zip(other.get("scale") or [1.0, 1.0, 1.0], scale, strict=True)]
+    return changes, mesh_scales

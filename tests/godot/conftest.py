@@ -1,0 +1,23 @@
+"""The Godot tests use the Blender tests' support modules (scene building, export, import)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+GODOT_DIR = Path(__file__).resolve().parent
+sys.path.insert(0, str(GODOT_DIR.parent / "blender"))  # import_support, export_support, reference_exports
+sys.path.insert(0, str(GODOT_DIR))
+
+import godot_runner  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def godot():
+    """The runner; skips when no Godot 4 can run here (the reason says how to get one)."""
+    reason = godot_runner.unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    return godot_runner

@@ -1,0 +1,127 @@
+# Loads a glTF with Godot's own importer and prints, as one JSON object, what Godot built: every node's
+# class, global transform (glTF axes = Godot axes), shapes and sizes, body masses, layers/masks, meshes.
+# With a step count, runs Godot's physics for that many physics frames and dumps again.
+# Run inside a project folder (physics only steps in a project):
+#   godot --headless --path DIR --script dump_scene.gd -- FILE.glb OUT.json [PHYSICS_FRAMES]
+extends SceneTree
+
+var _scene: Node
+var _out: String
+var _frames := 0
+var _stepped := 0
+var _result := {}
+
+
+func _initialize() -> void:
+	var args := OS.get_cmdline_user_args()
+	_out = args[1]
+	if args.size() > 2:
+		_frames = int(args[2])
+	var document := GLTFDocument.new()
+	var state := GLTFState.new()
+	var error := document.append_from_file(args[0], state)
+	if error != OK:
+		_write({"error": "append_from_file: %d" % error})
+		quit(2)
+		return
+	_scene = document.generate_scene(state)
+	var made := []  # the node Godot made for each glTF node, by index (path from the scene root)
+	for index in state.get_nodes().size():
+		var node := state.get_scene_node(index)
+		made.append(String(_scene.get_path_to(node)) if node != null else null)
+	_result["gltf_nodes"] = made
+	get_root().add_child(_scene)  # in the tree from the first frame on: global transforms are read there
+
+
+func _physics_process(_delta: float) -> bool:
+	if _scene == null:
+		return false
+	if _stepped == 0:
+		_result["loaded"] = _dump(_scene)
+		if _frames == 0:
+			_write(_result)
+			return true
+	_stepped += 1
+	if _stepped >= _frames:
+		_result["stepped"] = _dump(_scene)
+		_result["physics_frames"] = _stepped
+		_result["physics_ticks_per_second"] = Engine.physics_ticks_per_second
+		_result["physics_engine"] = str(ProjectSettings.get_setting("physics/3d/physics_engine"))
+		_write(_result)
+		return true
+	return false
+
+
+func _write(value: Dictionary) -> void:
+	var file := FileAccess.open(_out, FileAccess.WRITE)
+	file.store_string(JSON.stringify(value, "", false, true))
+	file.close()
+
+
+func _vec(v: Vector3) -> Array:
+	return [v.x, v.y, v.z]
+
+
+func _basis(b: Basis) -> Array:
+	return [_vec(b.x), _vec(b.y), _vec(b.z)]  # columns
+
+
+func _shape(shape: Shape3D) -> Dictionary:
+	var out := {"class": shape.get_class()}
+	if shape is BoxShape3D:
+		out["size"] = _vec(shape.size)
+	elif shape is SphereShape3D:
+		out["radius"] = shape.radius
+	elif shape is CapsuleShape3D or shape is CylinderShape3D:
+		out["radius"] = shape.radius
+		out["height"] = shape.height
+	elif shape is ConvexPolygonShape3D:
+		out["points"] = shape.points.size()
+		var points := []
+		for p in shape.points:
+			points.append(_vec(p))
+		out["point_list"] = points
+	elif shape is ConcavePolygonShape3D:
+		out["faces"] = shape.get_faces().size() / 3
+	return out
+
+
+func _dump(root: Node) -> Array:
+	var nodes := []
+	var stack := [root]
+	while not stack.is_empty():
+		var node: Node = stack.pop_front()
+		var entry := {"name": String(node.name), "class": node.get_class(), "path": String(root.get_path_to(node))}
+		if node.get_parent() != null and node != root:
+			entry["parent"] = String(node.get_parent().name)
+		if node is Node3D:
+			var t: Transform3D = node.global_transform
+			entry["origin"] = _vec(t.origin)
+			entry["basis"] = _basis(t.basis)
+		if node is CollisionObject3D:
+			entry["layer"] = node.collision_layer
+			entry["mask"] = node.collision_mask
+		if node is RigidBody3D:
+			entry["mass"] = node.mass
+			entry["linear_velocity"] = _vec(node.linear_velocity)
+			entry["angular_velocity"] = _vec(node.angular_velocity)
+			entry["gravity_scale"] = node.gravity_scale
+			entry["center_of_mass_mode"] = node.center_of_mass_mode
+			entry["center_of_mass"] = _vec(node.center_of_mass)
+			entry["inertia"] = _vec(node.inertia)
+			entry["freeze"] = node.freeze
+			entry["physics_material"] = node.physics_material_override != null
+		if node is StaticBody3D:
+			entry["physics_material"] = node.physics_material_override != null
+		if node is CollisionShape3D:
+			entry["shape"] = _shape(node.shape) if node.shape != null else {}
+			entry["disabled"] = node.disabled
+		if node is MeshInstance3D:
+			entry["mesh"] = node.mesh != null
+			if node.mesh != null:
+				var aabb: AABB = node.mesh.get_aabb()
+				entry["mesh_aabb"] = [_vec(aabb.position), _vec(aabb.size)]
+		nodes.append(entry)
+		for child in node.get_children():
+			stack.append(child)
+	return nodes

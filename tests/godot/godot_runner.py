@@ -1,0 +1,107 @@
+"""Godot 4 run headless on glTF files: its own importer (GLTFDocument), then optionally its physics.
+
+Godot is `godot` on PATH (inside the sid root, where the real-Blender job runs the suite), or, from the
+host, Debian's Godot in the root named by OMI_GODOT_ROOT (scripts/godot.sh sets it), run through chroot
+with the files copied into the root's /tmp. Godot's physics steps only inside a project, so every run gets
+a throwaway project folder (project.godot: config_version=5 and an [application] name).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+DUMPER = HERE / "dump_scene.gd"
+PROJECT = 'config_version=5\n\n[application]\nconfig/name="omi-godot-tests"\n'
+TIMEOUT = 120  # seconds for one Godot run (a few seconds normally)
+
+
+def _root() -> Path | None:
+    root = os.environ.get("OMI_GODOT_ROOT")
+    return Path(root) if root else None
+
+
+def unavailable_reason() -> str | None:
+    """Why Godot cannot run here, or None."""
+    root = _root()
+    if root is not None:
+        if not (root / "usr/bin/godot").exists():
+            return f"OMI_GODOT_ROOT={root} holds no usr/bin/godot (scripts/godot.sh installs it)"
+        if os.geteuid() != 0:
+            return "running Godot inside OMI_GODOT_ROOT needs root (chroot)"
+        return None
+    if shutil.which("godot") is None:
+        return "Godot 4 not found: scripts/godot.sh runs these tests with Debian sid's Godot (needs root)"
+    return None
+
+
+@dataclass
+class GodotNode:
+    """One node of the scene Godot built (positions in glTF axes, which are Godot's)."""
+
+    data: dict[str, Any]
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.data[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+class GodotScene:
+    """Godot's dump: every node by path, and the node Godot made for each glTF node index."""
+
+    def __init__(self, dump: dict[str, Any], key: str = "loaded") -> None:
+        if "error" in dump:
+            raise AssertionError(f"Godot could not load the file: {dump['error']}")
+        self.nodes = {entry["path"]: GodotNode(entry) for entry in dump[key]}
+        self.gltf_nodes: list[str | None] = dump.get("gltf_nodes", [])
+        self.raw = dump
+
+    def of(self, index: int) -> GodotNode | None:
+        """The node Godot built for glTF node `index` (None: it built none)."""
+        path = self.gltf_nodes[index] if 0 <= index < len(self.gltf_nodes) else None
+        return self.nodes.get(path) if path is not None else None
+
+    def below(self, path: str) -> list[GodotNode]:
+        """The node at `path` and everything under it."""
+        prefix = "" if path == "." else path + "/"
+        return [node for key, node in self.nodes.items() if key == path or key.startswith(prefix)]
+
+    def of_class(self, name: str) -> list[GodotNode]:
+        return [node for node in self.nodes.values() if node.data["class"] == name]
+
+
+def run(path: Path, physics_frames: int = 0) -> dict[str, Any]:
+    """Godot's dump of `path` (and, with frames, of the scene after that many physics frames at 60 Hz)."""
+    reason = unavailable_reason()
+    if reason is not None:
+        raise RuntimeError(reason)
+    root = _root()
+    base = Path(tempfile.mkdtemp(prefix="omi-godot-", dir=str(root / "tmp") if root else None))
+    try:
+        (base / "project").mkdir()
+        (base / "project" / "project.godot").write_text(PROJECT)
+        shutil.copy(DUMPER, base / "dump_scene.gd")
+        shutil.copy(path, base / path.name)
+        inner = Path("/tmp") / base.name if root else base  # the same folder as Godot sees it
+        command = ["godot", "--headless", "--path", str(inner / "project"), "--script", str(inner / "dump_scene.gd"),
+                   "--", str(inner / path.name), str(inner / "dump.json"), str(physics_frames)]
+        if root is not None:
+            command = ["chroot", str(root), "/usr/bin/env", "-i", "HOME=/root", "PATH=/usr/bin:/bin", *command]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        out = base / "dump.json"
+        if not out.exists():
+            raise AssertionError(f"Godot wrote no dump (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
+        dump: dict[str, Any] = json.loads(out.read_text())
+        dump["log"] = done.stdout + done.stderr
+        return dump
+    finally:
+        shutil.rmtree(base, ignore_errors=True)

@@ -1,0 +1,64 @@
+"""Scenes made in Blender, exported by the add-on, loaded by Godot 4's own glTF importer (headless): with
+the `godot` target Godot builds what the artist made (a mesh instance at every node that had a mesh, the
+right body class and mass, shapes of the same sizes at the same places, 1e-4 m); with `omi` it loses the
+render meshes of physics nodes, with `khr` all physics, which is why the target exists."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import bpy
+import export_support as build
+import godot_checks
+import godot_scenes
+import pytest
+import reference_exports
+from godot_runner import GodotScene
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
+SCENES = {"shapes_and_bodies": godot_scenes.build_shapes_and_bodies, "transformed": godot_scenes.build_transformed,
+          **reference_exports.scenes()}  # the demo, the every-setting scene, constraints, the spec examples
+
+
+def export(tmp_path: Path, name: str, target: str) -> build.Exported:
+    options = bpy.context.scene.omi_physics
+    options.export_dialect = target
+    try:
+        return build.export(tmp_path, f"{name}_{target.lower()}", 'GLB', check=target == 'OMI')
+    finally:
+        options.export_dialect = 'OMI'
+
+
+@pytest.fixture(scope="module")
+def core(omi):
+    return omi("io.omi.read.reader"), omi("io.omi.model")
+
+
+@pytest.mark.parametrize("name", sorted(SCENES))
+def test_godot_builds_the_scene(godot, core, tmp_path, name):
+    reader, model = core
+    SCENES[name]()
+    omi_file = export(tmp_path, name, 'OMI')
+    godot_file = export(tmp_path, name, 'GODOT')
+    doc = reader.read_document(omi_file.gltf)
+    built = GodotScene(godot.run(godot_file.path))
+    assert godot_checks.problems(omi_file.gltf, doc, built, model.default_height) == []
+    for node in built.nodes.values():  # Godot core reads no collision filters
+        assert node.data.get("layer", 1) == 1 and node.data.get("mask", 1) == 1
+
+
+def test_without_the_godot_target_godot_loses_meshes_and_sizes(godot, core, tmp_path):
+    reader, model = core
+    godot_scenes.build_shapes_and_bodies()
+    omi_file = export(tmp_path, "shapes", 'OMI')
+    doc = reader.read_document(omi_file.gltf)
+    found = godot_checks.problems(omi_file.gltf, doc, GodotScene(godot.run(omi_file.path)), model.default_height)
+    lost = {problem.split("'")[1] for problem in found if "no MeshInstance3D" in problem}
+    assert lost == {"Floor", "Box", "Sphere", "Capsule", "Cylinder", "Cone", "Hull", "Static", "Kinematic", "TriMesh",
+                    "Trigger"}
+    wrong = [problem for problem in found if "no {'class': 'CapsuleShape3D'" in problem]
+    assert len(wrong) == 1 and "'Capsule'" in wrong[0]  # read as radius 0.5, height 1.4
+    khr_file = export(tmp_path, "shapes", 'KHR')
+    khr = GodotScene(godot.run(khr_file.path))
+    assert not [node for node in khr.nodes.values() if "Body3D" in node.data["class"] or node.data["class"] == "Area3D"]
