@@ -49,7 +49,7 @@ def write_khr(gltf: Any, physics: Iterable[tuple[int, model.NodePhysics]], node_
     written: dict[int, dict[str, Any]] = {}
     for index, part in sorted(physics, key=lambda entry: entry[0]):
         content, node_issues = bodies.content(index, part)
-        issues.extend(node_issues)
+        issues.extend(_named(gltf, index, node_issues))
         if content is not None:
             written[index] = content
     issues.extend(_document_not_written(gltf))
@@ -74,6 +74,17 @@ def write_khr(gltf: Any, physics: Iterable[tuple[int, model.NodePhysics]], node_
         drop_omi(gltf)
     gltf.extensions_used.extend(name for name in used if name not in gltf.extensions_used)
     return issues
+
+
+def _named(gltf: Any, index: int, issues: list[model.Issue]) -> list[model.Issue]:
+    """A node's findings said of the object it was made from (the exporter names a node after its object),
+    with the pointer into the written file after it: the artist looks for the object."""
+    nodes = gltf.nodes or []
+    name = getattr(nodes[index], "name", None) if 0 <= index < len(nodes) else None
+    if not name:
+        return issues
+    return [model.Issue(issue.pointer, f"object {name!r} ({issue.pointer}): {issue.message}", issue.severity)
+            for issue in issues]
 
 
 def _document_not_written(gltf: Any) -> list[model.Issue]:

@@ -88,6 +88,10 @@ def _geometry(shape: Shape, ref: Ref, mesh_ref: Callable[[MeshRef], Any], at: Wh
             _note(issues, at, f"a {shape.type} shape without an exported mesh", "dropped")
             return None
         return {"mesh": mesh, "convexHull": True} if shape.type == "convex" else {"mesh": mesh}
+    if rules.degenerate(shape):  # what a KHR reader drops (read/items.py), named here instead of written
+        _note(issues, at, f"a {shape.type} whose radii are both 0 (no volume: KHR_implicit_shapes prohibits it)",
+              "dropped")
+        return None
     return {"shape": ref("shapes", shape_to_khr(shape))}
 
 
