@@ -217,7 +217,7 @@ class ImportPlan:
                 others = convert_build.SettingsPhysics(bl_scene)
                 rigid_body.build_rigid_bodies(bl_scene, built, lambda obj: built[obj] if obj in built else others(obj),
                                               issues)
-                rig_import.tie_parts(bone_parts)
+            rig_import.tie_parts(bone_parts)  # with or without rigid bodies: the rig is what the export reads
         finally:
             self._drop_placeholder_mesh()
         return list(written.values())

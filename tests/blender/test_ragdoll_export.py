@@ -13,6 +13,8 @@ import import_support
 import pytest
 import ragdoll_files
 
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
 PHYSICS = {"OMI": "OMI_physics_body", "KHR": "KHR_physics_rigid_bodies"}
 
 
@@ -41,3 +43,75 @@ def test_import_then_export_keeps_the_physics_on_the_joint_nodes(tmp_path, canon
     bpy.context.scene.omi_physics.export_dialect = dialect
     again = export_support.export(tmp_path, "second", check=dialect == "OMI").gltf
     assert canonical.diff_physics(first, again) == []
+
+
+def test_import_without_rigid_bodies_keeps_the_rig_for_export(tmp_path, canonical):
+    original = ragdoll_files.document("OMI")
+    import_support.import_gltf(ragdoll_files.write(tmp_path, "OMI"), rigid_bodies=False)
+    bpy.context.scene.omi_physics.export_dialect = 'OMI'
+    exported = export_support.export(tmp_path, "settings_only").gltf
+    assert canonical.diff_physics(original, exported) == []
+
+
+def _hand_made_rig() -> None:
+    """The common hand-made rig: bone A has Child Of to a rigid-body cube at its middle, bone B copies the
+    transforms of a cube at its own frame; a Blender hinge constraint between the cubes at B's head."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    data = bpy.data.armatures.new("Rig")
+    armature = bpy.data.objects.new("Rig", data)
+    bpy.context.scene.collection.objects.link(armature)
+    bpy.context.view_layer.objects.active = armature
+    bpy.ops.object.mode_set(mode='EDIT')
+    bone_a = data.edit_bones.new("A")
+    bone_a.head, bone_a.tail = (0.0, 0.0, 1.0), (1.0, 0.0, 1.0)
+    bone_b = data.edit_bones.new("B")
+    bone_b.head, bone_b.tail = (1.0, 0.0, 1.0), (2.0, 0.0, 1.0)
+    bone_b.parent = bone_a
+    bpy.ops.object.mode_set(mode='OBJECT')
+    bpy.context.view_layer.update()
+    cube_a = export_support.mesh_object("CubeA", location=(0.5, 0.0, 1.0))
+    cube_b = export_support.mesh_object("CubeB")
+    cube_b.matrix_world = armature.matrix_world @ armature.pose.bones["B"].matrix
+    for cube in (cube_a, cube_b):
+        export_support.add_rigid_body(cube)
+    bpy.context.view_layer.update()
+    child_of = armature.pose.bones["A"].constraints.new('CHILD_OF')
+    child_of.target = cube_a
+    child_of.inverse_matrix = cube_a.matrix_world.inverted()
+    armature.pose.bones["B"].constraints.new('COPY_TRANSFORMS').target = cube_b
+    export_support.add_constraint("Hinge", 'HINGE', cube_a, cube_b, location=(1.0, 0.0, 1.0))
+    bpy.context.view_layer.update()
+
+
+def test_hand_made_rig_writes_the_bodies_on_the_bone_nodes(tmp_path):
+    _hand_made_rig()
+    cube_a, cube_b = bpy.data.objects["CubeA"], bpy.data.objects["CubeB"]
+    exported = export_support.export(tmp_path, "hand_made").gltf
+    nodes = exported["nodes"]
+    names = [node["name"] for node in nodes]
+    assert "CubeA" not in names and "CubeB" not in names
+    worlds = import_support.world_matrices(exported)
+    index = {node["name"]: position for position, node in enumerate(nodes)}
+    joints = {bone: nodes[index[bone]] for bone in ("A", "B")}
+    for bone, cube in (("A", cube_a), ("B", cube_b)):
+        body = joints[bone]["extensions"]["OMI_physics_body"]
+        assert body["motion"]["type"] == "dynamic"
+        collider_node = index[bone] if "collider" in body else next(
+            child for child in joints[bone].get("children", []) if "collider" in
+            nodes[child].get("extensions", {}).get("OMI_physics_body", {}))
+        # the shape sits where the cube is, whatever frame the bone's node has
+        assert (worlds[collider_node].translation - cube.matrix_world.translation).length < 1e-4, bone
+    joint_nodes = [position for position, node in enumerate(nodes) if "OMI_physics_joint" in node.get("extensions", {})]
+    assert len(joint_nodes) == 1
+    joint_node = joint_nodes[0]
+    connected = nodes[joint_node]["extensions"]["OMI_physics_joint"]["connectedNode"]
+    for end in (joint_node, connected):
+        assert (worlds[end].translation - bpy.data.objects["Hinge"].matrix_world.translation).length < 1e-4
+    parents = {child: parent for parent, node in enumerate(nodes) for child in node.get("children", [])}
+
+    def body_of(node: int) -> int:
+        while "motion" not in nodes[node].get("extensions", {}).get("OMI_physics_body", {}):
+            node = parents[node]
+        return node
+
+    assert {body_of(joint_node), body_of(connected)} == {index["A"], index["B"]}

@@ -11,6 +11,7 @@ import json
 import math
 
 import bpy
+import export_support
 import import_support
 import pytest
 import ragdoll_files
@@ -94,3 +95,25 @@ def test_simulated_character_swings_within_limits_and_skin_follows(character):
     finally:
         skinned.to_mesh_clear()
     assert max(errors) < VERTEX_TOLERANCE
+
+
+def test_kinematic_bone_part_rides_on_its_animated_bone(tmp_path, omi_addon, canonical, markers):
+    document = ragdoll_files.omi_document()
+    document["nodes"][ragdoll_files.UPPER]["extensions"]["OMI_physics_body"]["motion"] = {"type": "kinematic"}
+    path = import_support.write_gltf(tmp_path, "kinematic_upper", document)
+    imported = import_support.import_gltf(path)
+    assert [text for text in imported.notes if "moves with the animated bone" in text]
+    arm, upper = bpy.data.objects["Character"], bpy.data.objects["Upper"]
+    assert (upper.parent, upper.parent_type, upper.parent_bone) == (arm, 'BONE', "Upper")
+    assert upper.rigid_body.kinematic and "OMI ragdoll" not in arm.pose.bones["Upper"].constraints
+    start = upper.matrix_world.copy()
+    bpy.context.view_layer.update()
+    assert (upper.matrix_world.translation - start.translation).length < 1e-5  # parenting kept it in place
+    bone = arm.pose.bones["Upper"]
+    bone.location = (0.0, 0.0, 0.5)  # along the bone's local Z: the part follows
+    bpy.context.view_layer.update()
+    assert (upper.matrix_world.translation - start.translation).length == pytest.approx(0.5, abs=1e-4)
+    bone.location = (0.0, 0.0, 0.0)
+    bpy.context.view_layer.update()
+    exported = export_support.export(tmp_path, "kinematic_back").gltf
+    assert canonical.diff_physics(document, exported) == []
