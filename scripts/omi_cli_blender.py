@@ -19,18 +19,17 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from omi_core import model
 from omi_core.cli.commands import spec_dir_problem
+from omi_core.cli.log_report import print_findings, report_log
 from omi_core.cli.resources import output_folder
 from omi_core.cli.results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
 from omi_core.cli.upgrade_file import GLTF_SUFFIXES
 from omi_core.cli.validate_file import fatal_structure, read_file, validate_one
-from omi_core.read import reader
 
 SCRIPT = Path(__file__).resolve().parent / "omi_physics_cli.py"
 CRASH_TAIL_LINES = 60  # of Blender's output, printed when it dies
@@ -228,32 +227,6 @@ def _refused(status: int, why: str, source: Path, verb: str) -> int:
     return status
 
 
-def _report_log(label: str, records: list[tuple[int, str]], shown: set[str],
-                file_errors: Iterable[str] = ()) -> tuple[int, int]:
-    """Print the OMI messages of a glTF log; (errors, warnings).
-
-    The import hook logs each of the file's findings as a warning; those that `file_errors` (the reader's
-    error messages) name are errors, and any not logged at all still count. A hook failure is an error.
-    """
-    pending = list(file_errors)
-    errors = warnings = 0
-    for level, message in records:
-        if model.LOG_PREFIX not in message or message.rstrip().endswith("see the console"):
-            continue
-        text = message.split(model.LOG_PREFIX, 1)[1]
-        from_file = next((found for found in pending if text.endswith(found)), None)
-        if from_file is not None:
-            pending.remove(from_file)
-        hook_failure = level >= logging.ERROR or text.startswith(model.HOOK_FAILURE)
-        severity = "error" if hook_failure or from_file is not None else \
-            "warning" if level >= logging.WARNING else "info"
-        errors += severity == "error"
-        warnings += severity == "warning"
-        if severity in shown:
-            print(f"{label}: {severity} {text}")
-    return errors + len(pending), warnings
-
-
 def _start(args: argparse.Namespace, argv: list[str],
            what: str) -> tuple[dict[str, Any], ModuleType, ModuleType] | int:
     """(glTF operator options, bpy, addon_loader) to run Blender here; or the exit status of the guarded
@@ -307,10 +280,11 @@ def cmd_import(args: argparse.Namespace, argv: list[str]) -> int:
     records, status, why = _run_operator(args, bpy.ops.import_scene.gltf, filepath=str(source.resolve()), **options)
     if status is not None:
         return _refused(status, why, source, "import")
-    file_errors = [] if args.no_physics else [
-        found.message for found in reader.validate(parsed.document) if found.severity == "error"]
     shown = shown_severities(args.quiet, args.verbose)
-    errors, warnings = _report_log(str(source), records, shown, file_errors)  # duplicate keys: the add-on's log
+    checked = {"issues": [], "errors": 0, "warnings": 0} if args.no_physics else validate_one((str(source), None))
+    print_findings(str(source), checked, shown)  # the verdict of `validate`, from the same checks
+    errors, warnings = report_log(str(source), records, shown, checked["issues"])
+    errors, warnings = errors + checked["errors"], warnings + checked["warnings"]
     with _held_output(args):
         try:
             bpy.ops.wm.save_as_mainfile(filepath=str(out.resolve()), check_existing=False)
@@ -367,11 +341,9 @@ def cmd_export(args: argparse.Namespace, argv: list[str]) -> int:
     if status is not None:
         return _refused(status, why, source, "export")
     shown = shown_severities(args.quiet, args.verbose)
-    errors, warnings = _report_log(str(source), records, shown)
+    errors, warnings = report_log(str(source), records, shown)
     written = validate_one((str(out), args.spec_dir))  # what was written must be valid OMI
-    for item in written["issues"]:
-        if item["severity"] in shown:
-            print(f"{out}: {item['severity']} {item['pointer'] or '/'}: {item['message']}")
+    print_findings(str(out), written, shown)
     errors += written["errors"] + (written["status"] == "unreadable")
     print(f"{source} -> {out}: {plural(errors, 'error')}, {plural(warnings + written['warnings'], 'warning')}")
     return EXIT_PROBLEMS if errors else 0

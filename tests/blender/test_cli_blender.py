@@ -11,7 +11,7 @@ from pathlib import Path
 import bpy
 import pytest
 import schema_check
-from cli_support import REPO_ROOT, blender_cli, lines, write_gltf
+from cli_support import REPO_ROOT, blender_cli, lines, run_cli, write_gltf
 
 DATA = REPO_ROOT / "tests" / "data" / "cli"
 SPEC_ROUND_TRIPS = ["OMI_physics_joint/examples/slider_ball.gltf",
@@ -84,6 +84,30 @@ def test_import_of_the_broken_file_reports_errors_and_keeps_the_rest(opened, tmp
     assert survivor.rigid_body is not None and survivor.rigid_body.mass == pytest.approx(3.0)
 
 
+def test_import_and_validate_give_the_same_verdict(tmp_path):
+    """The same checks run in both (schemas included): a shape -1 on a collider and on a trigger is named by
+    both, with the same counts."""
+    document = {
+        "asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {}}]}},
+        "nodes": [{"name": "A", "extensions": {"OMI_physics_body": {"collider": {"shape": -1}}}},
+                  {"name": "B", "extensions": {"OMI_physics_body": {"trigger": {"shape": -1}}}},
+                  {"name": "C", "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}}],
+        "scenes": [{"nodes": [0, 1, 2]}], "scene": 0,
+    }
+    source = write_gltf(tmp_path / "minus_one.gltf", document)
+    for path in (source, BROKEN, DATA / "current_scene.gltf"):
+        validated = run_cli("validate", path, "--no-progress")
+        imported = blender_cli("import", path, "--out", tmp_path / "x.blend")
+        assert validated.returncode == imported.returncode, validated.stdout + imported.stdout
+        verdict = lines(validated.stdout)[-1].removeprefix("1 file, ")
+        assert lines(imported.stdout)[-1].endswith(verdict), imported.stdout
+        assert all(line in imported.stdout for line in lines(validated.stdout)[:-1]), imported.stdout
+    minus_one = [line for line in lines(run_cli("validate", source).stdout) if "-1 is less than the minimum" in line]
+    assert [line.split(" ")[2] for line in minus_one] == ["/nodes/0/extensions/OMI_physics_body/collider/shape:",
+                                                         "/nodes/1/extensions/OMI_physics_body/trigger/shape:"]
+
+
 def test_import_options(spec_dir, opened, tmp_path):
     source = spec_dir / "OMI_physics_body/examples/basic/dynamic_box.gltf"
     for flags, physics, rigid_bodies in (((), True, True), (("--no-rigid-bodies",), True, False),
@@ -137,8 +161,8 @@ def test_import_of_a_file_with_errors_exits_1(opened, tmp_path):
     source, blend = write_gltf(tmp_path / "dangling.gltf", document), tmp_path / "dangling.blend"
     result = blender_cli("import", source, "--out", blend)
     assert result.returncode == 1, result.stdout + result.stderr
-    assert f"{source}: error node 0 'Ball' (/nodes/0/extensions/OMI_physics_body/collider/shape): shape 3 is " \
-           "out of range" in result.stdout
+    assert f"{source}: error /nodes/0/extensions/OMI_physics_body/collider/shape: shape 3 is out of range" \
+        in result.stdout  # as `validate` says it
     assert "body has no collider shape" in result.stdout  # what the import itself noticed
     assert lines(result.stdout)[-1].endswith("1 error, 1 warning")
     scene = opened(blend)  # the rest of the file was still imported and saved
