@@ -79,8 +79,9 @@ class GodotScene:
         return [node for node in self.nodes.values() if node.data["class"] == name]
 
 
-def run(path: Path, physics_frames: int = 0) -> dict[str, Any]:
-    """Godot's dump of `path` (and, with frames, of the scene after that many physics frames at 60 Hz)."""
+def godot_script(script: Path, files: list[Path], args: list[str], outputs: Path) -> str:
+    """Run `script` in a throwaway project with `files` beside it; `args` name files by their base name
+    ("OUT/" names the output folder). What the run wrote there is copied into `outputs`; Godot's log."""
     reason = unavailable_reason()
     if reason is not None:
         raise RuntimeError(reason)
@@ -88,20 +89,36 @@ def run(path: Path, physics_frames: int = 0) -> dict[str, Any]:
     base = Path(tempfile.mkdtemp(prefix="omi-godot-", dir=str(root / "tmp") if root else None))
     try:
         (base / "project").mkdir()
+        (base / "out").mkdir()
         (base / "project" / "project.godot").write_text(PROJECT)
-        shutil.copy(DUMPER, base / "dump_scene.gd")
-        shutil.copy(path, base / path.name)
+        for path in (script, *files):
+            shutil.copy(path, base / path.name)
         inner = Path("/tmp") / base.name if root else base  # the same folder as Godot sees it
-        command = ["godot", "--headless", "--path", str(inner / "project"), "--script", str(inner / "dump_scene.gd"),
-                   "--", str(inner / path.name), str(inner / "dump.json"), str(physics_frames)]
+        named = [str(inner / "out" / arg[4:]) if arg.startswith("OUT/") else
+                 str(inner / arg) if (base / arg).exists() else arg for arg in args]
+        command = ["godot", "--headless", "--path", str(inner / "project"), "--script", str(inner / script.name),
+                   "--", *named]
         if root is not None:
             command = ["chroot", str(root), "/usr/bin/env", "-i", "HOME=/root", "PATH=/usr/bin:/bin", *command]
         done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
-        out = base / "dump.json"
-        if not out.exists():
-            raise AssertionError(f"Godot wrote no dump (exit {done.returncode}):\n{done.stdout}\n{done.stderr}")
-        dump: dict[str, Any] = json.loads(out.read_text())
-        dump["log"] = done.stdout + done.stderr
-        return dump
+        outputs.mkdir(parents=True, exist_ok=True)
+        for made in (base / "out").iterdir():
+            shutil.copy(made, outputs / made.name)
+        return done.stdout + done.stderr
     finally:
         shutil.rmtree(base, ignore_errors=True)
+
+
+def run(path: Path, physics_frames: int = 0) -> dict[str, Any]:
+    """Godot's dump of `path` (and, with frames, of the scene after that many physics frames at 60 Hz)."""
+    outputs = Path(tempfile.mkdtemp(prefix="omi-godot-dump-"))
+    try:
+        log = godot_script(DUMPER, [path], [path.name, "OUT/dump.json", str(physics_frames)], outputs)
+        out = outputs / "dump.json"
+        if not out.exists():
+            raise AssertionError(f"Godot wrote no dump:\n{log}")
+        dump: dict[str, Any] = json.loads(out.read_text())
+        dump["log"] = log
+        return dump
+    finally:
+        shutil.rmtree(outputs, ignore_errors=True)
