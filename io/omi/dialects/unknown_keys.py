@@ -59,8 +59,8 @@ def collect(fields: Iterable[Field], container: Mapping[str, Any], at: Where, is
                                       "leaves it out", "warning", KIND))
             continue
         kept[key] = value
-        if key in silent:
-            continue
+        if key in silent or (key == "extras" and value == {}):  # an empty extras holds nothing to lose: the
+            continue  # add-on writes `"collider": {"extras": {}}` itself, as its grouping marker (export/parts.py)
         if not keep:
             message = f"{what} key {key!r} is not in the {dialect} revision this add-on reads, and is not kept: the " \
                       "add-on keeps unknown keys of OMI files only; export leaves it out"
