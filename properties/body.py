@@ -5,6 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import (
     BoolProperty,
+    BoolVectorProperty,
     CollectionProperty,
     EnumProperty,
     FloatProperty,
@@ -46,6 +47,11 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         soft_min=0.001,
         soft_max=10000.0,
     )
+    infinite_mass: BoolProperty(
+        name="Infinite Mass",
+        description="Nothing pushes the body (KHR's mass 0); OMI cannot write it",
+        default=False,
+    )
     center_of_mass: FloatVectorProperty(
         name="Center of Mass",
         description="Offset of the center of mass from the object's origin; not every engine supports it",
@@ -62,6 +68,12 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         size=3,
         min=0.0,
         soft_max=1000.0,
+    )
+    infinite_inertia: BoolVectorProperty(
+        name="Infinite Inertia",
+        description="Nothing turns the body about these principal axes (KHR's inertia 0); OMI cannot write it",
+        subtype='XYZ',
+        size=3,
     )
     inertia_orientation: FloatVectorProperty(
         name="Inertia Orientation",

@@ -11,6 +11,7 @@ Problems are reported as `model.Issue`s whose pointer is a JSON pointer into the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import bpy
@@ -88,11 +89,13 @@ def _type_unknown(pg, shape_type: str, obj, issues, pointer: str) -> model.Unkno
 
 
 def motion_to_model(pg) -> model.Motion:
+    inertia = tuple(math.inf if infinite else value for value, infinite in zip(pg.inertia_diagonal, pg.infinite_inertia,
+                                                                                 strict=True))
     return model.Motion(
         type=MOTION_TYPE_TO_OMI[pg.motion_type],
-        mass=_float(pg.mass),
+        mass=math.inf if pg.infinite_mass else _float(pg.mass),
         center_of_mass=_vec(axes.vec_to_gltf(pg.center_of_mass)),
-        inertia_diagonal=_vec(axes.size_to_gltf(pg.inertia_diagonal)),  # principal moments: Y and Z swap
+        inertia_diagonal=_vec(axes.size_to_gltf(inertia)),  # principal moments: Y and Z swap
         inertia_orientation=_vec(axes.quat_to_gltf(pg.inertia_orientation)),
         linear_velocity=_vec(axes.vec_to_gltf(pg.linear_velocity)),
         angular_velocity=_vec(axes.vec_to_gltf(pg.angular_velocity)),
@@ -223,11 +226,15 @@ def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | Non
 
 
 def motion_values(motion: model.Motion) -> dict:
+    """The settings of a motion; infinite mass and inertia (math.inf in the model) are switches of their own."""
+    inertia = axes.size_to_blender(motion.inertia_diagonal)
     return {
         "motion_type": MOTION_TYPE_FROM_OMI.get(motion.type, 'DYNAMIC'),
-        "mass": motion.mass,
+        "mass": model.DEFAULT_MASS if math.isinf(motion.mass) else motion.mass,
+        "infinite_mass": math.isinf(motion.mass),
         "center_of_mass": axes.vec_to_blender(motion.center_of_mass),
-        "inertia_diagonal": axes.size_to_blender(motion.inertia_diagonal),
+        "inertia_diagonal": tuple(0.0 if math.isinf(value) else value for value in inertia),
+        "infinite_inertia": tuple(math.isinf(value) for value in inertia),
         "inertia_orientation": axes.quat_to_blender(motion.inertia_orientation),
         "linear_velocity": axes.vec_to_blender(motion.linear_velocity),
         "angular_velocity": axes.vec_to_blender(motion.angular_velocity),

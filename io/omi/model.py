@@ -162,9 +162,9 @@ class Motion:
     """`motion` of a node: the node is a body whose transform physics drives."""
 
     type: str = "dynamic"
-    mass: float = DEFAULT_MASS
+    mass: float = DEFAULT_MASS  # math.inf: infinite (KHR's mass 0)
     center_of_mass: Vec3 = ZERO3
-    inertia_diagonal: Vec3 = ZERO3  # zero means "let the engine compute it"
+    inertia_diagonal: Vec3 = ZERO3  # zero means "let the engine compute it"; math.inf: infinite (KHR's 0)
     inertia_orientation: Quat = IDENTITY_QUAT
     linear_velocity: Vec3 = ZERO3
     angular_velocity: Vec3 = ZERO3

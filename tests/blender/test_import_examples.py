@@ -93,10 +93,17 @@ def test_example_imports_as_the_file_means(spec_dir, reader, name, markers, rigi
         if node.trigger is not None:
             assert obj.rigid_body is None, f"trigger {obj.name} must not collide"
 
+    model_zero = (0.0, 0.0, 0.0)
     expected_shapes = sum(1 for n in doc.nodes.values() if n.collider is not None and n.collider.shape is not None)
     assert checked_shapes == expected_shapes
 
-    made = [o for o in bpy.context.scene.objects if o.rigid_body_constraint is not None]
+    made = [o for o in bpy.context.scene.objects
+            if o.rigid_body_constraint is not None and o.get(markers.GENERATED) != markers.STARTER]
+    starters = [o for o in bpy.context.scene.objects
+                if o.rigid_body_constraint is not None and o.get(markers.GENERATED) == markers.STARTER]
+    assert len(starters) == sum((node.motion.linear_velocity != model_zero)
+                                + (node.motion.angular_velocity != model_zero) for node in doc.nodes.values()
+                                if node.motion is not None and node.motion.type == "dynamic")
     joints = {index: node.joint for index, node in doc.nodes.items() if node.joint is not None}
     assert [o.rigid_body_constraint.type for o in made] == CONSTRAINTS.get(Path(name).name, [])
     for index, joint in joints.items():
@@ -182,14 +189,13 @@ def test_tapered_shapes_are_hulls_of_their_exact_size(tmp_path, rigid_body, shap
         assert any("tapered" in text and "'Post'" in text for text in imported.notes)
 
 
-def test_what_blender_cannot_express_is_named_once_and_kept(spec_dir):
+def test_what_blender_approximates_is_named_once_and_kept(spec_dir):
     path = Path(spec_dir) / "OMI_physics_body" / "examples" / "complex" / "dynamic_with_velocity.gltf"
     imported = support.import_gltf(path)
-    named = [text for text in imported.notes if "cannot express" in text]
+    named = [text for text in imported.notes if "approximate" in text]
     assert len(named) == 1
-    assert not any("cannot express" in text or "problem(s)" in text for text in imported.warnings)
-    assert "initial linear velocity ('DynamicWithVelocity')" in named[0]
-    assert "initial angular velocity ('DynamicWithVelocity')" in named[0]
+    assert not any("approximate" in text or "problem(s)" in text for text in imported.warnings)
+    assert "starting velocities as a motor" in named[0] and "('DynamicWithVelocity')" in named[0]
     motion = imported.obj("DynamicWithVelocity").omi_physics.motion
     assert tuple(motion.linear_velocity) == pytest.approx((1.0, -3.0, 2.0))  # glTF (1, 2, 3) in Blender axes
     assert tuple(motion.angular_velocity) == pytest.approx((4.0, -6.0, 5.0))

@@ -42,7 +42,7 @@ def test_refuses_to_lose_meaning_unless_forced(tmp_path, capsys):
     assert run("convert", str(source), "--to", "OMI", "--out", str(out)) == 1
     assert not out.exists()
     text = capsys.readouterr().out
-    assert "error /nodes/2/extensions/KHR_physics_rigid_bodies/motion/mass: mass 0 means infinite" in text
+    assert "error /nodes/2/extensions/OMI_physics_body/motion/mass: mass: infinite (KHR's 0), which OMI cannot" in text
     assert "NOT written" in text
     assert run("convert", str(source), "--to", "OMI", "--out", str(out), "--force") == 1
     assert out.exists()

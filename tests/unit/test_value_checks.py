@@ -26,7 +26,7 @@ def test_values_the_writer_leaves_out_are_named(losses, model):
     found = {issue.pointer: issue.message for issue in losses.unwritten(node, at="/nodes/4")}
     assert found["/nodes/4/extensions/OMI_physics_body/collider/shape/size"] \
         == "box size [1, 0, 1] cannot be written (must be greater than 0): left out, so the file reads [1, 1, 1]"
-    assert "not a finite number" in found["/nodes/4/extensions/OMI_physics_body/motion/mass"]
+    assert "infinite (KHR's 0), which OMI cannot spell" in found["/nodes/4/extensions/OMI_physics_body/motion/mass"]
     clean = _node(model, collider=model.Collider(shape=model.Shape("box", size=(1.0, 2.0, 3.0))),
                   motion=model.Motion(mass=0.0))
     assert losses.unwritten(clean) == []

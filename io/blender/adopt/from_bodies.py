@@ -35,6 +35,9 @@ COLLISION_SYSTEM_NAME = "Collision Collection {}"
 MIN_THICKNESS = 0.01  # metres given to a flat side: OMI sizes must be > 0
 BLENDER_LINEAR_DAMPING = 0.04
 BLENDER_ANGULAR_DAMPING = 0.1
+# Damping the export does not name: none (what an import builds) and Blender's defaults (every new rigid body
+# has them; naming each would drown the rest). Neither dialect holds damping, so neither is written.
+UNNAMED_DAMPING = ((0.0, 0.0), (BLENDER_LINEAR_DAMPING, BLENDER_ANGULAR_DAMPING))
 
 @dataclass(frozen=True)
 class RigidBodyMesh:
@@ -136,11 +139,11 @@ def _motion(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject,
         warn(issues, obj, "its rigid body has 'Dynamic' off, so it only follows its animation: exported as "
               "kinematic", "info")
         return _KINEMATIC
-    if not (math.isclose(rigid_body.linear_damping, BLENDER_LINEAR_DAMPING, abs_tol=1e-6)
-            and math.isclose(rigid_body.angular_damping, BLENDER_ANGULAR_DAMPING, abs_tol=1e-6)):
-        warn(issues, obj, "its rigid body damping (translation "
-              f"{rigid_body.linear_damping:.3g}, rotation {rigid_body.angular_damping:.3g}) has no OMI "
-              "equivalent and was not exported")
+    damping = (rigid_body.linear_damping, rigid_body.angular_damping)
+    if not any(all(math.isclose(value, usual, abs_tol=1e-6) for value, usual in zip(damping, pair, strict=True))
+               for pair in UNNAMED_DAMPING):
+        warn(issues, obj, f"its rigid body damping (translation {damping[0]:.3g}, rotation {damping[1]:.3g}) is in "
+              "neither OMI nor KHR and was not exported: engines simulate the body undamped")
     if any(obj.lock_location) or any(obj.lock_rotation):
         warn(issues, obj, "its transform locks keep it from moving or turning in Blender's simulation; OMI has "
               "no such locks, so they were not exported")

@@ -14,8 +14,6 @@ from ..tables.bullet import BULLET_COMBINE
 from .plan import PlannedBody
 
 # Names of what Blender rigid bodies cannot express, for the one "kept in the settings" note.
-LINEAR_VELOCITY = "initial linear velocity"
-ANGULAR_VELOCITY = "initial angular velocity"
 GRAVITY_FACTOR = "gravity factor"
 CENTER_OF_MASS = "center of mass offset"
 INERTIA = "inertia"
@@ -36,6 +34,7 @@ class Report:
     def __init__(self, issues: list[model.Issue] | None) -> None:
         self.issues = issues if issues is not None else []
         self.unsupported: dict[str, dict[str, None]] = {}  # feature -> object names, in order
+        self.approximated: dict[str, dict[str, None]] = {}  # stand-in (with its measured effect) -> object names
 
     def warn(self, obj: bpy.types.Object, pointer: str, message: str) -> None:
         self.issues.append(model.Issue(pointer, f"object {obj.name!r}: {message}"))
@@ -43,30 +42,39 @@ class Report:
     def cannot(self, feature: str, obj: bpy.types.Object) -> None:
         self.unsupported.setdefault(feature, {})[obj.name] = None
 
+    def approximate(self, stand_in: str, obj: bpy.types.Object) -> None:
+        self.approximated.setdefault(stand_in, {})[obj.name] = None
+
     def finish(self) -> None:
-        if not self.unsupported:
-            return
-        parts = []
-        for feature, found in self.unsupported.items():
-            names = list(found)
-            shown = ", ".join(repr(name) for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5
-                                                                  else "")
-            parts.append(f"{feature} ({shown})")
-        self.issues.append(model.Issue("", "Blender rigid bodies cannot express " + "; ".join(parts)
-                                       + ": kept in the OMI settings and exported unchanged", "info"))
+        if self.unsupported:
+            self.issues.append(model.Issue("", "Blender rigid bodies cannot express " + _listed(self.unsupported)
+                                           + ": kept in the OMI settings and exported unchanged", "info"))
+        if self.approximated:
+            self.issues.append(model.Issue("", "Blender rigid bodies approximate " + _listed(self.approximated)
+                                           + ": the settings keep the file's values and export them", "info"))
+
+
+def _listed(found: dict[str, dict[str, None]]) -> str:
+    parts = []
+    for feature, objects in found.items():
+        names = list(objects)
+        shown = ", ".join(repr(name) for name in names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5
+                                                              else "")
+        parts.append(f"{feature} ({shown})")
+    return "; ".join(parts)
 
 
 def note_motion(body: PlannedBody, report: Report) -> None:
+    """What the body's motion says that Blender ignores (velocities, infinite values: `motion_stand_ins`)."""
     motion = body.motion_values
     if motion is None:
         return
     zero = model.ZERO3
     checks = (
-        (LINEAR_VELOCITY, tuple(motion.linear_velocity) != zero),
-        (ANGULAR_VELOCITY, tuple(motion.angular_velocity) != zero),
         (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
         (CENTER_OF_MASS, tuple(motion.center_of_mass) != zero),
-        (INERTIA, tuple(motion.inertia_diagonal) != zero or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6),
+        (INERTIA, any(value != 0.0 and not math.isinf(value) for value in motion.inertia_diagonal)
+         or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6),
     )
     for feature, used in checks:
         if used:

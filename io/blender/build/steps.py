@@ -13,10 +13,11 @@ import bpy
 from mathutils import Matrix, Quaternion
 
 from ...omi import model
-from . import collision_filters, constraint_settings
 from ..tables.bullet import BULLET_COMBINE
 from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
+from . import collision_filters, constraint_settings
 from .inputs import Switches
+from .motion_stand_ins import settle_motion
 from .plan import (
     Frames,
     PlannedBody,
@@ -145,6 +146,9 @@ class Builder:
         self._link_body(made)
         return shape, made, True
 
+    def link_body(self, obj: bpy.types.Object) -> None:
+        self._link_body(obj)
+
     def _link_body(self, obj: bpy.types.Object) -> None:
         """Into the world's collection: a mesh object gets its `rigid_body` right away (no depsgraph update)."""
         if obj not in self.linked:
@@ -236,7 +240,9 @@ class Builder:
         rigid.kinematic = body.motion == 'KINEMATIC'
         rigid.enabled = True
         if body.motion != 'STATIC':
-            mass = body.motion_values.mass if body.motion_values is not None else model.DEFAULT_MASS
+            motion = body.motion_values if body.motion_values is not None else model.Motion(body.motion.lower())
+            settle_motion(self, self.report, owner, body.rigid, motion=motion, world=self.frames.world(body.rigid))
+            mass = model.DEFAULT_MASS if math.isinf(motion.mass) else motion.mass  # infinite: locked (settle_motion)
             if mass < 0.001:
                 self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's 0.001 kg: 0.001 used")
             rigid.mass = max(mass, 0.001)

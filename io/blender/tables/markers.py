@@ -18,12 +18,14 @@ GENERATED = "omi_generated"
 SHAPE_MESH = "omi_shape_mesh"
 OWNER = "omi_owner"
 ANCHOR = "world anchor"  # GENERATED value of the passive body a joint frame in no body holds to
+STARTER = "start motion"  # GENERATED value of the motors (and their anchor) giving a body its starting velocities
 FOLLOW = "OMI rigid body"  # the Child Of constraint between a non-mesh body and its generated rigid body
 GENERATED_COLLECTION = "OMI Rigid Bodies"
 BONE_PART = "omi_bone_part"  # on a rigid-body object standing for a bone's physics: the bone's name
 BONE_TARGET = "omi_bone_target"  # on the empty under a bone part that the bone copies (the bone's own frame)
 # ID properties that must never reach glTF extras
-PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET)
+LOCKS = "omi_physics_locks"  # on a body: the transform locks the build set for infinite mass / inertia
+PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS)
 
 
 def is_generated(id_data: bpy.types.ID) -> bool:

@@ -150,9 +150,13 @@ NOTES: dict[str, tuple[str, Severity]] = {
     # KHR values the model holds differently (reader_khr, writer_khr)
     "khr_mass_absent": ("KHR motion has no mass (the engine computes it); the model has no 'computed mass': read "
                         "as {mass:g} kg", "info"),
-    "khr_infinite_mass": ("mass 0 means infinite mass in KHR: read as a kinematic body", "warning"),
-    "khr_infinite_inertia": ("an inertiaDiagonal component of 0 means infinite in KHR (no rotation about that "
-                             "axis); the model has no infinite inertia: read as computed inertia", "warning"),
+    # KHR's text makes 0 mean infinite, its schema says exclusiveMinimum 0: the text holds (one rule, one message)
+    "khr_infinite_mass": ("mass 0 means infinite mass in KHR (its text; the schema's exclusiveMinimum is read as "
+                          "allowing it): pushed by nothing", "info"),
+    "khr_infinite_inertia": ("an inertiaDiagonal component of 0 means infinite inertia in KHR (its text; the "
+                             "schema's exclusiveMinimum is read as allowing it): no turning about that axis", "info"),
+    "khr_infinite_unwritten": ("{what}: infinite (KHR's 0), which {dialect} cannot spell: left out, so the file "
+                               "reads {instead}", "warning"),
     "khr_shape_without_geometry": ("`shape` on the collider itself (the README's first example): read as "
                                    "geometry.shape", "info"),
     "khr_geometry_node_transform": ("geometry node {node} has a transform of its own: its mesh is read as if "

@@ -3,7 +3,10 @@
 The schemas are the copies the add-on carries (`io/omi/schemas/khr-spec`, from `../shared/khr-spec`: the
 proposals as published), with the same stand-ins for the core glTF schemas they `$ref`. One change is made in
 memory: the newest revision lets `geometry` refer to a mesh (`{"mesh": i}`, which is what the writer writes),
-which the published geometry schema predates, so `mesh` is added as a third choice beside `shape` and `node`."""
+which the published geometry schema predates, so `mesh` is added as a third choice beside `shape` and `node`.
+And the motion's `mass` and `inertiaDiagonal` components may be 0: the text says 0 means infinite, where the
+schema's `exclusiveMinimum: 0` would forbid it; the project follows the text (one rule, one message: the
+reader's "khr_infinite_*" notes)."""
 
 from __future__ import annotations
 
@@ -28,6 +31,7 @@ DOCUMENT_SCHEMAS = {
 }
 NODE_SCHEMAS = {model.KHR_BODY_EXTENSION: "node.KHR_physics_rigid_bodies.schema.json"}
 GEOMETRY_SCHEMA = "geometry.schema.json"
+MOTION_SCHEMA = "node.KHR_physics_rigid_bodies.motion.schema.json"
 
 
 def khr_dir_candidate(explicit: str | os.PathLike[str] | None = None) -> Path:
@@ -53,6 +57,11 @@ def unavailable_reason(explicit: str | os.PathLike[str] | None = None) -> str | 
 def _patched(file_name: str, schema: dict[str, Any]) -> dict[str, Any]:
     schema = copy.deepcopy(schema)
     schema["$id"] = file_name
+    if file_name == MOTION_SCHEMA:  # the text: 0 means infinite; the schema's exclusiveMinimum would forbid it
+        properties = schema["properties"]
+        for target in (properties["mass"], properties["inertiaDiagonal"]["items"]):
+            del target["exclusiveMinimum"]
+            target["minimum"] = 0.0
     if file_name == GEOMETRY_SCHEMA:
         schema["properties"]["mesh"] = {"allOf": [{"$ref": "glTFid.schema.json"}]}
         schema["oneOf"] = [*schema["oneOf"], {"required": ["mesh"]}]

@@ -21,6 +21,7 @@ from ..dialects.base import OMI, Dialect
 from ..dialects.fields import Field, json_value
 from ..json_types import MISSING, Where, describe, join, pointer_text
 from ..model import Issue, NodePhysics, PhysicsDocument, Shape
+from . import rules
 
 FLOAT32_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
 FLOAT32_MIN_NORMAL = 2.0 ** -126  # from here to FLOAT32_MAX a float32 holds every number (rounded), never 0
@@ -81,12 +82,25 @@ def unwritten(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list
             if spec.kind not in ("number", "vector", "choice"):
                 continue
             value = getattr(item, spec.attr, None)
-            if value is None or json_value(spec, value) is not MISSING or _same(value, spec.default):
+            if value is None or json_value(spec, value) is not MISSING or _same(value, spec.default) \
+                    or (spec.zero_is_infinite and _infinite(value)):
                 continue
             instead = "the default" if spec.default is None else _shown(spec.default)
+            if _infinite(value):
+                what = spec.label if spec.kind == "number" else f"{spec.label} {_shown(value)}"
+                issues.append(rules.note(pointer_text(join(where, spec.key)), "khr_infinite_unwritten", what=what,
+                                         dialect=dialect.name, instead=instead))
+                continue
             issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {_shown(value)} cannot be "
-                                f"written ({_why(spec, value)}): left out, so the file reads {instead}", "warning"))
+                                f"written ({_why(spec, value)}): left out, so the file reads {instead}",
+                                "warning"))
     return issues
+
+
+def _infinite(value: Any) -> bool:
+    """Whether a model value is (or holds) math.inf, which a `zero_is_infinite` field writes as 0."""
+    numbers = value if isinstance(value, tuple | list) else (value,)
+    return any(isinstance(number, float) and math.isinf(number) and number > 0 for number in numbers)
 
 
 def _same(value: Any, default: Any) -> bool:

@@ -60,6 +60,8 @@ class Field:
     absent: what the model holds when the key is absent, if not the default (e.g. None for "the shape
     type's default height").
     excludes: a key this one may not be written next to (the writer keeps the first written).
+    zero_is_infinite: 0 in the file is math.inf in the model (KHR's mass and inertia); `write_fields` leaves
+    both out (not finite, not above the minimum), the dialect's writer puts the 0 in.
     open: an enum whose schema accepts any string (a drive's type and mode): a spelling the table does not
     know is kept and written back (`write_unknown`); a closed enum's (motion type, combine modes) cannot be
     written schema-valid, so the reader reads the fallback and says the value is not kept.
@@ -77,6 +79,7 @@ class Field:
     absent: Any = SAME
     excludes: str = ""
     open: bool = False  # "choice"/enum: the schema allows other strings too, so a file's unknown one is kept
+    zero_is_infinite: bool = False  # "number"/"vector": the dialect spells the model's math.inf as 0 (KHR)
 
     @property
     def label(self) -> str:

@@ -54,10 +54,12 @@ KHR_SHAPE_FIELDS: Mapping[str, tuple[Field, ...]] = {
 
 KHR_MOTION_FIELDS: tuple[Field, ...] = (
     Field("is_kinematic", "isKinematic", "special"),  # the model's motion type "kinematic"
-    Field("mass", "mass", exclusive_minimum=0.0, absent=model.DEFAULT_MASS),  # absent: engine computes; 0: infinite
+    # absent: the engine computes; 0: infinite
+    Field("mass", "mass", exclusive_minimum=0.0, absent=model.DEFAULT_MASS, zero_is_infinite=True),
     Field("center_of_mass", "centerOfMass", "vector", size=3, absent=model.ZERO3),
     # absent: the engine computes (OMI's zero); a zero component means infinite in KHR
-    Field("inertia_diagonal", "inertiaDiagonal", "vector", size=3, exclusive_minimum=0.0, absent=model.ZERO3),
+    Field("inertia_diagonal", "inertiaDiagonal", "vector", size=3, exclusive_minimum=0.0, absent=model.ZERO3,
+          zero_is_infinite=True),
     Field("inertia_orientation", "inertiaOrientation", "vector", model.IDENTITY_QUAT, size=4),
     Field("linear_velocity", "linearVelocity", "vector", model.ZERO3, size=3),
     Field("angular_velocity", "angularVelocity", "vector", model.ZERO3, size=3),

@@ -5,8 +5,8 @@ subclass overrides only what KHR spells differently, and the values go through t
 (`dialects_khr.KHR`). Where the model cannot hold a KHR value, a finding with its pointer says what
 was read instead (`rules.NOTES`, the "khr_" entries):
 - `isKinematic` -> motion type kinematic; a collider with no motion above it is static, as in OMI;
-- `mass` absent (the engine computes it) -> OMI's 1 kg (info); `mass` 0 (infinite) -> kinematic;
-- `inertiaDiagonal` with a zero (infinite) component -> computed inertia, as OMI's zero means;
+- `mass` absent (the engine computes it) -> OMI's 1 kg (info); `mass` 0 (infinite) -> `math.inf`;
+- `inertiaDiagonal` components of 0 (infinite) -> `math.inf` (the model's zero means computed, as OMI's);
 - `geometry.shape` -> the shape; `geometry.mesh` (newest revision) and `geometry.node` (first revision,
   that node's mesh) -> convex with `convexHull`, else trimesh; a plane -> a thin box (`reader_items`);
 - the joint inside the body extension; its placement rules of OMI (own node, no mesh) do not apply.
@@ -14,6 +14,7 @@ was read instead (`rules.NOTES`, the "khr_" entries):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -89,19 +90,29 @@ class KhrReader(_Reader):
             return None
         values: dict[str, Any] = dict(motion)
         kinematic = bool_or(get(motion, "isKinematic"), False, join(at, "isKinematic"), self.issues, "isKinematic")
+        infinite: dict[str, Any] = {}
         mass = get(motion, "mass")
         if mass is MISSING:
             self.issues.append(rules.note(at, "khr_mass_absent", mass=model.DEFAULT_MASS))
         elif is_number(mass) and mass == 0:
             self.issues.append(rules.note(join(at, "mass"), "khr_infinite_mass"))
-            kinematic = True
+            infinite["mass"] = math.inf
             del values["mass"]
         inertia = get(motion, "inertiaDiagonal")
-        if isinstance(inertia, list) and any(is_number(value) and value == 0 for value in inertia):
+        if isinstance(inertia, list) and len(inertia) == 3 \
+                and any(is_number(value) and value == 0 for value in inertia):
             self.issues.append(rules.note(join(at, "inertiaDiagonal"), "khr_infinite_inertia"))
-            del values["inertiaDiagonal"]
+            values["inertiaDiagonal"] = [1.0 if is_number(value) and value == 0 else value for value in inertia]
+            infinite["inertia_diagonal"] = tuple(value == 0 for value in inertia)
         self.items.kept(self.items.dialect.motion_fields, motion, at, "motion")  # named: KHR's are not kept yet
-        return Motion("kinematic" if kinematic else "dynamic", **self.items.motion_values(values, at))
+        read = self.items.motion_values(values, at)
+        zeros = infinite.pop("inertia_diagonal", None)
+        numbers = read.get("inertia_diagonal", model.ZERO3)
+        if zeros is not None and numbers != model.ZERO3:  # ZERO3: the other components were unusable (reported)
+            read["inertia_diagonal"] = tuple(math.inf if zero else value
+                                             for zero, value in zip(zeros, numbers, strict=True))
+        read.update(infinite)
+        return Motion("kinematic" if kinematic else "dynamic", **read)
 
     def read_trigger(self, index: int, raw: object, at: Where) -> None:
         if isinstance(raw, Mapping) and "geometry" not in raw and "nodes" not in raw and "shape" not in raw:

@@ -14,6 +14,7 @@ Whatever KHR cannot hold is reported with the pointer of the node, never dropped
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
@@ -50,16 +51,38 @@ def motion_to_khr(motion: Motion, at: Where, issues: list[Issue] | None) -> dict
     if motion.mass == 0.0:
         _note(issues, join(at, "mass"), "mass 0 (it means infinite mass in KHR)", "left out: the engine computes it")
     inertia = motion.inertia_diagonal
-    if any(value == 0.0 for value in inertia) and any(value != 0.0 for value in inertia):
-        _note(issues, join(at, "inertiaDiagonal"), "an inertia with some zero components (infinite in KHR)",
-              "left out: the engine computes it")
+    computed = [value == 0.0 for value in inertia]
+    if any(computed) and not all(computed):
+        _note(issues, join(at, "inertiaDiagonal"), "an inertia with some zero components (computed; 0 is infinite "
+              "in KHR)", "left out: the engine computes it")
         motion = dataclasses.replace(motion, inertia_diagonal=model.ZERO3)
     try:
         values = _motion_values(motion)
     except TypeError:  # a motion holding unhashable values (not from the reader): written without the cache
         values = tuple(write_fields(KHR.motion_fields, motion, {}).items())
     out.update((key, list(value) if isinstance(value, list) else value) for key, value in values)
+    infinite = _infinite_values(motion)
+    return _ordered({**out, **infinite}) if infinite else out
+
+
+def _infinite_values(motion: Motion) -> dict[str, Any]:
+    """KHR spells infinite mass and inertia as 0 (`zero_is_infinite`; the tables leave both out: not finite)."""
+    out: dict[str, Any] = {}
+    for spec in KHR.motion_fields:
+        if not spec.zero_is_infinite:
+            continue
+        value = getattr(motion, spec.attr)
+        if isinstance(value, tuple) and any(math.isinf(number) for number in value):
+            out[spec.key] = [0 if math.isinf(number) else number for number in value]
+        elif isinstance(value, float) and math.isinf(value):
+            out[spec.key] = 0
     return out
+
+
+def _ordered(out: dict[str, Any]) -> dict[str, Any]:
+    """The motion's keys in the table's order (after a value was put in by hand)."""
+    order = {spec.key: index for index, spec in enumerate(KHR.motion_fields)}
+    return dict(sorted(out.items(), key=lambda item: order.get(item[0], -1)))
 
 
 @lru_cache(maxsize=4096)
