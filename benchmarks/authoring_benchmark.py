@@ -6,6 +6,8 @@
 2. Fit Collider on 500 selected meshes (box, sphere, capsule, cylinder, convex hull with a 255 budget,
    box on new children), against reading the same meshes' evaluated vertices once (the least any fit
    must do). Each line also gives the Python peak memory of one fit (tracemalloc).
+3. Convex hulls with a budget on 1,000 instances of one mesh against 1,000 meshes of their own: the
+   instances share one hull (one computation, one mesh).
 
 Run: .venv/bin/python benchmarks/authoring_benchmark.py [colliders] [meshes]   (or .venv-4.2/bin/python)
 """
@@ -74,7 +76,7 @@ def overlay_benchmark(count: int = 20000) -> None:
     print(f"  ratio overlay / depsgraph: {build / evaluation:.2f}", flush=True)
 
 
-def mesh_scene(count: int) -> list[bpy.types.Object]:
+def mesh_scene(count: int, shared: bool = False) -> list[bpy.types.Object]:
     bpy.ops.wm.read_homefile(use_empty=True)
     rng = random.Random(2)
     template = bpy.data.meshes.new("Rock")
@@ -88,7 +90,7 @@ def mesh_scene(count: int) -> list[bpy.types.Object]:
     bm.free()
     objects = []
     for index in range(count):
-        obj = bpy.data.objects.new(f"Prop{index:04d}", template.copy())
+        obj = bpy.data.objects.new(f"Prop{index:04d}", template if shared else template.copy())
         bpy.context.scene.collection.objects.link(obj)
         obj.location = (rng.uniform(-50, 50), rng.uniform(-50, 50), 0.0)
         obj.rotation_euler = (rng.uniform(0, 3), rng.uniform(0, 3), rng.uniform(0, 3))
@@ -138,11 +140,30 @@ def fit_benchmark(count: int = 500) -> None:
               f"   Python peak {megabytes(peak)}", flush=True)
 
 
+def shared_fit_benchmark(count: int = 1000) -> None:
+    """Convex hulls with a budget on instances of one mesh (one hull computed and one mesh made for all)
+    against the same fit on as many meshes of their own (a hull each)."""
+    print(f"convex fit (budget 64) on {count} objects:")
+    timings = {}
+    for shared in (False, True):
+        objects = mesh_scene(count, shared)
+
+        def fit() -> None:
+            bpy.ops.omi.fit_collider(shape_type='CONVEX', use_vertex_budget=True, vertex_budget=64)
+
+        timings[shared] = best_of(fit, 1)
+        hulls = {obj.omi_physics.collider.shape.mesh_object.data for obj in objects}
+        label = "instances of one mesh" if shared else "a mesh each"
+        print(f"  {label:24s} {timings[shared]:7.3f} s   {len(hulls)} hull mesh(es)", flush=True)
+    print(f"  ratio shared / own meshes: {timings[True] / timings[False]:.2f}", flush=True)
+
+
 def main(colliders: int = 20000, meshes: int = 500) -> None:
     bench_common.enable_addon()
     print(f"Blender {bpy.app.version_string}, background={bpy.app.background}")
     overlay_benchmark(colliders)
     fit_benchmark(meshes)
+    shared_fit_benchmark(2 * meshes)
     print(f"process peak resident size: {megabytes(bench_common.resident_peak())}")
 
 

@@ -84,6 +84,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
     def execute(self, context: bpy.types.Context) -> set[str]:
         depsgraph = context.evaluated_depsgraph_get()
         objects = selected_meshes(context)
+        self._hulls: dict[tuple[object, int | None], tuple[bpy.types.Mesh, int, int]] = {}
         failed, loose, simplified, scaled = [], [], [], []
         window_manager = context.window_manager
         window_manager.progress_begin(0, len(objects))
@@ -132,9 +133,8 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         shape.shape_type = self.shape_type
         set_offset(shape, _ZERO, None)
         if self.shape_type == 'CONVEX':
-            points, full = hull_points(obj, self.budget, depsgraph)
-            if len(points) < full:
-                mesh = hull_mesh(obj.name + HULL_SUFFIX, points)
+            mesh, kept, full = self.simplified_hull(obj, depsgraph)
+            if kept < full:
                 hull_obj = reuse_hull_object(obj, shape)
                 if hull_obj is None:
                     hull_obj = new_child(context, obj, obj.name + HULL_SUFFIX, mesh, Matrix.Identity(4))
@@ -147,6 +147,22 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         shape.mesh_source = 'SELF'
         shape.mesh_object = None
         return "exact"
+
+    def simplified_hull(self, obj: bpy.types.Object, depsgraph) -> tuple[bpy.types.Mesh | None, int, int]:
+        """(hull mesh or None when nothing was left out, hull vertices kept, vertices of the full hull).
+        Objects that show one mesh unchanged (no modifiers, no shape keys) share one hull: one computation
+        and one mesh for a thousand instances of a rock, not a thousand equal meshes."""
+        data = obj.data
+        same = not obj.modifiers and getattr(data, "shape_keys", None) is None
+        key = (data, self.budget)
+        if same and key in self._hulls:
+            return self._hulls[key]
+        points, full = hull_points(obj, self.budget, depsgraph)
+        mesh = hull_mesh((data.name if same else obj.name) + HULL_SUFFIX, points) if len(points) < full else None
+        found = (mesh, len(points), full)
+        if same:
+            self._hulls[key] = found
+        return found
 
     def fit_child(self, context: bpy.types.Context, obj: bpy.types.Object, depsgraph) -> str:
         """A new child whose world scale is 1, holding the shape with the parent's scale in its lengths."""
