@@ -116,6 +116,13 @@ func _dump(root: Node) -> Array:
 		if node is CollisionShape3D:
 			entry["shape"] = _shape(node.shape) if node.shape != null else {}
 			entry["disabled"] = node.disabled
+		if node is AnimationPlayer:
+			var tracks := []
+			for animation_name in node.get_animation_list():
+				var animation: Animation = node.get_animation(animation_name)
+				for track in animation.get_track_count():
+					tracks.append(String(animation_name) + ": " + String(animation.track_get_path(track)))
+			entry["tracks"] = tracks
 		if node is MeshInstance3D:
 			entry["mesh"] = node.mesh != null
 			if node.mesh != null:

@@ -62,3 +62,29 @@ def test_without_the_godot_target_godot_loses_meshes_and_sizes(godot, core, tmp_
     khr_file = export(tmp_path, "shapes", 'KHR')
     khr = GodotScene(godot.run(khr_file.path))
     assert not [node for node in khr.nodes.values() if "Body3D" in node.data["class"] or node.data["class"] == "Area3D"]
+
+
+def test_godot_animates_no_physics_value_and_the_export_says_so(godot, tmp_path):
+    """A keyframed mass and gravity factor: Godot 4.6 imports neither channel (it drops the whole physics
+    animation; the node's own keyframed location still becomes a track), as the export warns."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    crate = build.mesh_object("Crate", location=(0.0, 0.0, 2.0))
+    build.tag_motion(crate, 'DYNAMIC', mass=2.0)
+    build.tag_shape(crate, "collider", 'BOX', size=(1.0, 1.0, 1.0))
+    motion = crate.omi_physics.motion
+    for frame, mass, factor, height in ((1, 2.0, 0.5, 2.0), (24, 6.0, 1.0, 4.0)):
+        motion.mass, motion.gravity_factor, crate.location.z = mass, factor, height
+        motion.keyframe_insert("mass", frame=frame)
+        motion.keyframe_insert("gravity_factor", frame=frame)
+        crate.keyframe_insert("location", frame=frame)
+    exported = export(tmp_path, "animated", 'GODOT')
+    pointers = [channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
+                for animation in exported.gltf["animations"] for channel in animation["channels"]
+                if channel["target"]["path"] == "pointer"]
+    assert sorted(pointer.rsplit("/", 1)[1] for pointer in pointers) == ["gravityFactor", "mass"]
+    warned = [message for message in exported.messages if "Godot 4 ignores animated physics values" in message]
+    assert len(warned) == 1 and "'Crate: extensions/OMI_physics_body/motion/mass'" in warned[0] \
+        and "'Crate: extensions/OMI_physics_body/motion/gravityFactor'" in warned[0], warned
+    built = GodotScene(godot.run(exported.path))
+    tracks = [track for player in built.of_class("AnimationPlayer") for track in player.tracks]
+    assert tracks == ["CrateAction: Crate"], tracks  # the location track only

@@ -7,10 +7,12 @@ What Godot does with a finished OMI file, and what this target changes for it:
   (`mesh_moves`), which Godot makes into a MeshInstance3D; the import side folds it back (`mesh_children`);
 - shapes are read the pre-2025 way (one `radius`, absent 0.5; a capsule's `height` is its full height,
   absent 2.0): capsules and cylinders are written that way, every size spelled out (`godot_shape`);
-- joints, physics materials, collision filters, gravity factors and inertia orientations are ignored by
-  Godot core, a collider below a node that is no body is made a StaticBody3D of its own, a body's mass
-  properties only come from `mass`, and animation pointers into the physics are not resolved: each kind is
-  said once, naming the objects (`ignored`).
+- a moving body's own scale is dropped by Godot's physics: it is baked into its shapes (godot_scale.py);
+- joints, physics materials, collision filters, gravity (world, volumes, factors) and inertia orientations
+  are ignored by Godot core, a collider below a node that is no body is made a StaticBody3D of its own, a
+  tapered capsule or cylinder (a cone) gets one radius, and no animation channel into the physics is
+  imported (measured: not even a motion's mass, whose pointer Godot's exporter writes): each kind is said
+  once, naming the objects (`_Kinds`).
 
 Pure JSON in, JSON out: the exporter hands a view of its finished document (plain node dicts whose
 `extensions` and the document's `extensions` are its own dicts), the CLI and the tests a parsed file.
@@ -29,9 +31,6 @@ from .base import OMI_SHAPE_FIELDS
 
 NAME = "godot"
 GODOT = "Godot 4"
-
-# Pointers (after /nodes/N/extensions/OMI_physics_body/motion/) Godot's physics extension maps to a property.
-_GODOT_MOTION_POINTERS = frozenset({"mass", "linearVelocity", "angularVelocity", "centerOfMass", "inertiaDiagonal"})
 
 
 @dataclass
@@ -127,6 +126,8 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
             form.mesh_moves.append(index)
         if model.JOINT_EXTENSION in (node.get("extensions") or {}):
             kinds.add("joints (they need the OMI add-on for Godot)", name)
+        if model.GRAVITY_EXTENSION in (node.get("extensions") or {}):
+            kinds.add("gravity volumes", name)
         motion: Mapping[str, Any] = body["motion"] if isinstance(body.get("motion"), Mapping) else {}
         if motion.get("gravityFactor", model.DEFAULT_GRAVITY_FACTOR) != model.DEFAULT_GRAVITY_FACTOR:
             kinds.add("gravity factors", name)
@@ -156,10 +157,12 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
         if loss is not None:
             for name in users.get(shape_index, []):
                 kinds.add(f"shapes it cannot hold: {loss}", name)
+    if model.GRAVITY_EXTENSION in extensions:
+        kinds.add("world gravity (Godot's own project gravity applies)", "the scene")
     form.node_changes, form.mesh_scales = godot_scale.bake(
         nodes, shapes, lambda loss, name: kinds.add(f"the scale of moving bodies, for {loss}", name))
     for pointer, names in _animated(document, nodes):
-        kinds.add(f"animated physics values it cannot resolve ({pointer})", names)
+        kinds.add("animated physics values (Godot imports no channel into the physics)", f"{names}: {pointer}")
     form.issues = kinds.issues()
     return form
 
@@ -174,7 +177,7 @@ def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], ind
 
 
 def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(pointer pattern, object name) of each animated physics value Godot does not resolve."""
+    """(pointer pattern, object name) of each animated physics value (Godot 4.6 animates none)."""
     found = []
     for animation in document.get("animations") or []:
         for channel in (animation.get("channels") if isinstance(animation, Mapping) else None) or []:
@@ -183,10 +186,8 @@ def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[
             if not isinstance(pointer, str) or "/OMI_physics" not in pointer:
                 continue
             parts = pointer.split("/")
-            if len(parts) > 6 and parts[1] == "nodes" and parts[5] == "motion" and parts[6] in _GODOT_MOTION_POINTERS:
-                continue
             name = _node_name(nodes, int(parts[2])) if len(parts) > 2 and parts[2].isdigit() else pointer
-            found.append(("/".join("N" if part.isdigit() else part for part in parts), name))
+            found.append(("/".join(part for part in parts[3 if parts[1] == "nodes" else 1:]), name))
     return found
 
 
