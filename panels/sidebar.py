@@ -76,6 +76,24 @@ class VIEW3D_PT_omi_joints(_Sidebar, bpy.types.Panel):
         row.operator("omi.joint_drive_add", text="Add Spring", icon='FORCE_HARMONIC').kind = 'SPRING'
 
 
+class VIEW3D_PT_omi_ragdoll(_Sidebar, bpy.types.Panel):
+    """The active armature's ragdoll: make it, and switch it between simulated and animated."""
+
+    bl_label = "Ragdoll"
+    bl_parent_id = "VIEW3D_PT_omi_physics"
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.active_object is not None and context.active_object.type == 'ARMATURE'
+
+    def draw(self, _context: bpy.types.Context) -> None:
+        layout = self.layout
+        layout.operator("omi.make_ragdoll", icon='ARMATURE_DATA')
+        row = layout.row(align=True)
+        row.operator("omi.ragdoll_simulate", text="Simulated", icon='PHYSICS').simulated = True
+        row.operator("omi.ragdoll_simulate", text="Animated", icon='ACTION').simulated = False
+
+
 class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
     """Scene libraries, Blender rigid body sync and the overlay switch."""
 
@@ -119,5 +137,6 @@ class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
 
 
 CLASSES: tuple[type, ...] = (
-    VIEW3D_PT_omi_physics, VIEW3D_PT_omi_active, VIEW3D_PT_omi_joints, VIEW3D_PT_omi_scene, VIEW3D_PT_omi_validate,
+    VIEW3D_PT_omi_physics, VIEW3D_PT_omi_active, VIEW3D_PT_omi_joints, VIEW3D_PT_omi_ragdoll, VIEW3D_PT_omi_scene,
+    VIEW3D_PT_omi_validate,
 )

@@ -13,6 +13,7 @@ import bpy
 import numpy as np
 from mathutils import Euler, Matrix, Vector
 
+from ..io.blender.bones import rig
 from ..properties.shape import PRIMITIVE_SHAPES
 from . import geometry
 
@@ -118,12 +119,25 @@ def _add_joint(buffer, obj: bpy.types.Object) -> None:
         buffer.add(lines, geometry.ROLE_COLORS['LIMIT'])
 
 
+def _add_ragdoll(buffer, armature: bpy.types.Object) -> int:
+    """Each ragdoll bone over the armature, and a line from its head to the body it follows (io/blender/bones)."""
+    parts = rig.parts_of(armature)
+    for part in parts:
+        pose_bone = armature.pose.bones[part.bone]
+        head = armature.matrix_world @ pose_bone.head
+        tail = armature.matrix_world @ pose_bone.tail
+        body = part.part.matrix_world.to_translation()
+        buffer.add(np.array([head[:], tail[:], head[:], body[:]], np.float32), geometry.ROLE_COLORS['RAGDOLL'])
+    return len(parts)
+
+
 @dataclass
 class OverlayLines:
     positions: np.ndarray  # (2 * segments, 3) float32, world space
     colors: np.ndarray  # (2 * segments, 4) float32
     shapes: int
     joints: int
+    ragdoll_bones: int = 0
 
 
 class _Walker:
@@ -170,8 +184,10 @@ class _Walker:
 def scene_lines(objects, mesh_cache: MeshEdgeCache | None = None, depsgraph=None) -> OverlayLines:
     """Every collider, trigger and joint of `objects` as coloured world-space line pairs."""
     walker = _Walker(mesh_cache if mesh_cache is not None else MeshEdgeCache(), depsgraph)
-    shapes = joints = 0
+    shapes = joints = ragdoll_bones = 0
     for obj in objects:
+        if obj.type == 'ARMATURE':
+            ragdoll_bones += _add_ragdoll(walker.buffer, obj)
         settings = obj.omi_physics
         use_collider = settings.use_collider and not settings.collider.is_compound
         use_trigger = settings.use_trigger and not settings.trigger.is_compound
@@ -190,4 +206,4 @@ def scene_lines(objects, mesh_cache: MeshEdgeCache | None = None, depsgraph=None
             _add_joint(walker.buffer, obj)
             joints += 1
     positions, colors = walker.finish()
-    return OverlayLines(positions, colors, shapes, joints)
+    return OverlayLines(positions, colors, shapes, joints, ragdoll_bones)

@@ -117,3 +117,13 @@ def test_kinematic_bone_part_rides_on_its_animated_bone(tmp_path, omi_addon, can
     bpy.context.view_layer.update()
     exported = export_support.export(tmp_path, "kinematic_back").gltf
     assert canonical.diff_physics(document, exported) == []
+
+
+@pytest.mark.parametrize("dialect", ["OMI", "KHR"])
+def test_validate_names_the_physics_on_skin_joints(tmp_path, omi, dialect):
+    path = ragdoll_files.write(tmp_path, dialect)
+    result = omi("io.omi.cli.validate_file").validate_one((str(path), None))
+    named = {item["pointer"]: item for item in result["issues"] if "joint of skin" in item["message"]}
+    assert set(named) == {f"/nodes/{index}" for index in ragdoll_files.BONE_NODES.values()}
+    assert all(item["severity"] == "warning" for item in named.values())
+    assert result["errors"] == 0

@@ -121,3 +121,16 @@ def test_made_ragdoll_exports_reimports_and_simulates_the_same(figure, tmp_path,
     again = _positions()
     for bone in BONES:
         assert (again[bone] - made[bone]).length < SAME_RUN, (bone, made[bone], again[bone])
+
+
+def test_overlay_draws_the_ragdoll_bones(figure, omi):
+    armature, _mesh = figure
+    _make()
+    collect, geometry = omi("viewport.collect"), omi("viewport.geometry")
+    lines = collect.scene_lines(bpy.context.scene.objects, depsgraph=bpy.context.evaluated_depsgraph_get())
+    assert lines.ragdoll_bones == 3
+    ragdoll = [tuple(point) for point, color in zip(lines.positions, lines.colors, strict=True)
+               if tuple(color) == pytest.approx(geometry.ROLE_COLORS['RAGDOLL'])]
+    assert len(ragdoll) == 3 * 4  # the bone, and its head to its body
+    tail = armature.matrix_world @ armature.pose.bones["Spine"].tail
+    assert tuple(tail) == pytest.approx(ragdoll[4 + 1], abs=1e-5)

@@ -12,7 +12,17 @@ from typing import Any
 from urllib.parse import unquote
 
 from .. import gltf_file
-from ..checks import gltf_structure, joint_rest, node_transforms, rules, schema, schema_khr, shape_meshes, value_losses
+from ..checks import (
+    gltf_structure,
+    joint_rest,
+    node_transforms,
+    rules,
+    schema,
+    schema_khr,
+    shape_meshes,
+    skin_joints,
+    value_losses,
+)
 from ..dialects import base, pointers, unknown_keys
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
@@ -128,6 +138,7 @@ def validate_one(task: tuple[str, str | None]) -> Result:
                           if item["pointer"] not in said]
     issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
     issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits
+    issues += from_issues(skin_joints.check(parsed.document, [read.nodes for read in docs]), "rules")  # on bones
     found = schema.schema_errors(parsed.document, spec_dir, allow_legacy=True)
     if "KHR" in used:  # both checks report a non-finite number: once is enough
         found += [item for item in schema_khr.khr_schema_errors(parsed.document) if item not in found]

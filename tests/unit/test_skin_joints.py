@@ -1,0 +1,41 @@
+"""io/omi/checks/skin_joints: `validate` names physics on a skin's joint nodes, in both dialects, once per node.
+Pure: runs without bpy."""
+
+from __future__ import annotations
+
+from omi_core_loader import core
+
+BODY = {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}
+SHAPES = {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.2}}]}}
+
+
+def document(extensions: dict | None = None) -> dict:
+    """A skin of two joints (nodes 1 and 2) under a root, a mesh node 3, an ordinary body node 4."""
+    nodes = [{"name": "Root", "children": [1, 3]}, {"name": "Upper", "children": [2]}, {"name": "Lower"},
+             {"name": "Skinned", "skin": 0}, {"name": "Crate", "extensions": BODY}]
+    for index, content in (extensions or {}).items():
+        nodes[index]["extensions"] = content
+    return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
+            "extensions": SHAPES, "nodes": nodes, "skins": [{"joints": [1, 2]}], "scenes": [{"nodes": [0, 4]}]}
+
+
+def said(gltf: dict, dialect: str | None = None) -> list[tuple[str, str]]:
+    nodes = core("read.reader").read_document(gltf, dialect).nodes
+    return [(found.pointer, found.message) for found in core("checks.skin_joints").check(gltf, [nodes])]
+
+
+def test_physics_on_skin_joints_is_named_per_node():
+    found = said(document({1: BODY, 2: {"OMI_physics_body": {"collider": {"shape": 0}}}}))
+    assert [pointer for pointer, _ in found] == ["/nodes/1", "/nodes/2"]
+    assert found[0][1].startswith("body and collider on a joint of skin 0: a reader that makes skin joints into bones")
+    assert found[1][1].startswith("collider on a joint of skin 0")
+
+
+def test_physics_off_the_skeleton_says_nothing():
+    assert said(document()) == []  # the crate is no skin joint
+    assert said({**document({1: BODY}), "skins": []}) == []
+
+
+def test_khr_physics_on_a_skin_joint_is_named_too():
+    converted = core("write.dialect_convert").convert(document({2: BODY}), "KHR").document
+    assert [pointer for pointer, _ in said(converted, "KHR")] == ["/nodes/2"]
