@@ -57,7 +57,7 @@ def test_unknown_keys_of_omi_objects():
                                "OMI_physics_joint": {"physicsJoints": [{"drives": [{"type": "angular", "mode": "force",
                                                                                     "axis": 0, "gearRatio": 2}]}]}},
                 "nodes": [{"extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "linearDamping": 1},
-                                                               "collider": {"shape": 0, "extras": {}}}}},
+                                                               "collider": {"shape": 0, "extras": {"a": 1}}}}},
                           {"extensions": {"OMI_physics_body": {"type": "rigid", "oldKey": 1}}}]}
     assert [issue.pointer for issue in unknown.check(document)] == [
         "/extensions/OMI_physics_shape/shapes/0/box/margin",
@@ -65,6 +65,9 @@ def test_unknown_keys_of_omi_objects():
         "/nodes/0/extensions/OMI_physics_body/motion/linearDamping",
         "/nodes/0/extensions/OMI_physics_body/collider/extras",
         "/nodes/1/extensions/OMI_physics_body/oldKey"]  # a legacy body's keys are kept too (on its motion)
+    document["nodes"][0]["extensions"]["OMI_physics_body"]["collider"] = {"extras": {}}  # the add-on's marker
+    assert "/nodes/0/extensions/OMI_physics_body/collider/extras" not in {
+        issue.pointer for issue in unknown.check(document)}  # an empty extras holds nothing to lose
 
 
 def test_spec_examples_have_no_unknown_keys_and_no_transform_findings():
