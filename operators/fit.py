@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import bpy
-from bpy.props import BoolProperty, EnumProperty, IntProperty
+from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty
 from mathutils import Matrix, Vector
 
+from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
-from ..properties.shape import PRIMITIVE_SHAPES, SHAPE_TYPE_ITEMS
+from ..properties.shape import PRIMITIVE_SHAPES, SHAPE_TYPE_ITEMS, shape_extent
 from .common import in_object_mode, names, plural, selected_meshes
 from .shaping import (
     COLLIDER_SUFFIX,
@@ -55,6 +56,12 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         default=True,
     )
     vertex_budget: IntProperty(name="Vertex Budget", default=DEFAULT_HULL_BUDGET, min=4, soft_max=1024)
+    min_thickness: FloatProperty(
+        name="Minimum Thickness",
+        description=("A box is at least this thick along every axis, grown behind the faces of a flat mesh "
+                     "(a plane): a box without thickness stops nothing and no file format holds one"),
+        default=DEFAULT_MIN_THICKNESS, min=0.0, soft_min=0.001, soft_max=1.0, subtype='DISTANCE', unit='LENGTH',
+    )
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -71,6 +78,8 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         layout.use_property_split = True
         for name in ("shape_type", "role", "target"):
             layout.prop(self, name)
+        if self.shape_type == 'BOX':
+            layout.prop(self, "min_thickness")
         if self.shape_type == 'CONVEX':
             layout.prop(self, "use_vertex_budget")
             row = layout.row()
@@ -85,7 +94,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         depsgraph = context.evaluated_depsgraph_get()
         objects = selected_meshes(context)
         self._hulls: dict[tuple[object, int | None], tuple[bpy.types.Mesh, int, int]] = {}
-        failed, loose, simplified, scaled = [], [], [], []
+        failed, loose, simplified, scaled, flat = [], [], [], [], []
         window_manager = context.window_manager
         window_manager.progress_begin(0, len(objects))
         try:
@@ -99,6 +108,8 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
                     window_manager.progress_update(step + 1)
                 if outcome == "loose":
                     loose.append(obj)
+                elif outcome == "thickened":
+                    flat.append(obj)
                 elif outcome == "simplified":
                     simplified.append(obj)
                 if self.target == 'SELF' and any(abs(s - 1.0) > 1e-4 for s in world_scale(obj)):
@@ -111,6 +122,10 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         self.report({'INFO'}, f"Fitted {plural(done, kind + ' ' + self.role.lower())}{where}")
         if simplified:
             self.report({'INFO'}, f"{names(simplified)}: hull simplified to {self.vertex_budget} vertices")
+        if flat:
+            self.report({'WARNING'}, f"{names(flat)}: flat or thin, so the box was made {self.min_thickness:.3g} m "
+                                     "thick behind its faces; change Minimum Thickness in the Adjust Last "
+                                     "Operation panel")
         if loose:
             self.report({'WARNING'}, f"{names(loose)}: non-uniform scale, the {kind} encloses the mesh but "
                                      "is not tight; apply the scale for an exact fit")
@@ -122,14 +137,15 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         return {'FINISHED'} if done else {'CANCELLED'}
 
     def fit_one(self, context: bpy.types.Context, obj: bpy.types.Object, depsgraph) -> str:
-        """Fit one object; returns 'exact', 'loose' (enclosing, not tight) or 'simplified' (hull budget)."""
+        """Fit one object; returns 'exact', 'loose' (enclosing, not tight), 'thickened' (a flat or thin box
+        given the minimum thickness) or 'simplified' (hull budget)."""
         if self.target == 'CHILD':
             return self.fit_child(context, obj, depsgraph)
         shape = part_settings(obj, self.role).shape
         if self.shape_type in PRIMITIVE_SHAPES:
-            center, rotation, _exact = fit_primitive(obj, shape, self.shape_type, depsgraph)
-            set_offset(shape, center, rotation)
-            return "exact"
+            fitted = fit_primitive(obj, shape, self.shape_type, depsgraph, min_thickness=self.min_thickness)
+            set_offset(shape, fitted.center, fitted.rotation, shape_extent(shape))
+            return "thickened" if fitted.thickened else "exact"
         shape.shape_type = self.shape_type
         set_offset(shape, _ZERO, None)
         if self.shape_type == 'CONVEX':
@@ -174,10 +190,11 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
             child.empty_display_type = 'PLAIN_AXES'
             child.empty_display_size = 0.1
             shape = part_settings(child, self.role).shape
-            center, rotation, exact = fit_primitive(obj, shape, self.shape_type, depsgraph, scale)
+            fitted = fit_primitive(obj, shape, self.shape_type, depsgraph, scale, min_thickness=self.min_thickness)
+            rotation = fitted.rotation
             rotation_matrix = rotation.to_matrix().to_4x4() if rotation is not None else Matrix.Identity(4)
-            child.matrix_basis = Matrix.Translation(center) @ compensation(scale) @ rotation_matrix
-            outcome = "exact" if exact else "loose"
+            child.matrix_basis = Matrix.Translation(fitted.center) @ compensation(scale) @ rotation_matrix
+            outcome = "thickened" if fitted.thickened else "exact" if fitted.exact else "loose"
         else:
             if self.shape_type == 'CONVEX':
                 points, full = hull_points(obj, self.budget, depsgraph)

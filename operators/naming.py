@@ -16,6 +16,7 @@ from bpy.props import EnumProperty
 from mathutils import Vector
 
 from ..properties import object_physics
+from ..properties.shape import shape_extent
 from .common import MESH_LIKE_TYPES, in_object_mode, names, plural, selected_objects
 from .hierarchy import Descendants
 from .shaping import collision_only, fit_primitive, part_settings, set_offset
@@ -165,8 +166,8 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
             shape.mesh_source = 'SELF'
             set_offset(shape, Vector(), None)
         else:
-            center, rotation, _exact = fit_primitive(obj, shape, match.shape_type, depsgraph)
-            set_offset(shape, center, rotation)
+            fitted = fit_primitive(obj, shape, match.shape_type, depsgraph)
+            set_offset(shape, fitted.center, fitted.rotation, shape_extent(shape))
         collision_only(obj)
         render = next((context.scene.objects.get(name) for name in unreal_render_names(match.base_name)
                        if context.scene.objects.get(name) is not None), None)

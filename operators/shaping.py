@@ -8,6 +8,8 @@ local matrix cancels the parent's world scale and the shape's lengths carry the 
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import bmesh
 import bpy
 import numpy as np
@@ -17,6 +19,7 @@ from ..io.blender import fit
 from ..io.blender.tables import markers
 from ..io.omi.conventions import capsule_full_height, capsule_mid_height
 from ..properties import object_physics
+from ..properties.shape import offset_matters
 from .common import link_like
 
 ROLE_ITEMS = [
@@ -45,37 +48,52 @@ def part_settings(obj: bpy.types.Object, role: str):
     return part
 
 
-def set_offset(shape, center: Vector, rotation: Euler | None) -> None:
-    """Place the shape at `center` (rotated by `rotation`) in its object's frame; no offset when at rest."""
+def set_offset(shape, center: Vector, rotation: Euler | None, extent: float = 0.0) -> None:
+    """Place the shape at `center` (rotated by `rotation`) in its object's frame. An offset within a fit's
+    rounding of the origin (`offset_matters`, against the shape's `extent`) is none: it is cleared."""
     rotation = rotation or Euler((0.0, 0.0, 0.0))
-    shape.offset_location = center
-    shape.offset_rotation = rotation
-    shape.use_offset = center.length > _EPSILON or any(abs(a) > _EPSILON for a in rotation)
+    if offset_matters(center, rotation, extent):
+        shape.offset_location = center
+        shape.offset_rotation = rotation
+        shape.use_offset = True
+    else:
+        shape.offset_location = (0.0, 0.0, 0.0)
+        shape.offset_rotation = (0.0, 0.0, 0.0)
+        shape.use_offset = False
 
 
 def world_scale(obj: bpy.types.Object) -> Vector:
     return obj.matrix_world.to_scale()
 
 
-def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scale: Vector | None = None
-                  ) -> tuple[Vector, Euler | None, bool]:
-    """Fit a box/sphere/capsule/cylinder to `obj` into `shape`; return (center, rotation, exact).
+class Fitted(NamedTuple):
+    """Where a fitted primitive sits in its object, and how well it fits."""
+
+    center: Vector
+    rotation: Euler | None
+    exact: bool  # False: encloses the mesh, not tightly (a round shape under a non-uniform scale)
+    thickened: tuple[int, ...] = ()  # local axes along which a flat or thin box was given the minimum thickness
+
+
+def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scale: Vector | None = None, *,
+                  min_thickness: float = fit.DEFAULT_MIN_THICKNESS) -> Fitted:
+    """Fit a box/sphere/capsule/cylinder to `obj` into `shape`.
 
     With `scale`, the shape is sized for the object's points scaled by it (a child collider that
     cancels the scale): exact for boxes and uniform scales; for round shapes under a non-uniform scale
     the radius grows by the largest cross-axis factor, so the shape still encloses the mesh (exact=False).
+    A box thinner than `min_thickness` (in world metres) along an axis, a plane's box above all, is grown
+    to it behind its faces: a box without thickness stops nothing, and no format holds a zero side.
     """
-    scale = scale if scale is not None else Vector((1.0, 1.0, 1.0))
-    uniform = max(scale) - min(scale) <= 1e-6 * max(scale)
     shape.shape_type = shape_type
     if shape_type == 'BOX':
-        size, center = fit.fit_box(obj, depsgraph)
-        shape.size = Vector(s * k for s, k in zip(size, scale, strict=True))
-        return center, None, True
+        return _fit_box(obj, shape, depsgraph, scale, min_thickness)
+    scale = scale if scale is not None else Vector((1.0, 1.0, 1.0))
+    uniform = max(scale) - min(scale) <= 1e-6 * max(scale)
     if shape_type == 'SPHERE':
         radius, center = fit.fit_sphere(obj, depsgraph)
         shape.radius = radius * max(scale)
-        return center, None, uniform
+        return Fitted(center, None, uniform)
     fitter = fit.fit_capsule if shape_type == 'CAPSULE' else fit.fit_cylinder
     radius, height, center, rotation = fitter(obj, depsgraph)
     axis_vector = rotation.to_matrix() @ Vector((0.0, 0.0, 1.0))
@@ -88,7 +106,23 @@ def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scal
     else:
         shape.height = height * scale[axis]
     shape.radius_top = shape.radius_bottom = radius_scaled
-    return center, rotation, uniform
+    return Fitted(center, rotation, uniform)
+
+
+def _fit_box(obj: bpy.types.Object, shape, depsgraph, scale: Vector | None, min_thickness: float) -> Fitted:
+    """The bounding box; thin sides grown to `min_thickness` metres. Without `scale` the box lives in the
+    object's scaled frame, so its local thickness is the minimum divided by the object's world scale."""
+    size, center = fit.fit_box(obj, depsgraph)
+    stretch = scale if scale is not None else Vector((1.0, 1.0, 1.0))
+    world = world_scale(obj) if scale is None else Vector((1.0, 1.0, 1.0))
+    in_metres = Vector(abs(s * k * w) for s, k, w in zip(size, stretch, world, strict=True))
+    axes = fit.thin_axes(in_metres, min_thickness) if min_thickness > 0.0 else []
+    if axes:
+        thickness = tuple(min_thickness / max(abs(k * w), _EPSILON) for k, w in zip(stretch, world, strict=True))
+        sides = tuple(fit.facing(obj, axis, depsgraph) if axis in axes else 0.0 for axis in range(3))
+        size, center = fit.thicken(size, center, axes, thickness, sides)
+    shape.size = Vector(s * k for s, k in zip(size, stretch, strict=True))
+    return Fitted(center, None, True, tuple(axes))
 
 
 def hull_points(obj: bpy.types.Object, budget: int | None, depsgraph) -> tuple[np.ndarray, int]:

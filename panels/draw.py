@@ -69,6 +69,8 @@ def draw_shape(layout: bpy.types.UILayout, shape) -> None:
     column = layout.column(align=True)
     for name in shape_fields(shape):
         short_prop(column, shape, name)
+    if shape.shape_type == 'BOX' and not all(side > 0.0 for side in shape.size):
+        layout.label(text="Flat box: exported with a thickness", icon='ERROR')
     layout.prop(shape, "use_offset")
     if shape.use_offset:
         offset = layout.column(align=True)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import bpy
 from mathutils import Euler, Matrix, Vector
 
+from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.blender.tables import axes
 from ..io.omi import model
 from . import library, object_physics, scene_physics
@@ -26,7 +27,7 @@ from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
 from .convert_joint import NodeResolver, apply_joint, joint_to_model
-from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI
+from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI, offset_matters, shape_extent
 from .stored import store
 
 _MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
@@ -44,8 +45,10 @@ def object_scene(obj: bpy.types.Object) -> bpy.types.Scene:
 
 
 def shape_offset_matrix(shape_settings) -> Matrix | None:
-    """The shape's placement relative to its object, or None when the shape sits on the object's origin."""
-    if not shape_settings.use_offset:
+    """The shape's placement relative to its object, or None when the shape sits on the object's origin
+    (an offset within a fit's rounding counts as none: `offset_matters`)."""
+    if not shape_settings.use_offset or not offset_matters(
+            shape_settings.offset_location, shape_settings.offset_rotation, shape_extent(shape_settings)):
         return None
     return Matrix.LocRotScale(Vector(shape_settings.offset_location), Euler(shape_settings.offset_rotation), None)
 
@@ -60,7 +63,8 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
     unknown = kept(pg.unknown_json)
     type_unknown = _type_unknown(pg, shape_type, obj, issues, pointer)
     if shape_type == "box":
-        return model.Shape("box", size=_vec(axes.size_to_gltf(pg.size)), unknown=unknown, type_unknown=type_unknown)
+        return model.Shape("box", size=_vec(axes.size_to_gltf(_solid_box(pg.size, obj, issues, pointer))),
+                           unknown=unknown, type_unknown=type_unknown)
     if shape_type == "sphere":
         return model.Shape("sphere", radius=_float(pg.radius), unknown=unknown, type_unknown=type_unknown)
     if shape_type in ("capsule", "cylinder"):
@@ -74,6 +78,18 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
         _issue(issues, f"{pointer}/mesh_source", obj, f"{shape_type} shape: {mesh_object.name!r} has no mesh")
         mesh_object = None
     return model.Shape(shape_type, mesh=mesh_object, unknown=unknown, type_unknown=type_unknown)
+
+
+def _solid_box(size, obj: bpy.types.Object, issues: list[model.Issue] | None, pointer: str) -> tuple[float, ...]:
+    """A box's size with every side of 0 (which no file holds: it would read as the 1 m cube) given the
+    fit's minimum thickness, centred, and named in a warning; Fit Box thickens flat meshes already."""
+    flat = [axis for axis in range(3) if not size[axis] > 0.0]
+    if not flat:
+        return tuple(size)
+    where = "/".join("XYZ"[axis] for axis in flat)
+    _issue(issues, f"{pointer}/size", obj, f"box has no thickness along {where}: written "
+                                          f"{DEFAULT_MIN_THICKNESS:g} m thick (fit the box again to choose how)")
+    return tuple(DEFAULT_MIN_THICKNESS if axis in flat else float(size[axis]) for axis in range(3))
 
 
 def _type_unknown(pg, shape_type: str, obj, issues, pointer: str) -> model.Unknown:

@@ -35,6 +35,30 @@ SHAPE_TYPE_TO_OMI = {item[0]: item[0].lower() for item in SHAPE_TYPE_ITEMS}
 SHAPE_TYPE_FROM_OMI = {value: key for key, value in SHAPE_TYPE_TO_OMI.items()}
 
 
+# An offset smaller than this share of the shape's size (and at least OFFSET_MIN_LENGTH), or a rotation
+# below OFFSET_MIN_ANGLE, is rounding from a fit, not a placement: it makes no child node on export.
+OFFSET_RELATIVE = 1e-5
+OFFSET_MIN_LENGTH = 1e-6  # metres
+OFFSET_MIN_ANGLE = 1e-6  # radians
+
+
+def shape_extent(shape) -> float:
+    """The largest dimension of a primitive shape in its object's local units (0 for mesh shapes)."""
+    if shape.shape_type == 'BOX':
+        return max(abs(value) for value in shape.size)
+    if shape.shape_type == 'SPHERE':
+        return 2.0 * shape.radius
+    if shape.shape_type in ROUND_SHAPES:
+        return max(shape.height, 0.0) + 2.0 * max(shape.radius_top, shape.radius_bottom)
+    return 0.0
+
+
+def offset_matters(location, rotation, extent: float) -> bool:
+    """Whether a shape's offset is a placement rather than a fit's rounding (see OFFSET_RELATIVE)."""
+    limit = max(OFFSET_MIN_LENGTH, OFFSET_RELATIVE * extent)
+    return any(abs(value) > limit for value in location) or any(abs(angle) > OFFSET_MIN_ANGLE for angle in rotation)
+
+
 def _is_mesh_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
     return obj.type == 'MESH'
 

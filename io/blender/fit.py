@@ -160,6 +160,52 @@ def min_enclosing_ball(points: np.ndarray) -> tuple[np.ndarray, float]:
     return center_array, radius
 
 
+# --- flat objects ------------------------------------------------------------------------------------------
+
+DEFAULT_MIN_THICKNESS = 0.02  # metres: what a flat box (a plane) is given, so that it still stops bodies
+FLAT_RELATIVE = 1e-6  # a side this small against the largest one has no thickness
+
+
+def thin_axes(size, minimum: float) -> list[int]:
+    """The local axes along which a box of `size` is thinner than `minimum` (or flat: 0)."""
+    largest = max(abs(value) for value in size)
+    return [axis for axis in range(3) if abs(size[axis]) < minimum or abs(size[axis]) <= FLAT_RELATIVE * largest]
+
+
+def facing(obj: bpy.types.Object, axis: int, depsgraph: bpy.types.Depsgraph | None = None) -> float:
+    """+1 when the mesh's faces look along +axis on the whole (area-weighted), -1 along -axis, 0 when they
+    cancel (a closed thin box) or the object has no faces."""
+    depsgraph = depsgraph if depsgraph is not None else bpy.context.evaluated_depsgraph_get()
+    evaluated = obj.evaluated_get(depsgraph)
+    mesh = evaluated.to_mesh()
+    try:
+        if mesh is None or not len(mesh.polygons):
+            return 0.0
+        normals = np.empty(len(mesh.polygons) * 3, np.float64)
+        mesh.polygons.foreach_get("normal", normals)
+        areas = np.empty(len(mesh.polygons), np.float64)
+        mesh.polygons.foreach_get("area", areas)
+    finally:
+        evaluated.to_mesh_clear()
+    total = float((normals.reshape(-1, 3)[:, axis] * areas).sum())
+    scale = float(areas.sum()) or 1.0
+    return 0.0 if abs(total) <= 1e-6 * scale else math.copysign(1.0, total)
+
+
+def thicken(size: Vector, center: Vector, axes: list[int], thickness: tuple[float, float, float],
+            sides: tuple[float, float, float]) -> tuple[Vector, Vector]:
+    """The box grown to `thickness[axis]` along each of `axes`, behind the faces (`sides[axis]` is where
+    they look: the surface the artist sees stays where it is) or evenly when the faces cancel (side 0)."""
+    size, center = size.copy(), center.copy()
+    for axis in axes:
+        grow = thickness[axis] - size[axis]
+        if grow <= 0.0:
+            continue
+        size[axis] = thickness[axis]
+        center[axis] -= sides[axis] * grow / 2.0
+    return size, center
+
+
 # --- fits --------------------------------------------------------------------------------------------------
 
 
