@@ -13,10 +13,11 @@ import bpy
 from bpy.props import EnumProperty
 
 from ..io.blender.adopt import from_bodies, from_constraints
-from ..io.blender.build import rigid_body
+from ..io.blender.build import built_values, rigid_body
 from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert, convert_build, library, object_physics
+from . import sync_edits
 from .common import plural, selected_objects
 
 SCOPE_ITEMS = [
@@ -137,22 +138,34 @@ class OMI_OT_sync_from_rigid_bodies(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         issues: list[model.Issue] = []
-        bodies = constraints = 0
+        bodies = constraints = edits = agreeing = 0
         objects = _objects(context, self.scope)
         # What Sync to Blender generated stands for settings that already exist on its owner.
         generated = [obj for obj in objects if markers.is_generated(obj)]
         for obj in objects:
             if markers.is_generated(obj):
                 continue
-            if obj.rigid_body is not None and adopt_rigid_body(obj, context.scene, issues):
-                bodies += 1
+            if obj.rigid_body is not None:
+                edited = built_values.changed(obj) if object_physics(obj).has_physics else None
+                if edited is None:  # a rigid body no build made: read whole, as the export reads it
+                    if object_physics(obj).has_physics:
+                        issues.append(model.Issue("", f"object {obj.name!r}: its settings are read anew from its "
+                                                      "Blender rigid body (no build made it)", "warning"))
+                    bodies += adopt_rigid_body(obj, context.scene, issues)
+                elif edited:
+                    edits += sync_edits.adopt_edits(obj, context.scene, edited, issues)
+                else:
+                    agreeing += 1
+                built_values.record([obj])  # the settings and the rigid body agree now
             if obj.rigid_body_constraint is not None and adopt_constraint(obj, issues):
                 constraints += 1
-        if not bodies and not constraints:
+        if not bodies and not constraints and not edits and not agreeing:
             self.report({'INFO'}, "No Blender rigid bodies or constraints to adopt")
             report_issues(self, issues)
             return {'CANCELLED'}
-        self.report({'INFO'}, f"Adopted {plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')}"
+        self.report({'INFO'}, f"Adopted {plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')}; "
+                              f"{plural(edits, 'value')} edited in Blender taken into the settings; "
+                              f"{plural(agreeing, 'body')} unchanged since the last build"
                               + (f"; skipped {plural(len(generated), 'generated object')}" if generated else ""))
         report_issues(self, issues)
         return {'FINISHED'}

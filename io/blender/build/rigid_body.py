@@ -38,7 +38,7 @@ import bpy
 
 from ...omi import model
 from ..tables.markers import is_generated
-from . import collision_filters
+from . import built_values, collision_filters
 from .inputs import ObjectPhysics, PhysicsOf, Switches
 from .plan import PlannedBody, children_map, plan_bodies, rigid_body_owner, rigid_object
 from .report import TRIGGERS, Report
@@ -124,6 +124,7 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             rigid.rigid_body.collision_collections = collections
     for empty, plan in planned_joints:
         builder.finish_joint(empty, plan)
+    built_values.record(body.rigid for body in bodies.values())
     cache = builder.world.point_cache
     cache.frame_start = min(cache.frame_start, bl_scene.frame_start)
     cache.frame_end = max(cache.frame_end, bl_scene.frame_end)

@@ -1,0 +1,62 @@
+"""What a build wrote into each Blender rigid body, kept on the object, so that *Sync from Blender* can tell
+the values an artist changed in Blender's own panels from those it only approximates.
+
+Blender's rigid bodies hold a few of a body's values (its motion type, mass, collision shape type,
+friction, restitution, collision collections) and approximate the rest (a sphere fitted to a cube, a
+gravity factor, a physics material's combine modes are not held at all). Reading every rigid body
+back would replace what the settings say with the approximations; comparing with what the build wrote
+changes only the values the artist edited since, and names each of them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+
+import bpy
+
+from ..tables.markers import BUILT
+
+# Each group of Blender rigid-body properties and the part of the OMI settings it stands for.
+GROUPS: dict[str, tuple[str, ...]] = {
+    "motion type": ("type", "kinematic", "enabled"),
+    "mass": ("mass",),
+    "collision shape": ("collision_shape", "mesh_source"),
+    "friction": ("friction",),
+    "restitution": ("restitution",),
+    "collision collections": ("collision_collections",),
+    "damping": ("linear_damping", "angular_damping"),
+    "collision margin": ("use_margin", "collision_margin"),
+}
+
+
+def _value(rigid_body: bpy.types.RigidBodyObject, name: str) -> object:
+    value = getattr(rigid_body, name)
+    return list(value) if name == "collision_collections" else value
+
+
+def current(obj: bpy.types.Object) -> dict[str, list[object]]:
+    """The object's rigid-body values now, by group."""
+    rigid_body = obj.rigid_body
+    return {group: [_value(rigid_body, name) for name in names] for group, names in GROUPS.items()}
+
+
+def record(objects: Iterable[bpy.types.Object]) -> None:
+    """Keep what the build wrote into each object's rigid body (objects without one are passed over)."""
+    for obj in objects:
+        if obj is not None and obj.rigid_body is not None:
+            obj[BUILT] = json.dumps(current(obj))
+
+
+def changed(obj: bpy.types.Object) -> set[str] | None:
+    """The groups whose values differ from what the last build wrote; None when no build wrote this rigid
+    body (made by hand, or before this record existed)."""
+    text = obj.get(BUILT)
+    if obj.rigid_body is None or not isinstance(text, str):
+        return None
+    try:
+        built = json.loads(text)
+    except ValueError:
+        return None
+    now = current(obj)
+    return {group for group, values in now.items() if built.get(group) != values}

@@ -1,0 +1,86 @@
+"""*Sync from Blender* on an object whose rigid body a build made: only the values the artist edited in
+Blender's rigid-body panel since then come back into the settings, each named.
+
+What Blender does not hold (a gravity factor, initial velocities, a centre of mass, inertia, a sphere
+fitted to a cube, a material's combine modes) stays as the settings say (`build/built_values`).
+"""
+
+from __future__ import annotations
+
+import bpy
+
+from ..io.blender.adopt import from_bodies
+from ..io.omi import model
+from ..properties import convert, library, object_physics
+
+# Edited Blender values that OMI and KHR have no place for: named, not stored.
+NOT_EXPORTED = {
+    "damping": "Blender's damping has no place in OMI or KHR: it changes Blender's simulation only and is not "
+               "exported",
+    "collision margin": "Blender's collision margin has no place in OMI or KHR: it is not exported",
+}
+
+
+def _say(issues: list[model.Issue], obj: bpy.types.Object, what: str, severity: model.Severity = "info") -> None:
+    issues.append(model.Issue("", f"object {obj.name!r}: {what}", severity))
+
+
+def _motion_type(physics: model.NodePhysics) -> str | None:
+    return None if physics.motion is None else physics.motion.type
+
+
+def adopt_edits(obj: bpy.types.Object, bl_scene: bpy.types.Scene, edited: set[str],
+                issues: list[model.Issue]) -> int:
+    """Write the edited groups of the object's rigid body into its settings; the number of values changed."""
+    depsgraph = bpy.context.evaluated_depsgraph_get()
+    physics = from_bodies.rigid_body_physics(obj, depsgraph, None, with_filter=from_bodies.filters_needed(bl_scene))
+    if physics is None:
+        return 0
+    settings = object_physics(obj)
+    changes = 0
+    if "motion type" in edited:
+        before = settings.motion.motion_type.lower() if settings.use_motion else "none (a static collider)"
+        after = _motion_type(physics)
+        if (after is None) != (not settings.use_motion) or (after is not None and after != before):
+            settings.use_motion = after is not None
+            if after is not None:
+                settings.motion.motion_type = after.upper()
+            _say(issues, obj, f"motion {before} -> {after or 'none (a static collider)'} (edited in Blender)")
+            changes += 1
+    if "mass" in edited and physics.motion is not None and settings.use_motion:
+        before, after = settings.motion.mass, physics.motion.mass
+        if after is not None and abs(before - after) > 1e-6 * max(1.0, abs(after)):
+            settings.motion.mass = after
+            _say(issues, obj, f"mass {before:g} -> {after:g} kg (edited in Blender)")
+            changes += 1
+    collider = physics.collider
+    if collider is not None and settings.use_collider:
+        if "collision shape" in edited and collider.shape is not None:
+            before = settings.collider.shape.shape_type.lower()
+            convert.apply_shape(collider.shape, settings.collider.shape, obj, issues=issues, pointer="/collider/shape",
+                                resolve_mesh=lambda ref: ref.object if isinstance(ref, from_bodies.RigidBodyMesh)
+                                else ref)
+            settings.collider.shape.use_offset = False
+            _say(issues, obj, f"collider shape {before} -> {collider.shape.type}, sized by Blender (edited in Blender)")
+            changes += 1
+        if edited & {"friction", "restitution"} and collider.physics_material is not None:
+            before = settings.collider.physics_material
+            after = library.material_from_model(bl_scene, collider.physics_material)
+            if after != before:
+                settings.collider.physics_material = after
+                _say(issues, obj, f"physics material {before or 'none'!r} -> {after!r}: Blender's friction and "
+                                  f"restitution were edited (combine modes as Bullet combines)")
+                changes += 1
+        if "collision collections" in edited:
+            before = settings.collider.collision_filter
+            after = ("" if collider.collision_filter is None
+                     else library.filter_from_model(bl_scene, collider.collision_filter, issues))
+            if after != before:
+                settings.collider.collision_filter = after
+                _say(issues, obj, f"collision filter {before or 'none'!r} -> {after or 'none'!r} (collision "
+                                  f"collections edited in Blender)")
+                changes += 1
+    for group, why in NOT_EXPORTED.items():
+        if group in edited:
+            _say(issues, obj, why, "warning")
+    return changes
