@@ -16,8 +16,7 @@ def settings_of(group: bpy.types.PropertyGroup) -> dict:
     values: dict = {}
     for prop in group.bl_rna.properties:
         name = prop.identifier
-        if name in ("rna_type", "name") and name != "name" or prop.is_readonly and prop.type != 'POINTER' \
-                and prop.type != 'COLLECTION':
+        if name == "rna_type" or (prop.is_readonly and prop.type not in {'POINTER', 'COLLECTION'}):
             continue
         value = getattr(group, name)
         if prop.type == 'POINTER':
@@ -25,7 +24,7 @@ def settings_of(group: bpy.types.PropertyGroup) -> dict:
                 (value.name if value is not None else None)
         elif prop.type == 'COLLECTION':
             values[name] = [settings_of(item) for item in value]
-        elif getattr(prop, "is_array", False) or prop.type == 'FLOAT' and getattr(prop, "array_length", 0):
+        elif getattr(prop, "is_array", False):
             values[name] = tuple(value)
         else:
             values[name] = value
