@@ -115,3 +115,22 @@ def test_hand_made_rig_writes_the_bodies_on_the_bone_nodes(tmp_path):
         return node
 
     assert {body_of(joint_node), body_of(connected)} == {index["A"], index["B"]}
+
+
+def test_a_shape_on_a_skin_joint_under_a_body_bone_stays_on_its_joint_node(tmp_path, canonical):
+    """A collider alone on a skin joint (Tip) belongs to the body of the bone above it (Lower): a compound
+    collider of Lower's part in Blender, and back on Tip's own node in the export."""
+    document = ragdoll_files.omi_document()
+    nodes = document["nodes"]
+    nodes.append({"name": "Tip", "translation": [0.0, 1.0, 0.0],
+                  "extensions": {"OMI_physics_body": {"collider": {"shape": 2}}}})
+    nodes[ragdoll_files.LOWER]["children"] = [len(nodes) - 1]
+    document["skins"][0]["joints"].append(len(nodes) - 1)
+    del document["skins"][0]["inverseBindMatrices"]  # identity for all three: the skin is not what is tested
+    path = import_support.write_gltf(tmp_path, "tip", document)
+    import_support.import_gltf(path)
+    tip = bpy.data.objects["Tip"]
+    assert tip.parent == bpy.data.objects["Lower"]  # a shape of the Lower body
+    exported = export_support.export(tmp_path, "tip_back").gltf
+    assert canonical.diff_physics(document, exported) == []
+    assert sorted(node["name"] for node in exported["nodes"]) == sorted(node["name"] for node in nodes)

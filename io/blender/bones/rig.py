@@ -127,6 +127,15 @@ def parts_of(armature: bpy.types.Object, scene_objects: bpy.types.bpy_prop_colle
     for child in armature.children if scene_objects is None else scene_objects:
         if child.parent is armature and child.parent_type == 'BONE' and BONE_PART in child:
             found.append(BonePart(armature, child.parent_bone, child, False))
+    # A bone's shape or joint frame that belongs to the body of a bone above it hangs under that body's part,
+    # and is still its own bone's physics.
+    bones = {part.bone for part in found}
+    for part in list(found):
+        for child in part.part.children_recursive:
+            bone = child.get(BONE_PART)
+            if isinstance(bone, str) and bone not in bones and bone in armature.pose.bones:
+                found.append(BonePart(armature, bone, child, False))
+                bones.add(bone)
     return found
 
 
