@@ -36,11 +36,13 @@ func _initialize() -> void:
 func _physics_process(_delta: float) -> bool:
 	if _scene == null:
 		return false
-	if _stepped == 0:
+	# The first call comes before any physics step; each later one after one more step.
+	if _stepped == 0 and not _result.has("loaded"):
 		_result["loaded"] = _dump(_scene)
 		if _frames == 0:
 			_write(_result)
 			return true
+		return false
 	_stepped += 1
 	if _stepped >= _frames:
 		_result["stepped"] = _dump(_scene)

@@ -31,6 +31,10 @@ from .base import OMI_SHAPE_FIELDS
 
 NAME = "godot"
 GODOT = "Godot 4"
+PROJECT_NOTE = (f"{GODOT}'s default project damps every rigid body (linear and angular damp 0.1) and pulls at "
+                "9.8 m/s^2; the file's bodies are undamped under 9.81 m/s^2, as in Blender: set Project Settings > "
+                "Physics > 3D > Default Linear Damp and Default Angular Damp to 0 and Default Gravity to 9.81 "
+                "to match")
 
 
 @dataclass
@@ -164,6 +168,9 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
     for pointer, names in _animated(document, nodes):
         kinds.add("animated physics values (Godot imports no channel into the physics)", f"{names}: {pointer}")
     form.issues = kinds.issues()
+    if any(_body(node).get("motion", {}).get("type", "dynamic") == "dynamic" for node in nodes
+           if isinstance(_body(node).get("motion"), Mapping)):
+        form.issues.append(Issue("", PROJECT_NOTE, "info", kind="godot"))
     return form
 
 
