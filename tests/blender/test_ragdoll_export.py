@@ -12,6 +12,7 @@ import export_support
 import import_support
 import pytest
 import ragdoll_files
+from mathutils import Vector
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
@@ -134,3 +135,31 @@ def test_a_shape_on_a_skin_joint_under_a_body_bone_stays_on_its_joint_node(tmp_p
     exported = export_support.export(tmp_path, "tip_back").gltf
     assert canonical.diff_physics(document, exported) == []
     assert sorted(node["name"] for node in exported["nodes"]) == sorted(node["name"] for node in nodes)
+
+
+def test_a_joint_connected_to_a_bare_skin_joint_holds_there(tmp_path, canonical):
+    """A skin joint without physics (Tip, at the end of the arm) as a joint's connected node: the arm's end is
+    pinned to a post, in Blender and again in the export."""
+    document = ragdoll_files.omi_document()
+    nodes = document["nodes"]
+    tip, post, pin = len(nodes), len(nodes) + 1, len(nodes) + 2
+    nodes += [{"name": "Tip", "translation": [0.0, 1.0, 0.0]},
+              {"name": "Post", "translation": [2.0, 3.0, 0.0], "children": [pin],
+               "extensions": {"OMI_physics_body": {"motion": {"type": "static"}, "collider": {"shape": 0}}}},
+              {"name": "TipPin", "extensions": {"OMI_physics_joint": {"connectedNode": tip, "joint": 0}}}]
+    nodes[ragdoll_files.LOWER]["children"] = [tip]
+    document["skins"][0]["joints"].append(tip)
+    del document["skins"][0]["inverseBindMatrices"]
+    document["scenes"][0]["nodes"].append(post)
+    imported = import_support.import_gltf(import_support.write_gltf(tmp_path, "pinned", document))
+    assert not [text for text in imported.warnings if "not found" in text or "connected to nothing" in text]
+    made = import_support.constraints_of(bpy.data.objects["TipPin"])
+    assert len(made) == 1
+    assert {made[0].rigid_body_constraint.object1.name, made[0].rigid_body_constraint.object2.name} == {"Post", "Lower"}
+    scene = bpy.context.scene
+    scene.frame_start, scene.frame_end = 1, 48
+    for frame in range(1, 49):
+        scene.frame_set(frame)
+    assert (bpy.data.objects["Tip"].matrix_world.translation - Vector((2.0, 0.0, 3.0))).length < 0.02  # held
+    exported = export_support.export(tmp_path, "pinned_back").gltf
+    assert canonical.diff_physics(document, exported) == []

@@ -45,8 +45,9 @@ def _parents(nodes: list) -> dict[int, int]:
 def add_parts(gltf: Any, doc: model.PhysicsDocument, objects: MutableMapping[int, bpy.types.Object],
               physics_nodes: Iterable[int], issues: list[model.Issue]) -> list[ImportedPart]:
     """Make the objects of the physics nodes that are bones (see the module docstring); the parts made."""
+    connected = {node.joint.connected_node for node in doc.nodes.values() if node.joint is not None}
     bones = {index: bone for index, bone in gltf_compat.imported_bones(gltf).items()
-             if index in doc.nodes and index not in objects}
+             if (index in doc.nodes or index in connected) and index not in objects}
     if not bones:
         return []
     nodes = gltf.data.nodes or []
@@ -58,7 +59,7 @@ def add_parts(gltf: Any, doc: model.PhysicsDocument, objects: MutableMapping[int
     parts: list[ImportedPart] = []
     for index in sorted(bones, key=lambda i: _depth(i, parents)):  # parents first: a compound's body exists
         armature, bone = bones[index]
-        physics = doc.nodes[index]
+        physics = doc.nodes.get(index) or model.NodePhysics()  # none: a joint's connected frame
         name = nodes[index].name or bone
         collection = armature.users_collection[0] if armature.users_collection else bpy.context.scene.collection
         world = _world(poses[index])
@@ -78,12 +79,18 @@ def add_parts(gltf: Any, doc: model.PhysicsDocument, objects: MutableMapping[int
             obj.parent_bone = owner.bone
             obj.matrix_basis = owner.obj.matrix_world.inverted_safe() @ world
         parts.append(ImportedPart(index, armature, bone, obj, dynamic))
-        issues.append(model.Issue(f"/nodes/{index}", f"bone {bone!r} of {armature.name!r}: its physics is on the "
-                                                     f"ragdoll part {obj.name!r} (" + (
-                                                         "the bone follows it in the simulation)" if dynamic else
-                                                         "it moves with the animated bone)"), "info"))
+        issues.append(model.Issue(f"/nodes/{index}", f"bone {bone!r} of {armature.name!r}: " + _said(
+            obj, index in doc.nodes, dynamic, owner), "info"))
     _adopt_children(parts, {objects[index]: _world(poses[index]) for index in physics_nodes})
     return parts
+
+
+def _said(obj: bpy.types.Object, has_physics: bool, dynamic: bool, owner: ImportedPart | None) -> str:
+    what = f"its physics is on the ragdoll part {obj.name!r}" if has_physics else \
+        f"a joint's connected frame, on the empty {obj.name!r}"
+    if owner is not None:
+        return f"{what}, under the part {owner.obj.name!r} of the body it belongs to"
+    return f"{what} (" + ("the bone follows it in the simulation)" if dynamic else "it moves with the animated bone)")
 
 
 def _depth(index: int, parents: dict[int, int]) -> int:
@@ -96,7 +103,7 @@ def _depth(index: int, parents: dict[int, int]) -> int:
 def _owner_part(index: int, parents: dict[int, int], parts: dict[int, ImportedPart],
                 doc: model.PhysicsDocument) -> ImportedPart | None:
     """The part of the nearest body above a node without motion, when that body is a bone part."""
-    if doc.nodes[index].motion is not None:
+    if index in doc.nodes and doc.nodes[index].motion is not None:
         return None
     current, steps = parents.get(index), 0
     while current is not None and steps <= len(parents):
