@@ -144,6 +144,8 @@ def _make_part(armature: bpy.types.Object, bone: str, world: Matrix, shape: bone
     settings.collider.shape.shape_type = shape.shape_type
     if shape.size is not None:
         settings.collider.shape.size = shape.size
+    elif shape.shape_type == 'SPHERE':
+        settings.collider.shape.radius = shape.radius
     else:
         settings.collider.shape.radius_top = settings.collider.shape.radius_bottom = shape.radius
         settings.collider.shape.height = shape.mid_height
@@ -153,7 +155,7 @@ def _make_part(armature: bpy.types.Object, bone: str, world: Matrix, shape: bone
 def _make_joint(bone: str, parent: str, parts: dict[str, bpy.types.Object], swing: float,
                 twist: float) -> bpy.types.Object:
     """A joint under the parent's part, at the child's part frame (its head; +Z along the bone): linear axes
-    fixed, swing about X and Y and twist about Z limited."""
+    fixed, swing about X and about Y and twist about Z limited."""
     host, child = parts[parent], parts[bone]
     joint = bpy.data.objects.new(f"{bone}.joint", None)
     joint.empty_display_type = 'ARROWS'
@@ -167,8 +169,10 @@ def _make_joint(bone: str, parent: str, parts: dict[str, bpy.types.Object], swin
     settings.use_joint = True
     settings.joint.connected_object = child
     settings.joint.preset = 'CUSTOM'
-    write_limits(settings.joint, [LimitSpec('LINEAR', (0, 1, 2), 0.0, 0.0), LimitSpec('ANGULAR', (0, 1), -swing, swing),
-                                  LimitSpec('ANGULAR', (2,), -twist, twist)])
+    # One limit per turning axis: a range on several axes at once means a cone in the spec, which Blender's
+    # constraints cannot hold (they limit each axis); per axis, the file means what Blender simulates.
+    write_limits(settings.joint, [LimitSpec('LINEAR', (0, 1, 2), 0.0, 0.0), LimitSpec('ANGULAR', (0,), -swing, swing),
+                                  LimitSpec('ANGULAR', (1,), -swing, swing), LimitSpec('ANGULAR', (2,), -twist, twist)])
     return joint
 
 

@@ -20,7 +20,7 @@ _THIN = 0.1  # radius / bone length of a shape made from the bone's length alone
 
 @dataclass(frozen=True)
 class BoneShape:
-    shape_type: str  # 'CAPSULE' or 'BOX'
+    shape_type: str  # 'CAPSULE', 'BOX', or 'SPHERE' (a capsule's vertices no longer than wide)
     center: Vector  # in the part's frame
     radius: float = 0.0
     mid_height: float = 0.0
@@ -31,6 +31,8 @@ class BoneShape:
     def volume(self) -> float:
         if self.size is not None:
             return self.size.x * self.size.y * self.size.z
+        if self.shape_type == 'SPHERE':
+            return 4.0 * np.pi * self.radius ** 3 / 3.0
         return np.pi * self.radius ** 2 * (self.mid_height + 4.0 * self.radius / 3.0)
 
 
@@ -67,10 +69,13 @@ def fit_bone(armature: bpy.types.Object, bone: str, part_world: Matrix, shape_ty
             size, center = fit.box_of_points(points)
             return BoneShape('BOX', center, size=Vector(max(side, 1e-3) for side in size), from_vertices=len(points))
         radius, mid_height, center = fit.capsule_along_z(points)
+        if mid_height <= 0.0:  # no longer than wide: a ball (a capsule's mid-height must be above 0)
+            ball_center, ball_radius = fit.min_enclosing_ball(points)
+            return BoneShape('SPHERE', Vector(ball_center), radius=max(ball_radius, 1e-3), from_vertices=len(points))
         return BoneShape('CAPSULE', center, radius=max(radius, 1e-3), mid_height=mid_height,
                          from_vertices=len(points))
     radius = max(_THIN * length, 1e-3)
     center = Vector((0.0, 0.0, length / 2.0))
     if shape_type == 'BOX':
         return BoneShape('BOX', center, size=Vector((2 * radius, 2 * radius, length)))
-    return BoneShape('CAPSULE', center, radius=radius, mid_height=max(0.0, length - 2 * radius))
+    return BoneShape('CAPSULE', center, radius=radius, mid_height=length - 2 * radius)  # radius: a tenth of it
