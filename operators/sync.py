@@ -18,7 +18,7 @@ from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert, convert_build, library, object_physics
 from . import sync_edits
-from .common import plural, selected_objects
+from .common import keep_blender_masses, plural, selected_objects
 
 SCOPE_ITEMS = [
     ('SCENE', "Whole Scene", "Every object in the scene", 0),
@@ -111,6 +111,7 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> set[str]:
         objects = [obj for obj in _objects(context, self.scope) if object_physics(obj).has_physics]
+        keep_blender_masses(objects)
         issues: list[model.Issue] = []
         # the settings become model values first: the build reads no settings (as on import)
         rigid_body.build_rigid_bodies(context.scene, objects, convert_build.SettingsPhysics(context.scene, issues),

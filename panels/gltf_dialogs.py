@@ -9,9 +9,10 @@ from ..io.blender import gltf_compat
 # The key the glTF add-on itself uses for an add-on's draw function (its module name), so that Blender
 # 4.2, which registers the function on its own when the dialog opens, does not draw it twice.
 _ADDON_MODULE = __package__.rpartition(".")[0]
-# "Include / Create" in the label column, "Rigid Bodies" beside the checkbox: the options' full names
-# do not fit the dialogs' narrow options region (249 px), and their tooltips say it is Blender's.
-_RIGID_BODY_HEADINGS = {"export": "Include", "import": "Create"}
+# "Untagged / Create" in the label column, "Rigid Bodies" beside the checkbox: the options' full names
+# ("Export Untagged Rigid Bodies", "Create Blender Rigid Bodies") do not fit the dialogs' narrow options
+# region (249 px); their tooltips say the whole.
+_RIGID_BODY_HEADINGS = {"export": "Untagged", "import": "Create"}
 
 
 def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:

@@ -111,8 +111,10 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         default=True,
     )
     export_rigid_bodies: BoolProperty(
-        name="Include Blender Rigid Bodies",
-        description="Also export objects that have only a Blender rigid body or rigid body constraint, untagged",
+        name="Export Untagged Rigid Bodies",
+        description=("Also export objects that have a Blender rigid body or rigid body constraint but no OMI "
+                     "settings, as physics read from Blender's settings. Objects with OMI settings are always "
+                     "exported from those"),
         default=True,
     )
     export_dialect: EnumProperty(  # the export target (its stored name stays, for saved files)

@@ -13,7 +13,7 @@ import bpy
 from mathutils import Matrix, Quaternion
 
 from ...omi import model
-from ..tables.bullet import BULLET_COMBINE
+from ..tables.bullet import BLENDER_MIN_MASS, BULLET_COMBINE, blender_mass
 from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
 from . import collision_filters, constraint_settings
 from .inputs import Switches
@@ -243,9 +243,10 @@ class Builder:
             motion = body.motion_values if body.motion_values is not None else model.Motion(body.motion.lower())
             settle_motion(self, self.report, owner, body.rigid, motion=motion, world=self.frames.world(body.rigid))
             mass = model.DEFAULT_MASS if math.isinf(motion.mass) else motion.mass  # infinite: locked (settle_motion)
-            if mass < 0.001:
-                self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's 0.001 kg: 0.001 used")
-            rigid.mass = max(mass, 0.001)
+            if mass < BLENDER_MIN_MASS:
+                self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's {BLENDER_MIN_MASS:g} kg: "
+                                                        f"{BLENDER_MIN_MASS:g} used")
+            rigid.mass = blender_mass(motion.mass, model.DEFAULT_MASS)
         material = self._material(body)
         rigid.friction = model.DEFAULT_FRICTION if material is None else material.dynamic_friction
         rigid.restitution = model.DEFAULT_RESTITUTION if material is None else material.restitution

@@ -9,6 +9,8 @@ Pure Python: no bpy.
 
 from __future__ import annotations
 
+import math
+
 # How Blender's value counts against OMI's, per (constraint type, "linear"/"angular"): +1 where a Blender
 # range bounds object2 seen from object1 in the constraint frame, as OMI bounds the connected node seen
 # from the joint node; -1 where it counts the other way (the range is negated and its ends swapped).
@@ -53,3 +55,16 @@ def motor_damping_matches(damping: float, max_force: float | None) -> bool:
     if max_force is None:
         return False
     return damping >= motor_damping(max_force) * (1.0 - 1e-6)
+
+
+# Blender's rigid body mass has a floor of 0.001 kg (RigidBodyObject.mass, hard min); an infinite OMI mass
+# (a body the engine must not move) is simulated with the default mass and locked axes instead.
+BLENDER_MIN_MASS = 0.001
+
+
+def blender_mass(mass: float, default: float = 1.0) -> float:
+    """The mass a Blender rigid body simulates for an OMI mass (the rigid-body build and the settings'
+    two-way link with Blender's own Mass field both read this)."""
+    if math.isnan(mass) or math.isinf(mass):
+        return default
+    return max(mass, BLENDER_MIN_MASS)
