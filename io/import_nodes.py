@@ -45,6 +45,9 @@ def document_json(data: Any) -> dict:
         document["extensions"] = data.extensions
     if data.extensions_used is not None:
         document["extensionsUsed"] = data.extensions_used
+    generator = getattr(getattr(data, "asset", None), "generator", None)
+    if isinstance(generator, str):  # a known writer's files are read as it meant them (omi/read/writers.py)
+        document["asset"] = {"generator": generator}
     return document
 
 

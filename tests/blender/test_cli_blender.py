@@ -228,3 +228,31 @@ def test_a_failed_operator_is_said_in_one_sentence():
         == "Missing resource, 'a.bin'."
     assert omi_cli_blender.one_sentence("Error: glTF version must be 2.0; got 1.0\n") == \
         "glTF version must be 2.0; got 1.0"
+
+
+def test_files_of_the_omi_physics_engine_import_as_it_meant(opened, tmp_path):
+    """tests/data/omi_physics, written by the PyPI engine omi_physics 0.4.0 (its make_files.py): the 1 m
+    capsule of radius 0.5 stays a capsule, the joints in its body extension become joints, nothing warns;
+    the export writes them in the spec's form with the same physics."""
+    folder = REPO_ROOT / "tests" / "data" / "omi_physics"
+    shapes, joints = folder / "omi_physics_shapes.gltf", folder / "omi_physics_joints.gltf"
+    for source in (shapes, joints):
+        result = blender_cli("import", source, "--out", tmp_path / f"{source.stem}.blend")
+        assert result.returncode == 0 and lines(result.stdout)[-1].endswith("0 errors, 0 warnings"), result.stdout
+    capsule = opened(tmp_path / "omi_physics_shapes.blend").objects["Capsule"].omi_physics.collider
+    assert capsule.shape.shape_type == 'CAPSULE'
+    assert (capsule.shape.height, capsule.shape.radius_top, capsule.shape.radius_bottom) == pytest.approx(
+        (1.0, 0.5, 0.5))
+    scene = opened(tmp_path / "omi_physics_joints.blend")
+    constraints = [obj.rigid_body_constraint for obj in scene.objects if obj.rigid_body_constraint is not None]
+    assert len(constraints) == 2
+    assert {(c.object1.name, c.object2.name) for c in constraints} in (
+        {("Door", "Frame"), ("Carriage", "Frame")}, {("Frame", "Door"), ("Frame", "Carriage")})
+    exported = blender_cli("export", tmp_path / "omi_physics_joints.blend", "--out", tmp_path / "joints.glb")
+    assert exported.returncode == 0 and lines(exported.stdout)[-1].endswith("0 errors, 0 warnings")
+    written = schema_check.load_gltf(tmp_path / "joints.glb")
+    assert schema_check.omi_schema_errors(written) == []
+    source_limits = [[{key: value for key, value in limit.items() if value != []} for limit in joint["limits"]]
+                     for joint in schema_check.load_gltf(joints)["extensions"]["OMI_physics_joint"]["physicsJoints"]]
+    assert [joint["limits"] for joint in written["extensions"]["OMI_physics_joint"]["physicsJoints"]] == \
+        source_limits  # the empty axis lists read as none; the joint itself moves to a node of its own

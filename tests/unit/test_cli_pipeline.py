@@ -251,3 +251,41 @@ def test_validate_never_waits_on_a_fifo(tmp_path):
                             capture_output=True, text=True, timeout=60, check=False)
     assert result.returncode == 2
     assert "pipe.gltf: error: cannot read: not a regular file but a FIFO (named pipe)" in result.stdout
+
+
+OMI_PHYSICS = Path(__file__).resolve().parent.parent / "data" / "omi_physics"  # made by its make_files.py
+
+
+def test_files_of_the_omi_physics_engine_are_read_as_it_meant():
+    """tests/data/omi_physics: written by the PyPI package omi_physics 0.4.0 (make_files.py). Its capsule is
+    mid-height + radius, its joints sit in the body extension, its limits list an empty other axis kind."""
+    reader = core("read.reader")
+    shapes = json.loads((OMI_PHYSICS / "omi_physics_shapes.gltf").read_text(encoding="utf-8"))
+    assert shapes["asset"]["generator"].startswith("omi_physics ")
+    capsule = reader.read_document(shapes).nodes[0].collider.shape
+    assert (capsule.type, capsule.height, capsule.radius_top, capsule.radius_bottom) == ("capsule", 1.0, 0.5, 0.5)
+    notes = [found for found in reader.read_document(shapes).issues if "asset.generator" in found.message]
+    assert [(found.pointer, found.severity) for found in notes] == [
+        ("/extensions/OMI_physics_shape/shapes/0/capsule", "info")]
+    anonymous = copy.deepcopy(shapes)
+    del anonymous["asset"]["generator"]  # the spec's reading: the old full-height form, a sphere here
+    assert reader.read_document(anonymous).nodes[0].collider.shape.type == "sphere"
+
+    joints = json.loads((OMI_PHYSICS / "omi_physics_joints.gltf").read_text(encoding="utf-8"))
+    doc = reader.read_document(joints)
+    door, carriage = doc.nodes[1].joint, doc.nodes[2].joint
+    assert (door.connected_node, carriage.connected_node, carriage.enable_collision) == (0, 0, True)
+    hinge = door.settings.limits
+    assert [(tuple(limit.linear_axes), tuple(limit.angular_axes), limit.min, limit.max) for limit in hinge] == [
+        ((0, 1, 2), (), 0.0, 0.0), ((), (1, 2), 0.0, 0.0), ((), (0,), -1.5, 1.5)]
+    assert joints["nodes"][1]["extensions"]["OMI_physics_body"]["joint"] == {  # the reading changed no JSON
+        "joint": 0, "connectedNode": 0, "enableCollision": False}
+
+
+def test_validate_names_each_assumption_and_finds_nothing_else(capsys):
+    assert run("validate", OMI_PHYSICS, "-v") == 0
+    out = capsys.readouterr().out
+    assert out.strip().splitlines()[-1] == "2 files, 0 errors, 0 warnings"
+    assert "asset.generator is 'omi_physics 0.4.0': its capsule `height` is the mid-height" in out
+    assert "/nodes/1/extensions/OMI_physics_body/joint: asset.generator is 'omi_physics 0.4.0': a body's `joint`" \
+        in out

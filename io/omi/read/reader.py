@@ -44,7 +44,7 @@ from ..json_types import (
     value_key,
 )
 from ..model import Collider, Issue, Motion, NodePhysics, PhysicsDocument, Shape, Unknown
-from . import mixed
+from . import mixed, writers
 from .items import ItemReader
 from .joints import JointReading
 from .legacy import LegacyReading, NodeState
@@ -77,8 +77,12 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None, *, tree_m
             KhrReader(gltf, doc, tree_mended).read()
             gravity.read_gravity(gltf, doc, ())  # KHR has no gravity of its own; its triggers may carry OMI's
         else:
+            gltf, assumed = writers.as_written(gltf)  # a known writer's own reading (asset.generator)
+            doc.issues.extend(assumed)
             reading = _Reader(gltf, doc, tree_mended)
             reading.read()
+            if assumed:
+                doc.issues[:] = writers.without_explained(doc.issues, assumed)
             gravity.read_gravity(reading.gltf, doc, reading.shapes)
     except Exception as error:  # last resort: a reader bug must not break an import
         doc.nodes.clear()
