@@ -108,7 +108,10 @@ def godot_script(script: Path, files: list[Path], args: list[str], outputs: Path
         done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
         outputs.mkdir(parents=True, exist_ok=True)
         for made in (base / "out").iterdir():
-            shutil.copy(made, outputs / made.name)
+            if made.is_dir():
+                shutil.copytree(made, outputs / made.name, dirs_exist_ok=True)
+            else:
+                shutil.copy(made, outputs / made.name)
         return done.stdout + done.stderr
     finally:
         shutil.rmtree(base, ignore_errors=True)
