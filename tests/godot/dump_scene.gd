@@ -79,13 +79,20 @@ func _shape(shape: Shape3D) -> Dictionary:
 		out["height"] = shape.height
 	elif shape is ConvexPolygonShape3D:
 		out["points"] = shape.points.size()
-		var points := []
-		for p in shape.points:
-			points.append(_vec(p))
-		out["point_list"] = points
+		out["bounds"] = _bounds(shape.points)
 	elif shape is ConcavePolygonShape3D:
 		out["faces"] = shape.get_faces().size() / 3
+		out["bounds"] = _bounds(shape.get_faces())
 	return out
+
+
+func _bounds(points: PackedVector3Array) -> Array:
+	if points.is_empty():
+		return []
+	var box := AABB(points[0], Vector3.ZERO)
+	for p in points:
+		box = box.expand(p)
+	return [_vec(box.position), _vec(box.end)]
 
 
 func _dump(root: Node) -> Array:

@@ -53,8 +53,9 @@ def mesh_bounds(gltf: dict, mesh: int) -> tuple[Vector, Vector]:
     return low, high
 
 
-def expected_shape(shape: Any, default_height) -> dict[str, Any]:
-    """The Godot shape resource that equals the model's shape."""
+def expected_shape(shape: Any, default_height, gltf: dict | None = None) -> dict[str, Any]:
+    """The Godot shape resource that equals the model's shape (a mesh shape: its class and, given the file,
+    the bounds of its mesh)."""
     if shape.type == "box":
         return {"class": "BoxShape3D", "size": list(shape.size)}
     if shape.type == "sphere":
@@ -65,7 +66,10 @@ def expected_shape(shape: Any, default_height) -> dict[str, Any]:
         return {"class": "CapsuleShape3D", "radius": radius, "height": height + shape.radius_top + shape.radius_bottom}
     if shape.type == "cylinder":
         return {"class": "CylinderShape3D", "radius": radius, "height": height}
-    return {"class": "ConvexPolygonShape3D" if shape.type == "convex" else "ConcavePolygonShape3D"}
+    wanted: dict[str, Any] = {"class": "ConvexPolygonShape3D" if shape.type == "convex" else "ConcavePolygonShape3D"}
+    if gltf is not None and isinstance(shape.mesh, int):
+        wanted["bounds"] = [list(corner) for corner in mesh_bounds(gltf, shape.mesh)]
+    return wanted
 
 
 def in_world(shape: dict[str, Any], matrix: Matrix) -> tuple[dict[str, Any], Matrix]:
@@ -80,6 +84,8 @@ def in_world(shape: dict[str, Any], matrix: Matrix) -> tuple[dict[str, Any], Mat
             shape["radius"] * max(scale)
     if "height" in shape:
         sized["height"] = shape["height"] * scale[1]
+    if shape.get("bounds"):
+        sized["bounds"] = [[v * f for v, f in zip(corner, scale, strict=True)] for corner in shape["bounds"]]
     place = matrix.to_quaternion().to_matrix().to_4x4()
     place.translation = matrix.translation
     return sized, place
@@ -92,8 +98,10 @@ def same_shape(built: dict[str, Any], wanted: dict[str, Any]) -> bool:
         if key == "class":
             continue
         got = built.get(key)
-        values = value if isinstance(value, list) else [value]
-        gots = got if isinstance(got, list) else [got]
+        values = [v for corner in value for v in corner] if key == "bounds" else value if isinstance(value, list) \
+            else [value]
+        gots = [v for corner in got for v in corner] if key == "bounds" and got else got if isinstance(got, list) \
+            else [got]
         if len(values) != len(gots):
             return False
         if any(g is None or abs(g - v) > TOLERANCE for g, v in zip(gots, values, strict=True)):
@@ -137,7 +145,7 @@ def problems(gltf: dict, doc: Any, scene: GodotScene, default_height, *, meshes:
         for part in (physics.collider, physics.trigger):
             if part is None or part.shape is None:
                 continue
-            wanted_shape, place = in_world(expected_shape(part.shape, default_height), world[index])
+            wanted_shape, place = in_world(expected_shape(part.shape, default_height, gltf), world[index])
             seen = [in_world(n.shape, godot_matrix(n)) for n in shapes]
             placed = [where for shape, where in seen if same_shape(shape, wanted_shape)]
             if not placed:
