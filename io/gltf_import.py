@@ -17,6 +17,7 @@ from .blender import import_repair, recursion_room
 from .blender.build import world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
+from .blender.gravity import world as world_gravity
 from .import_nodes import ImportPlan
 from .omi import model
 
@@ -29,7 +30,7 @@ class glTF2ImportUserExtension:
 
         # Files that list the physics extensions (OMI, KHR) as required import instead of being refused.
         self.extensions = [Extension(name=name, extension={}, required=True)
-                           for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)]
+                           for name in (*model.ALL_EXTENSIONS, model.GRAVITY_EXTENSION, *model.KHR_EXTENSIONS)]
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
         self._folds: godot_layout.MeshChildFold | None = None
@@ -74,6 +75,8 @@ class glTF2ImportUserExtension:
 
     def gather_import_scene_after_nodes_hook(self, _gltf_scene: Any, bl_scene: bpy.types.Scene, gltf: Any) -> None:
         """Write the settings into the created objects and build the Blender rigid bodies."""
+        if self.plan is not None and self.plan.doc.gravity is not None:
+            self.issues.extend(world_gravity.to_scene(self.plan.doc.gravity, bl_scene))
         try:
             if self.plan is not None and self.plan.doc.nodes:
                 with collector_paused():

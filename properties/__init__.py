@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import bpy
 
-from . import body, joint, migrate, scene, session, shape
+from . import body, gravity, joint, migrate, scene, session, shape
 from . import object as object_settings
 
 # Dependencies first: a PropertyGroup must be registered before one that points at it.
-_CLASSES: tuple[type, ...] = (*shape.CLASSES, *body.CLASSES, *joint.CLASSES, *scene.CLASSES, *object_settings.CLASSES,
-                           *session.CLASSES)
+_CLASSES: tuple[type, ...] = (*shape.CLASSES, *gravity.CLASSES, *body.CLASSES, *joint.CLASSES, *scene.CLASSES,
+                           *object_settings.CLASSES, *session.CLASSES)
 
 
 def object_physics(obj: bpy.types.Object) -> object_settings.OMIObjectSettings:

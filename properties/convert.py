@@ -26,6 +26,7 @@ from .convert_common import issue as _issue
 from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
+from .convert_gravity import apply_gravity, gravity_to_model
 from .convert_joint import NodeResolver, apply_joint, joint_to_model
 from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI, offset_matters, shape_extent
 from .stored import store
@@ -185,6 +186,7 @@ def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = N
         trigger=trigger_to_model(settings.trigger, obj, bl_scene, issues) if settings.use_trigger else None,
         joint=joint_to_model(settings.joint, obj, issues) if settings.use_joint else None,
         unknown=kept(settings.body_unknown_json),
+        gravity=gravity_to_model(settings.gravity, obj, shape_to_model, issues) if settings.use_gravity else None,
     )
 
 
@@ -338,6 +340,7 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
 
     if node.joint is not None:
         apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node, issues=issues)
+    apply_gravity(node.gravity, settings, obj, shape_values, resolve_mesh=resolve_mesh, issues=issues)
 
 
 # --- document-level keys kept from imported files -------------------------------------------------------

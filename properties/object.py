@@ -6,6 +6,7 @@ import bpy
 from bpy.props import BoolProperty, IntProperty, PointerProperty, StringProperty
 
 from .body import OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
+from .gravity import OMIGravitySettings
 from .joint import OMIJointSettings
 from .migrate import SETTINGS_VERSION
 
@@ -38,6 +39,12 @@ class OMIObjectSettings(bpy.types.PropertyGroup):
         default=False,
     )
     joint: PointerProperty(type=OMIJointSettings)
+    use_gravity: BoolProperty(  # added in version 2 with a default that means "as before": no migration step
+        name="Gravity Volume",
+        description="This trigger changes the gravity of the bodies inside it (OMI_physics_gravity)",
+        default=False,
+    )
+    gravity: PointerProperty(type=OMIGravitySettings)
     body_unknown_json: StringProperty(options={'HIDDEN'})  # the body extension object's keys beside its parts
 
     @property

@@ -33,6 +33,14 @@ export function dialectsIn(gltf) {
   return found;
 }
 
+/** The geometry of OMI_physics_shape entry `index` (as a collider's), or null with a note in `notes`. */
+export function omiShapeGeometry(gltf, index, pointer, notes) {
+  const reader = new OmiReader(gltf);
+  const geometry = reader.geometry({ shape: index }, pointer);
+  notes.push(...reader.notes);
+  return geometry;
+}
+
 /** The physics of `gltf` in `dialect` ("omi" or "khr"). */
 export function readPhysics(gltf, dialect) {
   const reader = dialect === "khr" ? new KhrReader(gltf) : new OmiReader(gltf);

@@ -32,6 +32,7 @@ export class RapierScene {
     this.fixed = this.rapier.createRigidBody(R.RigidBodyDesc.fixed()); // the world frame: static colliders
     this.colliderOwner = new Map(); // collider handle -> node index of its body (or -1)
     this.sensorName = new Map(); // collider handle -> trigger name
+    this.sensorNode = new Map(); // collider handle -> the node of its trigger shape (gravity_volumes.mjs)
     this.groups = this.#collisionGroups();
     this.#createBodies();
     this.#createColliders();
@@ -131,6 +132,7 @@ export class RapierScene {
       const collider = this.rapier.createCollider(desc, this.rigidBody(bodyNode));
       this.colliderOwner.set(collider.handle, bodyNode);
       if (sensor) this.sensorName.set(collider.handle, this.name(this.physics.compoundTriggers.get(part.node) ?? part.node));
+      if (sensor) this.sensorNode.set(collider.handle, part.node);
     }
     if (modes.size > 1) {
       this.notes.push("combine modes differ between colliders: where two meet, Rapier's priority (maximum > "

@@ -4,10 +4,13 @@
 //
 //   node simulate.mjs FILE [--dialect omi|khr] [--rate STEPS_PER_SECOND] [--times T1,T2,...]
 //                          [--gravity X,Y,Z] [--nodes NAME,...]
+// The world gravity is --gravity, else the file's OMI_physics_gravity, else 9.81 down; gravity volumes act
+// per body (gravity_volumes.mjs).
 import { readFileSync } from "node:fs";
 import RAPIER from "@dimforge/rapier3d-compat";
 import { GltfFile } from "./gltf_file.mjs";
 import { dialectsIn, readPhysics } from "./physics_doc.mjs";
+import { GravityVolumes, worldGravity } from "./gravity_volumes.mjs";
 import { RapierScene } from "./rapier_scene.mjs";
 
 const USAGE = "usage: node simulate.mjs FILE [--dialect omi|khr] [--rate N] [--times T,...] [--gravity X,Y,Z] [--nodes A,...]";
@@ -20,7 +23,7 @@ function parseArguments(argv) {
       case "--dialect": options.dialect = value; i++; break;
       case "--rate": options.rate = Number(value); i++; break;
       case "--times": options.times = value.split(",").map(Number); i++; break;
-      case "--gravity": options.gravity = value.split(",").map(Number); i++; break;
+      case "--gravity": options.gravity = value.split(",").map(Number); options.gravitySet = true; i++; break;
       case "--nodes": options.nodes = value.split(",").filter(Boolean); i++; break;
       default:
         if (argv[i].startsWith("--") || options.file !== null) throw new Error(USAGE);
@@ -71,7 +74,9 @@ async function main() {
   if (dialect === undefined || !found.includes(dialect)) {
     throw new Error(`${options.file}: no ${options.dialect ?? "OMI or KHR"} physics (extensionsUsed: ${found})`);
   }
-  const scene = new RapierScene(RAPIER, file, readPhysics(file.json, dialect), options.gravity);
+  const world = options.gravitySet ? options.gravity : worldGravity(file.json) ?? options.gravity;
+  const scene = new RapierScene(RAPIER, file, readPhysics(file.json, dialect), world);
+  const volumes = GravityVolumes.from(scene, file.json, world);
   scene.rapier.timestep = 1 / options.rate;
   const keys = reported(scene, options.nodes);
   const queue = new RAPIER.EventQueue(true);
@@ -82,6 +87,7 @@ async function main() {
   let steps = 0;
   for (const time of wanted) {
     for (; steps < Math.round(time * options.rate); steps++) {
+      volumes?.apply();
       scene.rapier.step(queue);
       queue.drainCollisionEvents((a, b, started) => {
         if (!started) return;

@@ -59,7 +59,11 @@ def test_earth_is_a_point_volume_in_zero_world_gravity():
     assert doc.gravity == model.WorldGravity(0.0)
     (volume,) = [physics.gravity for physics in doc.nodes.values() if physics.gravity is not None]
     assert (volume.type, volume.gravity, volume.unit_distance) == ("point", 9.80665, 6.37814)
-    assert canonical.canonical_physics(gltf)["gravity"] == {"gravity": 0.0, "direction": [0.0, -1.0, 0.0]}
+    assert canonical.canonical_physics(gltf)["gravity"] == {"vector": [0.0, 0.0, 0.0]}
+    flipped = copy.deepcopy(gltf)
+    flipped["extensions"][GRAVITY] = {"gravity": -2.0, "direction": [0.0, 1.0, 0.0]}
+    gltf["extensions"][GRAVITY] = {"gravity": 2.0}
+    assert canonical.diff_physics(gltf, flipped) == []
 
 
 def _document(node_gravity: dict, body: dict | None = None, *, world: dict | None = None, members: bool = False):
@@ -168,3 +172,24 @@ def test_converting_to_khr_names_every_gravity_it_drops():
     there = convert.convert(gltf, "KHR")
     assert GRAVITY not in json.dumps(there.document)
     assert {found.pointer for found in there.lost} == {POINTER, f"/extensions/{GRAVITY}"}
+
+
+FIELD = {  # volume, point (the node's frame), acceleration: the engine's cases (tests/engine/test_engine_gravity.py)
+    "directional": (model.GravityVolume("directional", 2.0, direction=(1.0, 0.0, 0.0)), (5, 5, 5), (2.0, 0.0, 0.0)),
+    "point, constant": (model.GravityVolume("point", 5.0), (0, 0, -4), (0.0, 0.0, 5.0)),
+    "point, inverse square": (model.GravityVolume("point", 8.0, unit_distance=10.0), (20, 0, 0), (-2.0, 0.0, 0.0)),
+    "disc, above": (model.GravityVolume("disc", 3.0, radius=5.0), (1, 2, 1), (0.0, -3.0, 0.0)),
+    "disc, beyond the rim": (model.GravityVolume("disc", 3.0), (4, 0, 0), (-3.0, 0.0, 0.0)),
+    "torus, inside the ring": (model.GravityVolume("torus", 3.0, radius=5.0), (1, 0, 0), (3.0, 0.0, 0.0)),
+    "line": (model.GravityVolume("line", 2.0, points=(0, -5, 0, 0, 5, 0)), (0, 1, 3), (0.0, 0.0, -2.0)),
+    "shaped box": (model.GravityVolume("shaped", 4.0, shape=model.Shape("box", size=(2.0, 2.0, 2.0))), (0, 3, 0),
+                   (0.0, -4.0, 0.0)),
+    "negative pushes away": (model.GravityVolume("point", -1.0), (2, 0, 0), (1.0, 0.0, 0.0)),
+}
+
+
+@pytest.mark.parametrize("case", FIELD)
+def test_the_field_pulls_towards_the_nearest_point(case):
+    field = core("gravity_field")
+    volume, point, expected = FIELD[case]
+    assert field.acceleration(volume, point) == pytest.approx(expected)

@@ -23,7 +23,7 @@ from ...omi.read import reader
 from ...omi.write import khr, writer
 from ...omi.write.items import mass_json, motion_without_mass
 
-OMI_NAMES = model.ALL_EXTENSIONS
+OMI_NAMES = (*model.ALL_EXTENSIONS, model.GRAVITY_EXTENSION)  # gravity: KHR has none (its loss is named)
 KHR_NAMES = model.KHR_EXTENSIONS
 ANIMATION_POINTER = "KHR_animation_pointer"
 

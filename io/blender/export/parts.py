@@ -74,6 +74,7 @@ class Carrier:
     joint: model.Joint | None = None
     meshes: list[Any] = field(default_factory=list)
     unknown: model.Unknown = model.NOTHING_UNKNOWN  # the body extension object's kept keys (of the object's node)
+    gravity: model.GravityVolume | None = None  # on the node that carries the object's trigger
 
 
 class SettingsReader(Protocol):

@@ -31,6 +31,7 @@ from .. import gltf_compat
 from ..adopt import from_bodies
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
+from ..gravity import world as world_gravity
 from ..tables import markers
 from . import exporter_form, gltf_meshes, godot_target, khr, node_frames
 from .parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
@@ -285,6 +286,7 @@ class PhysicsExport:
                 self._kept_extensions |= unknown_keys.extension_names((kept,))
                 if not content:
                     del placed[name]
+        issues += world_gravity.write(self._scene, gltf, self.dialects)
         self.report(issues)
         gltf.extensions.update(placed)
         used = list(placed)

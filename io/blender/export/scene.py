@@ -122,10 +122,14 @@ class SceneWrite:
             self.carrier(node, obj).motion = physics.motion
         if physics.collider is not None:
             self._place_part(node, obj, physics.collider, derived.collider_offset, "collider")
+        gravity_node = node  # a volume goes with its trigger; elsewhere the writer names it as misplaced
         if physics.trigger is not None:
             target = self._place_part(node, obj, physics.trigger, derived.trigger_offset, "trigger")
             if target is not None:
                 self.export.trigger_nodes.setdefault(obj, target)
+                gravity_node = target
+        if physics.gravity is not None:
+            self.carrier(gravity_node, obj).gravity = physics.gravity
 
     def _place_part(self, node: Any, obj: bpy.types.Object, part: model.Collider | model.Trigger,
                     offset: Matrix | None, role: str) -> Any | None:
@@ -318,12 +322,12 @@ class SceneWrite:
         if trigger is not None and trigger.shape is None:
             trigger = self._members(carrier)
         part = model.NodePhysics(motion=carrier.motion, collider=carrier.collider, trigger=trigger,
-                                 joint=carrier.joint, unknown=carrier.unknown)
+                                 joint=carrier.joint, unknown=carrier.unknown, gravity=carrier.gravity)
         if part.is_empty:
             return
         tracked = self._track_animation(carrier, part)
         # The common cases, written once per distinct value (a body of motion and collider; a joint's own node)
-        if tracked is None and trigger is None and not carrier.unknown \
+        if tracked is None and trigger is None and not carrier.unknown and carrier.gravity is None \
                 and (carrier.joint is None or (carrier.motion is None and carrier.collider is None)):
             extensions: dict[str, dict[str, Any]] = {}
             for key, value in (("motion", carrier.motion), ("collider", carrier.collider)):

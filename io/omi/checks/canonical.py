@@ -192,7 +192,8 @@ def _volume(volume: GravityVolume | None, gltf: Mapping[str, Any]) -> dict[str, 
 
 
 def _world(world: WorldGravity | None) -> dict[str, Any] | None:
-    return None if world is None else _values(gravity_unit.WORLD_FIELDS, world)
+    """The acceleration itself: 9.8 along [0, -1, 0] means what -9.8 along [0, 1, 0] does."""
+    return None if world is None else {"vector": _vec(world.vector)}
 
 
 def canonical_physics(gltf: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,71 @@
+"""The world gravity <-> Blender's scene gravity (`scene.gravity`, `scene.use_gravity`), both ways.
+
+Blender's rigid bodies fall along `scene.gravity` while `use_gravity` is on, so that vector is the file's world
+gravity, through the one glTF <-> Blender axis change (tables/axes.py). Import sets it (the most recently
+imported file's gravity wins, as the spec says of instanced files) and notes a change; export writes it when it
+is not Blender's default (on, 9.81 m/s^2 down), which is what an engine assumes without it. Gravity switched off
+is written as 0.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from ...omi import model
+from ...omi.dialects import gravity
+from ..tables import axes
+
+BLENDER_DEFAULT: axes.Vec3 = (0.0, 0.0, -9.81)  # a new scene's gravity
+TOLERANCE = 1e-6  # float32 storage of scene.gravity
+
+
+def _close(first: Sequence[float], second: Sequence[float]) -> bool:
+    return all(abs(a - b) <= TOLERANCE * max(1.0, abs(b)) for a, b in zip(first, second, strict=True))
+
+
+def scene_vector(scene: Any) -> axes.Vec3:
+    """The acceleration Blender's rigid bodies feel, in Blender axes (zero while gravity is off)."""
+    return tuple(float(value) for value in scene.gravity) if scene.use_gravity else (0.0, 0.0, 0.0)  # type: ignore[return-value]
+
+
+def from_scene(scene: Any) -> model.WorldGravity | None:
+    """The scene's gravity as a world gravity, or None when it is Blender's default (nothing to write)."""
+    if scene.use_gravity and _close(scene.gravity, BLENDER_DEFAULT):
+        return None
+    vector = axes.vec_to_gltf(scene_vector(scene))
+    strength = math.sqrt(sum(value * value for value in vector))
+    if strength == 0.0:
+        return model.WorldGravity(0.0)
+    direction = tuple(value / strength for value in vector)
+    return model.WorldGravity(strength, direction)  # type: ignore[arg-type]
+
+
+def to_scene(world: model.WorldGravity, scene: Any) -> list[model.Issue]:
+    """Set the scene's gravity to the file's; an info note when that changes it."""
+    before = scene_vector(scene)
+    wanted = tuple(value + 0.0 for value in axes.vec_to_blender(world.vector))  # no -0 shown
+    scene.use_gravity = True
+    scene.gravity = wanted
+    if _close(before, wanted):
+        return []
+    shown = ", ".join(f"{value:g}" for value in wanted)
+    was = ", ".join(f"{value:g}" for value in before)
+    return [model.Issue(f"/extensions/{gravity.GRAVITY}", f"the file's world gravity sets the scene's gravity to "
+                                                          f"({shown}) m/s² (was ({was}))", "info")]
+
+
+def write(scene: Any, gltf: Any, dialects: Sequence[str]) -> list[model.Issue]:
+    """Put the scene's gravity into the exporter's document (OMI), or name it as lost (KHR only)."""
+    world = from_scene(scene)
+    if world is None:
+        return []
+    if "OMI" not in dialects:
+        return gravity.khr_world_loss(model.PhysicsDocument(gravity=world))
+    if gltf.extensions is None:
+        gltf.extensions = {}
+    gltf.extensions[gravity.GRAVITY] = gravity.world_json(world)
+    if gravity.GRAVITY not in gltf.extensions_used:
+        gltf.extensions_used.append(gravity.GRAVITY)
+    return []
