@@ -28,7 +28,10 @@ from .blender.animation import curves
 from .import_nodes import document_json
 from .omi import model
 from .omi.dialects import pointers
+from .omi.dialects.base import OMI
+from .omi.dialects.khr import KHR
 from .omi.read import reader
+from .omi.write import channel_follow
 
 _INTERPOLATION = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
 Values = dict[tuple[Any, str, int], float]  # (datablock, RNA path, array index) -> value
@@ -182,8 +185,36 @@ class KeyframeWriter:
             _numbers(id_data.omi_physics, id_data, found)
         return found
 
+    def own_material(self, channel: PointerChannel) -> None:
+        """An animated physics material gets a library entry of its own. The still import shares one entry
+        among equal materials (library.material_from_model): keys on it would animate every object using it,
+        and the export would write one animated material for all of them."""
+        found = channel.found
+        if found.template.array != "physicsMaterials":
+            return
+        dialect = KHR if found.template.extension == KHR.body_extension else OMI
+        users = [self.objects[index] for index in channel_follow.item_users(self.document, dialect,
+                                                                            "physicsMaterials", found.index)
+                 if index in self.objects]
+        names = {obj.omi_physics.collider.physics_material for obj in users}
+        if len(names) != 1:
+            return
+        [name] = names
+        sharers = [obj for obj in self.scene.objects if getattr(obj, "omi_physics", None) is not None
+                   and obj.omi_physics.use_collider and obj.omi_physics.collider.physics_material == name]
+        entry = library.find_material(self.scene, name)
+        if entry is None or all(obj in users for obj in sharers):
+            return
+        entries = library.scene_physics(self.scene).physics_materials
+        copied = entries.add()
+        copied.name = library.unique_name((item.name for item in entries), name)
+        library.write_material(copied, library.material_to_model(library.find_material(self.scene, name)))
+        for obj in users:
+            obj.omi_physics.collider.physics_material = copied.name
+
     def write(self, channel: PointerChannel) -> None:
         """Keyframes for one channel on every setting its pointer feeds."""
+        self.own_material(channel)
         template = channel.found.template
         rest = pointers.resolve(self.document, channel.found)[1]
         rest_numbers = [float(v) for v in (rest if isinstance(rest, list) else [rest])] if rest is not None \
