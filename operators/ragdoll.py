@@ -17,6 +17,7 @@ from mathutils import Matrix
 from ..io.blender import gltf_compat
 from ..io.blender.bones import bone_shapes, rig
 from ..io.blender.build import rigid_body
+from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert_build, object_physics
 from .common import in_object_mode, plural
@@ -37,16 +38,25 @@ def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
     return obj if obj is not None and obj.type == 'ARMATURE' else None
 
 
+def _is_selected(armature: bpy.types.Object, bone: bpy.types.Bone) -> bool:
+    """Bone selection: on the pose bone from Blender 5.0, on the bone before."""
+    pose_bone = armature.pose.bones.get(bone.name)
+    if pose_bone is not None and hasattr(pose_bone, "select"):
+        return bool(pose_bone.select)
+    return bool(getattr(bone, "select", False))
+
+
 def _chosen_bones(armature: bpy.types.Object, which: str) -> list[str]:
     bones = armature.data.bones
     deform = [bone.name for bone in bones if bone.use_deform]
     if which == 'SELECTED':
-        selected = [bone.name for bone in bones if getattr(bone, "select", False)]
+        selected = [bone.name for bone in bones if _is_selected(armature, bone)]
         return selected or deform
     return deform
 
 
 def _nearest_chosen_parent(armature: bpy.types.Object, bone: str, chosen: set[str]) -> str | None:
+    """The nearest bone above `bone` that has (or gets) a part."""
     parent = armature.data.bones[bone].parent
     while parent is not None and parent.name not in chosen:
         parent = parent.parent
@@ -107,10 +117,12 @@ child bones, and the bones following the simulation"""
         volume = sum(shape.volume for shape in shapes.values()) or 1.0
         for bone, part in parts.items():
             object_physics(part).motion.mass = self.total_mass * shapes[bone].volume / volume
-        joints = [_make_joint(bone, parent, parts, self.swing_limit, self.twist_limit)
-                  for bone in chosen if (parent := _nearest_chosen_parent(armature, bone, set(chosen))) is not None]
+        hosts = {**{bone: part for bone, part in old.items() if bone not in parts}, **parts}  # kept parts join too
+        joints = [_make_joint(bone, parent, hosts, self.swing_limit, self.twist_limit)
+                  for bone in chosen if (parent := _nearest_chosen_parent(armature, bone, set(hosts))) is not None]
         issues: list[model.Issue] = []
-        built = [*parts.values(), *(child for part in parts.values() for child in part.children), *joints]
+        built = list(dict.fromkeys([*parts.values(), *(child for part in parts.values() for child in part.children),
+                                    *joints]))  # a joint hangs under its host part too: built once
         rigid_body.build_rigid_bodies(context.scene, built, convert_build.SettingsPhysics(context.scene, issues),
                                       issues)
         for bone, part in parts.items():
@@ -123,9 +135,13 @@ child bones, and the bones following the simulation"""
 
 
 def _remove_part(part: bpy.types.Object) -> None:
-    for child in part.children_recursive:
-        bpy.data.objects.remove(child)
-    bpy.data.objects.remove(part)
+    """The part, what hangs under it (shape, joints, bone target, generated rigid bodies) and the joints of
+    other parts connected to it."""
+    joined = [obj for obj in bpy.data.objects if object_physics(obj).use_joint
+              and object_physics(obj).joint.connected_object == part]
+    doomed = {part, *part.children_recursive, *joined, *(child for obj in joined for child in obj.children_recursive)}
+    doomed |= {made for obj in list(doomed) for made in markers.made_for(obj)}  # e.g. a joint's constraints
+    bpy.data.batch_remove(doomed)
 
 
 def _make_part(armature: bpy.types.Object, bone: str, world: Matrix, shape: bone_shapes.BoneShape,

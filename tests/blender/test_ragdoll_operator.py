@@ -61,7 +61,7 @@ def test_make_ragdoll_fits_bodies_and_joins_them(figure, markers):
         assert limits[('ANGULAR', (1,))] == pytest.approx((-math.radians(45.0), math.radians(45.0)))
         assert limits[('ANGULAR', (2,))] == pytest.approx((-math.radians(30.0), math.radians(30.0)))
         assert ('LINEAR', (0, 1, 2)) in limits
-        assert import_support.constraints_of(joint)  # built as Blender rigid body constraints
+        assert len(import_support.constraints_of(joint)) == 1  # built as one Blender rigid body constraint
 
 
 def test_made_ragdoll_falls_and_the_skin_follows(figure):
@@ -142,3 +142,25 @@ def test_overlay_draws_the_ragdoll_bones(figure, omi):
     assert len(ragdoll) == 3 * 4  # the bone, and its head to its body
     tail = armature.matrix_world @ armature.pose.bones["Spine"].tail
     assert tuple(tail) == pytest.approx(ragdoll[4 + 1], abs=1e-5)
+
+
+def test_selected_bones_only_and_making_it_again(figure):
+    armature, _mesh = figure
+    _make()
+    before = sorted(obj.name for obj in bpy.data.objects)
+    _make()  # again: the old parts, their shapes and joints are replaced, not doubled
+    assert sorted(obj.name for obj in bpy.data.objects) == before
+    for pose_bone in armature.pose.bones:  # Blender 5.0 selects pose bones, 4.2 bones
+        selected = pose_bone.name in ("Spine", "Head")
+        if hasattr(pose_bone, "select"):
+            pose_bone.select = selected
+        else:
+            armature.data.bones[pose_bone.name].select = selected
+    bpy.ops.object.mode_set(mode='POSE')
+    assert bpy.ops.omi.make_ragdoll(bones='SELECTED') == {'FINISHED'}
+    assert bpy.context.mode == 'OBJECT'
+    made = {obj.name for obj in bpy.data.objects if "omi_bone_part" in obj}
+    assert {"Spine", "Head"} <= made
+    assert [bone.name for bone in armature.pose.bones if "OMI ragdoll" in bone.constraints] == list(BONES)  # Hips kept
+    assert sorted(obj.name for obj in bpy.data.objects) == before  # Spine joined to the kept Hips again
+    assert bpy.data.objects["Spine.joint"].omi_physics.joint.connected_object == bpy.data.objects["Spine"]

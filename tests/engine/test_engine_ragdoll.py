@@ -13,7 +13,7 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 BONES = ["Hips", "Spine", "Head"]
 TIMES = [0.5, 2.0]
 # A figure of three jointed boxes falls 1 m flat onto the ground: both engines land it 0.1 m up (half a box),
-# where it came down. Measured: 12-14 mm apart after 2 s (Rapier slides it ~1 cm along +X on landing).
+# where it came down. Measured: 10 mm apart after 2 s (Rapier slides it ~1 cm along +X on landing).
 LANDED = 0.03
 
 
