@@ -13,12 +13,7 @@ import bpy
 from ..properties import convert, object_physics, scene_physics
 from .blender.export.parts import Derived
 from .omi import model
-
-# The export dialog's target choice -> the dialects written (io/omi/writer names) and the target's name
-# (`godot` is OMI changed for Godot 4's importer: io/omi/dialects/godot.py).
-EXPORT_DIALECTS: dict[str, tuple[str, ...]] = {"OMI": ("OMI",), "KHR": ("KHR",), "BOTH": ("OMI", "KHR"),
-                                               "GODOT": ("OMI",)}
-EXPORT_TARGETS: dict[str, str] = {"OMI": "omi", "KHR": "khr", "BOTH": "both", "GODOT": "godot"}
+from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 
 
 class TaggedSettings:
@@ -28,9 +23,10 @@ class TaggedSettings:
         options = scene_physics(bl_scene)
         self.export_physics = bool(options.export_physics)
         self.export_rigid_bodies = bool(options.export_rigid_bodies)
-        choice = str(getattr(options, "export_dialect", "OMI"))
-        self.export_dialects = EXPORT_DIALECTS.get(choice, ("OMI",))
-        self.export_target = EXPORT_TARGETS.get(choice, "omi")
+        choice = str(getattr(options, "export_dialect", ""))  # the export dialog's target (registry.targets)
+        target = next((known for known in registry.targets() if known.name == choice), registry.targets()[0])
+        self.export_dialects = target.dialects
+        self.export_target = target.name.lower()  # "godot": see io/blender/export/godot_target.py
 
     @staticmethod
     def is_tagged(obj: bpy.types.Object) -> bool:

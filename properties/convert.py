@@ -352,7 +352,7 @@ def apply_document_unknown(doc: model.PhysicsDocument, bl_scene: bpy.types.Scene
     options = scene_physics(bl_scene)
     stored = kept(options.document_unknown_json).fresh()
     for name, values in doc.unknown.items():
-        if values.dialect == "OMI":
+        if values.dialect == model.KEPT_KEYS_DIALECT:
             stored[name] = {**(stored.get(name) or {}), **values.fresh()}
     options.document_unknown_json = model.Unknown(stored).text
 

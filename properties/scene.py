@@ -6,6 +6,7 @@ import bpy
 from bpy.props import BoolProperty, CollectionProperty, EnumProperty, FloatProperty, IntProperty, StringProperty
 
 from ..io.omi import model
+from ..io.omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from . import display
 from .migrate import SETTINGS_VERSION
 
@@ -120,15 +121,8 @@ class OMISceneSettings(bpy.types.PropertyGroup):
     export_dialect: EnumProperty(  # the export target (its stored name stays, for saved files)
         name="Target",
         description="Which engine or spec the physics is written for",
-        items=[
-            ('OMI', "OMI", "OMI_physics_shape, OMI_physics_body and OMI_physics_joint, current revision", 0),
-            ('KHR', "KHR", "KHR_physics_rigid_bodies with KHR_implicit_shapes (read by Babylon.js, three.js, "
-                           "PlayCanvas and the Khronos sample viewer); what KHR cannot hold is reported", 1),
-            ('BOTH', "OMI and KHR", "Both in one file, for readers of either", 2),
-            ('GODOT', "Godot 4", "OMI as Godot 4's glTF importer reads it: render meshes on child nodes, shapes in "
-                                 "Godot's form; what Godot ignores is reported", 3),
-        ],
-        default='OMI',
+        items=[(target.name, target.label, target.description, target.number) for target in registry.targets()],
+        default=registry.targets()[0].name,
     )
     import_physics: BoolProperty(
         name="Import OMI Physics",

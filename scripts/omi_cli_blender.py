@@ -30,6 +30,7 @@ from omi_core.cli.resources import output_folder
 from omi_core.cli.results import EXIT_PROBLEMS, EXIT_USAGE, plural, shown_severities
 from omi_core.cli.upgrade_file import GLTF_SUFFIXES
 from omi_core.cli.validate_file import fatal_structure, read_file, validate_one
+from omi_core.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 
 SCRIPT = Path(__file__).resolve().parent / "omi_physics_cli.py"
 CRASH_TAIL_LINES = 60  # of Blender's output, printed when it dies
@@ -51,11 +52,11 @@ def add_commands(commands: Any) -> None:
     exporter.add_argument("--no-untagged-rigid-bodies", "--no-rigid-bodies", action="store_true",
                           help="leave out objects that have only a Blender rigid body (no OMI settings)")
     exporter.add_argument("--spec-dir", help="the OMI spec folder, to check the written file's schema")
-    exporter.add_argument("--target", "--dialect", dest="target", type=str.lower, default="omi",
-                          choices=("omi", "godot", "khr", "both"),
-                          help="what the physics is written for: omi (the OMI spec, default), godot (OMI as "
-                               "Godot 4's importer reads it), khr (KHR_physics_rigid_bodies), or both OMI and KHR; "
-                               "--dialect is the old name")
+    targets = [target.name.lower() for target in registry.targets()]
+    exporter.add_argument("--target", "--dialect", dest="target", type=str.lower, default=targets[0], choices=targets,
+                          help="what the physics is written for: "
+                               + ", ".join(f"{target.name.lower()} ({target.label})" for target in registry.targets())
+                               + "; --dialect is the old name")
     _blender_options(exporter, verb="export")
     exporter.set_defaults(run=cmd_export)
 
@@ -334,7 +335,7 @@ def cmd_export(args: argparse.Namespace, argv: list[str]) -> int:
     settings = bpy.context.scene.omi_physics
     settings.export_physics = not args.no_physics
     settings.export_rigid_bodies = not args.no_untagged_rigid_bodies
-    settings.export_dialect = args.target.upper()
+    settings.export_dialect = registry.target(args.target).name
     export_format = 'GLB' if file_format == "glb" else 'GLTF_SEPARATE'
     records, status, why = _run_operator(args, bpy.ops.export_scene.gltf, filepath=str(out.resolve()),
                                          export_format=export_format, **options)

@@ -28,6 +28,10 @@ ALL_EXTENSIONS: tuple[str, ...] = (*CURRENT_EXTENSIONS, LEGACY_COLLIDER_EXTENSIO
 KHR_BODY_EXTENSION = "KHR_physics_rigid_bodies"
 KHR_SHAPE_EXTENSION = "KHR_implicit_shapes"
 KHR_EXTENSIONS: tuple[str, ...] = (KHR_SHAPE_EXTENSION, KHR_BODY_EXTENSION)
+# The dialect whose unknown keys are kept (dialects/omi.py, `keeps_unknown`): what `Unknown` holds unless
+# told otherwise, and the spelling Blender's settings store. The model is below the dialects, so the name
+# is spelled here too (tests/unit/test_dialect_names.py allows this one line).
+KEPT_KEYS_DIALECT = "OMI"
 
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]  # glTF order: x, y, z, w
@@ -77,20 +81,20 @@ class Unknown(Mapping[str, Any]):
     the enum's key; the model holds the Field's `fallback` then, and the writer puts the file's spelling
     back only while the model still holds that fallback: a value the user chose wins).
 
-    `dialect` is the dialect that read them ("OMI"): another dialect's writer does not write them (its
+    `dialect` is the dialect that read them (`KEPT_KEYS_DIALECT`): another dialect's writer does not write them (its
     namespaces differ) and says so. Immutable and hashable (compared by its JSON text), so model values
     stay comparable and usable as dict keys; `fresh()` gives a copy to write into a document.
     """
 
     __slots__ = ("_text", "_values", "dialect")
 
-    def __init__(self, values: Mapping[str, Any] | None = None, dialect: str = "OMI") -> None:
+    def __init__(self, values: Mapping[str, Any] | None = None, dialect: str = KEPT_KEYS_DIALECT) -> None:
         self._values = dict(values or {})
         self._text = json.dumps(self._values, ensure_ascii=False, separators=(",", ":")) if self._values else ""
         self.dialect = dialect
 
     @classmethod
-    def from_text(cls, text: str, dialect: str = "OMI") -> Unknown:
+    def from_text(cls, text: str, dialect: str = KEPT_KEYS_DIALECT) -> Unknown:
         """The value `text` holds (see `text`); nothing kept when it is empty or not a JSON object."""
         try:
             values = json.loads(text) if text else {}

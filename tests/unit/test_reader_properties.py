@@ -24,9 +24,9 @@ EXAMPLE_FILES = sorted(schema_check.SPEC_DIR.glob("**/examples/**/*.gltf")) if s
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in EXAMPLE_FILES]
 CURRENT_EXAMPLES = [gltf for path, gltf in zip(EXAMPLE_FILES, EXAMPLES, strict=True) if "legacy" not in path.parts]
 
-DIALECTS = core("dialects.base")
+DIALECTS, OMI_DIALECT = core("dialects.base"), core("dialects.omi")
 OMI_NAMES = core("model").ALL_EXTENSIONS
-OMI_KEYS = tuple(sorted({*DIALECTS.all_keys(DIALECTS.OMI), *DIALECTS.LEGACY_KEYS}))  # the tables' keys
+OMI_KEYS = tuple(sorted({*DIALECTS.all_keys(OMI_DIALECT.OMI), *OMI_DIALECT.LEGACY_KEYS}))  # the tables' keys
 WORDS = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh", "hull", "static", "kinematic", "dynamic",
          "rigid", "character", "vehicle", "trigger", "linear", "angular", "force", "acceleration", "average",
          "minimum", "maximum", "multiply", "", "a/b~c")

@@ -1,5 +1,5 @@
 """The reader's shortcuts for large files, held to the long way round:
-- each distinct body object is read once (`reader._Reader.read_body_once`): every node still reads as if it
+- each distinct body object is read once (`read.omi.read_body_once`): every node still reads as if it
   stood alone, with the same model values and the same findings at its own pointers;
 - `tree_mended` (the import has mended the node tree): the hierarchy is made only when a rule needs it, and
   the document reads the same."""
@@ -10,6 +10,7 @@ import math
 
 from hypothesis import given
 from hypothesis import strategies as st
+from omi_core_loader import core
 from test_reader_properties import BODY, SETTINGS, SHAPE, omi_documents
 
 SHAPES = [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}, {"type": "sphere", "sphere": {"radius": 0.5}}]
@@ -43,7 +44,7 @@ def test_repeated_bodies_read_as_if_each_stood_alone(reader, pool, shapes, picks
     pool = [body for body in pool if not (isinstance(body, dict) and "trigger" in body)] or [{}]
     bodies = [pool[pick % len(pool)] for pick in picks]
     together = reader.read_document(_document(bodies, shapes))
-    legacy_notes = set(reader.rules.LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
+    legacy_notes = set(core("checks.rules").LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
     for index in range(len(bodies)):
         alone = reader.read_document(_document([body if position == index else None
                                                 for position, body in enumerate(bodies)], shapes))

@@ -51,7 +51,7 @@ def test_node_transforms_blender_changes():
 
 
 def test_unknown_keys_of_omi_objects():
-    unknown = core("dialects.unknown_keys")
+    unknown = core("read.reader")
     document = {"extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1],
                                                                                        "margin": 0.1}}]},
                                "OMI_physics_joint": {"physicsJoints": [{"drives": [{"type": "angular", "mode": "force",
@@ -59,7 +59,7 @@ def test_unknown_keys_of_omi_objects():
                 "nodes": [{"extensions": {"OMI_physics_body": {"motion": {"type": "dynamic", "linearDamping": 1},
                                                                "collider": {"shape": 0, "extras": {"a": 1}}}}},
                           {"extensions": {"OMI_physics_body": {"type": "rigid", "oldKey": 1}}}]}
-    assert [issue.pointer for issue in unknown.check(document)] == [
+    assert [issue.pointer for issue in unknown.kept_key_findings(document)] == [
         "/extensions/OMI_physics_shape/shapes/0/box/margin",
         "/extensions/OMI_physics_joint/physicsJoints/0/drives/0/gearRatio",
         "/nodes/0/extensions/OMI_physics_body/motion/linearDamping",
@@ -75,5 +75,5 @@ def test_spec_examples_have_no_unknown_keys_and_no_transform_findings():
         pytest.skip("../shared/omi-spec is absent")
     for path in sorted(SPEC_DIR.rglob("*.gltf")):
         document = json.loads(path.read_text(encoding="utf-8"))
-        assert core("dialects.unknown_keys").check(document) == [], path
+        assert core("read.reader").kept_key_findings(document) == [], path
         assert core("checks.node_transforms").check(document) == [], path

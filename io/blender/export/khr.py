@@ -16,8 +16,8 @@ from typing import Any
 
 from ...omi import model
 from ...omi.dialects import unknown_keys
-from ...omi.dialects.base import OMI
 from ...omi.dialects.khr import KHR
+from ...omi.dialects.omi import OMI
 from ...omi.json_types import MISSING
 from ...omi.read import reader
 from ...omi.write import khr, writer
@@ -94,7 +94,7 @@ def _document_not_written(gltf: Any) -> list[model.Issue]:
                 if name in OMI_NAMES and isinstance(content, dict) and set(content) - set(OMI.homes)}
     if not document:
         return []
-    return unknown_keys.document_not_written(reader.read_document({"extensions": document}, "OMI"), "KHR")
+    return unknown_keys.document_not_written(reader.read_document({"extensions": document}, OMI.name), KHR.name)
 
 
 class _Bodies:

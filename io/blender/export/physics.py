@@ -26,6 +26,9 @@ from mathutils import Matrix
 
 from ...omi import model
 from ...omi.dialects import unknown_keys
+from ...omi.dialects.godot import NAME as GODOT_TARGET
+from ...omi.dialects.khr import NAME as KHR
+from ...omi.dialects.omi import NAME as OMI
 from ...omi.write import writer
 from .. import gltf_compat
 from ..adopt import from_bodies
@@ -46,8 +49,8 @@ class PhysicsExport:
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
         self.include_rigid_bodies = bool(tagged.export_rigid_bodies)
-        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", ("OMI",)))
-        self.target: str = str(getattr(tagged, "export_target", "omi"))  # "godot": see godot_target
+        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (OMI,)))
+        self.target: str = str(getattr(tagged, "export_target", OMI.lower()))  # see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         # Objects whose physics goes on another object's node (a ragdoll part on its bone's node, io/blender/bones):
@@ -204,10 +207,10 @@ class PhysicsExport:
                     details["mesh"] = index
         self._write_document(gltf)
         self.animation.finish(gltf)
-        if self.target == "godot":
+        if self.target == GODOT_TARGET:
             self.report(godot_target.apply(gltf, lambda name: self.new_node(name, Matrix.Identity(4))))
-        if "KHR" in self.dialects:
-            khr_only = "OMI" not in self.dialects
+        if KHR in self.dialects:  # the KHR spelling is made from the OMI one (export/khr.py)
+            khr_only = OMI not in self.dialects
             animated = self.animation.has_channels()
             self.report(self._write_khr(gltf, node_index, mesh_index, keep_omi=not khr_only or animated,
                                         separate=animated))
@@ -290,7 +293,7 @@ class PhysicsExport:
         self.report(issues)
         gltf.extensions.update(placed)
         used = list(placed)
-        kept_names = sorted(self._kept_extensions) if "OMI" in self.dialects else []  # KHR drops the OMI
+        kept_names = sorted(self._kept_extensions) if OMI in self.dialects else []  # KHR drops the OMI
         for name in (*used, *sorted(self._node_extensions_used), *kept_names):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)
@@ -348,7 +351,7 @@ class PhysicsExport:
 
     def written(self, node: Any, part: model.NodePhysics) -> None:
         """Remember a node's physics as written in OMI, for its KHR spelling in `finish`."""
-        if "KHR" in self.dialects:
+        if KHR in self.dialects:
             self._written.append((node, part))
 
     def ref(self, kind: str, item: dict, *, unique: bool = False) -> int:

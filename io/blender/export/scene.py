@@ -15,6 +15,8 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
+from ...omi.dialects.khr import NAME as KHR
+from ...omi.dialects.omi import NAME as OMI
 from ...omi.write import writer
 from ..adopt import from_bodies, from_constraints
 from . import gltf_meshes, joint_nodes, node_frames
@@ -265,9 +267,9 @@ class SceneWrite:
     def _warn_world_end(self, obj: bpy.types.Object, plan: joint_nodes.JointPlan, frames: list[Any]) -> None:
         """OMI wants a body on both sides of a joint; KHR allows a joint frame in no body (the fixed world
         frame), so a KHR-only export says nothing."""
-        if "OMI" not in self.export.dialects:
+        if OMI not in self.export.dialects:
             return
-        spelling = " (in the OMI spelling; KHR holds it to the world)" if "KHR" in self.export.dialects else ""
+        spelling = " (in the OMI spelling; KHR holds it to the world)" if KHR in self.export.dialects else ""
         for end, frame_node in zip((plan.joint_side.anchor, plan.connected_side.anchor), frames, strict=True):
             if self.body_node(frame_node) is None:
                 self.export.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..dialects import gravity as gravity_unit
-from ..dialects.base import OMI
 from ..dialects.fields import Field
+from ..dialects.omi import OMI
 from ..json_types import get, sequence_items
 from ..model import (
     MESH_SHAPE_TYPES,

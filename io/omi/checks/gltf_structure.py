@@ -16,76 +16,26 @@ gltf_file's finding.
 
 from __future__ import annotations
 
-import base64
-import binascii
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
 from itertools import repeat
-from typing import Any, Literal, TypeGuard
+from typing import Any
 
 from ..json_types import describe, pointer
+from .gltf_buffers import accessor_problems, file_buffer_data
+from .gltf_findings import FATAL, BufferData, Finding, Repair, array_items, is_index
+
+__all__ = ["FATAL", "MAX_DEPTH", "MODE_NAMES", "NAMED_ARRAYS", "PLAIN_DEPTH", "BufferData", "Finding", "Repair",
+           "check", "file_buffer_data", "node_tree"]
 
 PLAIN_DEPTH = 900  # Blender's importer recurses once per level: unaided it stops near Python's limit (1000)
 MAX_DEPTH = 100_000  # the deepest hierarchy the add-on lets Blender's importer and exporter recurse through
-COMPONENT_BYTES = {5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4}
-TYPE_COMPONENTS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT2": 4, "MAT3": 9, "MAT4": 16}
 MODE_NAMES = {0: "POINTS", 1: "LINES", 2: "LINE_LOOP", 3: "LINE_STRIP", 4: "TRIANGLES", 5: "TRIANGLE_STRIP",
               6: "TRIANGLE_FAN"}
 MIN_COUNT = {2: 1, 3: 2, 5: 2, 6: 2}  # fewer indices than this and Blender's importer raises
 NAMED_ARRAYS = ("nodes", "meshes", "materials", "cameras", "scenes", "skins", "animations", "images", "textures",
                 "samplers", "accessors", "bufferViews", "buffers")
 
-RepairKind = Literal["drop_child", "drop_children", "drop_scene_node", "drop_primitive", "trim_primitive", "rename",
-                     "drop_mesh", "allow_depth"]
 
-
-@dataclass(frozen=True)
-class Repair:
-    """What the add-on's import changes in the importer's data: `kind` on the item at `where`.
-
-    drop_child (node, position in children); drop_children (node); drop_scene_node (scene, position in
-    nodes); drop_mesh (node); drop_primitive (mesh, primitive: it then reads nothing); trim_primitive
-    (mesh, primitive, new index count); rename (array name, index) with `value` the new name; allow_depth
-    (no data change: `value` levels of recursion are allowed for the import).
-    """
-
-    kind: RepairKind
-    where: tuple[Any, ...]
-    value: Any = None
-    done: str = ""  # how the import report says it, e.g. "link ignored"
-
-
-@dataclass(frozen=True)
-class Finding:
-    pointer: str
-    message: str  # what is wrong
-    repair: Repair | None = None  # how the add-on's import mends it, if it can
-    blender: str = "fails on it"  # what Blender's importer does: "crashes on it", "cannot open the file", ...
-    severity: str = "error"  # "warning": glTF forbids it but Blender's importer copes (validate's severity)
-
-    @property
-    def fatal(self) -> bool:
-        """Blender's importer cannot open the file at all, repairs or not."""
-        return self.repair is None and self.blender == FATAL
-
-    def as_error(self) -> str:
-        """The finding as validate says it."""
-        repaired = f"; the OMI add-on's import repairs it ({self.repair.done})" if self.repair else ""
-        consequence = f" (Blender's glTF importer {self.blender})" if self.blender else ""
-        return f"{self.message}{consequence}{repaired}"
-
-    def as_repaired(self) -> str:
-        """The finding as the import report says it, once repaired."""
-        return f"{self.message}; {self.repair.done}" if self.repair else self.as_error()
-
-
-FATAL = "cannot open the file"
-READERS_FAIL = "fails on whatever reads it"
-
-
-BufferData = Callable[[int, Any], "bytes | str | int | None"]
-"""(buffer index, buffer JSON) -> the buffer's bytes (or just their length), a reason it cannot be read,
-or None when the data is unknown (not checked)."""
 
 
 def check(document: Any, buffer_data: BufferData | None = None) -> list[Finding]:
@@ -94,19 +44,10 @@ def check(document: Any, buffer_data: BufferData | None = None) -> list[Finding]
         return []
     findings = list(_hierarchy(document))
     findings += _scenes(document)
-    bad_accessors = _accessor_problems(document, buffer_data, findings)
+    bad_accessors = accessor_problems(document, buffer_data, findings)
     findings += _meshes(document, bad_accessors)
     findings += _names(document)
     return findings
-
-
-def _items(document: dict[str, Any], key: str) -> list[Any]:
-    value = document.get(key)
-    return value if isinstance(value, list) else []
-
-
-def _is_index(value: Any, count: int) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < count
 
 
 # --- hierarchy ---------------------------------------------------------------------------------------------
@@ -128,13 +69,13 @@ def node_tree(nodes: Sequence[Any]) -> tuple[dict[int, tuple[int, int]], list[Fi
                                     Repair("drop_children", (index,), done="ignored")))
             continue
         for position, child in enumerate(children):
-            if ((type(child) is int and 0 <= child < count) or _is_index(child, count)) and child != index \
+            if ((type(child) is int and 0 <= child < count) or is_index(child, count)) and child != index \
                     and child not in link_at:  # (the exact type first: files have many links)
                 link_at[child] = (index, position)
                 continue
             at = pointer("nodes", index, "children", position)  # made for findings only: files have many links
             drop = Repair("drop_child", (index, position), done="link ignored")
-            if not _is_index(child, count):
+            if not is_index(child, count):
                 findings.append(Finding(at, f"child {describe(child)} is not a node index",
                                         Repair("drop_child", (index, position), done="ignored")))
             elif child == index:
@@ -146,7 +87,7 @@ def node_tree(nodes: Sequence[Any]) -> tuple[dict[int, tuple[int, int]], list[Fi
 
 
 def _hierarchy(document: dict[str, Any]) -> Iterator[Finding]:
-    nodes = _items(document, "nodes")
+    nodes = array_items(document, "nodes")
     link_at, findings = node_tree(nodes)
     yield from findings
     yield from _depth(nodes, {child: owner for child, (owner, _position) in link_at.items()})
@@ -205,133 +146,26 @@ def _depth(nodes: list[Any], parent: dict[int, int]) -> Iterator[Finding]:
 
 
 def _scenes(document: dict[str, Any]) -> Iterator[Finding]:
-    count = len(_items(document, "nodes"))
-    for index, scene in enumerate(_items(document, "scenes")):
+    count = len(array_items(document, "nodes"))
+    for index, scene in enumerate(array_items(document, "scenes")):
         roots = scene.get("nodes") if isinstance(scene, dict) else None
         for position, node in enumerate(roots if isinstance(roots, list) else []):
-            if not _is_index(node, count):
+            if not is_index(node, count):
                 yield Finding(pointer("scenes", index, "nodes", position), f"scene node {node!r} does not exist",
                               Repair("drop_scene_node", (index, position), done="left out of the scene"))
-    mesh_count = len(_items(document, "meshes"))
-    for index, node in enumerate(_items(document, "nodes")):
+    mesh_count = len(array_items(document, "meshes"))
+    for index, node in enumerate(array_items(document, "nodes")):
         mesh = node.get("mesh") if isinstance(node, dict) else None
-        if mesh is not None and not _is_index(mesh, mesh_count):
+        if mesh is not None and not is_index(mesh, mesh_count):
             yield Finding(pointer("nodes", index, "mesh"), f"mesh {mesh!r} does not exist",
                           Repair("drop_mesh", (index,), done="the node is imported without a mesh"))
-
-
-# --- buffers and accessors -----------------------------------------------------------------------------------
-
-def _buffer_problems(document: dict[str, Any], buffer_data: BufferData | None) -> dict[int, str]:
-    """buffer index -> why its data cannot serve its byteLength (findings made by the caller)."""
-    problems: dict[int, str] = {}
-    if buffer_data is None:
-        return problems
-    for index, buffer in enumerate(_items(document, "buffers")):
-        length = buffer.get("byteLength") if isinstance(buffer, dict) else None
-        data = buffer_data(index, buffer)
-        if isinstance(data, str):
-            problems[index] = data
-        elif data is not None and isinstance(length, int):
-            size = data if isinstance(data, int) else len(data)
-            if size < length:
-                problems[index] = f"holds {size} bytes, fewer than its byteLength {length}"
-    return problems
-
-
-def _accessor_problems(document: dict[str, Any], buffer_data: BufferData | None,
-                       findings: list[Finding]) -> dict[int, str]:
-    """accessor index -> why it cannot be read; the findings about buffers, views and accessors appended."""
-    buffers, views = _items(document, "buffers"), _items(document, "bufferViews")
-    broken_buffers = _buffer_problems(document, buffer_data)
-    for index, reason in broken_buffers.items():
-        uri = buffers[index].get("uri") if isinstance(buffers[index], dict) else None
-        at = pointer("buffers", index, "uri") if isinstance(uri, str) and reason.startswith("cannot") else \
-            pointer("buffers", index)
-        findings.append(Finding(at, f"buffer {index} {reason}", blender=READERS_FAIL))
-    broken_views: dict[int, str] = {}
-    for index, view in enumerate(views):
-        if not isinstance(view, dict):
-            continue
-        buffer, offset, length = view.get("buffer"), view.get("byteOffset", 0), view.get("byteLength")
-        if not _is_index(buffer, len(buffers)):
-            broken_views[index] = f"its buffer {buffer!r} does not exist"
-        elif buffer in broken_buffers:
-            broken_views[index] = f"buffer {buffer} cannot be read"
-            continue
-        else:
-            buffer_length = buffers[buffer].get("byteLength") if isinstance(buffers[buffer], dict) else None
-            if isinstance(offset, int) and isinstance(length, int) and isinstance(buffer_length, int) \
-                    and offset + length > buffer_length:
-                broken_views[index] = f"bytes {offset}..{offset + length} run past buffer {buffer}'s byteLength " \
-                                      f"{buffer_length}"
-            else:
-                continue
-        findings.append(Finding(pointer("bufferViews", index), f"buffer view {index}: {broken_views[index]}",
-                                blender=READERS_FAIL))
-    problems: dict[int, str] = {}
-    for index, accessor in enumerate(_items(document, "accessors")):
-        why = _accessor_problem(accessor, views, broken_views)
-        if why is not None:
-            problems[index] = why
-            if not why.startswith("buffer view") or "does not exist" in why:
-                findings.append(Finding(pointer("accessors", index), f"accessor {index}: {why}", blender=READERS_FAIL))
-    return problems
-
-
-def _accessor_problem(accessor: Any, views: list[Any], broken_views: dict[int, str]) -> str | None:
-    if not isinstance(accessor, dict):
-        return None
-    view = accessor.get("bufferView")
-    if view is None:
-        return None  # all zeros (or sparse only): nothing to read
-    if not _is_index(view, len(views)):
-        return f"buffer view {view!r} does not exist"
-    if view in broken_views:
-        return f"buffer view {view} cannot be read"
-    count, offset = accessor.get("count"), accessor.get("byteOffset", 0)
-    size = COMPONENT_BYTES.get(accessor.get("componentType", 0), 0) * TYPE_COMPONENTS.get(accessor.get("type", ""), 0)
-    view_json = views[view] if isinstance(views[view], dict) else {}
-    stride, length = view_json.get("byteStride") or size, view_json.get("byteLength")
-    if not (isinstance(count, int) and isinstance(offset, int) and isinstance(length, int) and size) or count <= 0:
-        return None
-    end = offset + stride * (count - 1) + size
-    if end > length:
-        return f"reads bytes {offset}..{end} of buffer view {view}, which has {length}"
-    return None
-
-
-def file_buffer_data(binary: bytes | None, read_file: Callable[[str], bytes | int]) -> BufferData:
-    """BufferData for a file: a GLB's BIN chunk (the first buffer without a URI), data: URIs decoded as
-    Blender's importer decodes them, other URIs through `read_file(uri)` (bytes or a size; OSError when
-    missing)."""
-    def data(index: int, buffer: Any) -> bytes | str | int | None:
-        uri = buffer.get("uri") if isinstance(buffer, dict) else None
-        if uri is None:
-            return binary if index == 0 and binary is not None else None
-        if not isinstance(uri, str):
-            return None
-        if uri.startswith("data:"):
-            separator = uri.find(";base64,")
-            if separator == -1:
-                return None
-            try:
-                return base64.b64decode(uri[separator + len(";base64,"):])
-            except (binascii.Error, ValueError) as error:
-                return f"cannot be decoded: its data: URI is not valid base64 ({str(error).split(':')[0]})"
-        try:
-            return read_file(uri)
-        except OSError as error:
-            return f"cannot be read: {uri!r} ({error.strerror or error})"
-
-    return data
 
 
 # --- meshes and names ---------------------------------------------------------------------------------------
 
 def _meshes(document: dict[str, Any], bad_accessors: dict[int, str]) -> Iterator[Finding]:
-    accessors = _items(document, "accessors")
-    for mesh_index, mesh in enumerate(_items(document, "meshes")):
+    accessors = array_items(document, "accessors")
+    for mesh_index, mesh in enumerate(array_items(document, "meshes")):
         primitives = mesh.get("primitives") if isinstance(mesh, dict) else None
         for position, primitive in enumerate(primitives if isinstance(primitives, list) else []):
             if isinstance(primitive, dict):
@@ -349,7 +183,7 @@ def _primitive(primitive: dict[str, Any], accessors: list[Any], bad_accessors: d
     for accessor in used:
         if accessor is None:
             continue
-        if not _is_index(accessor, len(accessors)):
+        if not is_index(accessor, len(accessors)):
             return Finding(at, f"primitive reads accessor {accessor!r}, which does not exist", drop)
         if accessor in bad_accessors:
             return Finding(at, f"primitive reads accessor {accessor}, which cannot be read", drop)
@@ -380,10 +214,10 @@ def _primitive(primitive: dict[str, Any], accessors: list[Any], bad_accessors: d
 def _names(document: dict[str, Any]) -> Iterator[Finding]:
     """Names with lone surrogates (valid JSON escapes, not text): Blender cannot store them."""
     for array in NAMED_ARRAYS:
-        items = _items(document, array)
-        if _ascii_names(items):
+        named = array_items(document, array)
+        if _ascii_names(named):
             continue
-        for index, item in enumerate(items):
+        for index, item in enumerate(named):
             name = item.get("name") if isinstance(item, dict) else None
             if isinstance(name, str) and not name.isascii() and not _is_text(name):
                 fixed = name.encode("utf-8", "replace").decode("utf-8")

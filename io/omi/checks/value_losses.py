@@ -17,8 +17,9 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
-from ..dialects.base import OMI, Dialect
+from ..dialects.base import Dialect
 from ..dialects.fields import Field, json_value
+from ..dialects.omi import OMI
 from ..json_types import MISSING, Where, describe, join, pointer_text
 from ..model import Issue, NodePhysics, PhysicsDocument, Shape
 from . import rules

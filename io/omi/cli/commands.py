@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import schema
+from ..write import dialect_convert
 from . import resources
 from .batch import expand_paths, run_pool, useful_jobs
 from .convert_file import convert_one
@@ -42,7 +43,7 @@ def add_commands(commands: Any) -> None:
                                                 "KHR_implicit_shapes or as OMI (any OMI revision is read); nothing "
                                                 "else changes. Refuses to write when a value cannot be held by the "
                                                 "target (each named with its pointer) unless --force.")
-    converter.add_argument("--to", required=True, choices=("OMI", "KHR"), help="the dialect to write")
+    converter.add_argument("--to", required=True, choices=dialect_convert.targets(), help="the dialect to write")
     rewrite_options(converter, "write even when meaning is lost")
     converter.set_defaults(run=cmd_convert)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..checks import schema, schema_khr
+from ..dialects import registry
 from ..write.dialect_convert import convert
 from . import resources
 from .results import Result, counted, failed, from_issues
@@ -17,7 +17,7 @@ from .validate_file import read_file
 
 
 def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
-    """task: (source, target file, target dialect "OMI"/"KHR", write even when meaning is lost, spec folder)."""
+    """task: (source, target file, target (`dialect_convert.targets`), write even when meaning is lost, spec folder)."""
     source, target, dialect, force, spec_dir = task
     parsed, problem = read_file(source)
     if parsed is None:
@@ -31,8 +31,8 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     lost = {(found.pointer, found.message) for found in conversion.lost}
     issues = [{**item, "severity": "error"} if (item["pointer"], item["message"]) in lost else item
               for item in from_issues(conversion.issues, "convert")]
-    checked = schema_khr.khr_schema_errors(written) if dialect == "KHR" else \
-        schema.schema_errors(written, spec_dir, allow_legacy=False)
+    check = registry.get(registry.target(dialect).dialects[0]).schema_check
+    checked = check(written, spec_dir, False) if check is not None else []
     issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}
                for item in from_issues(checked, "convert") if item["severity"] == "error"]
     copies, missing = resources.resource_copies(written, Path(source), Path(target))

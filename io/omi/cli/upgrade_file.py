@@ -12,7 +12,7 @@ from typing import Any
 from .. import gltf_file
 from ..checks import canonical, rules, schema
 from ..dialects import unknown_keys
-from ..dialects.base import OMI
+from ..dialects.omi import OMI
 from ..json_types import pointer
 from ..model import ALL_EXTENSIONS, PhysicsDocument
 from ..read import reader

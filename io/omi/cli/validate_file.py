@@ -12,18 +12,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from .. import gltf_file
-from ..checks import (
-    gltf_structure,
-    joint_rest,
-    node_transforms,
-    rules,
-    schema,
-    schema_khr,
-    shape_meshes,
-    skin_joints,
-    value_losses,
-)
-from ..dialects import base, pointers, unknown_keys
+from ..checks import gltf_structure, joint_rest, node_transforms, rules, shape_meshes, skin_joints, value_losses
+from ..dialects import builtin, pointers, registry, unknown_keys  # noqa: F401 - builtin: the built-in units
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
 from ..read import reader, writers
@@ -119,8 +109,10 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     parsed, problem = read_file(path)
     if parsed is None:
         return failed(path, problem or "cannot read")
-    used = base.dialects_used(parsed.document) or {"OMI"}
-    docs = [reader.read_document(parsed.document, name) for name in sorted(used, reverse=True)]  # OMI, KHR
+    default = registry.default()
+    used = registry.dialects_used(parsed.document) or {default.name}
+    read_order = [default.name, *(name for name in registry.names() if name != default.name)]  # default first
+    docs = [reader.read_document(parsed.document, name) for name in read_order if name in used]
     doc = docs[0]
     buffers = buffer_reader(parsed, path)
     structure = structure_issues(parsed, path, buffers)
@@ -139,9 +131,11 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
     issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits
     issues += from_issues(skin_joints.check(parsed.document, [read.nodes for read in docs]), "rules")  # on bones
-    found = schema.schema_errors(parsed.document, spec_dir, allow_legacy=True)
-    if "KHR" in used:  # both checks report a non-finite number: once is enough
-        found += [item for item in schema_khr.khr_schema_errors(parsed.document) if item not in found]
+    found: list[Issue] = []
+    for name in read_order:  # the default dialect's schemas always (they see extensionsUsed), the others' if used
+        check = registry.get(name).schema_check
+        if check is not None and (name == default.name or name in used):
+            found += [item for item in check(parsed.document, spec_dir, True) if item not in found]  # said once
     explained = writers.explained([note for read in docs for note in read.issues])  # as the writer meant
     schema_issues = [item for item in from_issues(found, "schema")
                      if item["severity"] != "warning" or item["pointer"] not in explained]

@@ -27,7 +27,7 @@ from typing import Any
 from .. import model
 from ..model import Issue
 from . import godot_scale
-from .base import OMI_SHAPE_FIELDS
+from .omi import OMI_SHAPE_FIELDS
 
 NAME = "godot"
 GODOT = "Godot 4"

@@ -26,6 +26,7 @@ from .fields import Field, read_fields, write_fields, write_unknown
 from .unknown_keys import collect
 
 GRAVITY = model.GRAVITY_EXTENSION
+DIALECT = model.KEPT_KEYS_DIALECT  # the dialect that carries it, and spells the keys it keeps (registered in builtin)
 NORMAL_TOLERANCE = 1e-3  # |direction| may differ from 1 by this much before it is reported (float32 files)
 
 _GRAVITY = Field("gravity", "gravity", what="gravity")  # required, no default: always written
@@ -217,7 +218,7 @@ def world_json(world: WorldGravity) -> dict[str, Any]:
     """The document-level object; `gravity` is always written (required)."""
     out = write_fields(WORLD_FIELDS, world, {})
     out.setdefault("gravity", 0.0)  # a non-finite model value: the schema needs a number
-    return write_unknown(WORLD_FIELDS, world, out, "OMI")
+    return write_unknown(WORLD_FIELDS, world, out, DIALECT)
 
 
 def volume_json(volume: GravityVolume, ref: Callable[[str, dict[str, Any]], Any],
@@ -248,14 +249,14 @@ def volume_json(volume: GravityVolume, ref: Callable[[str, dict[str, Any]], Any]
                    "written")
             return None
         details["shape"] = index
-    kept = volume.type_unknown.fresh().get(gravity_type) if volume.type_unknown.dialect == "OMI" else None
+    kept = volume.type_unknown.fresh().get(gravity_type) if volume.type_unknown.dialect == DIALECT else None
     for key, value in (kept or {}).items():
         details.setdefault(key, value)
     if not details:
         first = TYPE_FIELDS[gravity_type][0]
         details[first.key] = list(first.default) if first.kind == "vector" else float(first.default)
     out[gravity_type] = details
-    return write_unknown(VOLUME_FIELDS, volume, out, "OMI")
+    return write_unknown(VOLUME_FIELDS, volume, out, DIALECT)
 
 
 def node_json(node: NodePhysics, ref: Callable[[str, dict[str, Any]], Any],
@@ -293,7 +294,7 @@ def write_world(doc: PhysicsDocument, out: dict[str, Any], dialect: str, issues:
     """Write the document's world gravity into `out` (OMI), or name it as lost (KHR); the extensions written."""
     if doc.gravity is None:
         return ()
-    if dialect != "OMI":
+    if dialect != DIALECT:
         if issues is not None:
             issues.extend(khr_world_loss(doc))
         return ()

@@ -1,11 +1,11 @@
-"""The KHR dialect: KHR_physics_rigid_bodies with KHR_implicit_shapes, as tables (see `dialects.py`).
+"""The KHR dialect: KHR_physics_rigid_bodies with KHR_implicit_shapes, as tables (see `base.py`).
 
 Where KHR differs from OMI in values, the tables say it: no motion type (`isKinematic`; static is a
 collider with no motion above it), no defaults for mass, inertia and the combine modes (the engine
 chooses), smaller capsule and cylinder defaults, a `plane` shape. Every size is written explicitly
 (`default=None`: never omitted), so a file means the same to readers of either revision. The few
 structural differences (collider `geometry`, the joint inside the body extension) are in
-`reader_khr.py` and `writer_khr.py`.
+`read/khr.py` and `write/khr.py`; the unit is registered by `dialects/builtin.py`.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from .. import model
 from .base import DRIVE_FIELDS, FILTER_FIELDS, JOINT_FIELDS, JOINT_SETTINGS_FIELDS, LIMIT_FIELDS, Dialect
 from .fields import Field
 
+NAME = "KHR"
 BODY_EXTENSION = model.KHR_BODY_EXTENSION
 SHAPE_EXTENSION = model.KHR_SHAPE_EXTENSION
 EXTENSIONS = model.KHR_EXTENSIONS
@@ -100,7 +101,7 @@ KHR_TRIGGER_FIELDS: tuple[Field, ...] = (
 )
 
 KHR = Dialect(
-    name="KHR",
+    name=NAME,
     body_extension=BODY_EXTENSION,
     shape_extension=SHAPE_EXTENSION,
     joint_extension=BODY_EXTENSION,
@@ -117,6 +118,8 @@ KHR = Dialect(
     joint_settings_fields=JOINT_SETTINGS_FIELDS,
     joint_fields=JOINT_FIELDS,
     body_parts=("motion", "collider", "trigger", "joint"),
+    item_references={"shapes": (("collider", "geometry", "shape"), ("trigger", "geometry", "shape")),
+                     "physicsMaterials": (("collider", "physicsMaterial"),), "physicsJoints": (("joint", "joint"),)},
     paired_drive_gains=True,
     degenerate_shapes_dropped=True,
 )

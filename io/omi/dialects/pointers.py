@@ -20,9 +20,10 @@ from .. import model
 from ..json_types import escape_token, get, is_index
 from ..model import Issue
 from . import gravity
-from .base import OMI, Dialect
+from .base import Dialect
 from .fields import Field
 from .khr import KHR
+from .omi import OMI
 
 ObjectModelType = Literal["float", "float3", "float4", "bool", "int", "float[]"]
 ANIMATION_POINTER_EXTENSION = "KHR_animation_pointer"

@@ -6,7 +6,8 @@ them in our hands: the reader calls `collect` for every object it reads, which k
 Field tables (and the few keys an item reads itself) do not declare in the item's `model.Unknown`, and
 names each with a warning saying so; the writers put them back (`fields.write_unknown`), the Blender
 layer stores them with the settings. The tables are the one home of what is known: nothing here lists
-keys. `check` is the reader's findings of this kind (`validate`, tests). `not_written` names what a
+keys. `read.reader.kept_key_findings` is the reader's findings of this kind (`validate`,
+tests). `not_written` names what a
 writer of another dialect cannot carry (KHR has its own namespaces).
 """
 
@@ -18,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..json_types import Issues, Where, join, pointer_text
-from ..model import NOTHING_UNKNOWN, Issue, NodePhysics, PhysicsDocument, Unknown
+from ..model import KEPT_KEYS_DIALECT, NOTHING_UNKNOWN, Issue, NodePhysics, PhysicsDocument, Unknown
 from .fields import Field
 
 FOREIGN = ("extras", "extensions")  # glTF property members the model does not read inside OMI items
@@ -28,7 +29,8 @@ KIND = "unknown_key"  # Issue.kind of the findings made here
 
 
 def collect(fields: Iterable[Field], container: Mapping[str, Any], at: Where, issues: Issues, what: str, *,
-            dialect: str = "OMI", known: Iterable[str] = (), quiet: Iterable[str] = (), keep: bool = True) -> Unknown:
+            dialect: str = KEPT_KEYS_DIALECT, known: Iterable[str] = (), quiet: Iterable[str] = (),
+            keep: bool = True) -> Unknown:
     """The keys of one JSON object that `fields` and `known` do not declare, and the file's spelling of each
     open "choice" value the table does not know (the reader reports that one, reading the Field's fallback).
 
@@ -85,14 +87,6 @@ def _writable(value: Any) -> bool:
     except (ValueError, TypeError):
         return False
     return not (isinstance(value, float) and not math.isfinite(value))
-
-
-def check(document: Any) -> list[Issue]:
-    """A warning for every key of an OMI object that the model does not read (kept on import and export):
-    the reader's findings of this kind."""
-    from ..read.reader import read_document  # noqa: PLC0415 - the reader calls `collect`
-
-    return [found for found in read_document(document, "OMI").issues if found.kind == KIND]
 
 
 # --- another dialect ---------------------------------------------------------------------------------

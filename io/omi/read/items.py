@@ -1,5 +1,5 @@
 """JSON -> model for the document-level items (shapes, physics materials, collision filters, joint settings)
-and a body's motion values, driven by a dialect's field tables (`dialects.py`).
+and a body's motion values, driven by a dialect's field tables (`dialects/base.py`).
 
 Every value goes through `fields.read_fields`, so bounds and defaults are those of the table; what
 differs in structure (a shape's per-type sub-object and its legacy forms, a limit's axes, a drive's
@@ -17,16 +17,10 @@ from .. import model
 from ..checks import rules
 from ..conventions import capsule_mid_height, held_choice
 from ..dialects import unknown_keys
-from ..dialects.base import (
-    LEGACY_FLAT_SHAPE_KEYS,
-    LEGACY_HULL_TYPE,
-    LEGACY_IS_TRIGGER_KEY,
-    LEGACY_SHAPE_RADIUS_KEY,
-    OMI,
-    Dialect,
-)
+from ..dialects.base import Dialect
 from ..dialects.fields import Field, field, read_field, read_fields
 from ..dialects.khr import PLANE_BOX_INFINITE_SIZE, PLANE_BOX_THICKNESS
+from ..dialects.omi import LEGACY_FLAT_SHAPE_KEYS, LEGACY_HULL_TYPE, LEGACY_IS_TRIGGER_KEY, LEGACY_SHAPE_RADIUS_KEY
 from ..json_types import (
     MISSING,
     Issues,
@@ -59,7 +53,7 @@ class ItemReader:
     """Reads items of one document in one dialect; `revision` records a revision met on the way."""
 
     def __init__(self, issues: list[Issue], mesh_count: int, revision: Callable[[str, Where], None],
-                 dialect: Dialect = OMI) -> None:
+                 dialect: Dialect) -> None:
         self.issues = issues
         self.mesh_count = mesh_count
         self.revision = revision
@@ -142,7 +136,8 @@ class ItemReader:
             return Shape(shape_type, mesh=mesh)
         if shape_type == "plane":
             return self.plane_box(read_fields(fields, details, at, self.issues), at)
-        if shape_type in model.ROUND_SHAPE_TYPES and LEGACY_SHAPE_RADIUS_KEY in details and self.dialect is OMI:
+        if shape_type in model.ROUND_SHAPE_TYPES and LEGACY_SHAPE_RADIUS_KEY in details \
+                and self.dialect.legacy_extensions:  # a dialect with legacy revisions reads their forms
             return self.legacy_round_shape(shape_type, details, at)
         shape = Shape(shape_type, **read_fields(fields, details, at, self.issues))
         if self.dialect.degenerate_shapes_dropped and rules.degenerate(shape):
@@ -151,7 +146,7 @@ class ItemReader:
         return shape
 
     def plane_box(self, values: dict[str, Any], at: Where) -> Shape:
-        """A KHR plane as the thin box Blender can simulate (see dialects_khr.PLANE_BOX_*)."""
+        """A KHR plane as the thin box Blender can simulate (see dialects/khr.py PLANE_BOX_*)."""
         size_x = values["size_x"] or PLANE_BOX_INFINITE_SIZE
         size_z = values["size_z"] or PLANE_BOX_INFINITE_SIZE
         infinite = " (infinite extents made finite)" if values["size_x"] is None or values["size_z"] is None else ""

@@ -23,16 +23,6 @@ from ..dialects.base import Dialect
 from ..json_types import get
 from ..model import Issue
 
-# Where a node's body or joint extension references each document-level array (key paths below it).
-_REFERENCES: dict[tuple[str, str], tuple[tuple[str, ...], ...]] = {
-    ("OMI", "shapes"): (("collider", "shape"), ("trigger", "shape")),
-    ("OMI", "physicsMaterials"): (("collider", "physicsMaterial"),),
-    ("OMI", "physicsJoints"): (("joint",),),
-    ("KHR", "shapes"): (("collider", "geometry", "shape"), ("trigger", "geometry", "shape")),
-    ("KHR", "physicsMaterials"): (("collider", "physicsMaterial"),),
-    ("KHR", "physicsJoints"): (("joint", "joint"),),
-}
-
 
 def _referencing_extension(dialect: Dialect, array: str) -> str:
     return dialect.joint_extension if array == "physicsJoints" else dialect.body_extension
@@ -106,8 +96,8 @@ class _Follower:
 
     def _item_index(self, array: str, index: int) -> int | None:
         """The written item the source item's users now reference; a copy of their own when others share it."""
-        source_paths = _REFERENCES[(self.source_dialect.name, array)]
-        target_paths = _REFERENCES[(self.target_dialect.name, array)]
+        source_paths = self.source_dialect.item_references[array]
+        target_paths = self.target_dialect.item_references[array]
         source_extension = _referencing_extension(self.source_dialect, array)
         target_extension = _referencing_extension(self.target_dialect, array)
         source_nodes, nodes = _nodes(self.source), _nodes(self.written)

@@ -1,7 +1,9 @@
-"""Convert a document's physics between dialects (OMI of any revision <-> KHR), touching nothing else.
+"""Convert a document's physics between dialects (OMI of any revision <-> KHR, any registered), touching
+nothing else.
 
-`convert` reads the physics in the dialect the document uses (or `source`), writes it in `target` and
-removes the source dialect's extensions; everything outside the physics extensions is kept as it was
+`convert` reads the physics in the dialect the document uses (or `source`), writes it for `target` (an
+export target of the registry that writes one dialect, its transform applied) and removes every other
+dialect's extensions; everything outside the physics extensions is kept as it was
 (as `write_document` promises). Each value one side cannot hold is an Issue with its pointer: found
 while reading (e.g. a KHR plane read as a box, an infinite mass) or while writing (e.g. an OMI static
 motion's mass). `lost` lists those that change meaning (warnings and errors), so a caller can refuse to
@@ -15,14 +17,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks import rules
-from ..dialects.base import OMI, document_dialect
-from ..dialects.khr import KHR
+from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from ..model import Issue
 from ..read.reader import read_document
 from . import channel_follow
 from .writer import write_document
 
-DIALECTS = ("OMI", "KHR")
+
+def targets() -> tuple[str, ...]:
+    """What `convert` writes: the registry's export targets that write a single dialect."""
+    return tuple(target.name for target in registry.targets() if len(target.dialects) == 1)
 
 
 @dataclass
@@ -39,13 +43,16 @@ class Conversion:
 
 
 def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> Conversion:
-    """The document with its physics rewritten from `source` (default: the one it uses) into `target`."""
-    if target not in DIALECTS or (source is not None and source not in DIALECTS):
-        raise ValueError(f"dialects are {', '.join(DIALECTS)}")
-    source = source or document_dialect(gltf)
+    """The document with its physics rewritten from `source` (default: the one it uses) for `target`."""
+    if target not in targets() or (source is not None and source not in registry.names()):
+        raise ValueError(f"targets are {', '.join(targets())}; dialects are {', '.join(registry.names())}")
+    chosen = registry.target(target)
+    source = source or registry.document_dialect(gltf)
     doc = read_document(gltf, source)
     issues = list(doc.issues)
-    written = write_document(doc, gltf, (target,), clear=DIALECTS, issues=issues)
-    tables = {"OMI": OMI, "KHR": KHR}
-    issues += channel_follow.follow(gltf, tables[source], written, tables[target])  # channels move with values
+    written = write_document(doc, gltf, chosen.dialects, clear=registry.names(), issues=issues)
+    written_tables = registry.get(chosen.dialects[0]).tables  # channels move with the values
+    issues += channel_follow.follow(gltf, registry.get(source).tables, written, written_tables)
+    if chosen.transform is not None:
+        chosen.transform(written, issues)
     return Conversion(written, source, target, issues)

@@ -1,5 +1,5 @@
 """Model -> JSON for the document-level items (shapes, physics materials, collision filters, joint settings)
-and a body's motion, driven by a dialect's field tables (`dialects.py`).
+and a body's motion, driven by a dialect's field tables (`dialects/base.py`).
 
 Every function returns a plain JSON dict with the spec defaults omitted and never NaN, Infinity or -1
 (ERRATA: glTFid has minimum 0, JSON has no Infinity), so `json.dumps(..., allow_nan=False)` always
@@ -14,8 +14,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from .. import model
-from ..dialects.base import LIMIT_RANGE_KEYS, OMI, Dialect
+from ..dialects.base import LIMIT_RANGE_KEYS, Dialect
 from ..dialects.fields import field, finite, json_value, write_fields, write_unknown
+from ..dialects.omi import OMI
 from ..model import CollisionFilter, JointDrive, JointLimit, JointSettings, Motion, PhysicsMaterial, Shape
 
 

@@ -1,6 +1,6 @@
 """Model -> KHR_physics_rigid_bodies + KHR_implicit_shapes (the newest revision: `geometry.mesh`).
 
-The counterpart of `writer.node_extensions` for the KHR dialect, with the same `ref`/`node_ref`/`mesh_ref`
+The counterpart of `write/omi.node_extensions` for the KHR dialect, with the same `ref`/`node_ref`/`mesh_ref`
 callbacks, so `writer.write_document` and the glTF export hook place KHR items the way they place OMI
 ones (`writer.ItemArrays(dialect=KHR)`). Sizes are always written (KHR's defaults differ from OMI's).
 Whatever KHR cannot hold is reported with the pointer of the node, never dropped silently:
@@ -21,10 +21,11 @@ from typing import Any
 
 from .. import model
 from ..checks import rules
-from ..dialects import gravity, unknown_keys
-from ..dialects.base import OMI_MOTION_FIELDS
+from ..dialects import registry, unknown_keys
+from ..dialects.base import Dialect
 from ..dialects.fields import Field, field, write_fields
 from ..dialects.khr import BODY_EXTENSION, KHR
+from ..dialects.omi import OMI_MOTION_FIELDS
 from ..json_types import Where, join
 from ..model import Collider, Issue, Joint, JointSettings, MeshRef, Motion, NodePhysics, NodeRef, Shape, Trigger
 from .items import drive_to_json, filter_to_json, limit_to_json, material_to_json, shape_to_json
@@ -191,13 +192,16 @@ def joint_settings_to_khr(settings: JointSettings, at: Where, issues: list[Issue
 
 def node_extensions_khr(node: NodePhysics, ref: Ref, node_ref: Callable[[NodeRef], Any],
                         mesh_ref: Callable[[MeshRef], Any], issues: list[Issue] | None = None, *,
-                        at: str = "") -> dict[str, dict[str, Any]]:
-    """{"KHR_physics_rigid_bodies": {...}} for one node, or {} (pointers relative to `at`)."""
+                        at: str = "", dialect: Dialect = KHR) -> dict[str, dict[str, Any]]:
+    """{"KHR_physics_rigid_bodies": {...}} for one node, or {} (pointers relative to `at`; the structure is
+    KHR's, its tables are `dialect`'s)."""
     body: dict[str, Any] = {}
     body_at = join(at, "extensions", BODY_EXTENSION)
     if issues is not None:  # what an OMI file held that the model does not read stays in the OMI spelling
-        issues.extend(unknown_keys.not_written(node, KHR.name, at))
-        issues.extend(gravity.khr_losses(node, at))
+        issues.extend(unknown_keys.not_written(node, dialect.name, at))
+        for extension in registry.extension_units():  # another dialect's extension units: named
+            if extension.dialect != dialect.name and extension.node_losses is not None:
+                issues.extend(extension.node_losses(node, at))
     if node.motion is not None:
         motion = motion_to_khr(node.motion, join(body_at, "motion"), issues)
         if motion is not None:

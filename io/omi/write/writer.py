@@ -1,14 +1,15 @@
-"""Model -> glTF JSON: one node's extensions, and whole documents.
+"""Model -> glTF JSON: whole documents, in any registered dialect (and the per-node and per-item writers).
 
-The per-item functions (shapes, materials, filters, joint settings, motion) are in `writer_items`,
-driven by the dialect tables; they are re-exported here.
-`node_extensions` builds one node's extensions and hands every document-level item (shape, physics
-material, collision filter, joint settings) to a `ref` callback that decides what stands for its index,
-and every node or mesh reference to `node_ref`/`mesh_ref`. `write_document` below deduplicates equal items
-into arrays (compared as canonical JSON) and maps references to the document's own indices. The glTF
-export hook (io/blender/export_physics.py) resolves indices itself: its `ref` also deduplicates into
-arrays of its own and returns ints, and its node/mesh references are placeholders that it replaces with
-the exporter's indices once every node and mesh has one, before it writes the arrays and extensionsUsed.
+The per-item functions (shapes, materials, filters, joint settings, motion) are in `write/items.py`,
+driven by the dialect tables, and OMI's `node_extensions` in `write/omi.py`; they are re-exported here.
+A dialect's node writer (`registry.DialectUnit.write_node`) hands every document-level item (shape,
+physics material, collision filter, joint settings) to a `ref` callback that decides what stands for its
+index, and every node or mesh reference to `node_ref`/`mesh_ref`. `write_document` below deduplicates
+equal items into arrays (compared as canonical JSON) and maps references to the document's own indices.
+The glTF export hook (io/blender/export/physics.py) resolves indices itself: its `ref` also deduplicates
+into arrays of its own and returns ints, and its node/mesh references are placeholders that it replaces
+with the exporter's indices once every node and mesh has one, before it writes the arrays and
+extensionsUsed.
 """
 
 from __future__ import annotations
@@ -18,13 +19,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import model
-from ..checks import value_losses
-from ..dialects import gravity, unknown_keys
-from ..dialects.base import OMI, Dialect, explicit_shape_default
-from ..dialects.fields import write_unknown
-from ..dialects.khr import KHR
-from ..json_types import MISSING, Where, join, report
-from ..model import Collider, Issue, Joint, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape, Trigger
+from ..dialects import builtin, registry, unknown_keys  # noqa: F401 - builtin: the built-in units registered
+from ..dialects.base import Dialect, explicit_shape_default
+from ..dialects.omi import OMI
+from ..json_types import report
+from ..model import Issue, MeshRef, NodeRef, PhysicsDocument
 from .items import (
     drive_to_json,
     filter_to_json,
@@ -34,7 +33,7 @@ from .items import (
     motion_to_json,
     shape_to_json,
 )
-from .khr import node_extensions_khr
+from .omi import node_extensions
 
 BODY = model.BODY_EXTENSION
 SHAPE = model.SHAPE_EXTENSION
@@ -44,138 +43,9 @@ OMI_EXTENSIONS = model.CURRENT_EXTENSIONS
 ALL_OMI_EXTENSIONS = model.ALL_EXTENSIONS
 
 Ref = Callable[[str, dict[str, Any]], Any]
-DIALECT_TABLES: dict[str, Dialect] = {"OMI": OMI, "KHR": KHR}
 
 __all__ = ["ItemArrays", "drive_to_json", "filter_to_json", "joint_settings_to_json", "limit_to_json",
            "material_to_json", "motion_to_json", "node_extensions", "shape_to_json", "write_document"]
-
-
-# --- one node ------------------------------------------------------------------------------------
-
-def _shape_ref(shape: Shape, ref: Ref, mesh_ref: Callable[[MeshRef], Any], at: Where,
-               issues: list[Issue] | None) -> tuple[bool, Any]:
-    """(usable, index) for a shape; not usable when its mesh is not exported."""
-    mesh_value = None
-    if shape.type in model.MESH_SHAPE_TYPES:
-        if shape.mesh is None:
-            report(issues, at, f"{shape.type} shape has no mesh; written without one", "warning")
-        else:
-            mesh_value = mesh_ref(shape.mesh)
-            if mesh_value is None:
-                report(issues, at, f"the mesh of the {shape.type} shape is not exported; dropped")
-                return False, None
-    return True, ref("shapes", shape_to_json(shape, mesh_value))
-
-
-def _optional_ref(ref: Ref, kind: str, item: dict[str, Any]) -> Any:
-    """Index of a material/filter, or None for one that means the same as no item at all."""
-    return ref(kind, item) if item else None
-
-
-def _collider_json(collider: Collider, ref: Ref, mesh_ref: Callable[[MeshRef], Any], at: Where,
-                   issues: list[Issue] | None) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    if collider.shape is not None:
-        usable, index = _shape_ref(collider.shape, ref, mesh_ref, join(at, "collider", "shape"), issues)
-        if not usable:
-            return None
-        out["shape"] = index
-    if collider.physics_material is not None:
-        index = _optional_ref(ref, "physicsMaterials", material_to_json(collider.physics_material))
-        if index is not None:
-            out["physicsMaterial"] = index
-    if collider.collision_filter is not None:
-        index = _optional_ref(ref, "collisionFilters", filter_to_json(collider.collision_filter))
-        if index is not None:
-            out["collisionFilter"] = index
-    return write_unknown(OMI.collider_fields, collider, out, OMI.name)
-
-
-def _trigger_json(trigger: Trigger, ref: Ref, node_ref: Callable[[NodeRef], Any],
-                  mesh_ref: Callable[[MeshRef], Any], *, at: Where,
-                  issues: list[Issue] | None) -> dict[str, Any] | None:
-    out: dict[str, Any] = {}
-    if trigger.shape is not None:
-        usable, index = _shape_ref(trigger.shape, ref, mesh_ref, join(at, "trigger", "shape"), issues)
-        if not usable:
-            return None
-        out["shape"] = index
-        if trigger.collision_filter is not None:
-            index = _optional_ref(ref, "collisionFilters", filter_to_json(trigger.collision_filter))
-            if index is not None:
-                out["collisionFilter"] = index
-        return write_unknown(OMI.trigger_fields, trigger, out, OMI.name)
-    members = []
-    for position, member in enumerate(trigger.nodes):
-        value = node_ref(member)
-        if value is None:
-            report(issues, join(at, "trigger", "nodes", position), "compound trigger member is not exported; dropped")
-        elif value not in members:
-            members.append(value)
-    if not members:
-        report(issues, join(at, "trigger"), "compound trigger has no exported member; dropped")
-        return None
-    if trigger.collision_filter is not None and filter_to_json(trigger.collision_filter):
-        report(issues, join(at, "trigger", "collisionFilter"),
-              "a compound trigger cannot carry a collision filter (schema); set it on its members; dropped")
-    out["nodes"] = members
-    return write_unknown(OMI.trigger_fields, trigger, out, OMI.name)
-
-
-def _joint_json(joint: Joint, ref: Ref, node_ref: Callable[[NodeRef], Any], at: Where,
-                issues: list[Issue] | None) -> dict[str, Any] | None:
-    connected = node_ref(joint.connected_node) if joint.connected_node is not None else None
-    if connected is None:
-        report(issues, join(at, "connectedNode"), "the joint's connected node is not exported; joint dropped")
-        return None
-    out: dict[str, Any] = {"joint": ref("physicsJoints", joint_settings_to_json(joint.settings)),
-                           "connectedNode": connected}
-    if joint.enable_collision:
-        out["enableCollision"] = True
-    return write_unknown(OMI.joint_fields, joint, out, OMI.name)
-
-
-def node_extensions(
-    node: NodePhysics,
-    ref: Ref,
-    node_ref: Callable[[NodeRef], Any],
-    mesh_ref: Callable[[MeshRef], Any],
-    issues: list[Issue] | None = None,
-    *,
-    at: str = "",
-) -> dict[str, dict[str, Any]]:
-    """The node-level OMI extensions of one node: {"OMI_physics_body": ..., "OMI_physics_joint": ...}.
-
-    Only the keys that apply are present. A grouping collider is written as `{}`. Targets that
-    node_ref/mesh_ref report as not exported (None) are dropped and noted in `issues` (pointers are
-    relative to `at`, e.g. "/nodes/3/extensions/OMI_physics_body").
-    """
-    result: dict[str, dict[str, Any]] = {}
-    body: dict[str, Any] = {}
-    body_at = join(at, "extensions", BODY) if at else ""
-    if issues is not None:
-        issues.extend(value_losses.unwritten(node, OMI, at))  # what the file will not hold, named
-    if node.motion is not None:
-        body["motion"] = motion_to_json(node.motion)
-    if node.collider is not None:
-        collider = _collider_json(node.collider, ref, mesh_ref, body_at, issues)
-        if collider is not None:
-            body["collider"] = collider
-    if node.trigger is not None:
-        trigger = _trigger_json(node.trigger, ref, node_ref, mesh_ref, at=body_at, issues=issues)
-        if trigger is not None:
-            body["trigger"] = trigger
-    body = write_unknown((), node, body, OMI.name)  # the body object's own kept keys
-    if body:
-        result[BODY] = body
-    if node.joint is not None:
-        joint = _joint_json(node.joint, ref, node_ref, join(at, "extensions", JOINT) if at else "", issues)
-        if joint is not None:
-            result[JOINT] = joint
-    volume = gravity.node_json(node, ref, lambda shape: _shape_ref(shape, ref, mesh_ref, at, issues), at, issues)
-    if volume is not MISSING:
-        result[gravity.GRAVITY] = volume
-    return result
 
 
 # --- whole document ------------------------------------------------------------------------------
@@ -277,19 +147,17 @@ def put_document_unknown(content: dict[str, Any], name: str, unknown: model.Unkn
             content.setdefault(key, value)
 
 
-DIALECT_NAMES: dict[str, tuple[str, ...]] = {  # every extension name a dialect owns (removed when rewritten)
-    "OMI": (*ALL_OMI_EXTENSIONS, gravity.GRAVITY), "KHR": model.KHR_EXTENSIONS}
-
-
-def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequence[str] = ("OMI",), *,
+def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequence[str] | None = None, *,
                    clear: Iterable[str] | None = None, issues: list[Issue] | None = None,
                    copy: bool = True) -> dict[str, Any]:
-    """A deep copy of `gltf` whose physics is `doc`, written in `dialects` ("OMI", "KHR" or both); nothing
-    else changes. The extensions of the dialects in `clear` (default: those written) are replaced; what
-    a dialect cannot hold is reported in `issues` with the node's pointer. `copy=False` writes into `gltf`
-    itself (a caller's own scratch document, e.g. the export hook's view of its nodes)."""
-    cleared = tuple(dict.fromkeys(clear if clear is not None else dialects))
-    owned = tuple(name for dialect in cleared for name in DIALECT_NAMES[dialect])
+    """A deep copy of `gltf` whose physics is `doc`, written in `dialects` (registered names, in order;
+    default: the default dialect); nothing else changes. The extensions of the dialects in `clear`
+    (default: those written) are replaced; what a dialect cannot hold is reported in `issues` with the
+    node's pointer. `copy=False` writes into `gltf` itself (a caller's own scratch document, e.g. the
+    export hook's view of its nodes)."""
+    units = [registry.get(name) for name in dict.fromkeys(dialects or (registry.default().name,))]
+    cleared = tuple(dict.fromkeys(clear if clear is not None else (unit.name for unit in units)))
+    owned = tuple(name for dialect in cleared for name in registry.owned_names(dialect))
     out: dict[str, Any] = (_copy_json(gltf) if copy else gltf) if isinstance(gltf, dict) else \
         _copy_json(gltf) if isinstance(gltf, Mapping) else {}
     nodes: list[Any] = out["nodes"] if isinstance(out.get("nodes"), list) else []
@@ -310,16 +178,16 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
     document_extensions = out.get("extensions")
     if isinstance(document_extensions, dict):
         for name in owned:
-            if not any(name in DIALECT_TABLES[dialect].extensions for dialect in dialects):
+            if not any(name in unit.tables.extensions for unit in units):
                 document_extensions.pop(name, None)
-    for dialect_name in dict.fromkeys(dialects):
-        dialect = DIALECT_TABLES[dialect_name]
+    for unit in units:
+        dialect, dialect_name = unit.tables, unit.name
         items = ItemArrays(dialect=dialect)
-        node_function = node_extensions if dialect_name == "OMI" else node_extensions_khr
         for index in sorted(key for key in doc.nodes if isinstance(key, int)):
             if not 0 <= index < len(nodes) or not isinstance(nodes[index], dict):
                 continue
-            extensions = node_function(doc.nodes[index], items.ref, node_ref, mesh_ref, issues, at=f"/nodes/{index}")
+            extensions = unit.write_node(doc.nodes[index], items.ref, node_ref, mesh_ref, issues, at=f"/nodes/{index}",
+                                         dialect=dialect)
             if not extensions:
                 continue
             node_json = nodes[index]
@@ -333,12 +201,18 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
                                        kept if kept is not None and kept.dialect == dialect_name else None,
                                        dialect=dialect, issues=issues):
                 used.add(name)
-        if dialect_name != "OMI" and issues is not None:
+        if issues is not None:  # kept keys of another dialect's file: named
             issues.extend(unknown_keys.document_not_written(doc, dialect_name))
-        used.update(gravity.write_world(doc, out, dialect_name, issues))
+        for extension in registry.extension_units():
+            if extension.dialect == dialect_name and extension.write_document is not None:
+                used.update(extension.write_document(doc, out, issues))
+            elif extension.dialect != dialect_name and extension.document_losses is not None and issues is not None:
+                issues.extend(extension.document_losses(doc))
     if isinstance(out.get("extensions"), dict) and not out["extensions"] and "extensions" not in gltf:
         del out["extensions"]
-    _update_extension_lists(out, used, owned, [DIALECT_TABLES[name] for name in dict.fromkeys(dialects)])
+    order = [name for unit in units
+             for name in (*unit.tables.extensions, *(extra.name for extra in registry.extensions_of(unit.name)))]
+    _update_extension_lists(out, used, owned, list(dict.fromkeys(order)))
     return out
 
 
@@ -365,12 +239,12 @@ def _copy_json(value: Any) -> Any:
 
 
 def _update_extension_lists(out: dict[str, Any], used: set[str], owned: tuple[str, ...],
-                            written: list[Dialect]) -> None:
+                            written: list[str]) -> None:
     """extensionsUsed lists exactly the physics extensions written; extensionsRequired loses the others."""
     previous = out.get("extensionsUsed")
     names = [name for name in previous if isinstance(name, str)] if isinstance(previous, list) else []
     names = [name for name in names if name not in owned or name in used]
-    names += [name for dialect in written for name in dialect.extensions if name in used and name not in names]
+    names += [name for name in written if name in used and name not in names]
     if names:
         out["extensionsUsed"] = names
     else:

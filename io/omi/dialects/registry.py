@@ -1,0 +1,221 @@
+"""The registry of what the add-on reads and writes: dialects, export targets and extension units.
+
+Reader, writer, validate, convert, the command line's `--to`/`--dialect` choices and the export dialog's
+target list iterate this registry; no other module spells a dialect's name. Three kinds of unit plug in:
+
+- `DialectUnit`: one JSON spelling of the model (`OMI`, `KHR`): its tables (`base.Dialect`, declared in
+  the dialect's own module, e.g. `dialects/khr.py`) and the few functions where its structure differs:
+  `read` fills a `PhysicsDocument` from a glTF document, `write_node` builds one node's extensions (the
+  writer deduplicates the document-level items it hands to `ref`), `schema_check` checks a written file.
+  `owns` (from its tables) lists every extension name it reads, legacy revisions included: `for_extensions` and
+  `document_dialect` recognise a document by them, and rewriting the dialect removes them all.
+- `Target`: one choice of the export dialog and of the CLI's `--dialect`: the dialects it writes, in
+  order, then an optional `transform` of the finished glTF document (an engine target, e.g. a Godot
+  target = the OMI dialect + a rewrite of what Godot's importer reads differently) and an optional
+  `recognise` for the import side (a document this target wrote). `number` is the export dialog's
+  stable enum number (stored in .blend files: never reuse one).
+- `ExtensionUnit`: an extension carried by one dialect (`OMI_physics_gravity`: document level and node
+  level). `read` runs after any dialect's reading, with the document-level shapes that dialect read when
+  it is the carrying one (else none); `write_node` gives a node's object of the extension (or MISSING),
+  called by the carrying dialect's node writer with a `shape_ref` that places a shape; `write_document`
+  writes its document-level part into the output and returns the names it wrote (extensionsUsed). Another
+  dialect's writers name what they cannot hold through `node_losses` and `document_losses`.
+
+A new unit is one module that builds its value and calls `register`; the built-in ones are imported by
+`dialects/builtin.py` (one line each; a test module registers its own, see tests/unit/toy_dialect.py).
+This module imports no unit, so any module may import it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from ..json_types import Issues, Where, sequence_items
+from ..json_types import get as get_value
+from ..model import Issue, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape
+from .base import Dialect
+
+Ref = Callable[[str, dict[str, Any]], Any]  # (document-level array, item) -> what stands for its index
+
+
+class NodeWriter(Protocol):
+    """One node's extensions in a dialect ({extension name: object}, {} for none); see `write.writer`."""
+
+    def __call__(self, node: NodePhysics, ref: Ref, node_ref: Callable[[NodeRef], Any],
+                 mesh_ref: Callable[[MeshRef], Any], issues: list[Issue] | None = None, *,
+                 at: str = "", dialect: Dialect) -> dict[str, dict[str, Any]]: ...
+
+
+class Reader(Protocol):
+    """Fill `doc` from a glTF document in one dialect (never raises on bad input: each problem is an Issue);
+    returns the document-level shapes as read (extension units refer to them by index)."""
+
+    def __call__(self, gltf: Mapping[str, Any], doc: PhysicsDocument, dialect: Dialect,
+                 tree_mended: bool) -> Sequence[Shape | None]: ...  # the document-level shapes read
+
+
+# (document, OMI spec folder or None, legacy revisions tolerated) -> the schema's findings
+SchemaCheck = Callable[[Any, str | None, bool], list[Issue]]
+
+
+@dataclass(frozen=True)
+class DialectUnit:
+    """A dialect: its tables and the functions where its structure differs."""
+
+    tables: Dialect
+    read: Reader
+    write_node: NodeWriter
+    schema_check: SchemaCheck | None = None
+    default: bool = False  # read when a document holds several dialects (or none), written when none is asked
+
+    @property
+    def name(self) -> str:
+        return self.tables.name
+
+    @property
+    def owns(self) -> tuple[str, ...]:
+        """Every extension name it reads, legacy ones included (`Dialect.owns`)."""
+        return self.tables.owns
+
+
+@dataclass(frozen=True)
+class Target:
+    """One export choice: dialects written in order, then an optional transform of the finished document."""
+
+    name: str  # the stable identifier (export dialog enum item, CLI value in any case)
+    number: int  # the export dialog's stable enum number
+    label: str
+    description: str
+    dialects: tuple[str, ...]
+    transform: Callable[[dict[str, Any], list[Issue] | None], None] | None = None
+    recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
+
+
+ShapeRef = Callable[[Shape], tuple[bool, Any]]  # a shape -> (usable, what stands for its index)
+
+
+@dataclass(frozen=True)
+class ExtensionUnit:
+    """An extension carried by one dialect's reader and writer (document-level and/or node-level)."""
+
+    name: str  # the glTF extension name
+    dialect: str  # the dialect unit that carries it
+    read: Callable[[Mapping[str, Any], PhysicsDocument, Sequence[Shape | None]], None]
+    write_node: Callable[[NodePhysics, Ref, ShapeRef, Where, Issues], Any] | None = None  # MISSING: none
+    write_document: Callable[[PhysicsDocument, dict[str, Any], Issues], tuple[str, ...]] | None = None
+    node_losses: Callable[[NodePhysics, Where], list[Issue]] | None = None  # what another dialect drops
+    document_losses: Callable[[PhysicsDocument], list[Issue]] | None = None
+
+
+_DIALECTS: dict[str, DialectUnit] = {}
+_TARGETS: dict[str, Target] = {}
+_EXTENSIONS: dict[str, ExtensionUnit] = {}
+
+
+def register(unit: DialectUnit | Target | ExtensionUnit) -> None:
+    """Add a unit (again: replaced, so a module reloaded in tests registers cleanly)."""
+    if isinstance(unit, DialectUnit):
+        _DIALECTS[unit.name] = unit
+    elif isinstance(unit, Target):
+        taken = {target.number: name for name, target in _TARGETS.items() if name != unit.name}
+        if unit.number in taken:
+            raise ValueError(f"target number {unit.number} is taken by {taken[unit.number]}")
+        _TARGETS[unit.name] = unit
+    else:
+        _EXTENSIONS[unit.name] = unit
+
+
+def unregister(name: str) -> None:
+    """Remove a unit of any kind by name (tests)."""
+    for table in (_DIALECTS, _TARGETS, _EXTENSIONS):
+        table.pop(name, None)
+
+
+def get(name: str) -> DialectUnit:
+    """The dialect unit named `name` (ValueError naming the known ones otherwise)."""
+    unit = _DIALECTS.get(name)
+    if unit is None:
+        raise ValueError(f"unknown dialect {name!r}; dialects are {', '.join(names())}")
+    return unit
+
+
+def names() -> tuple[str, ...]:
+    """The dialect names, in registration order."""
+    return tuple(_DIALECTS)
+
+
+def default() -> DialectUnit:
+    """The dialect read from a document of several (or none) and written when none is asked."""
+    return next((unit for unit in _DIALECTS.values() if unit.default), next(iter(_DIALECTS.values())))
+
+
+def target(name: str) -> Target:
+    """The export target named `name` (any case), ValueError otherwise."""
+    for known in _TARGETS.values():
+        if known.name.lower() == name.lower():
+            return known
+    raise ValueError(f"unknown export target {name!r}; targets are {', '.join(target_names())}")
+
+
+def targets() -> tuple[Target, ...]:
+    """The export targets, by enum number."""
+    return tuple(sorted(_TARGETS.values(), key=lambda known: known.number))
+
+
+def target_names() -> tuple[str, ...]:
+    return tuple(known.name for known in targets())
+
+
+def extensions_of(dialect: str) -> tuple[ExtensionUnit, ...]:
+    """The extension units a dialect's reader and writer carry."""
+    return tuple(unit for unit in _EXTENSIONS.values() if unit.dialect == dialect)
+
+
+def extension_units() -> tuple[ExtensionUnit, ...]:
+    """Every extension unit, in registration order."""
+    return tuple(_EXTENSIONS.values())
+
+
+def owned_names(dialect: str) -> tuple[str, ...]:
+    """Every extension name a dialect owns, its extension units' included (removed when it is rewritten)."""
+    unit = get(dialect)
+    return (*unit.owns, *(extra.name for extra in extensions_of(dialect)))
+
+
+def for_extensions(extension_names: Iterable[str]) -> tuple[DialectUnit, ...]:
+    """The dialects owning any of these extension names, in registration order."""
+    found = set(extension_names)
+    return tuple(unit for unit in _DIALECTS.values() if found.intersection(owned_names(unit.name)))
+
+
+# --- which dialect a document speaks ---------------------------------------------------------------
+
+def dialects_used(gltf: object) -> set[str]:
+    """The names of the dialects whose extensions a document holds (document level or on nodes)."""
+    found = set(_names(get_value(gltf, "extensions")))
+    for node in sequence_items(get_value(gltf, "nodes")):
+        extensions = node.get("extensions") if type(node) is dict else get_value(node, "extensions")
+        if type(extensions) is dict:  # one call per node: a large file has many
+            found.update(extensions)
+        elif extensions is not None:
+            found.update(_names(extensions))
+    return {unit.name for unit in for_extensions(name for name in found if isinstance(name, str))}
+
+
+def _names(extensions: object) -> list[str]:
+    return [name for name in extensions if isinstance(name, str)] if isinstance(extensions, Mapping) else []
+
+
+def read_order() -> tuple[str, ...]:
+    """The dialect names, the default first: the order a document holding several is read in."""
+    first = default().name
+    return (first, *(name for name in _DIALECTS if name != first))
+
+
+def document_dialect(gltf: object) -> str:
+    """The one dialect to read a document in: the one it holds, else the default (a document holding
+    several is read in each by `read.mixed`)."""
+    used = dialects_used(gltf)
+    return next(iter(used)) if len(used) == 1 else default().name

@@ -1,0 +1,56 @@
+"""The order of reading one document, shared by every dialect: arrays, nodes, then what needs every node.
+
+`run` takes a prepared `ReadState` (its dialect's tables and `Spelling`) and leaves the model in its
+`PhysicsDocument`: document arrays, each node, the legacy node-level shapes, the compound triggers, the
+joints (once every body is known), the extensionsUsed check, then each node's parts frozen.
+"""
+
+from __future__ import annotations
+
+from ..checks import rules
+from ..json_types import get
+from ..model import NodePhysics
+from .joints import read_joint
+from .legacy import attach_legacy_shapes
+from .state import ReadState
+from .triggers import resolve_compound_triggers
+
+
+def run(state: ReadState) -> None:
+    spelling = state.spelling
+    spelling.read_arrays(state)
+    for index, node_json in enumerate(state.nodes_json):
+        spelling.read_node(state, index, node_json)
+    attach_legacy_shapes(state)
+    resolve_compound_triggers(state)
+    for index in state.joint_nodes:
+        read_joint(state, index, *spelling.joint_json(state, index))
+    check_extensions_used(state)
+    state.doc.revisions |= state.items.revisions_seen
+    freeze(state)
+
+
+def freeze(state: ReadState) -> None:
+    """Each node's parts into the document; nodes of equal parts share one (immutable) value."""
+    alike: dict[tuple[int, int, int], NodePhysics] = {}
+    for index in sorted(state.nodes):
+        built = state.nodes[index]
+        if built.trigger is None and built.joint is None:
+            parts = (id(built.motion), id(built.collider), id(built.body_unknown))
+            physics = alike.get(parts)
+            if physics is None:
+                physics = alike[parts] = NodePhysics(built.motion, built.collider, unknown=built.body_unknown)
+        else:
+            physics = NodePhysics(built.motion, built.collider, built.trigger, built.joint, built.body_unknown)
+        if not physics.is_empty or physics.unknown:  # a body of kept keys only is kept too
+            state.doc.nodes[index] = physics
+
+
+def check_extensions_used(state: ReadState) -> None:
+    """A warning for each extension the document has content of but does not list in extensionsUsed."""
+    listed = get(state.gltf, "extensionsUsed")
+    names = set(listed) if isinstance(listed, list | tuple) and all(isinstance(n, str) for n in listed) else set()
+    found = {name for name in state.dialect.extensions if name in state.doc.revisions}  # each is a revision too
+    for name in sorted(found - names):
+        state.issues.append(rules.issue("/extensionsUsed", f"{name} is used but not listed in extensionsUsed",
+                                        "warning"))
