@@ -102,6 +102,11 @@ def test_fit_sphere_is_the_smallest_not_the_circumsphere(fit, clean_scene):
     assert np.allclose(center, (0.0, 0.0, 0.0), atol=1e-6)
 
 
+@pytest.fixture
+def fit_ball(omi):
+    return omi("io.blender.fit_ball")
+
+
 def brute_force_ball(points: np.ndarray, fit) -> float:
     """The smallest of all balls spanned by 2, 3 or 4 of the points that contain every point."""
     best = math.inf
@@ -122,12 +127,12 @@ def brute_force_ball(points: np.ndarray, fit) -> float:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_min_enclosing_ball_matches_brute_force(fit, seed):
+def test_min_enclosing_ball_matches_brute_force(fit_ball, seed):
     rng = np.random.default_rng(seed)
     points = rng.normal(size=(9, 3)) * (1.0, 2.0, 0.5)
-    center, radius = fit.min_enclosing_ball(points)
+    center, radius = fit_ball.min_enclosing_ball(points)
     assert np.linalg.norm(points - center, axis=1).max() <= radius + 1e-9
-    assert radius == pytest.approx(brute_force_ball(points, fit), rel=1e-7)
+    assert radius == pytest.approx(brute_force_ball(points, fit_ball), rel=1e-7)
 
 
 def test_fit_cylinder_along_x_axis(fit, meshes, clean_scene):

@@ -12,7 +12,7 @@ import pytest
 
 @pytest.fixture
 def fit(omi):
-    return omi("io.blender.fit")
+    return omi("io.blender.fit_ball")
 
 
 def smallest_spanned_ball(points: np.ndarray, fit) -> float:
