@@ -61,7 +61,7 @@ def write(scene: Any, gltf: Any, dialects: Sequence[str]) -> list[model.Issue]:
     world = from_scene(scene)
     if world is None:
         return []
-    if "OMI" not in dialects:
+    if gravity.DIALECT not in dialects:  # the dialect that carries gravity
         return gravity.khr_world_loss(model.PhysicsDocument(gravity=world))
     if gltf.extensions is None:
         gltf.extensions = {}
