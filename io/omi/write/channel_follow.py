@@ -56,7 +56,7 @@ def _references(node: Any, extension: str, paths: tuple[tuple[str, ...], ...]) -
 
 def item_users(document: Mapping[str, Any], dialect: Dialect, array: str, index: int) -> list[int]:
     """The nodes that reference item `index` of a document-level array (shapes, physicsMaterials, joints)."""
-    paths = _REFERENCES[(dialect.name, array)]
+    paths = dialect.item_references[array]
     extension = _referencing_extension(dialect, array)
     return [position for position, node in enumerate(_nodes(document)) if index in _references(node, extension, paths)]
 
