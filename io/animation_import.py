@@ -28,7 +28,7 @@ from .blender.animation import curves
 from .import_nodes import document_json
 from .omi import model
 from .omi.dialects import pointers
-from .omi.dialects.base import OMI
+from .omi.dialects.omi import OMI
 from .omi.dialects.khr import KHR
 from .omi.read import reader
 from .omi.write import channel_follow
