@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import model
+from ..checks import skin_joints
 from ..model import Issue
 from . import godot_scale
 from .omi import OMI_SHAPE_FIELDS
@@ -123,9 +124,15 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
     shapes = (extensions.get(model.SHAPE_EXTENSION) or {}).get("shapes") or []
     users: dict[int, list[str]] = {}
     parents = {child: index for index, node in enumerate(nodes) for child in node.get("children") or []}
+    bones = skin_joints.skin_joints(document)
     for index, node in enumerate(nodes):
         name = _node_name(nodes, index)
         body = _body(node)
+        if index in bones and isinstance(body.get("motion"), Mapping) \
+                and body["motion"].get("type", "dynamic") == "dynamic":
+            # measured with Godot 4.6.3: the RigidBody3D falls, its BoneAttachment3D and the skin stay
+            kinds.add("bones following their bodies (a dynamic body on a skin joint becomes a RigidBody3D under "
+                      "a BoneAttachment3D: it simulates, its bone and the skinned mesh stay)", name)
         if _godot_replaces(node) and node.get("mesh") is not None:
             form.mesh_moves.append(index)
         if model.JOINT_EXTENSION in (node.get("extensions") or {}):
