@@ -11,7 +11,12 @@
 5. render a contact sheet of a few frames with Cycles on the CPU (contact_sheet.py) and write a
    short text summary (demo_summary.py).
 
-    .venv/bin/python scripts/demo.py [--out DIR] [--frames N] [--no-render]
+    .venv/bin/python scripts/demo.py [--out DIR] [--frames N] [--no-render] [--update-docs]
+
+The console shows the summary and where the outputs are; everything Blender and its glTF add-on print
+goes to `blender_log.txt` in the output folder. `contact_sheet_frames.json` lists the frames the contact
+sheet shows (written with --no-render too); `--update-docs` copies the sheet and that list into docs/,
+which tests/blender/test_demo.py compares with what the demo renders now.
 
 Exit status 0 when every check of the summary passed, 1 otherwise.
 """
@@ -20,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import os
+import shutil
 import sys
 import time
 from collections.abc import Iterator
@@ -47,6 +54,9 @@ import demo_summary  # noqa: E402
 import schema_check  # noqa: E402
 
 OUT_DIR = REPO_ROOT / "out" / "demo"
+DOCS_DIR = REPO_ROOT / "docs"
+FRAMES_FILE = "contact_sheet_frames.json"  # the frames the contact sheet shows, beside it
+LOG_FILE = "blender_log.txt"
 FRAMES = 120
 CAMERA_EYE = Vector((5.5, -7.5, 4.0))
 CAMERA_TARGET = Vector((-0.6, 0.7, 1.0))
@@ -235,14 +245,41 @@ def run(out_dir: Path = OUT_DIR, *, frames: int = FRAMES, render: bool = True) -
         files = [check.path for check in result.exports if check.path.suffix == ".glb"]
         bodies = [roles.ball, roles.door, roles.bob, *roles.boxes]
         result.engine_runs = demo_engine.compare(files, result.recording, bodies)
+    sheet_frames = demo_summary.key_frames(result)
+    (out_dir / FRAMES_FILE).write_text(json.dumps({"frames": sheet_frames}) + "\n", encoding="utf-8")
     if render:
         with timed(result, "render the contact sheet (Cycles, CPU)"):
             result.sheet = contact_sheet.contact_sheet(
-                scene, demo_summary.key_frames(result), out_dir / "contact_sheet.png",
+                scene, sheet_frames, out_dir / "contact_sheet.png",
                 before_render=demo_summary.trigger_glow(scene, result))
     result.summary = out_dir / "summary.txt"
     result.summary.write_text(demo_summary.text(result), encoding="utf-8")
     return result
+
+
+@contextlib.contextmanager
+def console_to(log_path: Path) -> Iterator[None]:
+    """Everything printed meanwhile (Blender's C code, the glTF add-on's INFO log) goes to `log_path`, at
+    the file-descriptor level; if the demo fails, the end of that log is shown before the error."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with open(log_path, "wb") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        failed = True
+        try:
+            yield
+            failed = False
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for descriptor, copy in zip((1, 2), saved, strict=True):
+                os.dup2(copy, descriptor)
+                os.close(copy)
+            if failed:
+                tail = log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-40:]
+                print("\n".join(["the demo failed; the end of its log:", *tail]), file=sys.stderr)
 
 
 def main(argv: list[str]) -> int:
@@ -250,14 +287,22 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--out", type=Path, default=OUT_DIR, help="output folder (default: out/demo)")
     parser.add_argument("--frames", type=int, default=FRAMES, help="frames to simulate (24 per second)")
     parser.add_argument("--no-render", action="store_true", help="skip the Cycles contact sheet")
+    parser.add_argument("--update-docs", action="store_true",
+                        help="copy the contact sheet and its frame list into docs/ (the README's picture)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    addon_loader.enable()
-    result = run(args.out.resolve(), frames=args.frames, render=not args.no_render)
-    print()
+    out_dir = args.out.resolve()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with console_to(out_dir / LOG_FILE):
+        addon_loader.enable()
+        result = run(out_dir, frames=args.frames, render=not args.no_render)
     print(result.summary.read_text(encoding="utf-8"))
+    if args.update_docs and result.sheet is not None:
+        shutil.copyfile(result.sheet, DOCS_DIR / "contact_sheet.png")
+        shutil.copyfile(out_dir / FRAMES_FILE, DOCS_DIR / FRAMES_FILE)
+        print(f"updated {DOCS_DIR / 'contact_sheet.png'} and {DOCS_DIR / FRAMES_FILE}")
     print(f"demo finished in {time.perf_counter() - started:.1f} s (Blender {bpy.app.version_string}); outputs:")
-    for path in (result.sheet, result.summary, *(check.path for check in result.exports)):
+    for path in (result.sheet, result.summary, *(check.path for check in result.exports), out_dir / LOG_FILE):
         if path is not None:
             print(f"  {path}")
     return 0 if result.passed else 1

@@ -7,6 +7,7 @@ from the demo's own checks, and compared with what its summary says.
 
 from __future__ import annotations
 
+import json
 import math
 import subprocess
 from pathlib import Path
@@ -17,6 +18,7 @@ import contact_sheet
 import demo
 import demo_animation
 import demo_scene
+import demo_summary
 import numpy as np
 import pytest
 import schema_check
@@ -235,10 +237,26 @@ def test_the_script_runs_and_says_where_its_outputs_are(tmp_path):
     completed = subprocess.run(addon_loader.script_command(script, "--no-render", "--out", tmp_path),
                                check=False, capture_output=True, text=True, timeout=300)
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
-    for name in ("summary.txt", "demo.glb", "demo.gltf"):
+    for name in ("summary.txt", "demo.glb", "demo.gltf", demo.LOG_FILE):
         assert (tmp_path / name).is_file()
         assert str(tmp_path / name) in completed.stdout
     assert "every check passed" in (tmp_path / "summary.txt").read_text()
+    # the console holds what the user needs: the summary and where things are; the glTF log goes to a file
+    summary = (tmp_path / "summary.txt").read_text(encoding="utf-8").strip().splitlines()
+    assert "| INFO:" not in completed.stdout + completed.stderr and completed.stderr == ""
+    assert len(completed.stdout.strip().splitlines()) <= len(summary) + 12
+    assert "| INFO: " in (tmp_path / demo.LOG_FILE).read_text(encoding="utf-8")
+
+
+def test_the_readme_contact_sheet_shows_the_frames_the_demo_renders(outcome):
+    """docs/contact_sheet.png is the demo's sheet, copied with its frame list (scripts/demo.py --update-docs);
+    when the demo's key frames move, this fails until the picture is rendered and copied again."""
+    written = json.loads((outcome.out_dir / demo.FRAMES_FILE).read_text(encoding="utf-8"))
+    committed = json.loads((demo.DOCS_DIR / demo.FRAMES_FILE).read_text(encoding="utf-8"))
+    assert written == committed
+    assert len(written["frames"]) == demo_summary.SHEET_FRAMES
+    sheet = (demo.DOCS_DIR / "contact_sheet.png").stat()
+    assert sheet.st_size > 0
 
 
 def test_the_contact_sheet_puts_frames_in_reading_order(omi_addon, tmp_path):
