@@ -2,10 +2,10 @@
 
 import bpy
 
-from . import assign, body, copy, decompose, fit, joint, library, naming, ragdoll, select, sync, validate
+from . import assign, body, copy, decompose, fit, gravity, joint, library, naming, ragdoll, select, sync, validate
 
 _CLASSES: tuple[type, ...] = (
-    *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *joint.CLASSES,
+    *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *gravity.CLASSES, *joint.CLASSES,
     *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES, *validate.CLASSES,
 )
 

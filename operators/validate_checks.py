@@ -14,7 +14,7 @@ import bmesh
 import bpy
 
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
-from ..properties import library, object_physics
+from ..properties import gravity_checks, library, object_physics
 from ..properties.shape import MESH_SHAPES, ROUND_SHAPES
 from .common import MESH_LIKE_TYPES, body_object, motion_type_of
 from .hierarchy import Descendants
@@ -226,6 +226,7 @@ def check_objects(objects: Iterable[bpy.types.Object], scene: bpy.types.Scene,
     """Every problem of the objects' OMI settings, errors first, then by object name."""
     problems: list[Problem] = []
     descendants = Descendants()
+    members: set[str] | None = None  # compound trigger members, found once a gravity volume needs them
     for obj in objects:
         settings = object_physics(obj)
         if settings.use_motion:
@@ -236,6 +237,12 @@ def check_objects(objects: Iterable[bpy.types.Object], scene: bpy.types.Scene,
             _check_trigger(obj, scene, depsgraph, descendants, problems)
         if settings.use_joint:
             _check_joint(obj, problems)
+        if settings.use_gravity:
+            if members is None:
+                members = gravity_checks.compound_members(scene.objects)
+            problems += [Problem(obj.name, *found) for found in gravity_checks.gravity_findings(obj, members)]
+    if members is not None:
+        problems.append(Problem(scene.name, "GRAVITY_NOT_SIMULATED", gravity_checks.SIMULATION_NOTE, 'INFO'))
     _check_filters(scene, problems)
     order = {'ERROR': 0, 'WARNING': 1, 'INFO': 2}
     problems.sort(key=lambda p: (order[p.severity], p.object_name, p.code))

@@ -2,9 +2,9 @@
 
 import bpy
 
-from . import gltf_dialogs, lists, properties_editor, sidebar
+from . import gltf_dialogs, gravity, lists, properties_editor, sidebar
 
-_CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES)
+_CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES, *gravity.CLASSES)
 
 
 def register() -> None:

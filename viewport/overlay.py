@@ -14,6 +14,7 @@ import bpy
 from bpy.app.handlers import persistent
 
 from ..properties import scene_physics
+from . import gravity_lines
 from .collect import MeshEdgeCache, OverlayLines, scene_lines
 
 LINE_WIDTH = 1.5
@@ -46,7 +47,8 @@ def gpu_available() -> bool:
 
 def rebuild(scene: bpy.types.Scene, depsgraph=None, objects=None) -> OverlayLines:
     """Build the lines (and, with a GPU, the batch) for `objects` (default: all of `scene`'s) now."""
-    lines = scene_lines(scene.objects if objects is None else objects, STATE.mesh_cache, depsgraph)
+    objects = scene.objects if objects is None else objects
+    lines = gravity_lines.with_gravity(scene_lines(objects, STATE.mesh_cache, depsgraph), objects)
     STATE.lines = lines
     STATE.batch = _make_batch(lines) if gpu_available() else None
     STATE.dirty = False

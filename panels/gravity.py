@@ -1,0 +1,113 @@
+"""The gravity volume of a trigger object: one draw function for the Physics tab and the sidebar.
+
+Shown for triggers (a gravity volume lives on one), with the switch in the panel header, the fields of the
+chosen type, priority/replace/stop, the findings of validation (io/omi/dialects/gravity.py's rules) and,
+once, why Blender's simulation ignores the volume.
+"""
+
+from __future__ import annotations
+
+import bpy
+
+from ..properties import object_physics
+from ..properties.gravity_checks import compound_members, gravity_findings
+from . import draw
+
+TYPE_FIELDS: dict[str, tuple[str, ...]] = {  # the settings each type uses, below its strength
+    'DIRECTIONAL': ("direction",),
+    'POINT': ("unit_distance",),
+    'DISC': ("radius", "unit_distance"),
+    'TORUS': ("radius", "unit_distance"),
+    'LINE': ("unit_distance",),
+    'SHAPED': ("unit_distance",),
+}
+
+
+def draw_gravity(layout: bpy.types.UILayout, context: bpy.types.Context, obj: bpy.types.Object) -> None:
+    """The settings of the object's gravity volume (the switch is drawn by the caller's header)."""
+    settings = object_physics(obj)
+    gravity = settings.gravity
+    layout.active = settings.use_gravity
+    layout.use_property_split = True
+    layout.prop(gravity, "gravity_type")
+    column = layout.column(align=True)
+    column.prop(gravity, "strength")
+    for name in TYPE_FIELDS[gravity.gravity_type]:
+        column.prop(gravity, name)
+    if gravity.gravity_type == 'LINE':
+        _draw_points(layout, gravity)
+    if gravity.gravity_type == 'SHAPED':
+        box = layout.box()
+        box.label(text="Pulls towards this shape (in the object's axes)")
+        box.prop(gravity.shape, "shape_type")
+        for name in draw.shape_fields(gravity.shape):
+            box.prop(gravity.shape, name)
+    combine = layout.column(heading="Overlaps")
+    combine.prop(gravity, "priority")
+    combine.prop(gravity, "replace")
+    combine.prop(gravity, "stop")
+    if settings.use_gravity:
+        for _code, message, severity in gravity_findings(obj, compound_members(context.scene.objects)):
+            layout.label(text=message, icon='ERROR' if severity == 'ERROR' else 'INFO')
+    note = layout.column(align=True)
+    note.scale_y = 0.8
+    note.label(text="Blender's rigid bodies ignore gravity volumes:", icon='INFO')
+    note.label(text="exported for engines, not simulated here")
+
+
+def _draw_points(layout: bpy.types.UILayout, gravity) -> None:
+    box = layout.box()
+    row = box.row()
+    row.label(text=f"Line: {len(gravity.points)} points")
+    row.operator("omi.gravity_point_add", icon='ADD', text="")
+    row.operator("omi.gravity_point_remove", icon='REMOVE', text="")
+    for point in gravity.points:
+        box.row().prop(point, "co", text="")
+
+
+def _has_trigger(context: bpy.types.Context) -> bool:
+    obj = context.object
+    return obj is not None and object_physics(obj).use_trigger
+
+
+class PHYSICS_PT_omi_gravity(bpy.types.Panel):
+    """Properties > Physics > OMI Physics > Gravity Volume."""
+
+    bl_space_type = 'PROPERTIES'
+    bl_region_type = 'WINDOW'
+    bl_context = "physics"
+    bl_parent_id = "PHYSICS_PT_omi"
+    bl_label = "Gravity Volume"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return _has_trigger(context)
+
+    def draw_header(self, context: bpy.types.Context) -> None:
+        self.layout.prop(object_physics(context.object), "use_gravity", text="")
+
+    def draw(self, context: bpy.types.Context) -> None:
+        draw_gravity(self.layout, context, context.object)
+
+
+class VIEW3D_PT_omi_gravity(bpy.types.Panel):
+    """Sidebar > Physics > Gravity Volume, for the active trigger; and a button to make volumes."""
+
+    bl_space_type = 'VIEW_3D'
+    bl_region_type = 'UI'
+    bl_category = "Physics"
+    bl_label = "Gravity Volume"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    def draw_header(self, context: bpy.types.Context) -> None:
+        if _has_trigger(context):
+            self.layout.prop(object_physics(context.object), "use_gravity", text="")
+
+    def draw(self, context: bpy.types.Context) -> None:
+        self.layout.operator("omi.gravity_volume_from_selection", icon='FORCE_FORCE')
+        if _has_trigger(context):
+            draw_gravity(self.layout.column(), context, context.object)
+
+
+CLASSES: tuple[type, ...] = (PHYSICS_PT_omi_gravity, VIEW3D_PT_omi_gravity)
