@@ -15,7 +15,7 @@ channels are Blender's importer's business.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,12 +24,12 @@ import bpy
 from ..properties import convert, library
 from .animation_rigid import RigidFollow
 from .blender import gltf_compat
-from .blender.animation import curves
+from .blender.animation import curves, linear_keys
 from .import_nodes import document_json
 from .omi import model
 from .omi.dialects import pointers
-from .omi.dialects.omi import OMI
 from .omi.dialects.khr import KHR
+from .omi.dialects.omi import OMI
 from .omi.read import reader
 from .omi.write import channel_follow
 
@@ -212,13 +212,23 @@ class KeyframeWriter:
         for obj in users:
             obj.omi_physics.collider.physics_material = copied.name
 
+    def translate(self, found: pointers.PointerMatch, numbers: Sequence[float]) -> Values:
+        """The settings with the channel's value at `numbers` (the whole translation: a document read)."""
+        self.apply(_set(self.document, found, _plain(list(numbers), found.template.type)))
+        return self.values()
+
     def write(self, channel: PointerChannel) -> None:
-        """Keyframes for one channel on every setting its pointer feeds."""
+        """Keyframes for one channel on every setting its pointer feeds.
+
+        Which settings follow the value, and how, is found by translating it at rest and nudged (once per
+        component: `linear_keys`); keys within the bounds of the pointer's Field are then arithmetic, the
+        others (and every key of a channel the map does not predict) translated whole."""
         self.own_material(channel)
         template = channel.found.template
+        width = pointers.COMPONENTS[template.type]
         rest = pointers.resolve(self.document, channel.found)[1]
         rest_numbers = [float(v) for v in (rest if isinstance(rest, list) else [rest])] if rest is not None \
-            else channel.values[0][:pointers.COMPONENTS[template.type]]
+            else channel.values[0][:width]
         nudged = _set(self.document, channel.found, _plain([v + 1.0 for v in rest_numbers], template.type))
         self.ids = []
         touched = self.apply(nudged)
@@ -234,15 +244,24 @@ class KeyframeWriter:
             self.issues.append(model.Issue(channel.at, f"{channel.pointer}: no setting follows this value; "
                                                       "channel not imported"))
             return
-        width = pointers.COMPONENTS[template.type]
         cubic = channel.interpolation == "CUBICSPLINE"
+        at_keys = [numbers[width:2 * width] if cubic else numbers for numbers in channel.values]
+        field = template.field
+        linear = linear_keys.fit(rest_numbers, before, fed, lambda numbers: self.translate(channel.found, numbers),
+                                 field=field, keys=at_keys) if rest is not None else None
+        self.apply(self.document)
         frames = [time * self.fps for time in channel.times]
         keyed: dict[tuple[Any, str, int], list[tuple[float, float, float, float]]] = {key: [] for key in fed}
         for position, numbers in enumerate(channel.values):
-            value = numbers[width:2 * width] if cubic else numbers
-            self.apply(_set(self.document, channel.found, _plain(value, template.type)))
-            now = self.values()
-            slopes = [self._slopes(channel, value, numbers, side, fed) for side in (0, 2)] if cubic else None
+            value = at_keys[position]
+            tangents = (numbers[:width], numbers[2 * width:]) if cubic else ()
+            if linear is not None and _arithmetic(field, value, tangents):
+                now = linear.at(value)
+                slopes = [{key: change / self.fps for key, change in linear.change(value, tangent).items()}
+                          if any(tangent) else {} for tangent in tangents]
+            else:
+                now = self.translate(channel.found, value)
+                slopes = [self._slopes(channel, value, numbers, side, fed) for side in (0, 2)] if cubic else []
             for key in fed:
                 incoming = slopes[0].get(key, 0.0) if slopes else 0.0
                 outgoing = slopes[1].get(key, 0.0) if slopes else 0.0
@@ -252,19 +271,13 @@ class KeyframeWriter:
         for key, keys in keyed.items():
             _keyframes(key, keys, interpolation)
             self.keyed.append(key)
+            curves.put(*key, before[key])  # the settings hold the file's own value again (keying left the last)
         if self.follow is not None:
-            keys_at = [(frame, self._at_key(channel, numbers))
-                       for frame, numbers in zip(frames, channel.values, strict=True)]
             self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=lambda: self.apply(self.document),
-                               apply_nudged=lambda: self.apply(nudged), keys=keys_at,
+                               rest=rest_numbers, stated=rest is not None, values=at_keys, frames=frames, field=field,
+                               apply_at=lambda numbers: self.apply(_set(self.document, channel.found,
+                                                                        _plain(list(numbers), template.type))),
                                interpolation=interpolation if interpolation != 'BEZIER' else 'LINEAR')
-
-    def _at_key(self, channel: PointerChannel, numbers: list[float]) -> Callable[[], object]:
-        """Puts the settings at one key of the channel."""
-        template = channel.found.template
-        width = pointers.COMPONENTS[template.type]
-        value = numbers[width:2 * width] if channel.interpolation == "CUBICSPLINE" else numbers
-        return lambda: self.apply(_set(self.document, channel.found, _plain(value, template.type)))
 
     def _slopes(self, channel: PointerChannel, value: list[float], numbers: list[float], side: int,
                 fed: list) -> dict:
@@ -332,30 +345,28 @@ def _numbers(struct: Any, id_data: Any, found: Values) -> None:
                 found[(id_data, path, 0)] = float(value)
 
 
+def _arithmetic(field: Any, value: list[float], tangents: tuple[list[float], ...]) -> bool:
+    """Whether a key (and its tangents' ends) stays where the channel's affine map holds."""
+    return linear_keys.within(field, value) and all(
+        not any(tangent) or linear_keys.within(field, [v + t for v, t in zip(value, tangent, strict=True)])
+        for tangent in tangents)
+
+
 def _keyframes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, float]], interpolation: str) -> None:
     """Keyframes (frame, value, incoming slope, outgoing slope) on one property, Bézier handles from slopes."""
     id_data, path, index = key
-    owner, name = path.rsplit(".", 1) if "." in path else ("", path)
-    struct = id_data.path_resolve(owner) if owner else id_data
-    is_array = hasattr(getattr(struct, name), "__len__")
-    for frame, value, _incoming, _outgoing in keys:
-        if is_array:
-            getattr(struct, name)[index] = value
-        else:
-            current = getattr(struct, name)
-            setattr(struct, name, type(current)(round(value)) if isinstance(current, bool | int) else value)
-        id_data.keyframe_insert(path, index=index if is_array else -1, frame=frame)
-    curve = next((c for c in curves.fcurves(id_data) if c.data_path == path and
-                  (c.array_index == index or not is_array)), None)
+    curve = curves.insert_keys(id_data, path, index, [(frame, value) for frame, value, _in, _out in keys])
     if curve is None:
         return
+    by_frame = {frame: (frame, value, incoming, outgoing) for frame, value, incoming, outgoing in keys}
+    ordered = [by_frame[frame] for frame in sorted(by_frame)]
     points = list(curve.keyframe_points)
     for position, point in enumerate(points):
         point.interpolation = interpolation
         if interpolation != 'BEZIER':
             continue
-        frame, value, incoming, outgoing = keys[position] if position < len(keys) else (point.co[0], point.co[1],
-                                                                                         0.0, 0.0)
+        frame, value, incoming, outgoing = ordered[position] if position < len(ordered) else \
+            (point.co[0], point.co[1], 0.0, 0.0)
         point.handle_left_type = point.handle_right_type = 'FREE'
         if position > 0:
             third = (frame - points[position - 1].co[0]) / 3.0

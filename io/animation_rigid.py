@@ -12,12 +12,13 @@ writes them unchanged, and the import report names each such channel once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 import bpy
 
 from ..properties import convert_build
-from .blender.animation import curves
+from .blender.animation import curves, linear_keys
 from .blender.build import rigid_body
 from .blender.tables import markers
 from .omi import model
@@ -69,21 +70,28 @@ class RigidFollow:
     def build(self, owners: list[bpy.types.Object]) -> None:
         rigid_body.build_rigid_bodies(self.scene, owners, convert_build.SettingsPhysics(self.scene), None)
 
+    def values_at(self, owners: list[bpy.types.Object], apply_at: Callable[[Sequence[float]], object],
+                  numbers: Sequence[float]) -> dict[BlenderKey, float]:
+        """The Blender values with the settings at a channel value (the whole translation: a build)."""
+        apply_at(numbers)
+        self.build(owners)
+        return {key: value for key, (_holder, value) in blender_values(owners).items()}
+
     def follow(self, at: str, pointer: str, owners: list[bpy.types.Object], *, apply_rest: Callable[[], object],
-               apply_nudged: Callable[[], object], keys: list[tuple[float, Callable[[], object]]],
-               interpolation: str) -> None:
-        """Key the Blender properties that follow one channel. `apply_*` put the settings at rest, nudged or
-        at a key (frame, apply)."""
+               rest: list[float], stated: bool, values: list[list[float]], frames: list[float], field: Any,
+               apply_at: Callable[[Sequence[float]], object], interpolation: str) -> None:
+        """Key the Blender properties that follow one channel (`values`: its value at each key, at `frames`;
+        `apply_rest` puts the settings at rest, `apply_at` at a channel value; `rest` is the value at rest, or the
+        first key's when the file does not state it (`stated` False)). Which properties follow, and how, is found
+        by building at rest and nudged (`linear_keys`); keys then cost no build where the map holds."""
         owners = [owner for owner in owners if owner.name in bpy.data.objects]
         if not owners:
             return
         apply_rest()
         self.build(owners)
-        base = blender_values(owners)
-        apply_nudged()
-        self.build(owners)
-        moved = blender_values(owners)
-        fed = [key for key, (_holder, value) in base.items() if key in moved and moved[key][1] != value]
+        base = {key: value for key, (_holder, value) in blender_values(owners).items()}
+        moved = self.values_at(owners, apply_at, [number + 1.0 for number in rest])
+        fed = [key for key, value in base.items() if key in moved and moved[key] != value]
         if not fed:
             apply_rest()
             self.build(owners)
@@ -92,39 +100,27 @@ class RigidFollow:
                                                f"of {names}; the settings keep its keyframes and export them",
                                            "info"))
             return
+        linear = linear_keys.fit(rest, base, fed, lambda numbers: self.values_at(owners, apply_at, numbers),
+                                 field=field, keys=values) if stated else None
         recorded: dict[BlenderKey, list[tuple[float, float]]] = {key: [] for key in fed}
-        for frame, apply_key in keys:
-            apply_key()
-            self.build(owners)
-            now = blender_values(owners)
+        for frame, numbers in zip(frames, values, strict=True):
+            now = linear.at(numbers) if linear is not None and linear_keys.within(field, numbers) \
+                else self.values_at(owners, apply_at, numbers)
             for key in fed:
                 if key in now:
-                    recorded[key].append((frame, now[key][1]))
+                    recorded[key].append((frame, now[key]))
         apply_rest()
         self.build(owners)
         final = blender_values(owners)
         for key, points in recorded.items():
-            if key in final and len(points) == len(keys):
+            if key in final and len(points) == len(values):
                 _key_blender(final[key][0], key, points, interpolation)
 
 
 def _key_blender(holder: bpy.types.Object, key: BlenderKey, points: list[tuple[float, float]],
                  interpolation: str) -> None:
     _owner, _index, block_name, name, position = key
-    block = getattr(holder, block_name)
-    value = getattr(block, name)
-    is_array = hasattr(value, "__len__")
-    path = f"{block_name}.{name}"
-    for frame, number in points:
-        if is_array:
-            getattr(block, name)[position] = number
-        else:
-            setattr(block, name, type(value)(round(number)) if isinstance(value, bool | int) else number)
-        holder.keyframe_insert(path, index=position if is_array else -1, frame=frame)
-    animation = getattr(holder, "animation_data", None)
-    if animation is None or animation.action is None:
-        return
-    for curve in curves.fcurves(holder):
-        if curve.data_path == path and (curve.array_index == position or not is_array):
-            for point in curve.keyframe_points:
-                point.interpolation = interpolation
+    curve = curves.insert_keys(holder, f"{block_name}.{name}", position, points)
+    if curve is not None:
+        for point in curve.keyframe_points:
+            point.interpolation = interpolation

@@ -39,6 +39,56 @@ def fcurves(id_data: Any) -> list[bpy.types.FCurve]:
     return list(getattr(action, "fcurves", ()))
 
 
+def put(id_data: Any, path: str, index: int, value: float) -> None:
+    """Set one number of a property (an element of an array property), as a keyframe stores it."""
+    struct, name = _resolve(id_data, path)
+    current = getattr(struct, name)
+    if hasattr(current, "__len__"):
+        kind = type(current[index])
+        getattr(struct, name)[index] = kind(round(value)) if kind in (bool, int) else value
+    else:
+        kind = type(current)
+        setattr(struct, name, kind(round(value)) if kind in (bool, int) else value)
+
+
+def insert_keys(id_data: Any, path: str, index: int, points: list[tuple[float, float]]) -> bpy.types.FCurve | None:
+    """Keyframes (frame, value) on one property, as `keyframe_insert` one by one makes them (a later point at a
+    frame replaces an earlier one; the property keeps the last point's value), in time linear in their number:
+    the first is inserted (it makes the action, its slot and the F-curve), the others added at once (inserting
+    one by one copies the curve's keys each time). The F-curve, or None when there was none to add to."""
+    struct, name = _resolve(id_data, path)
+    current = getattr(struct, name)
+    is_array = hasattr(current, "__len__")
+    kind = type(current[index] if is_array else current)
+    if not points:
+        return None
+    by_frame = dict(points)  # the last point at a frame wins, as on insertion
+    ordered = sorted(by_frame.items())
+    found = _curve(id_data, path, index if is_array else 0)
+    if found is not None and len(found.keyframe_points):  # keys there already: insert among them
+        for frame, value in ordered:
+            put(id_data, path, index, value)
+            id_data.keyframe_insert(path, index=index if is_array else -1, frame=frame)
+    else:
+        put(id_data, path, index, ordered[0][1])
+        id_data.keyframe_insert(path, index=index if is_array else -1, frame=ordered[0][0])
+        found = _curve(id_data, path, index if is_array else 0)
+        if found is None:
+            return None
+        stored = [float(kind(round(v))) if kind in (bool, int) else v for _frame, v in ordered]
+        found.keyframe_points.add(len(ordered) - 1)
+        found.keyframe_points.foreach_set("co", [c for (frame, _v), value in zip(ordered, stored, strict=True)
+                                                for c in (frame, value)])
+        found.update()
+    put(id_data, path, index, points[-1][1])
+    return found
+
+
+def _curve(id_data: Any, path: str, index: int) -> bpy.types.FCurve | None:
+    return next((curve for curve in fcurves(id_data) if curve.data_path == path and curve.array_index == index),
+                None)
+
+
 def fps(scene: bpy.types.Scene) -> float:
     """Frames per second as the glTF add-on converts frames to seconds and back."""
     return scene.render.fps * scene.render.fps_base

@@ -45,13 +45,18 @@ class PointerTemplate:
     document-level array the item lives in (`/extensions/<extension>/<array>/{}/...`).
     `path` is below the node's extension object or below the array item; `{}` marks a nested array index.
     `default` is what an absent key means; None when absence has no value (an unbounded limit, a drive
-    without a target): such a value can only be animated where the file states it."""
+    without a target): such a value can only be animated where the file states it.
+    `part` and `field` are the row's model value: the model item it lives in ("shape", "motion", "material",
+    "limit", "drive", "joint") and the dialect table's Field (`field.attr` the model attribute; its bounds are
+    the reader's). Rows made elsewhere may leave them out ("", None)."""
 
     extension: str
     array: str | None
     path: tuple[str, ...]
     type: ObjectModelType
     default: Any = None
+    part: str = ""
+    field: Field | None = None
 
     @property
     def text(self) -> str:
@@ -71,12 +76,14 @@ def _json(default: Any) -> Any:
     return list(default) if isinstance(default, tuple) else default  # vectors as JSON reads them
 
 
-def _node(extension: str, path: str, kind: ObjectModelType, default: Any = None) -> PointerTemplate:
-    return PointerTemplate(extension, None, tuple(path.split("/")), kind, _json(default))
+def _node(extension: str, path: str, kind: ObjectModelType, default: Any = None, *, part: str = "",
+          spec: Field | None = None) -> PointerTemplate:
+    return PointerTemplate(extension, None, tuple(path.split("/")), kind, _json(default), part, spec)
 
 
-def _item(extension: str, array: str, path: str, kind: ObjectModelType, default: Any = None) -> PointerTemplate:
-    return PointerTemplate(extension, array, tuple(path.split("/")), kind, _json(default))
+def _item(extension: str, array: str, path: str, kind: ObjectModelType, default: Any = None, *, part: str = "",
+          spec: Field | None = None) -> PointerTemplate:
+    return PointerTemplate(extension, array, tuple(path.split("/")), kind, _json(default), part, spec)
 
 
 _TYPES: dict[tuple[str, int], ObjectModelType] = {
@@ -93,22 +100,23 @@ def dialect_rows(dialect: Dialect) -> tuple[PointerTemplate, ...]:
     """A dialect's Object Model, from its field tables (keys and defaults have their one home there)."""
     rows: list[PointerTemplate] = []
     for shape_type in dialect.shape_fields:
-        rows += [_item(dialect.homes["shapes"], "shapes", f"{shape_type}/{spec.key}", kind, spec.default)
-                 for spec, kind in _animatable(dialect.shape_fields.get(shape_type, ()))]
-    rows += [_node(dialect.body_extension, f"motion/{spec.key}", kind, spec.default)
+        rows += [_item(dialect.homes["shapes"], "shapes", f"{shape_type}/{spec.key}", kind, spec.default,
+                       part="shape", spec=spec) for spec, kind in _animatable(dialect.shape_fields.get(shape_type, ()))]
+    rows += [_node(dialect.body_extension, f"motion/{spec.key}", kind, spec.default, part="motion", spec=spec)
              for spec, kind in _animatable(dialect.motion_fields)]
     if any(spec.key == "isKinematic" for spec in dialect.motion_fields):  # KHR's motion type, a boolean
-        rows.append(_node(dialect.body_extension, "motion/isKinematic", "bool", False))
-    rows += [_item(dialect.homes["physicsMaterials"], "physicsMaterials", spec.key, kind, spec.default)
-             for spec, kind in _animatable(dialect.material_fields)]
+        rows.append(_node(dialect.body_extension, "motion/isKinematic", "bool", False, part="motion"))
+    rows += [_item(dialect.homes["physicsMaterials"], "physicsMaterials", spec.key, kind, spec.default,
+                   part="material", spec=spec) for spec, kind in _animatable(dialect.material_fields)]
     joints = dialect.homes["physicsJoints"]
     for part, fields in (("limits", dialect.limit_fields), ("drives", dialect.drive_fields)):
-        rows += [_item(joints, "physicsJoints", f"{part}/{_ITEM}/{spec.key}", kind, spec.default)
+        rows += [_item(joints, "physicsJoints", f"{part}/{_ITEM}/{spec.key}", kind, spec.default,
+                       part=part[:-1], spec=spec)
                  for spec, kind in _animatable(fields)]
     # OMI's joint README lists /joint/enableCollision, copied from KHR where the node-level joint is an object
     # inside the body extension; in OMI the joint extension itself holds enableCollision beside `joint`.
     joint_head = "joint/" if dialect.joint_extension == dialect.body_extension else ""
-    rows += [_node(dialect.joint_extension, f"{joint_head}{spec.key}", kind, spec.default)
+    rows += [_node(dialect.joint_extension, f"{joint_head}{spec.key}", kind, spec.default, part="joint", spec=spec)
              for spec, kind in _animatable(dialect.joint_fields)]
     return tuple(rows)
 

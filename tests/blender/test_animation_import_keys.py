@@ -1,0 +1,101 @@
+"""An imported channel's keys cost no translation each (issue #20 item 5, issue #27): the values that follow a
+channel are an affine map of it, found once per channel (`io/blender/animation/linear_keys`), and the keys made
+so are exactly the keys the whole translation per key makes, on the settings and on Blender's rigid bodies
+and constraints, for scalars and vectors, axes that swap and flip, one-sided ranges, Bézier tangents and keys
+outside a value's bounds (those are translated whole)."""
+
+from __future__ import annotations
+
+import addon_loader
+import bpy
+import import_support as support
+import pytest
+from test_animation_import import with_channels
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+KEYS = 60
+
+
+def _file(tmp_path, interpolation: str = "LINEAR"):
+    nodes = [
+        {"name": "Crate", "translation": [0, 1, 0], "extensions": {support.BODY: {
+            "motion": {"type": "dynamic", "mass": 2.0}, "collider": {"shape": 0}}}},
+        {"name": "Lid", "translation": [0, 2, 0], "extensions": {support.BODY: {
+            "motion": {"type": "dynamic"}, "collider": {"shape": 1}}}},
+        {"name": "Hinge", "translation": [0, 1.5, 0], "extensions": {support.JOINT: {"joint": 0,
+                                                                                     "connectedNode": 1}}},
+    ]
+    joints = [{"limits": [{"linearAxes": [0, 1, 2], "min": 0, "max": 0},
+                          {"angularAxes": [2], "min": -0.5, "max": 1.0}],
+               "drives": [{"type": "angular", "mode": "force", "axis": 2, "velocityTarget": 1.5, "damping": 2.0}]}]
+    box = {"type": "box", "box": {"size": [1, 2, 3]}}
+    gltf = support.document(nodes, [box, dict(box)], roots=[0, 1], joints=joints)
+    gltf["nodes"][0]["children"] = [2]
+    gltf["nodes"][2]["translation"] = [0, 1, 0]  # on the lid: the joint starts at rest
+    fps = bpy.context.scene.render.fps
+    times = [(1 + 2 * k) / fps for k in range(KEYS)]
+    scalar = [1.0 + 0.25 * (k % 7) for k in range(KEYS)]
+    scalar[5] = -1.0  # outside the bounds of a mass: the reader reports it, the key is translated whole
+    vector = [c for k in range(KEYS) for c in (0.5 * k, -0.25 * k, 1.0 + 0.1 * k)]
+    joint = "/extensions/OMI_physics_joint/physicsJoints/0"
+    channels = [
+        ("/nodes/0/extensions/OMI_physics_body/motion/mass", times, scalar, "SCALAR"),
+        ("/nodes/0/extensions/OMI_physics_body/motion/linearVelocity", times, vector, "VEC3"),
+        ("/extensions/OMI_physics_shape/shapes/1/box/size", times, [abs(c) + 0.5 for c in vector], "VEC3"),
+        (f"{joint}/drives/0/velocityTarget", times, [v - 3.0 for v in scalar], "SCALAR"),
+        (f"{joint}/limits/1/min", times, [-0.1 * (k % 5) for k in range(KEYS)], "SCALAR"),
+    ]
+    if interpolation == "CUBICSPLINE":  # in-tangent, value, out-tangent per key: the outputs triple
+        channels = [(pointer, times, _cubic(values, kind), kind) for pointer, times, values, kind in channels]
+    gltf = with_channels(gltf, channels)
+    for sampler in gltf["animations"][0]["samplers"]:
+        sampler["interpolation"] = interpolation
+    return support.write_gltf(tmp_path, f"keys_{interpolation}", gltf)
+
+
+def _cubic(values: list[float], kind: str) -> list[float]:
+    width = 3 if kind == "VEC3" else 1
+    rows = [values[k:k + width] for k in range(0, len(values), width)]
+    return [c for k, row in enumerate(rows) for c in ([0.5 * (k % 3)] * width + row + [-0.25 * (k % 2)] * width)]
+
+
+def _keys() -> dict:
+    """Every F-curve of every object (and the scene): its keyframes' points, handles and interpolation."""
+    found = {}
+    curves = addon_loader.module("io.blender.animation.curves")
+    for id_data in [*bpy.data.objects, bpy.context.scene]:
+        for curve in curves.fcurves(id_data):
+            found[(id_data.name, curve.data_path, curve.array_index)] = [
+                (tuple(p.co), tuple(p.handle_left), tuple(p.handle_right), p.interpolation)
+                for p in curve.keyframe_points]
+    return found
+
+
+@pytest.mark.parametrize("interpolation", ["LINEAR", "CUBICSPLINE"])
+def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, interpolation):
+    path = _file(tmp_path, interpolation)
+    reader = addon_loader.module("io.omi.read.reader")
+    reads = []
+    real_read = reader.read_document
+    monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
+    support.import_gltf(path)
+    fast, fast_reads = _keys(), len(reads)
+    linear_keys = addon_loader.module("io.blender.animation.linear_keys")
+    monkeypatch.setattr(linear_keys, "fit", lambda *a, **k: None)  # every key translated whole, as before
+    reads.clear()
+    support.import_gltf(path)
+    whole = _keys()
+    assert fast == whole
+    assert {path for _name, path, _index in fast} >= {
+        "omi_physics.motion.mass", "omi_physics.motion.linear_velocity", "omi_physics.collider.shape.size",
+        "omi_physics.joint.drives[0].velocity_target", "omi_physics.joint.limits[1].max_angular",
+        "rigid_body.mass", "rigid_body_constraint.limit_ang_y_lower"}
+    assert len(reads) > 5 * KEYS  # the whole translation reads the document at every key of every channel
+    assert fast_reads < 20 * 5 + 10  # a few reads per channel (rest, nudges, checks, its follow), not per key
+
+
+def test_the_settings_keep_the_files_own_value_under_their_keys(tmp_path):
+    imported = support.import_gltf(_file(tmp_path))
+    assert imported.obj("Crate").omi_physics.motion.mass == 2.0  # keying it no longer leaves the last key's
+
+
