@@ -12,6 +12,7 @@ from typing import Any
 import bpy
 
 from ..properties import scene_physics
+from ..properties.session import list_problems
 from . import animation_import, godot_layout
 from .blender import import_repair, recursion_room
 from .blender.build import world
@@ -114,18 +115,29 @@ class glTF2ImportUserExtension:
     def _log(self, gltf: Any) -> None:
         """Each issue named by node: problems as warnings, counted in one popup; notes (what Blender
         cannot show, legacy forms read) as info in the Info editor, counted as no problem."""
-        problems = 0
+        listed: list[tuple[str, str, str]] = []
         for issue in self.issues:
             message = f"{model.LOG_PREFIX}{self._where(gltf, issue.pointer)}{issue.message}"
             if issue.severity == "info":
                 gltf.log.info(message, popup=True)
             else:
                 gltf.log.warning(message)
-                problems += 1
-        if problems:
-            gltf.log.warning(f"{model.LOG_PREFIX}{problems} problem(s) in the file's physics; see the console",
-                             popup=True)
+                listed.append((self._object_name(gltf, issue.pointer),
+                               'ERROR' if issue.severity == "error" else 'WARNING',
+                               f"import: {self._where(gltf, issue.pointer)}{issue.message}"))
+        if listed:
+            list_problems(bpy.context.window_manager, listed)
+            gltf.log.warning(f"{model.LOG_PREFIX}{len(listed)} problem(s) in the file's physics: listed in the "
+                             "3D viewport's sidebar, Physics > Validate (each row selects its object)", popup=True)
         self.issues = []
+
+    def _object_name(self, gltf: Any, pointer: str) -> str:
+        """The name of the object the importer made for the node a pointer is in ('' for the scene)."""
+        parts = pointer.split("/")
+        if len(parts) > 2 and parts[1] == "nodes" and parts[2].isdigit() and self.plan is not None:
+            obj = self.plan.objects(gltf).get(int(parts[2]))
+            return obj.name if obj is not None else ""
+        return ""
 
     def _where(self, gltf: Any, pointer: str) -> str:
         """`/nodes/3/...` -> `node 3 'Name' (/nodes/3/...): `; other pointers as they are."""

@@ -32,6 +32,18 @@ _ZERO = Vector((0.0, 0.0, 0.0))
 DEFAULT_HULL_BUDGET = HULL_VERTEX_LIMIT
 
 
+FIT_DESCRIPTIONS = {
+    'BOX': "Fit a box to each selected mesh, along the object's own axes (flat meshes get the minimum "
+           "thickness)",
+    'SPHERE': "Fit the smallest sphere that holds each selected mesh",
+    'CAPSULE': "Fit a capsule along each selected mesh's longest axis: its full height is the mesh's length",
+    'CYLINDER': "Fit a cylinder along each selected mesh's longest axis, as tall as the mesh is long",
+    'CONVEX': "Use the convex hull of each selected mesh (simplified to the vertex budget): any prop shape, "
+              "fast to simulate",
+    'TRIMESH': "Use the exact triangles of each selected mesh: static level geometry only, slow for bodies",
+}
+
+
 def _replace_mesh(obj: bpy.types.Object, mesh: bpy.types.Mesh) -> None:
     old = obj.data
     obj.data = mesh
@@ -62,6 +74,11 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
                      "(a plane): a box without thickness stops nothing and no file format holds one"),
         default=DEFAULT_MIN_THICKNESS, min=0.0, soft_min=0.001, soft_max=1.0, subtype='DISTANCE', unit='LENGTH',
     )
+
+    @classmethod
+    def description(cls, _context: bpy.types.Context, properties) -> str:
+        """Each Fit button says what its shape fits (the six buttons are one operator)."""
+        return FIT_DESCRIPTIONS.get(properties.shape_type, cls.__doc__ or "")
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:

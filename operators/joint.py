@@ -14,12 +14,8 @@ from ..properties import object_physics
 from ..properties.joint import AXIS_ITEMS, DRIVE_KIND_ITEMS, JOINT_PRESET_ITEMS
 from .common import body_object, in_object_mode, link_like, remove_active, selected_objects
 from .hierarchy import Descendants
+from .joint_place import LOCATION_ITEMS, joint_frame
 from .joint_presets import preset_limits, ranged_axis, write_limits
-
-LOCATION_ITEMS = [
-    ('ACTIVE', "Active Object", "At the active object's origin, aligned with it", 0),
-    ('CURSOR', "3D Cursor", "At the 3D cursor, aligned with it", 1),
-]
 
 
 class _PresetProperties:
@@ -73,13 +69,13 @@ def _new_empty(context: bpy.types.Context, name: str, parent: bpy.types.Object, 
 
 
 class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
-    """Join the two selected bodies with a joint at the active object or the 3D cursor"""
+    """Join the two selected bodies with a joint where they meet, at the active object or at the 3D cursor"""
 
     bl_idname = "omi.create_joint"
     bl_label = "Create Joint"
     bl_options = {'REGISTER', 'UNDO'}
 
-    location: EnumProperty(name="Location", items=LOCATION_ITEMS, default='ACTIVE')
+    location: EnumProperty(name="Location", items=LOCATION_ITEMS, default='BETWEEN')
     enable_collision: BoolProperty(name="Collide Connected", description="Let the two bodies collide")
 
     @classmethod
@@ -115,11 +111,7 @@ class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
             return object_physics(bodies[obj]).motion.motion_type == 'DYNAMIC'
 
         host, connected = (other, active) if is_dynamic(other) and not is_dynamic(active) else (active, other)
-        if self.location == 'CURSOR':
-            frame = context.scene.cursor.matrix.normalized()
-        else:
-            frame = active.matrix_world.normalized()
-        frame = Matrix.LocRotScale(frame.to_translation(), frame.to_quaternion(), None)
+        frame = joint_frame(context, self.location, active, other)
 
         joint_obj = _new_empty(context, f"{host.name}.joint", host, frame, display='ARROWS', size=0.25)
         anchor = _new_empty(context, f"{connected.name}.anchor", connected, frame, display='PLAIN_AXES', size=0.15)

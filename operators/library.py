@@ -84,6 +84,39 @@ class OMI_OT_library_add(_LibraryOperator, bpy.types.Operator):
         return {'FINISHED'}
 
 
+class OMI_OT_material_new(bpy.types.Operator):
+    """Add a new physics material to the scene's library (a copy of the collider's current one, if any) and
+    use it for this collider"""
+
+    bl_idname = "omi.material_new"
+    bl_label = "New Physics Material"
+    bl_options = {'REGISTER', 'UNDO'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        obj = context.object
+        if obj is None or context.scene is None or not obj.omi_physics.use_collider:
+            cls.poll_message_set("The active object has no collider")
+            return False
+        return True
+
+    def execute(self, context: bpy.types.Context) -> set[str]:
+        collider = context.object.omi_physics.collider
+        entries = _entries(context.scene, 'MATERIAL')
+        current = entries.get(collider.physics_material)
+        entry = entries.add()
+        if current is not None:
+            for prop in current.bl_rna.properties:
+                if prop.identifier not in {"rna_type", "name"} and not prop.is_readonly:
+                    setattr(entry, prop.identifier, getattr(current, prop.identifier))
+        base = current.name if current is not None else _DEFAULT_NAMES['MATERIAL']
+        entry.name = library.unique_name((e.name for e in entries if e != entry), base)
+        collider.physics_material = entry.name
+        _set_active(context.scene, 'MATERIAL', len(entries) - 1)
+        self.report({'INFO'}, f"{context.object.name} uses the new physics material {entry.name}")
+        return {'FINISHED'}
+
+
 class OMI_OT_library_add_preset(_LibraryOperator, bpy.types.Operator):
     """Add a ready-made entry (ice, rubber, metal, wood; common collision layers)"""
 
@@ -218,6 +251,7 @@ class OMI_OT_filter_system_remove(_ActiveFilterOperator, bpy.types.Operator):
 
 
 CLASSES: tuple[type, ...] = (
+    OMI_OT_material_new,
     OMI_OT_library_add, OMI_OT_library_add_preset, OMI_OT_library_remove, OMI_OT_library_rename,
     OMI_OT_filter_system_add, OMI_OT_filter_system_remove,
 )

@@ -53,6 +53,16 @@ class OMI_OT_select_problem(bpy.types.Operator):
     index: IntProperty(name="Problem", default=-1, description="Problem row; -1 is the active row")
 
     @classmethod
+    def description(cls, context: bpy.types.Context, properties) -> str:
+        """The problem's whole message, then what the button does: a row cuts the message at its width."""
+        problems = authoring_state(context).problems if context.window_manager is not None else ()
+        index = authoring_state(context).problems_active_index if properties.index < 0 else properties.index
+        if 0 <= index < len(problems):
+            problem = problems[index]
+            return f"{problem.name or 'Scene'}: {problem.message}.\nClick to select the object"
+        return cls.__doc__ or ""
+
+    @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         if context.window_manager is None or not len(authoring_state(context).problems):
             cls.poll_message_set("Validate the scene first")

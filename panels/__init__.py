@@ -2,9 +2,10 @@
 
 import bpy
 
-from . import gltf_dialogs, gravity, lists, properties_editor, sidebar
+from . import gltf_dialogs, gravity, lists, overlay_legend, properties_editor, sidebar
 
-_CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES, *gravity.CLASSES)
+_CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES, *gravity.CLASSES,
+                             *overlay_legend.CLASSES)
 
 
 def register() -> None:

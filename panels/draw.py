@@ -7,9 +7,12 @@ choosing which fields apply (shape fields by shape type, drive fields by drive k
 
 from __future__ import annotations
 
+import textwrap
+
 import bpy
 
 from ..io.blender.build.plan import motion_owner
+from ..io.omi.conventions import capsule_full_height
 from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.convert_build import settings_parts
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
@@ -27,6 +30,8 @@ _BODY_FIELDS = ("mass", "gravity_factor")
 _VELOCITY_FIELDS = ("linear_velocity", "angular_velocity")
 _MASS_DISTRIBUTION_FIELDS = ("center_of_mass", "inertia_diagonal", "inertia_orientation")
 INERTIA_NOTE = "Inertia 0: computed by engine"  # on the panel, not only in the tooltip
+SIDEBAR_WIDTH = 292  # px: the 3D viewport's sidebar at Blender's factory layout, UI scale 1
+CHARACTER_WIDTH = 6.2  # px: the average width of a character of Blender's UI font at scale 1 (11 px)
 
 
 def short_prop(layout: bpy.types.UILayout, data, name: str) -> None:
@@ -35,6 +40,14 @@ def short_prop(layout: bpy.types.UILayout, data, name: str) -> None:
         layout.prop(data, name, text=_SHORT_LABELS[name])
     else:
         layout.prop(data, name)
+
+
+def draw_wrapped(layout: bpy.types.UILayout, text: str, width: float, icon: str = 'NONE') -> None:
+    """`text` whole, wrapped to `width` px (a region's width) as label lines: Blender cuts a long label."""
+    characters = max(16, int((width - 40) / CHARACTER_WIDTH))
+    column = layout.column(align=True)
+    for number, line in enumerate(textwrap.wrap(text, characters) or [""]):
+        column.label(text=line, icon=icon if number == 0 else 'BLANK1' if icon != 'NONE' else 'NONE')
 
 
 def split_row(layout: bpy.types.UILayout, label: str) -> bpy.types.UILayout:
@@ -125,8 +138,15 @@ def draw_collider(layout: bpy.types.UILayout, collider, scene_settings) -> None:
     layout.prop(collider, "is_compound")
     if not collider.is_compound:
         draw_shape(layout, collider.shape)
-    draw_library_choice(layout, collider, "physics_material", scene_settings, "physics_materials", icon='MATERIAL',
+    row = layout.row(align=True)
+    draw_library_choice(row, collider, "physics_material", scene_settings, "physics_materials", icon='MATERIAL',
                         text="Material")
+    row.operator("omi.material_new", text="", icon='ADD')
+    material = scene_settings.physics_materials.get(collider.physics_material)
+    if material is not None:  # the values of the material in use, editable here: no trip to the library
+        column = layout.column(align=True)
+        column.prop(material, "dynamic_friction", text="Friction")
+        column.prop(material, "restitution", text="Bounciness")
     draw_library_choice(layout, collider, "collision_filter", scene_settings, "collision_filters", icon='FILTER',
                         text="Filter")
 
@@ -239,7 +259,7 @@ def joined_bodies(obj: bpy.types.Object) -> tuple[bpy.types.Object | None, bpy.t
 
 def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """Both bodies by name, each a button that selects it (the joint and anchor objects are only frames)."""
-    for label, body in zip(("Joins", "To"), joined_bodies(obj), strict=True):
+    for label, body in zip(("Body", "Other Body"), joined_bodies(obj), strict=True):
         value = split_row(layout, label)
         if body is None:
             value.label(text="No body", icon='ERROR')
@@ -252,7 +272,7 @@ def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """The joined bodies, connection, preset, then the limits and drives lists with the active entry's fields."""
     joint = obj.omi_physics.joint
     draw_joined_bodies(layout, obj)
-    layout.prop(joint, "connected_object", text="Anchor")
+    layout.prop(joint, "connected_object", text="Other Frame")
     layout.prop(joint, "enable_collision", text="Bodies Collide")
     layout.prop(joint, "preset")
 
@@ -347,7 +367,11 @@ def shape_summary(shape) -> str:
     if shape.shape_type == 'SPHERE':
         return f"{label} r {shape.radius:.3g} m"
     if shape.shape_type in ROUND_SHAPES:
-        return f"{label} r {shape.radius_bottom:.3g}/{shape.radius_top:.3g} h {shape.height:.3g} m"
+        radius = (f"r {shape.radius_top:.3g}" if shape.radius_top == shape.radius_bottom
+                  else f"r {shape.radius_top:.3g} top, {shape.radius_bottom:.3g} bottom")
+        full = (capsule_full_height(shape.height, max(shape.radius_top, shape.radius_bottom))
+                if shape.shape_type == 'CAPSULE' else shape.height)
+        return f"{label} {radius}, {full:.3g} m tall"
     source = shape.mesh_object.name if shape.mesh_source == 'OBJECT' and shape.mesh_object else "own mesh"
     return f"{label} ({source})"
 

@@ -71,7 +71,47 @@ class OMI_UL_problems(bpy.types.UIList):
         row.operator("omi.select_problem", text="", icon='RESTRICT_SELECT_OFF', emboss=False).index = index
 
 
+_ROLE_ICONS = {'STATIC': 'LOCKED', 'KINEMATIC': 'ANIM', 'DYNAMIC': 'PHYSICS'}
+
+
+def physics_role(obj: bpy.types.Object) -> str:
+    """What the object is to the physics, as the list shows it: its body type, Trigger, Collider or Joint."""
+    settings = obj.omi_physics
+    if settings.use_motion:
+        return settings.motion.motion_type
+    if settings.use_collider:
+        return 'COLLIDER'
+    if settings.use_trigger:
+        return 'TRIGGER'
+    return 'JOINT' if settings.use_joint else ''
+
+
+class OMI_UL_physics_objects(bpy.types.UIList):
+    """Every object of the scene with physics settings (others are filtered out); click a row to select it.
+    The filter options (the arrow below the list) filter by name and sort by name."""
+
+    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
+                  _flt_flag=0):
+        role = physics_role(item)
+        icon = _ROLE_ICONS.get(role, {'COLLIDER': 'MESH_CUBE', 'TRIGGER': 'GHOST_ENABLED'}.get(role, 'CONSTRAINT'))
+        row = layout.row(align=True)
+        row.label(text=item.name, icon=icon)
+        row.label(text=role.title())
+
+    def filter_items(self, _context, data, property_name):
+        objects = getattr(data, property_name)
+        helper = bpy.types.UI_UL_list
+        flags = helper.filter_items_by_name(self.filter_name, self.bitflag_filter_item, objects, "name",
+                                            reverse=self.use_filter_invert) if self.filter_name else \
+            [self.bitflag_filter_item] * len(objects)
+        for index, obj in enumerate(objects):
+            if not obj.omi_physics.has_physics:
+                flags[index] &= ~self.bitflag_filter_item
+        order = helper.sort_items_by_name(objects, "name") if self.use_filter_sort_alpha else []
+        return flags, order
+
+
 CLASSES: tuple[type, ...] = (
     OMI_UL_physics_materials, OMI_UL_collision_filters, OMI_UL_system_names, OMI_UL_joint_limits,
-    OMI_UL_joint_drives, OMI_UL_trigger_nodes, OMI_UL_problems,
+    OMI_UL_joint_drives, OMI_UL_trigger_nodes, OMI_UL_problems, OMI_UL_physics_objects,
 )

@@ -77,6 +77,7 @@ class _BodySubPanel(_OMISubPanel):
 
 class PHYSICS_PT_omi_body_velocity(_BodySubPanel, bpy.types.Panel):
     bl_label = "Initial Velocity"
+    bl_options = {'DEFAULT_CLOSED'}  # advanced, as Blender's own rigid body sub-panels: the collider stays in view
     motion_types = frozenset({'KINEMATIC', 'DYNAMIC'})
 
     def draw_part(self, layout, context) -> None:
@@ -85,6 +86,7 @@ class PHYSICS_PT_omi_body_velocity(_BodySubPanel, bpy.types.Panel):
 
 class PHYSICS_PT_omi_body_mass(_BodySubPanel, bpy.types.Panel):
     bl_label = "Mass Distribution"
+    bl_options = {'DEFAULT_CLOSED'}
     motion_types = frozenset({'DYNAMIC'})
 
     def draw_part(self, layout, context) -> None:

@@ -10,6 +10,7 @@ from ..properties.joint import JOINT_PRESET_ITEMS
 from ..properties.session import authoring_state
 from ..properties.shape import SHAPE_TYPE_ITEMS
 from . import draw
+from .overlay_legend import draw_legend
 
 
 class _Sidebar:
@@ -109,6 +110,8 @@ class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
         layout = self.layout
         settings = scene_physics(context.scene)
         layout.prop(settings, "show_overlay", icon='OVERLAY')
+        if settings.show_overlay:
+            draw_legend(layout, context)
         column = layout.column(align=True)
         column.operator("omi.sync_to_rigid_bodies", icon='PLAY')
         column.operator("omi.sync_from_rigid_bodies", icon='IMPORT')
@@ -117,6 +120,23 @@ class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
         draw.draw_library(layout, settings, 'MATERIAL', state)
         layout.label(text="Collision Filters")
         draw.draw_library(layout, settings, 'FILTER', state)
+
+
+class VIEW3D_PT_omi_objects(_Sidebar, bpy.types.Panel):
+    """Every object with physics in the scene, with its role; click one to select it."""
+
+    bl_label = "Physics Objects"
+    bl_parent_id = "VIEW3D_PT_omi_physics"
+    bl_options = {'DEFAULT_CLOSED'}
+
+    @classmethod
+    def poll(cls, context: bpy.types.Context) -> bool:
+        return context.scene is not None
+
+    def draw(self, context: bpy.types.Context) -> None:
+        state = authoring_state(context)
+        self.layout.template_list("OMI_UL_physics_objects", "", context.scene, "objects", state,
+                                  "physics_objects_index", rows=6)
 
 
 class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
@@ -133,6 +153,12 @@ class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
             layout.label(text="No problems found", icon='CHECKMARK')
             return
         layout.template_list("OMI_UL_problems", "", state, "problems", state, "problems_active_index", rows=4)
+        if 0 <= state.problems_active_index < len(state.problems):  # the active problem's message, whole
+            problem = state.problems[state.problems_active_index]
+            box = layout.box()
+            region = getattr(context, "region", None)
+            width = region.width if region is not None else draw.SIDEBAR_WIDTH
+            draw.draw_wrapped(box, f"{problem.name or 'Scene'}: {problem.message}", width)
         layout.operator("omi.select_problem", icon='RESTRICT_SELECT_OFF')
 
 

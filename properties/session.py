@@ -24,12 +24,28 @@ class OMIValidationProblem(bpy.types.PropertyGroup):
     severity: EnumProperty(name="Severity", items=SEVERITY_ITEMS, default='WARNING')
 
 
+def _select_listed_object(state, context: bpy.types.Context) -> None:
+    """Clicking a row of the physics objects list selects that object and makes it active."""
+    objects = context.scene.objects
+    index = state.physics_objects_index
+    view_layer = context.view_layer
+    if not 0 <= index < len(objects) or objects[index].name not in view_layer.objects:
+        return
+    chosen = objects[index]
+    for obj in context.selected_objects:
+        obj.select_set(False)
+    chosen.select_set(True)
+    view_layer.objects.active = chosen
+
+
 class OMIAuthoringState(bpy.types.PropertyGroup):
     problems: CollectionProperty(type=OMIValidationProblem)
     problems_active_index: IntProperty(name="Problem", options={'HIDDEN'})
     checked: bpy.props.BoolProperty(options={'HIDDEN'}, description="The scene has been checked this session")
     member_system_index: IntProperty(options={'HIDDEN'})
     listed_system_index: IntProperty(options={'HIDDEN'})
+    physics_objects_index: IntProperty(name="Physics Object", options={'HIDDEN'}, update=_select_listed_object,
+                                       description="The physics object selected in the list")
 
 
 CLASSES: tuple[type, ...] = (OMIValidationProblem, OMIAuthoringState)
@@ -38,3 +54,15 @@ CLASSES: tuple[type, ...] = (OMIValidationProblem, OMIAuthoringState)
 def authoring_state(context: bpy.types.Context) -> OMIAuthoringState:
     """The session's authoring state (typed accessor for `window_manager.omi_authoring`)."""
     return context.window_manager.omi_authoring  # type: ignore[attr-defined]
+
+
+def list_problems(window_manager: bpy.types.WindowManager, problems: list[tuple[str, str, str]]) -> None:
+    """Put (object name, severity, message) problems where the artist looks: the sidebar's Validate list
+    (an import's problems replace the last check's, and say so in their messages)."""
+    state = window_manager.omi_authoring  # type: ignore[attr-defined]
+    state.problems.clear()
+    for name, severity, message in problems:
+        item = state.problems.add()
+        item.name, item.severity, item.message, item.code = name, severity, message, "import"
+    state.problems_active_index = 0
+    state.checked = True

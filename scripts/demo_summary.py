@@ -135,7 +135,7 @@ def _counts(gltf: dict) -> str:
 
 
 def _is_tally(message: str) -> bool:
-    """The log's closing "N problem(s) ... see the console" line: the problems are listed already."""
+    """The log's closing "N problem(s) ... listed in the sidebar" line: the problems are listed already."""
     return "problem(s)" in message
 
 

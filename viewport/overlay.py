@@ -7,6 +7,7 @@ GPU in background mode, where Blender has none: the lines are still built, the b
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +19,7 @@ from . import gravity_lines
 from .collect import MeshEdgeCache, OverlayLines, scene_lines
 
 LINE_WIDTH = 1.5
+_LOG = logging.getLogger(__name__)
 
 
 @dataclass
@@ -31,9 +33,20 @@ class OverlayState:
     shader: Any = None  # a gpu.types.GPUShader
     mesh_cache: MeshEdgeCache = field(default_factory=MeshEdgeCache)
     rebuilds: int = 0
+    draws: int = 0  # batches drawn: a draw-handler check counts them (tests, the screenshot script)
+    failure: str = ""  # the last rebuild's error, said once on the console and in the sidebar
 
     def invalidate(self) -> None:
         self.dirty = True
+
+    def reset(self) -> None:
+        """Forget everything built from the data: after an undo, a redo or a file load every object may be
+        new memory, so no line, batch or cached mesh edge of the old one is drawn or reused."""
+        self.dirty = True
+        self.scene_key = None
+        self.lines = None
+        self.batch = None
+        self.mesh_cache.clear()
 
 
 STATE = OverlayState()
@@ -75,7 +88,17 @@ def draw() -> None:
     if scene is None or not scene_physics(scene).show_overlay:
         return
     if STATE.dirty or STATE.scene_key != scene.session_uid:
-        rebuild(scene, context.evaluated_depsgraph_get(), context.visible_objects)
+        try:
+            rebuild(scene, context.evaluated_depsgraph_get(), context.visible_objects)
+        except Exception as error:  # a draw callback must not fail every redraw in silence
+            STATE.reset()
+            STATE.dirty = False  # tried for this state: the next change tries again
+            STATE.scene_key = scene.session_uid
+            if STATE.failure != str(error):
+                _LOG.error("OMI physics: the overlay could not be drawn: %s: %s", type(error).__name__, error)
+            STATE.failure = str(error)
+            return
+        STATE.failure = ""
     if STATE.batch is None:
         return
     import gpu  # noqa: PLC0415 - only with a GPU
@@ -87,6 +110,7 @@ def draw() -> None:
     STATE.shader.uniform_float("viewportSize", (width, height))
     STATE.shader.uniform_float("lineWidth", LINE_WIDTH)
     STATE.batch.draw(STATE.shader)
+    STATE.draws += 1
     gpu.state.depth_test_set('NONE')
     gpu.state.blend_set('NONE')
 
@@ -105,8 +129,13 @@ def on_depsgraph_update(_scene, depsgraph) -> None:
 
 @persistent
 def on_load(_filepath) -> None:
-    STATE.mesh_cache.clear()
-    STATE.invalidate()
+    STATE.reset()
+
+
+@persistent
+def on_undo(_scene, _depsgraph=None) -> None:
+    """Undo and redo replace the data the lines were built from (memfile undo re-reads changed IDs)."""
+    STATE.reset()
 
 
 @persistent
@@ -117,6 +146,8 @@ def on_frame_change(_scene, _depsgraph=None) -> None:
 _HANDLERS = (
     (bpy.app.handlers.depsgraph_update_post, on_depsgraph_update),
     (bpy.app.handlers.load_post, on_load),
+    (bpy.app.handlers.undo_post, on_undo),
+    (bpy.app.handlers.redo_post, on_undo),
     (bpy.app.handlers.frame_change_post, on_frame_change),
 )
 
@@ -128,8 +159,7 @@ def register() -> None:
             handlers.append(function)
     if _draw_handle is None:
         _draw_handle = bpy.types.SpaceView3D.draw_handler_add(draw, (), 'WINDOW', 'POST_VIEW')
-    STATE.mesh_cache.clear()
-    STATE.invalidate()
+    STATE.reset()
 
 
 def unregister() -> None:
@@ -140,10 +170,8 @@ def unregister() -> None:
     for handlers, function in _HANDLERS:
         if function in handlers:
             handlers.remove(function)
-    STATE.batch = None
+    STATE.reset()
     STATE.shader = None
-    STATE.lines = None
-    STATE.mesh_cache.clear()
 
 
 def is_registered() -> bool:

@@ -129,3 +129,31 @@ def test_a_floor_fitted_from_a_plane_holds_a_body_after_the_round_trip(omi, clea
     height = bpy.data.objects["Crate"].matrix_world.translation.z
     assert height == pytest.approx(0.5, abs=0.06), height  # resting on the floor, 5 m from its middle
     assert Vector(bpy.data.objects["Crate"].matrix_world.translation.xy).length > 7.0
+
+
+def test_the_shape_helpers_an_import_makes_are_hidden_and_still_simulate(omi, markers, clean_scene, tmp_path: Path):
+    """A collider under a grouping node needs a generated shape object: it lives in the hidden
+    'OMI Rigid Bodies' collection (not drawn over the artist's objects), and the body still rests on it."""
+    crate = plane(1.0, (0.0, 0.0, 0.0))
+    crate.name = "Floor"
+    select(crate)
+    bpy.ops.omi.fit_collider(shape_type='BOX', min_thickness=0.2)
+    crate.scale = (20.0, 20.0, 1.0)
+    body = bpy.data.objects.new("Table", None)
+    body.location = (0.0, 0.0, 4.0)
+    group = bpy.data.objects.new("Group", None)
+    leg = bpy.data.objects.new("Leg", None)
+    for obj in (body, group, leg):
+        bpy.context.scene.collection.objects.link(obj)
+    group.parent, leg.parent = body, group
+    group.location = (0.0, 0.0, -1.0)
+    body.omi_physics.use_motion = True
+    leg.omi_physics.use_collider = True
+    export(tmp_path, "helpers", "GLB")
+    import_gltf(tmp_path / "helpers.glb")
+    helpers = [obj for obj in bpy.context.scene.objects if markers.is_generated(obj)]
+    assert helpers, "the grouped collider needs a generated shape object"
+    assert all(not obj.visible_get() for obj in helpers), [obj.name for obj in helpers if obj.visible_get()]
+    step(90)
+    table = bpy.data.objects["Table"]
+    assert table.matrix_world.translation.z == pytest.approx(1.5, abs=0.06)  # the leg stands on the floor

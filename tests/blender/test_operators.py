@@ -65,7 +65,8 @@ def test_copy_settings_from_the_active_object(clean_scene):
     settings.use_joint = True
     settings.joint.limits.add().kind = 'ANGULAR'
     select(*targets, source, active=source)
-    assert bpy.ops.omi.copy_settings() == {'FINISHED'}  # default parts: body, collider, trigger
+    # default parts: body, collider, trigger; the sizes as the source has them (default: fitted to each target)
+    assert bpy.ops.omi.copy_settings(shape_sizes='COPY') == {'FINISHED'}
     for target in targets:
         copied = target.omi_physics
         assert copied.use_motion and copied.motion.mass == pytest.approx(4.5)

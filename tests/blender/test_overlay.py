@@ -203,3 +203,41 @@ def test_unregister_removes_the_draw_handler_and_handlers(omi_addon):
     finally:
         addon_loader.enable()
     assert addon_loader.module("viewport.overlay").is_registered()
+
+
+def test_undo_and_redo_drop_what_was_built_from_the_old_data(omi, overlay, clean_scene):
+    """After an undo every object may be new memory: no line, batch or cached mesh edge of the old data
+    survives, and the next draw rebuilds from the restored scene (issue 26, item 2)."""
+    bpy.ops.mesh.primitive_cube_add()
+    cube = bpy.context.active_object
+    cube.omi_physics.use_collider = True
+    cube.omi_physics.collider.shape.shape_type = 'TRIMESH'
+    bpy.ops.ed.undo_push(message="tagged")
+    cube.location.x = 3.0
+    bpy.ops.ed.undo_push(message="moved")
+    bpy.context.view_layer.update()
+    overlay.rebuild(bpy.context.scene, bpy.context.evaluated_depsgraph_get())
+    assert overlay.STATE.mesh_cache.entries and overlay.STATE.lines is not None
+    overlay.STATE.dirty = False
+    assert bpy.ops.ed.undo() == {'FINISHED'}
+    assert overlay.on_undo in bpy.app.handlers.undo_post and overlay.on_undo in bpy.app.handlers.redo_post
+    assert overlay.STATE.lines is None and not overlay.STATE.mesh_cache.entries and overlay.STATE.dirty
+    lines = overlay.rebuild(bpy.context.scene, bpy.context.evaluated_depsgraph_get())
+    assert lines.positions[:, 0].max() == pytest.approx(1.0, abs=1e-5)  # the cube is back at the origin
+
+
+def test_a_failing_rebuild_is_said_once_and_not_retried_every_redraw(omi, overlay, clean_scene, monkeypatch, caplog):
+    bpy.ops.mesh.primitive_cube_add()
+    bpy.context.active_object.omi_physics.use_collider = True
+    calls = []
+
+    def broken(*_args, **_kwargs):
+        calls.append(1)
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(overlay, "scene_lines", broken)
+    overlay.STATE.invalidate()
+    overlay.draw()
+    overlay.draw()
+    assert len(calls) == 1 and overlay.STATE.failure == "boom"
+    assert [record for record in caplog.records if "overlay could not be drawn" in record.getMessage()]

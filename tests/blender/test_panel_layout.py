@@ -216,7 +216,7 @@ def test_lengths_masses_and_angles_show_what_artists_type(omi_addon):
             if prop.unit != 'NONE' or prop.subtype in {'DISTANCE', 'ANGLE'}:
                 assert prop.precision >= 3, f"{cls.__name__}.{prop.identifier} shows {prop.precision} digits"
                 checked += 1
-            if prop.is_array and prop.array_length in {3, 4}:
+            if prop.is_array and prop.array_length in {3, 4} and prop.subtype not in {'COLOR', 'COLOR_GAMMA'}:
                 assert prop.subtype in VECTOR_SUBTYPES, f"{cls.__name__}.{prop.identifier} has no X/Y/Z labels"
     assert checked >= 15
 
@@ -265,7 +265,7 @@ def test_joint_panel_names_both_bodies_and_selects_them(omi, scene_objects):
     buttons = shown.operator_calls("omi.select_object")
     assert [(c.kwargs["text"], c.kwargs["properties"].name) for c in buttons] == [("Door", "Door"),
                                                                                   ("DoorPost", "DoorPost")]
-    assert {"Joins", "To"} <= set(shown.labels())
+    assert {"Body", "Other Body"} <= set(shown.labels())
     assert bpy.ops.omi.select_object(name="DoorPost") == {'FINISHED'}
     assert bpy.context.view_layer.objects.active == post
     assert [obj.name for obj in bpy.context.selected_objects] == ["DoorPost"]

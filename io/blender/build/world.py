@@ -42,6 +42,10 @@ def generated_collection(bl_scene: bpy.types.Scene) -> bpy.types.Collection:
     collection[GENERATED] = True
     collection.hide_render = True
     bl_scene.collection.children.link(collection)
+    for view_layer in bl_scene.view_layers:  # out of the artist's way: hidden (the eye), still simulated
+        layer = view_layer.layer_collection.children.get(collection.name)
+        if layer is not None:
+            layer.hide_viewport = True
     return collection
 
 
