@@ -9,7 +9,7 @@ from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.joint import JOINT_PRESET_ITEMS
 from ..properties.session import authoring_state
 from ..properties.shape import SHAPE_TYPE_ITEMS
-from . import draw
+from . import draw, summary
 from .overlay_legend import draw_legend
 
 
@@ -59,7 +59,7 @@ class VIEW3D_PT_omi_active(_Sidebar, bpy.types.Panel):
         return context.active_object is not None
 
     def draw(self, context: bpy.types.Context) -> None:
-        draw.draw_summary(self.layout, context.active_object)
+        summary.draw_summary(self.layout, context.active_object)
 
 
 class VIEW3D_PT_omi_joints(_Sidebar, bpy.types.Panel):

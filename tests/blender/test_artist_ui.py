@@ -192,10 +192,10 @@ def test_the_six_fit_buttons_have_six_tooltips(omi):
 
 
 def test_capsule_summary_says_its_full_height(omi, clean_scene):
-    draw = omi("panels.draw")
+    summary = omi("panels.summary")
     pillar = cube("Pillar")
     shape = pillar.omi_physics.collider.shape
     shape.shape_type = 'CAPSULE'
     shape.radius_top = shape.radius_bottom = 0.3
     shape.height = 2.4  # between the hemisphere centres: the pillar is 3 m tall
-    assert draw.shape_summary(shape) == "Capsule r 0.3, 3 m tall"
+    assert summary.shape_summary(shape) == "Capsule r 0.3, 3 m tall"
