@@ -119,7 +119,8 @@ def _fit_box(obj: bpy.types.Object, shape, depsgraph, scale: Vector | None, min_
     axes = fit.thin_axes(in_metres, min_thickness) if min_thickness > 0.0 else []
     if axes:
         thickness = tuple(min_thickness / max(abs(k * w), _EPSILON) for k, w in zip(stretch, world, strict=True))
-        sides = tuple(fit.facing(obj, axis, depsgraph) if axis in axes else 0.0 for axis in range(3))
+        x, y, z = (fit.facing(obj, axis, depsgraph) if axis in axes else 0.0 for axis in range(3))
+        sides = (x, y, z)
         size, center = fit.thicken(size, center, axes, thickness, sides)
     shape.size = Vector(s * k for s, k in zip(size, stretch, strict=True))
     return Fitted(center, None, True, tuple(axes))

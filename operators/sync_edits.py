@@ -48,10 +48,10 @@ def adopt_edits(obj: bpy.types.Object, bl_scene: bpy.types.Scene, edited: set[st
             _say(issues, obj, f"motion {before} -> {after or 'none (a static collider)'} (edited in Blender)")
             changes += 1
     if "mass" in edited and physics.motion is not None and settings.use_motion:
-        before, after = settings.motion.mass, physics.motion.mass
-        if after is not None and abs(before - after) > 1e-6 * max(1.0, abs(after)):
-            settings.motion.mass = after
-            _say(issues, obj, f"mass {before:g} -> {after:g} kg (edited in Blender)")
+        old_mass, new_mass = settings.motion.mass, physics.motion.mass
+        if new_mass is not None and abs(old_mass - new_mass) > 1e-6 * max(1.0, abs(new_mass)):
+            settings.motion.mass = new_mass
+            _say(issues, obj, f"mass {old_mass:g} -> {new_mass:g} kg (edited in Blender)")
             changes += 1
     collider = physics.collider
     if collider is not None and settings.use_collider:

@@ -24,7 +24,7 @@ MOTION_TYPE_ITEMS = [
     ('KINEMATIC', "Kinematic", "Collides and is moved by animation or scripts: moving platforms", 'ANIM', 1),
     ('DYNAMIC', "Dynamic", "Simulated: falls, collides and is pushed around", 'PHYSICS', 2),
 ]
-MOTION_TYPE_TO_OMI = {item[0]: item[0].lower() for item in MOTION_TYPE_ITEMS}
+MOTION_TYPE_TO_OMI = {item[0]: model.motion_type(item[0].lower()) for item in MOTION_TYPE_ITEMS}
 MOTION_TYPE_FROM_OMI = {value: key for key, value in MOTION_TYPE_TO_OMI.items()}
 
 

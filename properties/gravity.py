@@ -39,7 +39,7 @@ GRAVITY_TYPE_ITEMS = [  # explicit, stable numbers: files store them
     ('SHAPED', "Shaped", "Towards the nearest point of a physics shape: cube planets, walkable walls",
      'MESH_CUBE', 5),
 ]
-GRAVITY_TYPE_TO_OMI = {item[0]: item[0].lower() for item in GRAVITY_TYPE_ITEMS}
+GRAVITY_TYPE_TO_OMI = {item[0]: model.gravity_type(item[0].lower()) for item in GRAVITY_TYPE_ITEMS}
 GRAVITY_TYPE_FROM_OMI = {value: key for key, value in GRAVITY_TYPE_TO_OMI.items()}
 DEFAULT_STRENGTH = 9.80665  # standard gravity; the spec has no default (the file always states it)
 

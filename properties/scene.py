@@ -16,7 +16,7 @@ COMBINE_ITEMS = [
     ('MAXIMUM', "Maximum", "Use the larger value", 2),
     ('MULTIPLY', "Multiply", "Use the product of the two values", 3),
 ]
-COMBINE_TO_OMI = {item[0]: item[0].lower() for item in COMBINE_ITEMS}
+COMBINE_TO_OMI = {item[0]: model.combine_mode(item[0].lower()) for item in COMBINE_ITEMS}
 COMBINE_FROM_OMI = {value: key for key, value in COMBINE_TO_OMI.items()}
 
 

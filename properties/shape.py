@@ -31,7 +31,7 @@ MESH_SOURCE_ITEMS = [
     ('OBJECT', "Collision Mesh", "Use another mesh object, written for the shape but not rendered", 1),
 ]
 
-SHAPE_TYPE_TO_OMI = {item[0]: item[0].lower() for item in SHAPE_TYPE_ITEMS}
+SHAPE_TYPE_TO_OMI = {item[0]: model.shape_type(item[0].lower()) for item in SHAPE_TYPE_ITEMS}
 SHAPE_TYPE_FROM_OMI = {value: key for key, value in SHAPE_TYPE_TO_OMI.items()}
 
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeGuard, TypeVar
 
-from .model import Issue
+from .model import Issue, Severity
 
 JSON = None | bool | int | float | str | list[Any] | dict[str, Any]
 T = TypeVar("T")
@@ -71,9 +71,9 @@ def pointer(*tokens: object) -> str:
 
 def join(base: Where, *tokens: object) -> Where:
     """Extend a pointer with more raw tokens: a token tuple stays a tuple, a text stays a text."""
-    if type(base) is tuple:
+    if isinstance(base, tuple):
         return base + tokens
-    return base + pointer(*tokens)  # type: ignore[operator]
+    return base + pointer(*tokens)
 
 
 def pointer_text(at: Where) -> str:
@@ -81,14 +81,14 @@ def pointer_text(at: Where) -> str:
     return at if isinstance(at, str) else pointer(*at)
 
 
-def report(issues: Issues, at: Where, message: str, severity: str = "error") -> None:
+def report(issues: Issues, at: Where, message: str, severity: Severity = "error") -> None:
     if issues is not None:
-        issues.append(Issue(pointer_text(at), message, severity))  # type: ignore[arg-type]
+        issues.append(Issue(pointer_text(at), message, severity))
 
 
 # --- type tests ------------------------------------------------------------------------------------
 
-def is_number(value: object) -> bool:
+def is_number(value: object) -> TypeGuard[int | float]:
     """A finite JSON number (bool is not a number here, although it is an int in Python)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return False
@@ -98,7 +98,7 @@ def is_number(value: object) -> bool:
         return False
 
 
-def is_index(value: object) -> bool:
+def is_index(value: object) -> TypeGuard[int]:
     """A glTFid: a non-negative integer (floats like 2.0 are accepted by JSON parsers as 2.0; not here)."""
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -171,7 +171,7 @@ def float_or(
     if not is_number(value):
         report(issues, at, f"{what} must be a finite number, got {describe(value)}; using the default")
         return default
-    number = float(value)  # type: ignore[arg-type]
+    number = float(value)
     if minimum is not None and number < minimum:
         report(issues, at, f"{what} {describe(value)} is below the minimum {minimum:g}; using the default")
         return default
@@ -197,7 +197,7 @@ def int_or(
     number: int | None = None
     if isinstance(value, int) and not isinstance(value, bool):
         number = value
-    elif isinstance(value, float) and is_number(value) and value.is_integer():
+    elif is_number(value) and isinstance(value, float) and value.is_integer():
         number = int(value)
     if number is None:
         report(issues, at, f"{what} must be an integer, got {describe(value)}; using the default")
@@ -319,15 +319,15 @@ def index_or_none(value: object, count: int, at: Where, issues: Issues, what: st
         report(issues, at, f"{what} -1 means none; the schema wants the key omitted instead", "info")
         return None
     if not is_index(value):
-        if isinstance(value, float) and is_number(value) and value.is_integer() and value >= 0:
+        if is_number(value) and isinstance(value, float) and value.is_integer() and value >= 0:
             value = int(value)
         else:
             report(issues, at, f"{what} must be an index (integer >= 0), got {describe(value)}; dropped")
             return None
-    if value >= count:  # type: ignore[operator]
+    if value >= count:
         report(issues, at, f"{what} {describe(value)} is out of range ({count} available); dropped")
         return None
-    return value  # type: ignore[return-value]
+    return value
 
 
 # --- float32 values --------------------------------------------------------------------------------

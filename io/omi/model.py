@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard, TypeVar
 
 # The extension names, one home each (reader and writer re-export them as BODY, SHAPE, JOINT, ...).
 SHAPE_EXTENSION = "OMI_physics_shape"
@@ -42,18 +42,54 @@ ShapeType = Literal["box", "sphere", "capsule", "cylinder", "convex", "trimesh"]
 MotionType = Literal["static", "kinematic", "dynamic"]
 CombineMode = Literal["average", "minimum", "maximum", "multiply"]
 DriveType = Literal["linear", "angular"]
-DriveMode = Literal["force", "acceleration"]
+DriveMode = Literal["force", "acceleration"]  # drives hold `str`: an unknown type or mode of a KHR file is kept as-is
+GravityType = Literal["directional", "point", "disc", "torus", "line", "shaped"]
+_Choice = TypeVar("_Choice", bound=str)
 
-SHAPE_TYPES: tuple[str, ...] = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
+SHAPE_TYPES: tuple[ShapeType, ...] = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh")
 PRIMITIVE_SHAPE_TYPES: tuple[str, ...] = ("box", "sphere", "capsule", "cylinder")
 ROUND_SHAPE_TYPES: tuple[str, ...] = ("capsule", "cylinder")  # height and radiusTop/radiusBottom
 MESH_SHAPE_TYPES: tuple[str, ...] = ("convex", "trimesh")
-MOTION_TYPES: tuple[str, ...] = ("static", "kinematic", "dynamic")
-COMBINE_MODES: tuple[str, ...] = ("average", "minimum", "maximum", "multiply")
+MOTION_TYPES: tuple[MotionType, ...] = ("static", "kinematic", "dynamic")
+COMBINE_MODES: tuple[CombineMode, ...] = ("average", "minimum", "maximum", "multiply")
 DRIVE_TYPES: tuple[str, ...] = ("linear", "angular")
 DRIVE_MODES: tuple[str, ...] = ("force", "acceleration")
 
-GRAVITY_TYPES: tuple[str, ...] = ("directional", "point", "disc", "torus", "line", "shaped")
+GRAVITY_TYPES: tuple[GravityType, ...] = ("directional", "point", "disc", "torus", "line", "shaped")
+
+
+
+def is_shape_type(value: object) -> TypeGuard[ShapeType]:
+    return value in SHAPE_TYPES
+
+
+def is_motion_type(value: object) -> TypeGuard[MotionType]:
+    return value in MOTION_TYPES
+
+
+def _member(value: str, choices: tuple[_Choice, ...], what: str) -> _Choice:
+    for choice in choices:
+        if choice == value:
+            return choice
+    raise ValueError(f"{value!r} is no {what} ({', '.join(choices)})")
+
+
+def shape_type(value: str) -> ShapeType:
+    """`value` as a ShapeType (ValueError for any other string): for tables built from other spellings."""
+    return _member(value, SHAPE_TYPES, "shape type")
+
+
+def motion_type(value: str) -> MotionType:
+    return _member(value, MOTION_TYPES, "motion type")
+
+
+def combine_mode(value: str) -> CombineMode:
+    return _member(value, COMBINE_MODES, "combine mode")
+
+
+def gravity_type(value: str) -> GravityType:
+    return _member(value, GRAVITY_TYPES, "gravity type")
+
 
 ZERO3: Vec3 = (0.0, 0.0, 0.0)
 IDENTITY_QUAT: Quat = (0.0, 0.0, 0.0, 1.0)
@@ -144,7 +180,7 @@ def default_height(shape_type: str) -> float:
 class Shape:
     """One OMI_physics_shape entry. Fields that do not apply to `type` keep their defaults."""
 
-    type: str
+    type: ShapeType
     size: Vec3 = DEFAULT_BOX_SIZE
     radius: float = DEFAULT_RADIUS  # sphere
     height: float | None = None  # capsule/cylinder; None means the type's default
@@ -165,7 +201,7 @@ class Shape:
 class Motion:
     """`motion` of a node: the node is a body whose transform physics drives."""
 
-    type: str = "dynamic"
+    type: MotionType = "dynamic"
     mass: float = DEFAULT_MASS  # math.inf: infinite (KHR's mass 0)
     center_of_mass: Vec3 = ZERO3
     inertia_diagonal: Vec3 = ZERO3  # zero means "let the engine compute it"; math.inf: infinite (KHR's 0)
@@ -181,8 +217,8 @@ class PhysicsMaterial:
     static_friction: float = DEFAULT_FRICTION
     dynamic_friction: float = DEFAULT_FRICTION
     restitution: float = DEFAULT_RESTITUTION
-    friction_combine: str = DEFAULT_COMBINE
-    restitution_combine: str = DEFAULT_COMBINE
+    friction_combine: CombineMode = DEFAULT_COMBINE
+    restitution_combine: CombineMode = DEFAULT_COMBINE
     name: str = ""  # glTFChildOfRootProperty name; not part of the physics meaning
     unknown: Unknown = NOTHING_UNKNOWN
 
@@ -288,7 +324,7 @@ class GravityVolume:
     shapes and how strongly (`type`), and how it combines with overlapping volumes (priority/replace/stop).
     Fields that do not apply to `type` keep their defaults."""
 
-    type: str
+    type: GravityType
     gravity: float
     direction: Vec3 = DEFAULT_GRAVITY_DIRECTION  # directional, in the node's frame
     unit_distance: float = DEFAULT_UNIT_DISTANCE  # every other type

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import math
 
+from ...omi.model import CombineMode
+
 # How Blender's value counts against OMI's, per (constraint type, "linear"/"angular"): +1 where a Blender
 # range bounds object2 seen from object1 in the constraint frame, as OMI bounds the connected node seen
 # from the joint node; -1 where it counts the other way (the range is negated and its ends swapped).
@@ -29,7 +31,7 @@ BULLET_SIGN: dict[tuple[str, str], int] = {
 # say. Measured: pairs with equal products (0.8 and 0.5, 0.4 and 1, 1 and 0.4, 0.632 twice) move alike to
 # 1e-6 m (a box on a 30 degree slope slides as with friction 0.4; a ball dropped 1 m rebounds 0.16 m,
 # restitution 0.4), while a different product moves differently.
-BULLET_COMBINE = "multiply"
+BULLET_COMBINE: CombineMode = "multiply"
 
 
 def bullet_sign(constraint_type: str, angular: bool) -> int:

@@ -34,7 +34,8 @@ LEGACY_REVISION_NOTES = {
                     "sub-object): read as the current form",
 }
 
-LEGACY_BODY_TYPES = {  # legacy body type -> (motion type or None for a trigger body, note)
+LEGACY_BODY_TYPES: dict[str, tuple[model.MotionType | None, str]] = {  # legacy body type -> (motion type or None
+    # for a trigger body, note)
     "static": ("static", ""),
     "kinematic": ("kinematic", ""),
     "character": ("kinematic", "body type 'character' read as kinematic"),
@@ -44,7 +45,7 @@ LEGACY_BODY_TYPES = {  # legacy body type -> (motion type or None for a trigger 
     "trigger": (None, ""),
 }
 
-MOTION_TYPE_ALIASES = {  # motion types of intermediate revisions
+MOTION_TYPE_ALIASES: dict[str, tuple[model.MotionType, str]] = {  # motion types of intermediate revisions
     "rigid": ("dynamic", "motion type 'rigid' is now 'dynamic'"),
     "character": ("kinematic", "motion type 'character' read as kinematic"),
     "vehicle": ("dynamic", "motion type 'vehicle' read as dynamic"),

@@ -127,7 +127,7 @@ class ItemReader:
 
     def shape_values(self, shape_type: str, details: Mapping[str, Any], at: Where) -> Shape | None:
         fields = self.dialect.shape_fields[shape_type]
-        if shape_type in model.MESH_SHAPE_TYPES:
+        if shape_type in model.MESH_SHAPE_TYPES and model.is_shape_type(shape_type):
             mesh_value = get(details, "mesh")
             mesh = index_or_none(mesh_value, self.mesh_count, join(at, "mesh"), self.issues, "mesh")
             if mesh is None and (mesh_value is MISSING or mesh_value == -1):
@@ -136,6 +136,9 @@ class ItemReader:
             return Shape(shape_type, mesh=mesh)
         if shape_type == "plane":
             return self.plane_box(read_fields(fields, details, at, self.issues), at)
+        if not model.is_shape_type(shape_type):  # a dialect table's type the model lacks (a table's own bug)
+            raise ValueError(f"the {self.dialect.name} tables declare shape type {shape_type!r}, which the model "
+                             "does not hold")
         if shape_type in model.ROUND_SHAPE_TYPES and LEGACY_SHAPE_RADIUS_KEY in details \
                 and self.dialect.legacy_extensions:  # a dialect with legacy revisions reads their forms
             return self.legacy_round_shape(shape_type, details, at)
@@ -155,7 +158,7 @@ class ItemReader:
                                       half=PLANE_BOX_THICKNESS / 2.0, sides=infinite + sides))
         return Shape("box", size=(size_x, PLANE_BOX_THICKNESS, size_z))
 
-    def legacy_round_shape(self, shape_type: str, details: Mapping[str, Any], at: Where) -> Shape:
+    def legacy_round_shape(self, shape_type: model.ShapeType, details: Mapping[str, Any], at: Where) -> Shape:
         """Capsule or cylinder with a single `radius`: the old form (full-height capsules), unless the
         current radiusTop/radiusBottom are there too (then `radius` is ignored)."""
         fields = self.dialect.shape_fields[shape_type]
@@ -284,22 +287,23 @@ class ItemReader:
 
     # --- motion ----------------------------------------------------------------------------------
 
-    def motion_type(self, motion: Mapping[str, Any], at: Where) -> str:
+    def motion_type(self, motion: Mapping[str, Any], at: Where) -> model.MotionType:
         """The motion type, aliases of intermediate revisions read as their current name."""
         spec = field(self.dialect.motion_fields, "type")
         type_value = get(motion, spec.key)
+        fallback: model.MotionType = "dynamic"
         if type_value is MISSING:
             self.issues.append(rules.note(at, "motion_without_type"))
-            return str(spec.default)
-        if type_value in spec.choices:
-            return str(type_value)
+            return spec.default if model.is_motion_type(spec.default) else fallback
+        if type_value in spec.choices and model.is_motion_type(type_value):
+            return type_value
         if isinstance(type_value, str) and type_value in rules.MOTION_TYPE_ALIASES:
             motion_type, note = rules.MOTION_TYPE_ALIASES[type_value]
             self.issues.append(rules.issue(join(at, spec.key), note, "info"))
             return motion_type
         self.issues.append(rules.note(join(at, spec.key), "unknown_motion_type", value=describe(type_value),
                                       fallback=spec.fallback))
-        return str(spec.fallback)
+        return spec.fallback if model.is_motion_type(spec.fallback) else fallback
 
     def motion_unknown(self, motion: Mapping[str, Any], at: Where) -> Unknown:
         """The motion's keys the table does not declare, kept (an unknown motion type is not: its enum is closed)."""
