@@ -117,11 +117,12 @@ def godot_script(script: Path, files: list[Path], args: list[str], outputs: Path
         shutil.rmtree(base, ignore_errors=True)
 
 
-def run(path: Path, physics_frames: int = 0) -> dict[str, Any]:
-    """Godot's dump of `path` (and, with frames, of the scene after that many physics frames at 60 Hz)."""
+def run(path: Path, physics_frames: int = 0, beside: tuple[Path, ...] = ()) -> dict[str, Any]:
+    """Godot's dump of `path` (and, with frames, of the scene after that many physics frames at 60 Hz);
+    `beside`: files the glTF refers to (its .bin)."""
     outputs = Path(tempfile.mkdtemp(prefix="omi-godot-dump-"))
     try:
-        log = godot_script(DUMPER, [path], [path.name, "OUT/dump.json", str(physics_frames)], outputs)
+        log = godot_script(DUMPER, [path, *beside], [path.name, "OUT/dump.json", str(physics_frames)], outputs)
         out = outputs / "dump.json"
         if not out.exists():
             raise AssertionError(f"Godot wrote no dump:\n{log}")

@@ -43,7 +43,8 @@ def add_commands(commands: Any) -> None:
                                                 "KHR_implicit_shapes or as OMI (any OMI revision is read); nothing "
                                                 "else changes. Refuses to write when a value cannot be held by the "
                                                 "target (each named with its pointer) unless --force.")
-    converter.add_argument("--to", required=True, choices=dialect_convert.targets(), help="the dialect to write")
+    converter.add_argument("--to", required=True, type=str.upper, choices=dialect_convert.targets(),
+                           help="the dialect or engine target to write (any case)")
     rewrite_options(converter, "write even when meaning is lost")
     converter.set_defaults(run=cmd_convert)
 
