@@ -31,13 +31,11 @@ def limit_to_model(pg) -> model.JointLimit | None:
     blender_axes = pg.axes
     if not blender_axes:
         return None
-    converted = [axes.axis_to_gltf(axis) for axis in blender_axes]
-    gltf_axes = tuple(sorted(axis for axis, _sign in converted))
+    gltf_axes, sign = axes.joint_axes(blender_axes, to_blender=False)
     angular = pg.kind == 'ANGULAR'
     low = _float(pg.min_angular if angular else pg.min_linear) if pg.use_min else None
     high = _float(pg.max_angular if angular else pg.max_linear) if pg.use_max else None
-    if len(converted) == 1:
-        low, high = axes.signed_range(low, high, converted[0][1])
+    low, high = axes.signed_range(low, high, sign)
     low, high = (None if low is None else low + 0.0), (None if high is None else high + 0.0)
     return model.JointLimit(
         linear_axes=() if angular else gltf_axes,
@@ -52,7 +50,7 @@ def limit_to_model(pg) -> model.JointLimit | None:
 
 def drive_to_model(pg) -> model.JointDrive:
     """A drive on a Blender axis as a drive on the matching glTF axis (targets negate when it flips)."""
-    axis, sign = axes.axis_to_gltf(constraints.AXIS_IDS.index(pg.axis))
+    (axis,), sign = axes.joint_axes((constraints.AXIS_IDS.index(pg.axis),), to_blender=False)
     angular = pg.drive_type == 'ANGULAR'
     position = _float(pg.position_target_angular if angular else pg.position_target_linear) \
         if pg.use_position_target else None
@@ -95,11 +93,8 @@ def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
 
 
 def _limit_values(kind: str, gltf_axes: tuple[int, ...], limit: model.JointLimit) -> dict:
-    converted = [axes.axis_to_blender(axis) for axis in gltf_axes]
-    used = {axis for axis, _sign in converted}
-    low, high = limit.min, limit.max
-    if len(converted) == 1:
-        low, high = axes.signed_range(low, high, converted[0][1])
+    used, sign = axes.joint_axes(gltf_axes, to_blender=True)
+    low, high = axes.signed_range(limit.min, limit.max, sign)
     values = {"kind": kind, "axis_x": 0 in used, "axis_y": 1 in used, "axis_z": 2 in used,
               "use_min": low is not None, "use_max": high is not None}
     bound = "angular" if kind == 'ANGULAR' else "linear"
@@ -112,7 +107,7 @@ def _limit_values(kind: str, gltf_axes: tuple[int, ...], limit: model.JointLimit
 
 
 def _drive_values(drive: model.JointDrive) -> dict:
-    axis, sign = axes.axis_to_blender(drive.axis)
+    (axis,), sign = axes.joint_axes((drive.axis,), to_blender=True)
     position, velocity = drive.position_target, drive.velocity_target
     if sign < 0:
         position = None if position is None else -position

@@ -61,7 +61,7 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
         if bounds is None:
             continue
         lower, upper = bounds
-        gltf_axis, sign = axes.axis_to_gltf(blender_axis)
+        (gltf_axis,), sign = axes.joint_axes((blender_axis,), to_blender=False)
         if lower > upper:
             warn(issues, obj, f"its {dof} {constraints.AXIS_IDS[blender_axis]} limit has lower > upper, which Blender "
                   "treats as no limit; exported free")
@@ -96,8 +96,9 @@ def _drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
                     continue
                 damping = getattr(constraint, damping_name)
                 ignored_damping = ignored_damping or (undamped and damping != 0.0)
+                (gltf_axis,), _sign = axes.joint_axes((blender_axis,), to_blender=False)  # a spring's target is 0
                 drives.append(model.JointDrive(
-                    type="angular" if angular else "linear", mode="force", axis=axes.axis_to_gltf(blender_axis)[0],
+                    type="angular" if angular else "linear", mode="force", axis=gltf_axis,
                     position_target=0.0, stiffness=getattr(constraint, stiffness),
                     damping=0.0 if undamped else damping,
                 ))

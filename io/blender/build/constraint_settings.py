@@ -245,22 +245,19 @@ def _motors(motors: list[Drive], notes: set[str]) -> list[ConstraintSpec]:
 
 def from_model(settings: model.JointSettings) -> tuple[list[Limit], list[Drive]]:
     """A joint's glTF-axis limits and drives in the joint object's Blender axes: a single-axis range or a
-    drive target changes sign where the axis does (`axes.axis_to_blender`); a 2- or 3-axis limit bounds a
+    drive target changes sign where the axis does (`axes.joint_axes`); a 2- or 3-axis limit bounds a
     distance or an angle and keeps its values."""
     limits = []
     for limit in settings.limits:
         for angular, gltf_axes in ((False, limit.linear_axes), (True, limit.angular_axes)):
             if not gltf_axes:
                 continue
-            converted = [axes.axis_to_blender(axis) for axis in gltf_axes]
-            low, high = limit.min, limit.max
-            if len(converted) == 1:
-                low, high = axes.signed_range(low, high, converted[0][1])
-            limits.append(Limit(angular, tuple(sorted(axis for axis, _sign in converted)), low, high,
-                                limit.stiffness, limit.damping))
+            blender_axes, sign = axes.joint_axes(gltf_axes, to_blender=True)
+            low, high = axes.signed_range(limit.min, limit.max, sign)
+            limits.append(Limit(angular, blender_axes, low, high, limit.stiffness, limit.damping))
     drives = []
     for drive in settings.drives:
-        axis, sign = axes.axis_to_blender(drive.axis)
+        (axis,), sign = axes.joint_axes((drive.axis,), to_blender=True)
         position, velocity = drive.position_target, drive.velocity_target
         drives.append(Drive(drive.type == "angular", axis, drive.mode == "acceleration", drive.max_force,
                             None if position is None else sign * position,

@@ -47,13 +47,20 @@ _AXIS_TO_BLENDER: dict[int, tuple[int, int]] = {0: (0, 1), 1: (2, 1), 2: (1, -1)
 _AXIS_TO_GLTF: dict[int, tuple[int, int]] = {0: (0, 1), 1: (2, -1), 2: (1, 1)}
 
 
-def axis_to_blender(axis: int) -> tuple[int, int]:
-    """A glTF axis index -> (Blender axis index, sign of the Blender axis along the glTF one)."""
-    return _AXIS_TO_BLENDER[axis]
+def joint_axes(indices: Sequence[int], *, to_blender: bool) -> tuple[tuple[int, ...], int]:
+    """Joint axis indices across the glTF <-> Blender axis change (sorted), and the sign a value measured along
+    a lone axis takes there (1 for two or three axes: such a limit bounds a distance or an angle, unsigned).
 
-
-def axis_to_gltf(axis: int) -> tuple[int, int]:
-    return _AXIS_TO_GLTF[axis]
+    The one home of the joint axis change. The settings hold the joint object's local Blender axes (what the
+    panel shows as X, Y, Z), the model glTF's; it runs once per way a joint goes: settings <-> model
+    (`properties/convert_joint`), model -> Blender constraints (`build/constraint_settings.from_model`, fed the
+    document on import) and Blender constraints -> model (`adopt/from_constraints`). A range along a flipped
+    axis flips with it (`signed_range`), a drive's targets change sign.
+    """
+    table = _AXIS_TO_BLENDER if to_blender else _AXIS_TO_GLTF
+    converted = [table[axis] for axis in indices]
+    sign = converted[0][1] if len(converted) == 1 else 1
+    return tuple(sorted(axis for axis, _sign in converted)), sign
 
 
 def signed_range(lo: float | None, hi: float | None, sign: int) -> tuple[float | None, float | None]:
