@@ -71,3 +71,28 @@ def test_command_line_target_godot(omi_addon, clean_scene, tmp_path):
     written = build.schema_check.load_gltf(tmp_path / "demo.glb")
     ball = next(node for node in written["nodes"] if node.get("name") == "Ball" and "extensions" in node)
     assert "mesh" not in ball and written["nodes"][ball["children"][-1]].get("name") == "Ball"
+
+
+def test_a_scaled_body_for_godot_imports_back_with_the_same_physics(clean_scene, tmp_path):
+    """The `godot` target bakes a moving body's scale into its shapes (Godot's physics drops it): the file
+    still means the same bodies, so Blender simulates its import as it simulates the `omi` export's."""
+    from mathutils import Matrix
+
+    floor = build.mesh_object("Floor", location=(0.0, 0.0, -0.5))
+    floor.data.transform(Matrix.Diagonal((10.0, 10.0, 1.0, 1.0)))
+    build.add_rigid_body(floor, 'PASSIVE', 'BOX')
+    ball = build.mesh_object("Ball", "ico", location=(0.0, 0.0, 2.0), scale=(1.5, 1.5, 1.5))
+    build.add_rigid_body(ball, 'ACTIVE', 'SPHERE')
+    crate = build.mesh_object("Crate", location=(3.0, 0.0, 2.0), scale=(2.0, 1.0, 0.5))
+    build.add_rigid_body(crate, 'ACTIVE', 'BOX')
+    omi = _export(tmp_path, "scaled_omi", 'OMI')
+    godot = _export(tmp_path, "scaled_godot", 'GODOT')
+    assert "scale" not in next(n for n in godot.nodes if n.get("name") == "Ball" and "extensions" in n)
+    ends = []
+    for exported in (omi, godot):
+        support.import_gltf(exported.path)
+        support.step(48)
+        ends.append({name: bpy.data.objects[name].matrix_world.translation.copy() for name in ("Ball", "Crate")})
+    for name in ("Ball", "Crate"):
+        assert (ends[0][name] - ends[1][name]).length < 0.01, (name, ends)
+    assert ends[1]["Ball"].z == pytest.approx(0.75, abs=0.05)  # resting on its scaled radius
