@@ -27,6 +27,7 @@ from .blender import gltf_compat
 from .blender.animation import curves, linear_keys
 from .import_nodes import document_json
 from .omi import model
+from .omi.checks import animation_keys
 from .omi.dialects import pointers
 from .omi.dialects.khr import KHR
 from .omi.dialects.omi import OMI
@@ -78,7 +79,9 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
     """The file's physics channels with their keys; unusable ones are reported and left out."""
     data = gltf.data
     channels = []
-    for at, pointer, sampler in pointers.channel_pointers({"animations": _animations_json(data)}):
+    animations = {"animations": _animations_json(data)}
+    issues.extend(animation_keys.malformed_pointers(animations))
+    for at, pointer, sampler in pointers.channel_pointers(animations):
         where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
         found = pointers.match(pointer)
         if found is not None and found.template.extension == model.GRAVITY_EXTENSION:
@@ -107,6 +110,12 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
         if any(len(row) != width for row in rows) or len(rows) != per_key * len(times) or not times:
             issues.append(model.Issue(where, f"{pointer} is a {found.template.type}: its sampler's output does "
                                              "not match it; channel not imported", "error"))
+            continue
+        problems = animation_keys.key_issues(at, animation_keys.sampler_pointer(animations, at), pointer,
+                                             found.template, times=times,
+                                             values=[number for row in rows for number in row])
+        if problems:  # what validate says of the same keys: the channel is not imported
+            issues.extend(problems)
             continue
         values = [[number for row in rows[per_key * k: per_key * (k + 1)] for number in row]
                   for k in range(len(times))]

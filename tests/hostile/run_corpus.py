@@ -44,6 +44,8 @@ def main(corpus: Path, out: Path) -> None:
             record["export"] = run("export", blend, "--out", exported, "--in-process")
         if exported.exists():
             record["validate"] = run("validate", exported, "--json", "--no-progress")
+            data = exported.read_bytes()  # a GLB: its JSON chunk follows the 12-byte header and 8-byte chunk header
+            record["exported_json"] = data[20:20 + int.from_bytes(data[12:16], "little")].decode("utf-8")
         print(json.dumps(record), flush=True)
 
 

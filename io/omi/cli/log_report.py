@@ -18,8 +18,10 @@ from .results import Result
 
 def _said_already(text: str, findings: list[dict[str, str]]) -> dict[str, str] | None:
     """The finding a log line repeats: same message, at the same pointer (when the finding has one)."""
-    return next((item for item in findings if text.endswith(item["message"])
-                 and (not item["pointer"] or f"({item['pointer']})" in text)), None)
+    def at(pointer: str) -> bool:  # the hook writes "node N 'name' (POINTER): ..." or "POINTER: ..."
+        return not pointer or f"({pointer})" in text or text.startswith(f"{pointer}: ")
+
+    return next((item for item in findings if text.endswith(item["message"]) and at(item["pointer"])), None)
 
 
 def report_log(label: str, records: Iterable[tuple[int, str]], shown: set[str],

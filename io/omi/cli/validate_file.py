@@ -6,17 +6,27 @@ Runs in a worker process of the command-line tool; no bpy here.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 from urllib.parse import unquote
 
 from .. import gltf_file
-from ..checks import gltf_structure, joint_rest, node_transforms, rules, shape_meshes, skin_joints, value_losses
+from ..checks import (
+    animation_keys,
+    gltf_structure,
+    joint_rest,
+    node_transforms,
+    rules,
+    shape_meshes,
+    skin_joints,
+    value_losses,
+)
 from ..dialects import builtin, pointers, registry, unknown_keys  # noqa: F401 - builtin: the built-in units
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
-from ..read import reader, writers
+from ..read import mixed, reader, writers
 from .batch import not_a_file
 from .results import Result, counted, failed, from_issues, issue
 
@@ -68,15 +78,20 @@ def buffer_reader(parsed: GltfFile, path: str) -> gltf_structure.BufferData:
     return data
 
 
-def shape_mesh_issues(parsed: GltfFile, doc: PhysicsDocument, buffers: gltf_structure.BufferData) -> list[Issue]:
-    """Mesh problems of convex/trimesh shapes (shape_meshes), with the file's buffers for the hull checks."""
+def buffer_bytes(parsed: GltfFile, buffers: gltf_structure.BufferData) -> Callable[[int], bytes | None]:
+    """The file's buffer data by buffer index (None where it cannot be read)."""
     items = parsed.document.get("buffers") if isinstance(parsed.document, dict) else None
 
     def read_buffer(index: int) -> bytes | None:
         found = buffers(index, items[index]) if isinstance(items, list) and 0 <= index < len(items) else None
         return found if isinstance(found, bytes) else None
 
-    return shape_meshes.check(parsed.document, doc, read_buffer)
+    return read_buffer
+
+
+def shape_mesh_issues(parsed: GltfFile, doc: PhysicsDocument, buffers: gltf_structure.BufferData) -> list[Issue]:
+    """Mesh problems of convex/trimesh shapes (shape_meshes), with the file's buffers for the hull checks."""
+    return shape_meshes.check(parsed.document, doc, buffer_bytes(parsed, buffers))
 
 
 def structure_issues(parsed: GltfFile, path: str,
@@ -128,7 +143,11 @@ def validate_one(task: tuple[str, str | None]) -> Result:
                           for item in from_issues([found for found in read.issues if found.kind != unknown_keys.KIND],
                                                   "rules")
                           if item["pointer"] not in said]
+    if len(docs) == 2:  # nodes carrying both dialects: which one the import reads, and whether they agree
+        issues += from_issues(mixed.overlaps(parsed.document, docs[0], docs[1], *(name for name in read_order
+                                                                                   if name in used)), "rules")
     issues += from_issues(pointers.check_animation(parsed.document), "rules")  # channels into physics values
+    issues += from_issues(animation_keys.check(parsed.document, buffer_bytes(parsed, buffers)), "rules")  # their keys
     issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits
     issues += from_issues(skin_joints.check(parsed.document, [read.nodes for read in docs]), "rules")  # on bones
     found: list[Issue] = []

@@ -54,13 +54,22 @@ def read_both(gltf: Mapping[str, Any], read_one: ReadOne, home: str, other: str)
     if added:
         doc.issues.append(Issue("/extensions", f"the file holds both {home} and {other} physics: both are read "
                                                f"({len(added)} node(s) have {other} physics only)", "info"))
-    differ = [index for index in sorted(shared) if _meaning(doc.nodes[index]) != _meaning(second.nodes[index])]
-    if len(shared) > len(differ):
-        doc.issues.append(Issue("/nodes", f"{len(shared) - len(differ)} node(s) carry both {home} and {other} "
-                                          f"physics that say the same: the {home} physics is read", "info"))
-    for index in differ:
-        doc.issues.append(Issue(f"/nodes/{index}/extensions",
-                                f"{_name(gltf, index)} carries both {home} and {other} physics that differ: the "
-                                f"{home} physics is read and the {other} copy is ignored (an engine that reads "
-                                f"{other} builds this node differently)"))
+    doc.issues.extend(overlaps(gltf, doc, second, home, other))
     return doc
+
+
+def overlaps(gltf: Mapping[str, Any], first: PhysicsDocument, second: PhysicsDocument, home: str,
+             other: str) -> list[Issue]:
+    """What `read_both` says of the nodes both reads found physics on (`validate` reads each dialect whole
+    and adds these): a warning per node whose two copies differ, one info line for those that agree."""
+    shared = sorted(set(first.nodes) & set(second.nodes))
+    differ = [index for index in shared if _meaning(first.nodes[index]) != _meaning(second.nodes[index])]
+    found = []
+    if len(shared) > len(differ):
+        found.append(Issue("/nodes", f"{len(shared) - len(differ)} node(s) carry both {home} and {other} physics "
+                                     f"that say the same: the {home} physics is read", "info"))
+    found += [Issue(f"/nodes/{index}/extensions",
+                    f"{_name(gltf, index)} carries both {home} and {other} physics that differ: the {home} physics "
+                    f"is read and the {other} copy is ignored (an engine that reads {other} builds this node "
+                    f"differently)") for index in differ]
+    return found
