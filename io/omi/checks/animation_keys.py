@@ -16,9 +16,9 @@ import struct
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..dialects.base import OMI, Dialect
+from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
+from ..dialects.base import Dialect
 from ..dialects.fields import Field
-from ..dialects.khr import KHR
 from ..dialects.pointers import ANIMATION_POINTER_EXTENSION, PointerTemplate, channel_pointers, match
 from ..json_types import get
 from ..model import Issue
@@ -63,7 +63,9 @@ def time_problem(times: Sequence[float]) -> str | None:
 
 
 def _dialect(template: PointerTemplate) -> Dialect:
-    return KHR if template.extension in KHR.extensions else OMI
+    """The tables of the dialect that owns the pointer's extension (the default dialect's if none does)."""
+    owners = registry.for_extensions([template.extension])
+    return (owners[0] if owners else registry.default()).tables
 
 
 def _field(template: PointerTemplate) -> Field | None:

@@ -27,7 +27,12 @@ def _node_of(pointer: str) -> int | None:
 
 
 def _meaning(physics: NodePhysics) -> tuple[object, ...]:
-    return physics.motion, physics.collider, physics.trigger, physics.joint
+    return physics.motion, physics.collider, physics.trigger, physics.joint, physics.gravity
+
+
+def _with_physics(doc: PhysicsDocument) -> set[int]:
+    """The nodes a read found physics on (a reader may leave an empty entry for a node it looked at)."""
+    return {index for index, physics in doc.nodes.items() if any(part is not None for part in _meaning(physics))}
 
 
 def _name(gltf: Mapping[str, Any], index: int) -> str:
@@ -42,8 +47,9 @@ def read_both(gltf: Mapping[str, Any], read_one: ReadOne, home: str, other: str)
     says nothing about; a warning per node whose two copies differ, one info line for those that agree."""
     doc = read_one(gltf, home)
     second = read_one(gltf, other)
-    shared = set(doc.nodes) & set(second.nodes)
-    added = sorted(set(second.nodes) - shared)
+    shared = _with_physics(doc) & _with_physics(second)
+    added = sorted(_with_physics(second) - _with_physics(doc))
+    both = overlaps(gltf, doc, second, home, other)  # before the other's nodes join
     for index in added:
         doc.nodes[index] = second.nodes[index]
     seen = set(doc.issues)  # the node tree's findings are made by both reads
@@ -54,7 +60,7 @@ def read_both(gltf: Mapping[str, Any], read_one: ReadOne, home: str, other: str)
     if added:
         doc.issues.append(Issue("/extensions", f"the file holds both {home} and {other} physics: both are read "
                                                f"({len(added)} node(s) have {other} physics only)", "info"))
-    doc.issues.extend(overlaps(gltf, doc, second, home, other))
+    doc.issues.extend(both)
     return doc
 
 
@@ -62,7 +68,7 @@ def overlaps(gltf: Mapping[str, Any], first: PhysicsDocument, second: PhysicsDoc
              other: str) -> list[Issue]:
     """What `read_both` says of the nodes both reads found physics on (`validate` reads each dialect whole
     and adds these): a warning per node whose two copies differ, one info line for those that agree."""
-    shared = sorted(set(first.nodes) & set(second.nodes))
+    shared = sorted(_with_physics(first) & _with_physics(second))
     differ = [index for index in shared if _meaning(first.nodes[index]) != _meaning(second.nodes[index])]
     found = []
     if len(shared) > len(differ):
