@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import addon_loader
+from glb_support import glb_bytes  # noqa: F401 - the blender tests take it from here too
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 CLI = REPO_ROOT / "scripts" / "omi_physics_cli.py"
@@ -72,18 +73,6 @@ def run_cli_subprocess(*args: object, env: dict[str, str] | None = None, timeout
 def write_gltf(path: Path, document: Any) -> Path:
     path.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return path
-
-
-def glb_bytes(document: dict, binary: bytes | None = None, extra_chunks: tuple[tuple[bytes, bytes], ...] = ()) -> bytes:
-    """A GLB made by hand (JSON chunk padded with spaces, BIN with zeros), independent of the code under test."""
-    payload = json.dumps(document).encode("utf-8")
-    payload += b" " * (-len(payload) % 4)
-    chunks = [(b"JSON", payload)]
-    if binary is not None:
-        chunks.append((b"BIN\x00", binary + b"\x00" * (-len(binary) % 4)))
-    chunks += list(extra_chunks)
-    body = b"".join(struct.pack("<I4s", len(data), kind) + data for kind, data in chunks)
-    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
 
 
 def glb_chunks(data: bytes) -> list[tuple[bytes, bytes]]:

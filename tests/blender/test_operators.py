@@ -358,11 +358,14 @@ def test_matrix_helpers_are_not_left_scaled(clean_scene):
     """A child made at an unscaled frame under a scaled parent keeps a unit world scale."""
     door, frame = two_bodies()
     select(frame, door, active=frame)
-    bpy.ops.omi.create_joint(preset='FIXED')
+    assert bpy.ops.omi.create_joint(preset='FIXED') == {'FINISHED'}
     bpy.context.view_layer.update()
-    for obj in bpy.context.scene.objects:
-        if obj.parent is not None:
-            assert tuple(Matrix(obj.matrix_world).to_scale()) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
+    children = [obj for obj in bpy.context.scene.objects if obj.parent is not None]
+    under_scaled = [obj for obj in children if tuple(obj.parent.scale) != (1.0, 1.0, 1.0)]
+    assert {obj.parent.name for obj in children} == {"Door", "Frame"}  # the joint frame and its anchor
+    assert [obj.parent.name for obj in under_scaled] == ["Frame"]  # the case this test is about
+    for obj in children:
+        assert tuple(Matrix(obj.matrix_world).to_scale()) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5), obj.name
 
 
 @pytest.mark.parametrize(("count", "expected"), [(1, "1 shape uses"), (2, "2 shapes use")])

@@ -7,7 +7,7 @@ import json
 import struct
 
 import pytest
-from cli_support import glb_bytes
+from glb_support import glb_bytes
 
 
 @pytest.fixture(scope="module")
