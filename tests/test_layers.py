@@ -184,7 +184,6 @@ def test_the_import_graph_sees_every_import():
 # Cycles helper `blender` is taking apart (issue 20 items 4 and 5: one export session object, the animation
 # modules): allowed while they exist, and each must go from this list the moment it is gone.
 KNOWN_CYCLES = [
-    {"io.blender.animation.gltf_write", "io.blender.animation.sample"},
     {"io.blender.export.physics", "io.blender.export.scene", "io.blender.export.shared_json"},
 ]
 

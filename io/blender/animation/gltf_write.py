@@ -9,14 +9,26 @@ from __future__ import annotations
 
 import copy
 import struct
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import bpy
 
 from ...omi import model
 from ...omi.dialects import pointers
 from .. import gltf_compat
+from .channel_data import ChannelData
 
-if TYPE_CHECKING:
-    from .sample import AnimationExport
+
+class AnimationExport(Protocol):
+    """What the writing reads of the export's animation session (`sample.AnimationExport`)."""
+
+    data: list[ChannelData]
+    settings: dict
+    scene: bpy.types.Scene
+    warn: Callable[..., None]
+
+    def keys_only_physics(self, obj: bpy.types.Object) -> bool: ...
 
 _FLOAT = 5126
 _SIMULATED_MODES = ("NLA_TRACKS", "BROADCAST")  # animations built from NLA tracks, not the active actions

@@ -31,34 +31,13 @@ from ...omi.dialects import pointers
 from ...omi.write import writer
 from ..export import joint_nodes, node_frames
 from . import curves, gltf_write
+from .channel_data import ChannelData
 from .curves import Channel
 
 _OWN_PREFIXES = ("omi_physics.", "rigid_body.", "rigid_body_constraint.")
 _LIBRARY_PREFIX = "omi_physics.physics_materials["
 _ARRAY_EXTENSION = {template.array: template.extension for template in pointers.OMI_POINTERS if template.array}
 Snapshot = dict[tuple[Any, str, tuple[int, ...]], Any]
-
-
-@dataclass
-class ChannelData:
-    """One exported channel: where it points (node placeholder or item index), its keys and its object."""
-
-    obj: bpy.types.Object
-    anchor: Any  # the animated object's own glTF node
-    template: pointers.PointerTemplate
-    node: Any  # the glTF node for node-level pointers (index resolved in finish), else None
-    index: int  # document array index for item pointers
-    nested: tuple[int, ...]
-    interpolation: str
-    times: list[float]
-    values: list[list[float]]  # per key; CUBICSPLINE: in-tangent, value, out-tangent per key
-    target: Any = None  # the AnimationChannelTarget once attached
-    home: tuple[Any, Any] | None = None  # (animation, channel) once attached
-    khr_channel: Any = None  # its twin pointing at the KHR spelling (export dialect KHR or both)
-
-    def pointer(self, node_index: int = 0) -> str:
-        """The channel's pointer; a node-level one names `node_index` (0 stands in until `finish`)."""
-        return pointers.pointer_of(self.template, self.index if self.node is None else node_index, self.nested)
 
 
 @dataclass
