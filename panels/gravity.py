@@ -7,12 +7,15 @@ once, why Blender's simulation ignores the volume.
 
 from __future__ import annotations
 
+import textwrap
+
 import bpy
 
 from ..properties import object_physics
 from ..properties.gravity_checks import compound_members, gravity_findings
 from . import draw
 
+WRAP = 36  # characters of a finding per line: the Properties editor's default width shows about that many
 TYPE_FIELDS: dict[str, tuple[str, ...]] = {  # the settings each type uses, below its strength
     'DIRECTIONAL': ("direction",),
     'POINT': ("unit_distance",),
@@ -48,17 +51,20 @@ def draw_gravity(layout: bpy.types.UILayout, context: bpy.types.Context, obj: bp
     combine.prop(gravity, "stop")
     if settings.use_gravity:
         for _code, message, severity in gravity_findings(obj, compound_members(context.scene.objects)):
-            layout.label(text=message, icon='ERROR' if severity == 'ERROR' else 'INFO')
+            lines = layout.column(align=True)
+            lines.scale_y = 0.8
+            for position, text in enumerate(textwrap.wrap(message, WRAP)):  # panels are narrow: wrapped
+                lines.label(text=text, icon=('ERROR' if severity == 'ERROR' else 'INFO') if not position else 'BLANK1')
     note = layout.column(align=True)
     note.scale_y = 0.8
-    note.label(text="Blender's rigid bodies ignore gravity volumes:", icon='INFO')
-    note.label(text="exported for engines, not simulated here")
+    note.label(text="Not simulated by Blender:", icon='INFO')  # narrow editors: short lines (Validate says why)
+    note.label(text="exported for game engines")
 
 
 def _draw_points(layout: bpy.types.UILayout, gravity) -> None:
     box = layout.box()
     row = box.row()
-    row.label(text=f"Line: {len(gravity.points)} points")
+    row.label(text=f"Line: {len(gravity.points)} point{'' if len(gravity.points) == 1 else 's'}")
     row.operator("omi.gravity_point_add", icon='ADD', text="")
     row.operator("omi.gravity_point_remove", icon='REMOVE', text="")
     for point in gravity.points:
@@ -78,7 +84,6 @@ class PHYSICS_PT_omi_gravity(bpy.types.Panel):
     bl_context = "physics"
     bl_parent_id = "PHYSICS_PT_omi"
     bl_label = "Gravity Volume"
-    bl_options = {'DEFAULT_CLOSED'}
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -98,7 +103,6 @@ class VIEW3D_PT_omi_gravity(bpy.types.Panel):
     bl_region_type = 'UI'
     bl_category = "Physics"
     bl_label = "Gravity Volume"
-    bl_options = {'DEFAULT_CLOSED'}
 
     def draw_header(self, context: bpy.types.Context) -> None:
         if _has_trigger(context):

@@ -25,6 +25,7 @@ sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shado
 
 import addon_loader  # noqa: E402
 import demo_scene  # noqa: E402
+import screenshots_gravity  # noqa: E402
 
 SETTLE = 1.5  # seconds between a UI change and its capture: a few redraws under software OpenGL
 VIEW_EYE = Vector((5.5, -7.5, 4.0))  # the demo's camera (scripts/demo.py)
@@ -143,6 +144,8 @@ def steps(out: Path) -> Iterator[float]:
     demo_scene.select()  # no selection outline over the overlay's colours
     yield from settle()
     capture(out / "overlay.png", area_rect(window, view3d), scale=60)
+    yield from screenshots_gravity.steps(out, window, view3d, properties, sidebar, settle=settle, capture=capture,
+                                         make_active=make_active, area_rect=area_rect, region_rect=region_rect)
 
     for operator, file, height, scroll in ((bpy.ops.export_scene.gltf, "gltf_export.png", 300, False),
                                            (bpy.ops.import_scene.gltf, "gltf_import.png", None, True)):

@@ -55,6 +55,7 @@ def test_world_gravity_axes_both_ways(omi_addon, tmp_path):
     path.write_text(json.dumps(document), encoding="utf-8")
     import_support.import_gltf(path)
     assert tuple(round(value, 6) for value in bpy.context.scene.gravity) == (0.0, 3.0, 0.0)
+    (tmp_path / "out").mkdir()  # Blender 4.2's exporter makes no folder
     exported = export_support.export(tmp_path / "out", "scene", "GLTF_SEPARATE")
     written = exported.gltf["extensions"][GRAVITY]
     assert written["gravity"] == pytest.approx(3.0) and written["direction"] == pytest.approx([0.0, 0.0, -1.0])
@@ -65,6 +66,8 @@ def test_default_scene_gravity_is_not_written_and_gravity_off_is_zero(omi_addon,
     scene = bpy.context.scene
     scene.gravity, scene.use_gravity = (0.0, 0.0, -9.81), True
     bpy.ops.mesh.primitive_cube_add()
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()  # Blender 4.2's exporter makes no folder
     first = export_support.export(tmp_path / "a", "scene", "GLTF_SEPARATE")
     assert GRAVITY not in first.gltf.get("extensions", {})
     scene.use_gravity = False
