@@ -303,3 +303,20 @@ def test_importing_the_clean_demo_file_reports_notes_but_no_problem(outcome, mon
     ours = [(kind, text) for kind, text in reported if text.startswith("OMI physics: ")]
     assert [kind for kind, text in ours if "cannot express" in text] == ['INFO']
     assert [text for kind, text in ours if kind != 'INFO'] == []
+
+
+def test_the_demo_files_convert_with_their_door_channel(outcome, tmp_path):
+    """convert moves the door motor's KHR_animation_pointer channel with the value (issue 25): the converted
+    files validate clean in both directions, and each channel points at its dialect's drive."""
+    from cli_support import run_cli
+
+    for source, dialect in (("demo.glb", "KHR"), ("demo_khr.glb", "OMI")):
+        out = tmp_path / f"{dialect}.glb"
+        assert run_cli("convert", outcome.out_dir / source, "--to", dialect, "--out", out).returncode == 0
+        checked = run_cli("validate", out, "--no-progress")
+        assert checked.returncode == 0 and "does not exist" not in checked.stdout, checked.stdout
+        channels = [channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
+                    for animation in schema_check.load_gltf(out)["animations"] for channel in animation["channels"]
+                    if channel["target"].get("path") == "pointer"]
+        extension = "KHR_physics_rigid_bodies" if dialect == "KHR" else "OMI_physics_joint"
+        assert channels and all(pointer.startswith(f"/extensions/{extension}/physicsJoints/") for pointer in channels)
