@@ -113,7 +113,7 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
             continue
         problems = animation_keys.key_issues(at, animation_keys.sampler_pointer(animations, at), pointer,
                                              found.template, times=times,
-                                             values=[number for row in rows for number in row])
+                                             values=animation_keys.key_values(rows, interpolation))
         if problems:  # what validate says of the same keys: the channel is not imported
             issues.extend(problems)
             continue

@@ -11,6 +11,7 @@ from typing import Any
 import bpy
 
 from .blender import gltf_compat, recursion_room
+from .blender.animation import curves
 from .blender.bones.rig_export import RagdollExport
 from .blender.export.physics import PhysicsExport
 from .blender.tables import markers
@@ -21,6 +22,7 @@ from .omi import model
 # the ID property markers of the Blender rigid body builder.
 _PRIVATE_PROPERTIES = ("omi_physics", *markers.PRIVATE_PROPERTIES)
 _BLACK_LISTED_KEY = "omi_physics_black_listed"
+_PAUSED_WORLD_KEY = "omi_physics_paused_world"  # the rigid-body world switched off for this export
 
 
 def _log_error(export_settings: dict, message: str) -> None:
@@ -137,6 +139,33 @@ def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa:
     except Exception as error:  # hook boundary: report, never raise
         _log_error(export_settings, f"could not keep the OMI settings out of extras: {error}")
     _allow_deep_hierarchies(export_settings)
+    _pause_simulation(export_settings)
+
+
+_TRANSFORM_PATHS = frozenset(("location", "rotation_euler", "rotation_quaternion", "rotation_axis_angle", "scale"))
+
+
+def _simulated_and_keyed(obj: Any) -> bool:
+    """A dynamic rigid body whose transform is keyed: the simulation would hide its keys from the exporter."""
+    body = obj.rigid_body
+    if body is None or body.type != 'ACTIVE' or body.kinematic:
+        return False
+    return any(curve.data_path in _TRANSFORM_PATHS for curve in curves.fcurves(obj))
+
+
+def _pause_simulation(export_settings: dict[str, Any]) -> None:
+    """The exporter samples animation by evaluating frames, and a rigid-body world that is on would replace a
+    dynamic body's keyed transforms with Bullet's simulation (a key at y = 5 exported as the floor it fell to,
+    a turn lost). A file's node animation is what was authored; the engine simulates the physics itself. So
+    the world is off while the exporter gathers (Bake to Keyframes first to export a simulation)."""
+    try:
+        scene = bpy.context.scene
+        world = scene.rigidbody_world
+        if world is not None and world.enabled and any(_simulated_and_keyed(obj) for obj in scene.objects):
+            world.enabled = False  # only then: switching it resets the simulation cache of the scene
+            export_settings[_PAUSED_WORLD_KEY] = world
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not keep the rigid-body simulation out of the exported animation: {error}")
 
 
 def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
@@ -155,6 +184,12 @@ def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
     recursion_room.restore()
+    world = export_settings.pop(_PAUSED_WORLD_KEY, None)
+    if world is not None:
+        try:
+            world.enabled = True
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"could not switch the rigid-body world back on: {error}")
     try:
         black_list = gltf_compat.extras_black_list()
         for name in export_settings.pop(_BLACK_LISTED_KEY, None) or ():

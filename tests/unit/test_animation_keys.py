@@ -39,3 +39,11 @@ def test_pointers_that_are_no_json_pointers_are_named():
     found = keys.malformed_pointers(gltf)
     assert [issue.pointer.split("/")[4] for issue in found] == ["0", "1"]
     assert "empty" in found[0].message and "'/nodes/0/extensions/OMI_physics_body/motion/mass'" in found[1].message
+
+
+def test_cubic_spline_tangents_are_not_keyed_values():
+    """A CUBICSPLINE output holds (in-tangent, value, out-tangent) per key; a zero tangent is no zero key."""
+    keys = core("checks.animation_keys")
+    rows = [(0.0,), (1.0,), (0.0,), (-3.0,), (2.5,), (0.0,)]
+    assert keys.key_values(rows, "CUBICSPLINE") == [1.0, 2.5]
+    assert keys.key_values(rows, "LINEAR") == [0.0, 1.0, 0.0, -3.0, 2.5, 0.0]

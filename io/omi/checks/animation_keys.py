@@ -144,8 +144,16 @@ def check(gltf: Mapping[str, Any], read_buffer: ReadBuffer) -> list[Issue]:
         if rows[0] is None or rows[1] is None:
             continue
         found += key_issues(at, sampler_pointer(gltf, at), pointer, matched.template,
-                            times=[row[0] for row in rows[0]], values=[value for row in rows[1] for value in row])
+                            times=[row[0] for row in rows[0]],
+                            values=key_values(rows[1], get(sampler, "interpolation")))
     return found
+
+
+def key_values(rows: Sequence[Sequence[float]], interpolation: object) -> list[float]:
+    """The keyed values of a sampler's output rows: a CUBICSPLINE sampler stores (in-tangent, value,
+    out-tangent) per key, and tangents may be anything (a zero slope is common)."""
+    values = rows[1::3] if interpolation == "CUBICSPLINE" else rows
+    return [value for row in values for value in row]
 
 
 def sampler_pointer(gltf: Mapping[str, Any], channel_at: str) -> str:
