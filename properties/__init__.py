@@ -22,12 +22,19 @@ def scene_physics(bl_scene: bpy.types.Scene) -> scene.OMISceneSettings:
     return bl_scene.omi_physics  # type: ignore[attr-defined]
 
 
+def _add_setting(owner: type[bpy.types.ID], name: str, group: type[bpy.types.PropertyGroup]) -> None:
+    """Blender adds a setting to one of its own types as a class attribute holding a deferred property (the
+    stubs know no such attribute: the typed accessors above read it)."""
+    # The 4.2 stubs type PointerProperty as returning None; it returns the deferred property (as the 5.x stubs say).
+    setattr(owner, name, bpy.props.PointerProperty(type=group))  # type: ignore[func-returns-value]
+
+
 def register() -> None:
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
-    bpy.types.Object.omi_physics = bpy.props.PointerProperty(type=object_settings.OMIObjectSettings)
-    bpy.types.Scene.omi_physics = bpy.props.PointerProperty(type=scene.OMISceneSettings)
-    bpy.types.WindowManager.omi_authoring = bpy.props.PointerProperty(type=session.OMIAuthoringState)
+    _add_setting(bpy.types.Object, "omi_physics", object_settings.OMIObjectSettings)
+    _add_setting(bpy.types.Scene, "omi_physics", scene.OMISceneSettings)
+    _add_setting(bpy.types.WindowManager, "omi_authoring", session.OMIAuthoringState)
     migrate.register()
 
 

@@ -4,6 +4,8 @@
 #   .venv-4.2  bpy 4.2 LTS, Python 3.11                             requirements-blender42.txt
 #   .venv-5.2  bpy 5.2 LTS, Python 3.13                             requirements-blender52.txt
 #   .venv-core no bpy, Python 3.11 (the pure core's tests)           requirements-core.txt
+#   .venv-types-4.2, .venv-types-newest  bpy stubs (fake-bpy-module) and mypy, no bpy: the whole add-on's
+#              type check against the oldest and newest Blender's API   requirements-types-*.txt
 # Idempotent: an environment is rebuilt only when its requirements file changed. `--no-4.2`, or
 # OMI_SKIP_42=1 / OMI_SKIP_52=1, leave an environment out. Without a Python 3.13 (`python3.13` on PATH,
 # or one that pyenv has) .venv-5.2 is not made and the reason is printed; scripts/test.sh then skips it.
@@ -58,6 +60,8 @@ python313() {
 
 make_env .venv requirements.txt "$PYTHON"
 make_env .venv-core requirements-core.txt "$PYTHON"
+make_env .venv-types-4.2 requirements-types-4.2.txt "$PYTHON"
+make_env .venv-types-newest requirements-types-newest.txt "$PYTHON"
 if [ "${1:-}" != "--no-4.2" ] && [ -z "${OMI_SKIP_42:-}" ]; then
   make_env .venv-4.2 requirements-blender42.txt "$PYTHON"
 fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: ruff, mypy (the pure core strictly, then the whole add-on), the pure core's tests
-# without bpy, then pytest on the bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
+# The whole test suite: ruff, mypy (the pure core strictly, then the whole add-on, without and with the bpy
+# stubs of the oldest and newest Blender), the pure core's tests without bpy, then pytest on the bpy wheels
+# of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
 # Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
 #   OMI_SKIP_42=1   leave out the 4.2 LTS run
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
@@ -16,6 +17,17 @@ ln -s "$PWD" "$ADDON_ROOT/omi_physics"
 (cd "$ADDON_ROOT" && "$OLDPWD/.venv/bin/mypy" --config-file "$OLDPWD/pyproject.toml" \
   --cache-dir "$OLDPWD/.mypy_cache" -m omi_physics -p omi_physics.io -p omi_physics.properties \
   -p omi_physics.operators -p omi_physics.panels -p omi_physics.viewport)
+# Again against the bpy API's stubs (fake-bpy-module) of the oldest and newest supported Blender: bpy,
+# mathutils, bmesh and gpu are typed here. The files in scripts/types_pending.txt are not yet clean
+# against the stubs and are left out of these two runs (they are still checked above).
+PENDING=$(grep -v '^#' scripts/types_pending.txt | sed 's/\./\\./g' | paste -sd'|' -)
+for stubs in .venv-types-4.2 .venv-types-newest; do
+  echo "== mypy with the bpy stubs of $(grep -o '^fake-bpy-module[^ ]*' "requirements-types-${stubs#.venv-types-}.txt")"
+  (cd "$ADDON_ROOT" && "$OLDPWD/$stubs/bin/mypy" --config-file "$OLDPWD/pyproject.toml" \
+    --cache-dir "$OLDPWD/.mypy_cache/$stubs" --follow-imports=silent ${PENDING:+--exclude "^omi_physics/($PENDING)\$"} \
+    -m omi_physics -p omi_physics.io -p omi_physics.properties -p omi_physics.operators -p omi_physics.panels \
+    -p omi_physics.viewport)
+done
 rm -rf "$ADDON_ROOT"
 echo "== ruff and mypy done: $SECONDS s"
 
