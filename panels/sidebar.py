@@ -127,7 +127,6 @@ class VIEW3D_PT_omi_objects(_Sidebar, bpy.types.Panel):
 
     bl_label = "Physics Objects"
     bl_parent_id = "VIEW3D_PT_omi_physics"
-    bl_options = {'DEFAULT_CLOSED'}
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -164,5 +163,5 @@ class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
 
 CLASSES: tuple[type, ...] = (
     VIEW3D_PT_omi_physics, VIEW3D_PT_omi_active, VIEW3D_PT_omi_joints, VIEW3D_PT_omi_ragdoll, VIEW3D_PT_omi_scene,
-    VIEW3D_PT_omi_validate,
+    VIEW3D_PT_omi_objects, VIEW3D_PT_omi_validate,
 )

@@ -171,6 +171,7 @@ def test_physics_objects_list_shows_only_objects_with_physics_and_selects(omi, c
     tagged = cube("Tagged")
     tagged.omi_physics.use_collider = True
     plain = cube("Plain", location=(3, 0, 0))
+    assert hasattr(bpy.types, "VIEW3D_PT_omi_objects")  # registered, in the sidebar
     shown = draw_panel(sidebar.VIEW3D_PT_omi_objects, make_context(plain))
     assert [c.args[0] for c in shown.walk() if c.kind == "template_list"] == ["OMI_UL_physics_objects"]
     ui_list = types.SimpleNamespace(filter_name="", bitflag_filter_item=1 << 30, use_filter_invert=False,
