@@ -10,10 +10,13 @@ is not said twice. No bpy here: records are (logging level, message) pairs.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable
 
 from .. import model
 from .results import Result
+
+_COUNT_LINE = re.compile(r"\d+ problem\(s\) in the file's physics")
 
 
 def _said_already(text: str, findings: list[dict[str, str]]) -> dict[str, str] | None:
@@ -31,9 +34,11 @@ def report_log(label: str, records: Iterable[tuple[int, str]], shown: set[str],
     pending = list(findings)
     errors = warnings = 0
     for level, message in records:
-        if model.LOG_PREFIX not in message or message.rstrip().endswith("see the console"):
+        if model.LOG_PREFIX not in message:
             continue
         text = message.split(model.LOG_PREFIX, 1)[1]
+        if _COUNT_LINE.match(text):  # the import's count of the problems it logged: each is said already
+            continue
         repeated = _said_already(text, pending)
         if repeated is not None:
             pending.remove(repeated)
