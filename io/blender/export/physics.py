@@ -30,14 +30,15 @@ from ...omi.dialects.godot import NAME as GODOT_TARGET
 from ...omi.dialects.khr import NAME as KHR
 from ...omi.dialects.omi import NAME as OMI
 from ...omi.write import writer
-from .. import gltf_compat
-from ..adopt import from_bodies
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import world as world_gravity
 from ..tables import markers
-from . import exporter_form, gltf_meshes, godot_target, khr, node_frames
-from .parts import MESH_CARRIER_KEY, Carrier, MeshSlot, NodeSlot, SettingsReader
+from . import exporter_form, godot_target, khr
+from .messages import Messages
+from .options import Options
+from .output import Output, put
+from .parts import MESH_CARRIER_KEY, MeshSlot, NodeSlot, SettingsReader
 from .scene import SceneWrite
 
 
@@ -48,32 +49,17 @@ class PhysicsExport:
         self.settings = export_settings
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
-        self.include_rigid_bodies = bool(tagged.export_rigid_bodies)
         self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (OMI,)))
         self.target: str = str(getattr(tagged, "export_target", OMI.lower()))  # see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
-        # Objects whose physics goes on another object's node (a ragdoll part on its bone's node, io/blender/bones):
-        # that node's frame, which the object's shapes and joint frames are placed against.
-        self.node_worlds: dict[bpy.types.Object, Matrix] = {}
-        self._items = writer.ItemArrays(explicit_empty_shapes=True)  # the exporter drops empty dicts
+        # The session's helpers, one job each: what was asked, what goes into the document, the messages, the
+        # animated values.
+        self.options = Options(export_settings, tagged, self.dialects, bool(tagged.export_rigid_bodies), bl_scene)
+        self.output = Output(self.dialects)
+        self.messages = Messages(export_settings)
         self.animation = AnimationExport(export_settings, bl_scene, self.warn)
-        # Extensions still holding placeholders or a mesh carrier: (node, extension name, content, object name).
-        self._pending: list[tuple[Any, str, dict, str]] = []
-        # Node extensions put on the nodes in `finish` (see `attach`).
-        self._late: list[tuple[Any, dict[str, dict]]] = []
-        # Each node's physics as written in OMI, for the KHR spelling (only when KHR is exported).
-        self._written: list[tuple[Any, model.NodePhysics]] = []
-        self._node_extensions_used: set[str] = set()
-        self._meshes: gltf_meshes.ShapeMeshes | None = None
-        self._mesh_slots: dict[int, MeshSlot] = {}
-        self._node_slots: dict[int, NodeSlot] = {}
-        self._trigger_nodes: dict[bpy.types.Object, Any] = {}
-        self._filters: bool | None = None
         self._collision_meshes: set[bpy.types.Object] | None = None
-        self._gltf_io: Any = None
-        self._some_node: Any = None
-        self._kept_extensions: set[str] = set()  # extension names inside kept unknown keys (extensionsUsed)
         if self.enabled and not export_settings.get("gltf_yup", True):
             self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
             self.enabled = False
@@ -84,21 +70,10 @@ class PhysicsExport:
     # --- messages ----------------------------------------------------------------------------------
 
     def warn(self, message: str, severity: str = "warning") -> None:
-        log = self.settings.get("log")
-        text = f"{model.LOG_PREFIX}{message}"
-        if log is None:
-            return
-        if severity == "info":
-            log.info(text)
-        else:
-            log.warning(text, popup=True)
+        self.messages.warn(message, severity)
 
     def report(self, issues: Iterable[model.Issue], obj: bpy.types.Object | None = None) -> None:
-        for issue in issues:
-            message = issue.message
-            if obj is not None and not message.startswith("object "):
-                message = f"object {obj.name!r}: {message}"
-            self.warn(message, "info" if issue.severity == "info" else "warning")
+        self.messages.report(issues, obj)
 
     # --- gathering ---------------------------------------------------------------------------------
 
@@ -140,25 +115,23 @@ class PhysicsExport:
         if self.enabled and obj is not None:
             self._records.append((node, obj))
             if node_world is not None:
-                self.node_worlds[obj] = node_world
+                self.output.node_worlds[obj] = node_world
 
     def write_scene(self, gltf_scene: Any, bl_scene: bpy.types.Scene) -> None:
         """Write the physics of every object gathered for this scene (nodes are still live objects)."""
         records, self._records = self._records, []
         if not self.enabled or not records:
             return
-        if self._gltf_io is None:
-            self._some_node = records[0][0]
-            self._gltf_io = gltf_compat.gltf_io(records[0][0])
+        self.output.meet(records[0][0])
         with collector_paused():
-            SceneWrite(self, gltf_scene, bl_scene, records).run()
+            SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
 
     # --- finishing ---------------------------------------------------------------------------------
 
     def attach_animation(self, animations: list) -> None:
         """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
-        if self.enabled and self._some_node is not None:
-            self.animation.attach(animations, self._some_node)
+        if self.enabled and self.output.some_node is not None:
+            self.animation.attach(animations, self.output.some_node)
 
     def finish(self, gltf: Any) -> None:
         """Turn placeholders into indices and write the document-level arrays and extensionsUsed."""
@@ -169,15 +142,14 @@ class PhysicsExport:
                 self._finish(gltf)
         finally:  # what only finishing needs goes before the exporter converts the whole document: a lower
             # peak, and less for the full garbage collections during that conversion to walk
-            self._late, self._pending, self._written = [], [], []
-            self._node_slots.clear()
+            self.output.forget()
 
     def _finish(self, gltf: Any) -> None:
-        for node, extensions in self._late:
-            _put(node, extensions)
+        for node, extensions in self.output.late:
+            put(node, extensions)
         node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
         mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
-        for node, name, content, obj_name in self._pending:
+        for node, name, content, obj_name in self.output.pending:
             content.pop(MESH_CARRIER_KEY, None)
             if name == writer.JOINT:
                 index = node_index.get(id(content["connectedNode"].node))
@@ -195,7 +167,7 @@ class PhysicsExport:
                     self.warn(f"object {obj_name!r}: compound trigger members were removed by the exporter")
                 if not trigger["nodes"]:
                     del content["trigger"]
-        for shape in self._items.arrays["shapes"]:
+        for shape in self.output.items_arrays["shapes"]:
             details = shape[shape["type"]]
             slot = details.get("mesh")
             if isinstance(slot, MeshSlot):
@@ -208,7 +180,7 @@ class PhysicsExport:
         self._write_document(gltf)
         self.animation.finish(gltf)
         if self.target == GODOT_TARGET:
-            self.report(godot_target.apply(gltf, lambda name: self.new_node(name, Matrix.Identity(4))))
+            self.report(godot_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
         if KHR in self.dialects:  # the KHR spelling is made from the OMI one (export/khr.py)
             khr_only = OMI not in self.dialects
             animated = self.animation.has_channels()
@@ -222,11 +194,6 @@ class PhysicsExport:
                     self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
                               "their channels (export 'OMI and KHR')")
 
-    def note_kept(self, part: model.NodePhysics) -> None:
-        """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""
-        for _where, _what, kept in unknown_keys.node_items(part):
-            self._kept_extensions |= unknown_keys.extension_names((kept,))
-
     def passthrough(self, gltf: Any) -> tuple[str, ...]:
         """The physics extensions the exporter may write as they are, without its clean-up passes (Blender
         5.2+ asks through `passthrough_extension_data`): none unless all of their JSON, in every node and
@@ -235,7 +202,7 @@ class PhysicsExport:
         Extension names inside keys kept from an imported file are the exception: the exporter must meet
         them in its passes to keep them in extensionsUsed, so such an export is left to the clean-up.
         """
-        if not self.enabled or self._kept_extensions:
+        if not self.enabled or self.output.kept_extensions:
             return ()
         names = tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
                       if name in (gltf.extensions_used or ()))  # what `finish` wrote
@@ -252,7 +219,7 @@ class PhysicsExport:
         """The KHR spelling of what the OMI holds: each node's written physics, less the parts its OMI lost
         in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an unusable shape)."""
         physics = []
-        for node, part in self._written:
+        for node, part in self.output.written_nodes:
             index = node_index.get(id(node))
             extensions = node.extensions or {}
             body = extensions.get(writer.BODY) or {}
@@ -279,99 +246,21 @@ class PhysicsExport:
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
             gltf.extensions = {}
-        placed = self._items.by_extension()  # the writer's placement: which extension holds which array
+        placed = self.output.items.by_extension()  # the writer's placement: which extension holds which array
         issues: list[model.Issue] = []
         stored = getattr(self.tagged, "document_unknown", None)  # keys kept from imported files
         for name, kept in (stored(self._scene) if stored is not None else {}).items():
             if name in writer.OMI_EXTENSIONS:
                 content = placed.setdefault(name, {})
                 writer.put_document_unknown(content, name, kept, issues=issues)
-                self._kept_extensions |= unknown_keys.extension_names((kept,))
+                self.output.kept_extensions |= unknown_keys.extension_names((kept,))
                 if not content:
                     del placed[name]
         issues += world_gravity.write(self._scene, gltf, self.dialects)
         self.report(issues)
         gltf.extensions.update(placed)
         used = list(placed)
-        kept_names = sorted(self._kept_extensions) if OMI in self.dialects else []  # KHR drops the OMI
-        for name in (*used, *sorted(self._node_extensions_used), *kept_names):
+        kept_names = sorted(self.output.kept_extensions) if OMI in self.dialects else []  # KHR drops the OMI
+        for name in (*used, *sorted(self.output.node_extensions_used), *kept_names):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)
-
-    # --- shared helpers for SceneWrite --------------------------------------------------------------
-
-    def filters_needed(self) -> bool:
-        if self._filters is None:
-            self._filters = from_bodies.filters_needed(self._scene)
-        return self._filters
-
-    def node_slot(self, node: Any) -> NodeSlot:
-        slot = self._node_slots.get(id(node))
-        if slot is None:
-            slot = self._node_slots[id(node)] = NodeSlot(node)
-        return slot
-
-    def mesh_slot(self, mesh: Any) -> MeshSlot:
-        slot = self._mesh_slots.get(id(mesh))
-        if slot is None:
-            slot = self._mesh_slots[id(mesh)] = MeshSlot(len(self._mesh_slots), mesh)
-        return slot
-
-    def shape_meshes(self) -> gltf_meshes.ShapeMeshes:
-        if self._meshes is None:
-            self._meshes = gltf_meshes.ShapeMeshes(self._some_node)
-        return self._meshes
-
-    def new_node(self, name: str, local: Matrix) -> Any:
-        trs = node_frames.trs_to_gltf(local)
-        return self._gltf_io.Node(
-            camera=None, children=[], extensions={}, extras=None, matrix=None, mesh=None, name=name,
-            rotation=None if trs.rotation is None else list(trs.rotation),
-            scale=None if trs.scale is None else list(trs.scale), skin=None,
-            translation=None if trs.translation is None else list(trs.translation), weights=None,
-        )
-
-    def attach(self, carrier: Carrier, extensions: dict[str, dict]) -> None:
-        """Put node-level extensions on the node as plain JSON dicts (extensionsUsed is completed in `finish`),
-        remembering those that hold placeholders.
-
-        Only a node whose dict carries collision-only meshes gets them now: the exporter's traversal must
-        meet those meshes to index them. The others are put on in `finish`, after that traversal, which
-        would otherwise walk every value of every body only to give it back unchanged.
-        """
-        for name, content in extensions.items():
-            self._node_extensions_used.add(name)
-            trigger = content.get("trigger")
-            if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
-                self._pending.append((carrier.node, name, content, carrier.obj.name))
-        if carrier.meshes:
-            _put(carrier.node, extensions)
-        else:
-            self._late.append((carrier.node, extensions))
-
-    def written(self, node: Any, part: model.NodePhysics) -> None:
-        """Remember a node's physics as written in OMI, for its KHR spelling in `finish`."""
-        if KHR in self.dialects:
-            self._written.append((node, part))
-
-    def ref(self, kind: str, item: dict, *, unique: bool = False) -> int:
-        """The index of a document-level item (equal items stored once); `unique` (an animated item) gets an
-        entry of its own that no other item shares."""
-        if unique:
-            self._items.arrays[kind].append(writer.explicit_shape(item) if kind == "shapes" else item)
-            return len(self._items.arrays[kind]) - 1
-        return self._items.ref(kind, item)
-
-    @property
-    def items_arrays(self) -> dict[str, list[dict]]:
-        return self._items.arrays
-
-    @property
-    def trigger_nodes(self) -> dict[bpy.types.Object, Any]:
-        return self._trigger_nodes
-
-
-def _put(node: Any, extensions: dict[str, dict]) -> None:
-    if node.extensions is None:
-        node.extensions = {}
-    node.extensions.update(extensions)

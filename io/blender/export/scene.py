@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import bpy
 from mathutils import Matrix
@@ -19,19 +19,26 @@ from ...omi.dialects.khr import NAME as KHR
 from ...omi.dialects.omi import NAME as OMI
 from ...omi.write import writer
 from ..adopt import from_bodies, from_constraints
+from ..animation.sample import AnimationExport
 from . import gltf_meshes, joint_nodes, node_frames
+from .messages import Messages
+from .options import Options
+from .output import Output
 from .parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, node_ref
 from .shared_json import RememberedJson
 
-if TYPE_CHECKING:
-    from .physics import PhysicsExport
 
 class SceneWrite:
-    """Writes the physics of one scene's gathered objects (one `PhysicsExport.write_scene` call)."""
+    """Writes the physics of one scene's gathered objects (one `PhysicsExport.write_scene` call), through the
+    helpers of the export session: what was asked (`options`), what goes into the document (`out`), the
+    messages (`say`) and the animated values (`animation`)."""
 
-    def __init__(self, export: PhysicsExport, gltf_scene: Any, bl_scene: bpy.types.Scene,
-                 records: list[tuple[Any, bpy.types.Object]]) -> None:
-        self.export = export
+    def __init__(self, options: Options, out: Output, say: Messages, animation: AnimationExport,  # noqa: PLR0917
+                 gltf_scene: Any, bl_scene: bpy.types.Scene, records: list[tuple[Any, bpy.types.Object]]) -> None:
+        self.options = options
+        self.out = out
+        self.say = say
+        self.animation = animation
         self.bl_scene = bl_scene
         self.records = records
         self.parents: dict[int, Any] = {}
@@ -41,7 +48,7 @@ class SceneWrite:
         self.derived: dict[bpy.types.Object, Derived | None] = {}
         self.depsgraph = bpy.context.evaluated_depsgraph_get()
         self.bounds = from_bodies.Bounds(self.depsgraph)
-        self.json = RememberedJson(export)  # a level's bodies repeat a few values: each written once
+        self.json = RememberedJson(out, say)  # a level's bodies repeat a few values: each written once
         for root in gltf_scene.nodes or []:
             self._index_tree(root, None)
 
@@ -75,7 +82,7 @@ class SceneWrite:
         try:
             return function(*args)
         except Exception as error:  # the boundary: bad input must not stop the export
-            self.export.warn(f"{model.HOOK_FAILURE}object {obj.name!r}: its physics could not be exported ({error})")
+            self.say.warn(f"{model.HOOK_FAILURE}object {obj.name!r}: its physics could not be exported ({error})")
             return None
 
     # --- deriving ----------------------------------------------------------------------------------
@@ -84,12 +91,12 @@ class SceneWrite:
         """The object's physics for export; `quiet` (resampling an animation) reports nothing."""
         issues: list[model.Issue] = []
         try:
-            if self.export.tagged.is_tagged(obj):
-                return self.export.tagged.derive(obj, self.bl_scene, issues)
-            if not self.export.include_rigid_bodies:
+            if self.options.tagged.is_tagged(obj):
+                return self.options.tagged.derive(obj, self.bl_scene, issues)
+            if not self.options.include_rigid_bodies:
                 return None
-            body = from_bodies.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self.export.filters_needed(),
-                                            bounds=self.bounds)
+            body = from_bodies.rigid_body_physics(obj, self.depsgraph, issues,
+                                                  with_filter=self.options.filters_needed(), bounds=self.bounds)
             constraint = None
             if obj.rigid_body_constraint is not None:
                 constraint = from_constraints.constraint_joint(obj, issues)
@@ -98,7 +105,7 @@ class SceneWrite:
             return Derived(body or model.NodePhysics(), constraint=constraint)
         finally:
             if not quiet:
-                self.export.report(issues, obj)
+                self.say.report(issues, obj)
 
     # --- bodies and shapes -------------------------------------------------------------------------
 
@@ -109,7 +116,7 @@ class SceneWrite:
         return carrier
 
     def add_child(self, parent: Any, local: Matrix, name: str) -> Any:
-        child = self.export.new_node(name, local)
+        child = self.out.new_node(name, local)
         if parent.children is None:
             parent.children = []
         parent.children.append(child)
@@ -128,7 +135,7 @@ class SceneWrite:
         if physics.trigger is not None:
             target = self._place_part(node, obj, physics.trigger, derived.trigger_offset, "trigger")
             if target is not None:
-                self.export.trigger_nodes.setdefault(obj, target)
+                self.out.trigger_nodes.setdefault(obj, target)
                 gravity_node = target
         if physics.gravity is not None:
             self.carrier(gravity_node, obj).gravity = physics.gravity
@@ -150,7 +157,7 @@ class SceneWrite:
         """(node that carries the shape, shape as written); None when it cannot be exported."""
         if shape is None:
             return node, None
-        node_world = self.export.node_worlds.get(obj)
+        node_world = self.out.node_worlds.get(obj)
         if node_world is None:
             node_world = obj.matrix_world
         else:  # the object's physics on another object's node (a ragdoll part): the shape measured from that node
@@ -158,16 +165,16 @@ class SceneWrite:
             offset = None if node_frames.coincide(offset, Matrix()) else offset
         placement = node_frames.place_shape(shape, node_world, offset)
         if placement is None:
-            self.export.warn(f"object {obj.name!r}: it is scaled to zero, so its {role} has no volume; not exported")
+            self.say.warn(f"object {obj.name!r}: it is scaled to zero, so its {role} has no volume; not exported")
             return None
         if placement.approximation:
-            self.export.warn(f"object {obj.name!r}: {role} approximated: {placement.approximation}")
+            self.say.warn(f"object {obj.name!r}: {role} approximated: {placement.approximation}")
         target = node
         name = node_frames.shape_node_name(obj.name, role)
         for position, local in enumerate(placement.chain):
             target = self.add_child(target, local, name if position == len(placement.chain) - 1 else f"{name}.unscaled")
         if placement.chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
-            self.export.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: "
+            self.say.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: "
                              f"{placement.why_new_node(shape)}", "info")
         written = placement.shape
         if written.type in model.MESH_SHAPE_TYPES:
@@ -181,16 +188,16 @@ class SceneWrite:
             return NO_MESH
         unmodified = evaluated or not any(modifier.show_viewport for modifier in source.modifiers)
         if target is node and source == obj and unmodified \
-                and gltf_meshes.render_mesh_is_shape_mesh(node, source, self.export.settings):
-            return self.export.mesh_slot(node.mesh)
-        meshes = self.export.shape_meshes()
+                and gltf_meshes.render_mesh_is_shape_mesh(node, source, self.options.settings):
+            return self.out.mesh_slot(node.mesh)
+        meshes = self.out.shape_meshes()
         mesh = meshes.mesh_for(gltf_meshes.MeshRequest(source, evaluated), self.depsgraph)
         if mesh is None:
-            self.export.warn(f"object {obj.name!r}: the mesh {source.name!r} of its collision shape has no "
+            self.say.warn(f"object {obj.name!r}: the mesh {source.name!r} of its collision shape has no "
                              "triangles; shape not exported")
             return NO_MESH
         self.carrier(target, obj).meshes.extend(meshes.take_new())
-        return self.export.mesh_slot(mesh)
+        return self.out.mesh_slot(mesh)
 
     # --- joints ------------------------------------------------------------------------------------
 
@@ -237,21 +244,21 @@ class SceneWrite:
             return
         for end in (plan.joint_side.anchor, connected):
             if end not in self.nodes_of:
-                self.export.warn(f"object {obj.name!r}: its joint is connected to {end.name!r}, which is not "
+                self.say.warn(f"object {obj.name!r}: its joint is connected to {end.name!r}, which is not "
                                  "exported (selection, visibility or collection options); joint dropped")
                 return
         plan = joint_nodes.oriented(plan, self.is_dynamic)
         frames = [self._joint_frame(plan, side, suffix)
                   for side, suffix in ((plan.joint_side, "joint"), (plan.connected_side, "connected"))]
         if frames[0] is None or frames[1] is None:
-            self.export.warn(f"object {obj.name!r}: a body of its joint is scaled to zero; joint dropped")
+            self.say.warn(f"object {obj.name!r}: a body of its joint is scaled to zero; joint dropped")
             return
         joint_node, connected_node = frames
         self._warn_world_end(obj, plan, frames)
         if derived.joint is not None:
             self._warn_turned(plan)
         kept = derived.joint.unknown if derived.joint is not None else model.NOTHING_UNKNOWN  # the joint object's
-        self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.export.node_slot(connected_node),
+        self.carrier(joint_node, obj).joint = model.Joint(plan.settings, self.out.node_slot(connected_node),
                                                           plan.enable_collision, kept)
 
     def _warn_turned(self, plan: joint_nodes.JointPlan) -> None:
@@ -259,7 +266,7 @@ class SceneWrite:
         the rigid body build makes up for only when the two frames start turned about one axis."""
         turn = joint_nodes.unexpressed_turn(plan)
         if turn is not None:
-            self.export.warn(f"object {plan.source.name!r}: its joint's connected object "
+            self.say.warn(f"object {plan.source.name!r}: its joint's connected object "
                              f"{plan.connected_side.anchor.name!r} starts turned {turn:.1f} degrees against the joint "
                              "frame about more than one axis; the angular limits and drives are written as set, "
                              "measured from that turned frame, while Blender measures them from the starting pose")
@@ -267,12 +274,12 @@ class SceneWrite:
     def _warn_world_end(self, obj: bpy.types.Object, plan: joint_nodes.JointPlan, frames: list[Any]) -> None:
         """OMI wants a body on both sides of a joint; KHR allows a joint frame in no body (the fixed world
         frame), so a KHR-only export says nothing."""
-        if OMI not in self.export.dialects:
+        if OMI not in self.options.dialects:
             return
-        spelling = " (in the OMI spelling; KHR holds it to the world)" if KHR in self.export.dialects else ""
+        spelling = " (in the OMI spelling; KHR holds it to the world)" if KHR in self.options.dialects else ""
         for end, frame_node in zip((plan.joint_side.anchor, plan.connected_side.anchor), frames, strict=True):
             if self.body_node(frame_node) is None:
-                self.export.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "
+                self.say.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "
                                  f"body; engines need a body on both sides{spelling}")
 
     def _joint_frame(self, plan: joint_nodes.JointPlan, side: joint_nodes.JointSide, suffix: str) -> Any | None:
@@ -280,7 +287,7 @@ class SceneWrite:
         carrier = self.carriers.get(id(anchor_node))
         if side.reuse and not (suffix == "joint" and carrier is not None and carrier.joint is not None):
             return anchor_node
-        chain = node_frames.child_chain(self.export.node_worlds.get(side.anchor, side.anchor.matrix_world), side.frame)
+        chain = node_frames.child_chain(self.out.node_worlds.get(side.anchor, side.anchor.matrix_world), side.frame)
         if chain is None:
             return None
         target = anchor_node
@@ -288,7 +295,7 @@ class SceneWrite:
         for position, local in enumerate(chain):
             target = self.add_child(target, local, name if position == len(chain) - 1 else f"{name}.unscaled")
         if chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
-            self.export.warn(f"object {plan.source.name!r}: {joint_nodes.end_words(suffix)} is written on a new node "
+            self.say.warn(f"object {plan.source.name!r}: {joint_nodes.end_words(suffix)} is written on a new node "
                              f"{target.name!r} under {side.anchor.name!r}: "
                              f"{joint_nodes.why_new_node(plan, side)}", "info")
         return target
@@ -305,17 +312,17 @@ class SceneWrite:
             return None
         slots = []
         for member in trigger.nodes:
-            target = self.export.trigger_nodes.get(member)
+            target = self.out.trigger_nodes.get(member)
             if target is None:
-                self.export.warn(f"object {carrier.obj.name!r}: compound trigger member {member.name!r} is not "
+                self.say.warn(f"object {carrier.obj.name!r}: compound trigger member {member.name!r} is not "
                                  "exported or has no trigger shape; left out")
             elif not self._descends(target, carrier.node) or target is carrier.node:
-                self.export.warn(f"object {carrier.obj.name!r}: compound trigger member {member.name!r} is not "
+                self.say.warn(f"object {carrier.obj.name!r}: compound trigger member {member.name!r} is not "
                                  "inside it in the exported hierarchy; left out")
             else:
-                slots.append(self.export.node_slot(target))
+                slots.append(self.out.node_slot(target))
         if not slots:
-            self.export.warn(f"object {carrier.obj.name!r}: its compound trigger has no member left; not exported")
+            self.say.warn(f"object {carrier.obj.name!r}: its compound trigger has no member left; not exported")
             return None
         return dataclasses.replace(trigger, nodes=tuple(slots))
 
@@ -342,39 +349,39 @@ class SceneWrite:
             if not extensions:
                 return
         else:
-            self.export.note_kept(part)
+            self.out.note_kept(part)
             issues: list[model.Issue] = []
-            ref = self.export.ref if tracked is None else tracked[1]
+            ref = self.out.ref if tracked is None else tracked[1]
             extensions = writer.node_extensions(part, ref, node_ref, mesh_ref, issues)
-            self.export.report(issues, carrier.obj)
+            self.say.report(issues, carrier.obj)
             if tracked is not None:
-                self._guarded_animation(carrier, lambda: self.export.animation.written(
-                    tracked[0], extensions, self.export.items_arrays))
+                self._guarded_animation(carrier, lambda: self.animation.written(
+                    tracked[0], extensions, self.out.items_arrays))
         body = extensions.get(writer.BODY)
         if body is not None:
             if body.get("collider") == {}:
                 body["collider"] = {"extras": {}}
             if carrier.meshes:
                 body[MESH_CARRIER_KEY] = list(carrier.meshes)
-        self.export.attach(carrier, extensions)
-        self.export.written(carrier.node, part)
+        self.out.attach(carrier, extensions)
+        self.out.written(carrier.node, part)
 
     # --- animation ---------------------------------------------------------------------------------
 
     def _track_animation(self, carrier: Carrier, part: model.NodePhysics) -> tuple | None:
         """Keyframed physics of the carrier's object (io/blender/animation_export.py), or None."""
-        animation = self.export.animation
+        animation = self.animation
         if not animation.animates(carrier.obj):
             return None
         return self._guarded_animation(carrier, lambda: animation.track(
             carrier.node, carrier.obj, self.nodes_of.get(carrier.obj), part,
-            derive=lambda obj: self._derive(obj, quiet=True), items_ref=self.export.ref))
+            derive=lambda obj: self._derive(obj, quiet=True), items_ref=self.out.ref))
 
     def _guarded_animation(self, carrier: Carrier, step: Callable[[], Any]) -> Any:
         """An animation step; a failure costs the object its animation, never its still physics."""
         try:
             return step()
         except Exception as error:  # the boundary: the still export goes on
-            self.export.warn(f"{model.HOOK_FAILURE}object {carrier.obj.name!r}: its physics animation could not "
+            self.say.warn(f"{model.HOOK_FAILURE}object {carrier.obj.name!r}: its physics animation could not "
                              f"be exported ({type(error).__name__}: {error})")
             return None

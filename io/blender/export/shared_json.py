@@ -12,7 +12,7 @@ A value whose writing reported anything is written again each time, so every obj
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import bpy
 
@@ -20,10 +20,9 @@ from ...omi import model
 from ...omi.json_types import MISSING
 from ...omi.write import writer
 from ...omi.write.items import mass_json, motion_without_mass
+from .messages import Messages
+from .output import Output
 from .parts import NodeSlot, mesh_ref, node_ref
-
-if TYPE_CHECKING:
-    from .physics import PhysicsExport
 
 _UNSEEN = object()  # a value not written yet
 
@@ -31,8 +30,9 @@ _UNSEEN = object()  # a value not written yet
 class RememberedJson:
     """Node extension JSON of one export's repeated values (see the module text)."""
 
-    def __init__(self, export: PhysicsExport) -> None:
-        self.export = export
+    def __init__(self, out: Output, say: Messages) -> None:
+        self.out = out
+        self.say = say
         self._parts: dict[tuple[str, Any], dict[str, Any] | None] = {}
         self._by_mass: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._joints: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -49,7 +49,7 @@ class RememberedJson:
             content, issues = self._written(part, writer.BODY)
             content = None if content is None else content.get(key)
             if issues:
-                self.export.report(issues, obj)
+                self.say.report(issues, obj)
                 return content
             if isinstance(value, model.Motion) and content is not None and "mass" in content:
                 self._by_mass[motion_without_mass(value)] = dict(content)
@@ -78,13 +78,13 @@ class RememberedJson:
             return copied
         content, issues = self._written(model.NodePhysics(joint=joint), writer.JOINT)
         if issues:
-            self.export.report(issues, obj)
+            self.say.report(issues, obj)
         elif key is not None and content is not None:
             self._joints[key] = dict(content)
         return content
 
     def _written(self, part: model.NodePhysics, extension: str) -> tuple[dict[str, Any] | None, list[model.Issue]]:
         """One extension of `part` written in full, and what writing it reported."""
-        self.export.note_kept(part)
+        self.out.note_kept(part)
         issues: list[model.Issue] = []
-        return writer.node_extensions(part, self.export.ref, node_ref, mesh_ref, issues).get(extension), issues
+        return writer.node_extensions(part, self.out.ref, node_ref, mesh_ref, issues).get(extension), issues
