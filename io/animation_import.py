@@ -1,11 +1,13 @@
 """glTF animation channels targeting physics values (KHR_animation_pointer) -> keyframes on the settings.
 
-The values go through the same translation as the still import: for each key the document is read again
-with the channel's value at its pointer (`io/omi/reader`), and the part of the physics that changed is
-written into the object's settings with the PropertyGroup conversion (`properties/convert.py`, the scene
-library for physics materials). Which settings a pointer feeds is found by nudging its value once and
-seeing which properties move; those get a keyframe at every key. So axis swaps, Bullet signs and spec
-defaults stay in their one home each, as on export (`animation_export.py`).
+The values go through the same translation as the still import: the document is read again with the
+channel's value at its pointer (`io/omi/reader`), and the part of the physics that changed is written into
+the object's settings with the PropertyGroup conversion (`properties/convert.py`, the scene library for
+physics materials). Which settings a pointer feeds, and how, is found by doing that at rest and once per
+component nudged; every key within the bounds of the pointer's Field (`pointers` table) is then an affine
+map of those (`blender/animation/linear_keys`, checked at the keys' extremes), the others are translated
+whole: a channel costs a few document reads, not one per key. So axis swaps, Bullet signs and spec defaults
+stay in their one home each, as on export (`blender/animation/sample.py`).
 
 Channels whose pointer leads into a physics extension but names no Object Model value, or names one that
 the file does not have, are warned about with the channel's JSON pointer; the rest still imports. Other
