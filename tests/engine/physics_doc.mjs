@@ -114,7 +114,7 @@ class PhysicsReader {
     const settings = this.jointSettings()[joint.joint] ?? {};
     return {
       node: index, connectedNode: joint.connectedNode, enableCollision: joint.enableCollision ?? false,
-      limits: settings.limits ?? [], drives: settings.drives ?? [],
+      limits: settings.limits ?? [], drives: settings.drives ?? [], settings: joint.joint,
     };
   }
 }

@@ -33,11 +33,17 @@ export class RapierScene {
     this.colliderOwner = new Map(); // collider handle -> node index of its body (or -1)
     this.sensorName = new Map(); // collider handle -> trigger name
     this.sensorNode = new Map(); // collider handle -> the node of its trigger shape (gravity_volumes.mjs)
+    this.collidersByMaterial = new Map(); // physicsMaterials index -> colliders (animation_pointer.mjs)
     this.groups = this.#collisionGroups();
     this.#createBodies();
     this.#createColliders();
     this.#setMassProperties();
-    this.joints = physics.joints.map((joint) => buildJoint(this, joint)).filter((j) => j !== null);
+    this.jointsBySettings = new Map(); // physicsJoints index -> [{ joint, handle }] (animation_pointer.mjs)
+    this.joints = physics.joints.map((joint) => {
+      const made = buildJoint(this, joint);
+      if (made !== null) this.jointsBySettings.set(joint.settings, [...this.jointsBySettings.get(joint.settings) ?? [], { joint, handle: made.handle }]);
+      return made;
+    }).filter((j) => j !== null);
   }
 
   name(index) {
@@ -131,6 +137,7 @@ export class RapierScene {
       }
       const collider = this.rapier.createCollider(desc, this.rigidBody(bodyNode));
       this.colliderOwner.set(collider.handle, bodyNode);
+      if (!sensor && part.material !== null) this.collidersByMaterial.set(part.material, [...this.collidersByMaterial.get(part.material) ?? [], collider]);
       if (sensor) this.sensorName.set(collider.handle, this.name(this.physics.compoundTriggers.get(part.node) ?? part.node));
       if (sensor) this.sensorNode.set(collider.handle, part.node);
     }

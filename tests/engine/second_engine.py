@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import struct
 import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -80,8 +81,9 @@ class EngineResult:
 
 def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = STEPS_PER_SECOND,
              dialect: str | None = None, nodes: Iterable[str] = (), gravity: Sequence[float] | None = None,
-             timeout: float = 120.0) -> EngineResult:
-    """Simulate the file from its initial state and report the bodies (and `nodes`) at each time (s)."""
+             combine: str | None = None, timeout: float = 120.0) -> EngineResult:
+    """Simulate the file from its initial state and report the bodies (and `nodes`) at each time (s).
+    `combine`: every material combines friction and restitution this way (Bullet's rule: "multiply")."""
     reason = unavailable_reason()
     if reason is not None:
         raise EngineError(reason)
@@ -94,6 +96,8 @@ def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = S
         command += ["--nodes", ",".join(names)]
     if gravity is not None:
         command += ["--gravity", ",".join(repr(float(g)) for g in gravity)]
+    if combine is not None:
+        command += ["--combine", combine]
     done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     if done.returncode != 0:
         raise EngineError(f"{Path(path).name}: {done.stderr.strip() or done.stdout.strip()}")
@@ -105,6 +109,15 @@ def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = S
     }
     return EngineResult(report["engine"], report["dialect"], report["bodies"], frames, report["triggers"],
                         report["notes"])
+
+
+def read_json(path: Path | str) -> dict:
+    """The glTF JSON of a .gltf or .glb file."""
+    data = Path(path).read_bytes()
+    if data[:4] == b"glTF":
+        length = struct.unpack_from("<I", data, 12)[0]
+        return json.loads(data[20:20 + length])
+    return json.loads(data)
 
 
 def final_positions(path: Path | str, seconds: float, **options) -> dict[str, tuple[float, float, float]]:

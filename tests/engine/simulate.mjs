@@ -3,17 +3,20 @@
 // requested time, which bodies entered each trigger, and notes on what Rapier could not express.
 //
 //   node simulate.mjs FILE [--dialect omi|khr] [--rate STEPS_PER_SECOND] [--times T1,T2,...]
-//                          [--gravity X,Y,Z] [--nodes NAME,...]
+//                          [--gravity X,Y,Z] [--nodes NAME,...] [--combine MODE]
 // The world gravity is --gravity, else the file's OMI_physics_gravity, else 9.81 down; gravity volumes act
-// per body (gravity_volumes.mjs).
+// per body (gravity_volumes.mjs). --combine multiply: every friction and restitution combines as Bullet's do
+// (blender_rules.mjs). KHR_animation_pointer channels on physics values play (animation_pointer.mjs).
 import { readFileSync } from "node:fs";
 import RAPIER from "@dimforge/rapier3d-compat";
+import { AnimationPlayer } from "./animation_pointer.mjs";
+import { withCombine } from "./blender_rules.mjs";
 import { GltfFile } from "./gltf_file.mjs";
 import { dialectsIn, readPhysics } from "./physics_doc.mjs";
 import { GravityVolumes, worldGravity } from "./gravity_volumes.mjs";
 import { RapierScene } from "./rapier_scene.mjs";
 
-const USAGE = "usage: node simulate.mjs FILE [--dialect omi|khr] [--rate N] [--times T,...] [--gravity X,Y,Z] [--nodes A,...]";
+const USAGE = "usage: node simulate.mjs FILE [--dialect omi|khr] [--rate N] [--times T,...] [--gravity X,Y,Z] [--nodes A,...] [--combine MODE]";
 
 function parseArguments(argv) {
   const options = { file: null, dialect: null, rate: 240, times: [1], gravity: [0, -9.81, 0], nodes: [] };
@@ -25,6 +28,7 @@ function parseArguments(argv) {
       case "--times": options.times = value.split(",").map(Number); i++; break;
       case "--gravity": options.gravity = value.split(",").map(Number); options.gravitySet = true; i++; break;
       case "--nodes": options.nodes = value.split(",").filter(Boolean); i++; break;
+      case "--combine": options.combine = value; i++; break;
       default:
         if (argv[i].startsWith("--") || options.file !== null) throw new Error(USAGE);
         options.file = argv[i];
@@ -75,10 +79,13 @@ async function main() {
     throw new Error(`${options.file}: no ${options.dialect ?? "OMI or KHR"} physics (extensionsUsed: ${found})`);
   }
   const world = options.gravitySet ? options.gravity : worldGravity(file.json) ?? options.gravity;
-  const scene = new RapierScene(RAPIER, file, readPhysics(file.json, dialect), world);
+  const physics = readPhysics(file.json, dialect);
+  const scene = new RapierScene(RAPIER, file, options.combine ? withCombine(physics, options.combine) : physics,
+    world);
   const volumes = GravityVolumes.from(scene, file.json, world);
   scene.rapier.timestep = 1 / options.rate;
   const keys = reported(scene, options.nodes);
+  const player = new AnimationPlayer(scene, dialect);
   const queue = new RAPIER.EventQueue(true);
   const triggers = {};
   for (const name of scene.sensorName.values()) triggers[name] = [];
@@ -88,6 +95,7 @@ async function main() {
   for (const time of wanted) {
     for (; steps < Math.round(time * options.rate); steps++) {
       volumes?.apply();
+      if (player.playing) player.apply((steps + 1) / options.rate);
       scene.rapier.step(queue);
       queue.drainCollisionEvents((a, b, started) => {
         if (!started) return;

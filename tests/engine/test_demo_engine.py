@@ -1,5 +1,6 @@
 """The demo's second-engine report (scripts/demo_engine.py) on the demo's own scene: every body gets a
-row with both engines' final positions, and the resting stack ends where Blender's does."""
+row with both engines' final positions, the resting stack ends where Blender's does, the keyed door swings
+in both, and every gap over 5 cm comes with its measured reason."""
 
 from __future__ import annotations
 
@@ -31,5 +32,8 @@ def test_demo_scene_in_both_engines(engine, tmp_path):
         if name in roles.boxes:  # a stack at rest: the same place in both (3 cm, as test_engine_vs_blender)
             assert math.dist(blender, other) < 0.03, name
     assert run.triggers == {roles.trigger: [roles.ball]}  # the ball rolls through the trigger zone in Rapier too
+    rows = {name: math.dist(blender, other) for name, blender, other in run.rows}
+    assert rows[roles.door] < demo_engine.GAP  # Rapier plays the door's keyed motor as Blender does
+    assert set(run.reasons) == {name for name, apart in rows.items() if apart > demo_engine.GAP}
     text = "\n".join(demo_engine.summary_lines([run]))
     assert "demo.glb in rapier3d-compat" in text and f"{roles.ball}:" in text

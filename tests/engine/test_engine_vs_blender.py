@@ -239,10 +239,12 @@ def test_ball_bounces_with_restitution(engine, tmp_path):
     """A ball dropped from 1 m onto the floor, restitution 0.8 x 1.0 (multiply): the analytic rebound is
     e^2 h = 0.64 m, and Rapier at 240 Hz gets within 0.04 m of it.
 
-    Bullet's rebound depends on its step: measured for this scene, 0.83 m at 1 substep per frame (the
-    ball sinks 12 cm into the floor first), 0.88 at 2, 0.48 at 3, 0.68 at 5 and 0.36 at Blender's
-    default 10 (the contact is partly treated as resting). That is Blender's restitution, not the
-    file's: at its default settings the test only asks that the ball bounce (above 0.2 m) and lose
+    Bullet's rebound depends on its step: measured for this scene with Blender's default damping, 0.83 m
+    at 1 substep per frame (the ball sinks 12 cm into the floor first), 0.88 at 2, 0.48 at 3, 0.68 at 5
+    and 0.36 at Blender's default 10; undamped, as the import builds it (the file has no damping), 0.00 at
+    10, whatever the collision margin (0 to 0.04). Bullet gives no restitution to a contact older than two
+    substeps, and its contacts start within the margin before the impact, so when the bounce happens is a
+    knife-edge. That is Blender's restitution, not the file's: the test only asks that Blender's ball lose
     height (below the 1 m drop)."""
     fresh_scene()
     ground = floor()
@@ -255,9 +257,10 @@ def test_ball_bounces_with_restitution(engine, tmp_path):
     times = [i / FPS for i in range(1, 2 * FPS)]
     outcome = simulate_both(engine, tmp_path, "bounce", times, ["Ball"])
     rapier = _rebound([m.translation.y - 0.5 for m in outcome.series("Ball", "rapier")])
-    blender = _rebound([m.translation.y - 0.5 for m in outcome.series("Ball", "blender")])
+    heights = [m.translation.y - 0.5 for m in outcome.series("Ball", "blender")]
+    blender = max(heights[heights.index(min(heights)):])  # no bounce at all: the resting height
     assert rapier == pytest.approx(0.8**2 * 1.0, abs=0.04)
-    assert 0.2 < blender < 1.0
+    assert blender < 1.0
 
 
 # --- a hinge and a slider within their limits ------------------------------------------------------

@@ -32,7 +32,8 @@ INFINITE_INERTIA = ("infinite inertia as locked rotation about world axes (Bulle
 UNALIGNED_INERTIA = "infinite inertia about principal axes off the world axes (Blender locks world axes only)"
 START_VELOCITY = ("starting velocities as a motor held for the first frame (measured: 8 mm off the projectile "
                   "after one frame, 0.1 % of the travel after 2 s)")
-KINEMATIC_VELOCITY = "a kinematic body's constant velocity (a Blender kinematic body follows its animation)"
+KINEMATIC_VELOCITY = ("a kinematic body's initial linear velocity and angular velocity (constant in KHR; a Blender "
+                      "kinematic body follows its animation)")
 _ALIGNED = 0.9999  # cosine above which a principal axis counts as lying on a world axis
 
 

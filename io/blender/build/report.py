@@ -22,7 +22,6 @@ RESTITUTION_COMBINE = (f"restitution combine modes other than {BULLET_COMBINE!r}
                        "bodies' restitution)")
 STATIC_FRICTION = "static friction (Blender has one friction: the dynamic one is used)"
 TRIGGERS = "triggers (no Blender rigid body: they must not collide)"
-MIXED_SURFACES = "different physics materials or collision filters within one body (the first is used)"
 TAPERED = "tapered capsules and cylinders (convex hulls)"
 BAKED_SCALE = "non-uniformly scaled shapes inside a body (convex hulls)"
 

@@ -16,6 +16,7 @@ from ...omi import model
 from ..tables.bullet import BLENDER_MIN_MASS, BULLET_COMBINE, blender_mass
 from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
 from . import collision_filters, constraint_settings
+from .compound_parts import name_mixed_surfaces
 from .inputs import Switches
 from .motion_stand_ins import settle_motion
 from .plan import (
@@ -32,7 +33,6 @@ from .plan import (
 from .report import (
     BAKED_SCALE,
     FRICTION_COMBINE,
-    MIXED_SURFACES,
     RESTITUTION_COMBINE,
     STATIC_FRICTION,
     TAPERED,
@@ -307,9 +307,7 @@ class Builder:
 
     def _material(self, body: PlannedBody) -> model.PhysicsMaterial | None:
         """The body's physics material: Blender has one per body (the first by name, when colliders differ)."""
-        surfaces = {(shape.material, shape.filter) for shape in body.shapes}
-        if len(surfaces) > 1:
-            self.report.cannot(MIXED_SURFACES, body.owner)
+        name_mixed_surfaces(body, self.report)
         material = min((shape.material for shape in body.shapes), key=_name, default=None)
         if material is None:
             return None
