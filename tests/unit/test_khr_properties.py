@@ -70,7 +70,8 @@ def test_mutated_khr_files(gltf):
 
 
 def omi_held(nodes: dict) -> dict:
-    """The nodes as OMI holds them: KHR's infinite mass and inertia (math.inf) are left out (named on write)."""
+    """The nodes as OMI holds them: KHR's infinite mass and inertia (math.inf) are left out (named on write); a
+    drive type or mode the spec does not know is the field's fallback with the file's spelling kept."""
     def finite(motion):
         if motion is None:
             return motion
@@ -80,7 +81,25 @@ def omi_held(nodes: dict) -> dict:
             motion = dataclasses.replace(motion, inertia_diagonal=model.ZERO3)
         return motion
 
-    return {index: dataclasses.replace(node, motion=finite(node.motion)) for index, node in nodes.items()}
+    held_choice = core("conventions").held_choice
+
+    def held(drive):  # KHR keeps an unknown drive type or mode as is; OMI reads its fallback and keeps the spelling
+        spelled = {key: value for key, value, choices in (("type", drive.type, model.DRIVE_TYPES),
+                                                          ("mode", drive.mode, model.DRIVE_MODES))
+                   if value not in choices}
+        if not spelled:
+            return drive
+        return dataclasses.replace(drive, type=held_choice(drive.type, model.DRIVE_TYPES),
+                                   mode=held_choice(drive.mode, model.DRIVE_MODES), unknown=model.Unknown(spelled))
+
+    def joint(value):
+        if value is None or not any(held(drive) is not drive for drive in value.settings.drives):
+            return value
+        settings = dataclasses.replace(value.settings, drives=tuple(held(drive) for drive in value.settings.drives))
+        return dataclasses.replace(value, settings=settings)
+
+    return {index: dataclasses.replace(node, motion=finite(node.motion), joint=joint(node.joint))
+            for index, node in nodes.items()}
 
 
 def _meaning(nodes: dict) -> dict:
