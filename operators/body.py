@@ -38,6 +38,10 @@ def clear_parts(obj: bpy.types.Object, parts: set[str]) -> bool:
         setattr(settings, f"use_{name}", False)
         # Reset the group itself (property_unset on the whole `omi_physics` pointer crashes Blender 5.0.1).
         settings.property_unset(name)
+    if 'TRIGGER' in parts:  # a gravity volume lives on a trigger: it goes with it
+        changed |= settings.use_gravity
+        settings.use_gravity = False
+        settings.property_unset("gravity")
     return changed
 
 

@@ -126,3 +126,13 @@ def test_overlay_arrows_point_to_the_planet_centre(omi, planet):
     without = len(overlay.rebuild(bpy.context.scene).positions)
     volume.omi_physics.use_gravity = True
     assert len(overlay.rebuild(bpy.context.scene).positions) > without
+
+
+def test_clearing_the_trigger_clears_its_gravity_volume(clean_scene, omi_addon):
+    bpy.ops.object.empty_add()
+    pad = bpy.context.active_object
+    pad.omi_physics.use_trigger = True
+    bpy.ops.omi.gravity_volume_from_selection(gravity_type='DIRECTIONAL')
+    pad.omi_physics.gravity.strength = 3.0
+    assert bpy.ops.omi.clear_physics(parts={'TRIGGER'}) == {'FINISHED'}
+    assert not pad.omi_physics.use_gravity and pad.omi_physics.gravity.strength == pytest.approx(9.80665)
