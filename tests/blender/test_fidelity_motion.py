@@ -10,6 +10,8 @@ tolerance tells the two apart.
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import import_support as support
 import pytest
@@ -100,3 +102,35 @@ def test_dynamic_with_velocity_follows_the_projectile(tmp_path):
         previous = exact
     assert worst <= 0.02 * travel, (worst, travel)
     assert any("starting velocities" in note for note in imported.notes), imported.notes
+
+
+def test_the_second_engine_follows_the_same_projectile(tmp_path, spec_dir):
+    """Rapier reads the spec's dynamic_with_velocity itself: the same projectile within 2 % of its travel,
+    and Blender's path within 2 % of the travel of Rapier's (both measured against each other at 24 fps)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "engine"))
+    import second_engine  # the engine helper lives beside the engine tests
+
+    if second_engine.node_executable() is None or second_engine.install() is not None:
+        pytest.skip(second_engine.unavailable_reason() or "no second engine")
+    path = Path(spec_dir) / "OMI_physics_body" / "examples" / "complex" / "dynamic_with_velocity.gltf"
+    times = [frame / FPS for frame in range(49)]
+    rapier = second_engine.simulate(path, times)
+    imported = support.import_gltf(path)
+    body = imported.obj("DynamicWithVelocity")
+    scene = support.bpy.context.scene
+    scene.frame_start, scene.frame_end = 1, 49
+    gravity = Vector((0.0, -GRAVITY, 0.0))
+    velocity = Vector((1.0, 2.0, 3.0))  # glTF axes
+    worst_rapier = worst_blender = travel = 0.0
+    previous = Vector()
+    for frame, t in enumerate(times, start=1):
+        scene.frame_set(frame)
+        exact = velocity * t + 0.5 * gravity * t * t
+        travel += (exact - previous).length
+        previous = exact
+        other = Vector(rapier.position("DynamicWithVelocity", t))
+        x, y, z = body.matrix_world.translation
+        worst_rapier = max(worst_rapier, (other - exact).length)
+        worst_blender = max(worst_blender, (Vector((x, z, -y)) - other).length)
+    assert worst_rapier <= 0.02 * travel, (worst_rapier, travel)
+    assert worst_blender <= 0.02 * travel, (worst_blender, travel)
