@@ -23,7 +23,7 @@ from typing import Any
 
 import bpy
 
-from ..properties import convert, library
+from ..properties import convert, library, object_physics
 from .animation_rigid import RigidFollow
 from .blender import gltf_compat
 from .blender.animation import curves, linear_keys
@@ -36,7 +36,7 @@ from .omi.dialects.omi import OMI
 from .omi.read import reader
 from .omi.write import channel_follow
 
-_INTERPOLATION = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
+_INTERPOLATION: dict[str, curves.KeyInterpolation] = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
 Values = dict[tuple[Any, str, int], float]  # (datablock, RNA path, array index) -> value
 
 
@@ -207,12 +207,12 @@ class KeyframeWriter:
         users = [self.objects[index] for index in channel_follow.item_users(self.document, dialect,
                                                                             "physicsMaterials", found.index)
                  if index in self.objects]
-        names = {obj.omi_physics.collider.physics_material for obj in users}
+        names = {object_physics(obj).collider.physics_material for obj in users}
         if len(names) != 1:
             return
         [name] = names
         sharers = [obj for obj in self.scene.objects if getattr(obj, "omi_physics", None) is not None
-                   and obj.omi_physics.use_collider and obj.omi_physics.collider.physics_material == name]
+                   and object_physics(obj).use_collider and object_physics(obj).collider.physics_material == name]
         entry = library.find_material(self.scene, name)
         if entry is None or all(obj in users for obj in sharers):
             return
@@ -221,7 +221,7 @@ class KeyframeWriter:
         copied.name = library.unique_name((item.name for item in entries), name)
         library.write_material(copied, library.material_to_model(library.find_material(self.scene, name)))
         for obj in users:
-            obj.omi_physics.collider.physics_material = copied.name
+            object_physics(obj).collider.physics_material = copied.name
 
     def translate(self, found: pointers.PointerMatch, numbers: Sequence[float]) -> Values:
         """The settings with the channel's value at `numbers` (the whole translation: a document read)."""
@@ -312,7 +312,7 @@ class KeyframeWriter:
 def _apply_node(rest: model.NodePhysics, node: model.NodePhysics, obj: bpy.types.Object,
                 bl_scene: bpy.types.Scene, resolve_node: Callable) -> None:
     """Write the parts of `node` that differ from `rest` into the object's settings (and its library material)."""
-    settings = obj.omi_physics
+    settings = object_physics(obj)
     if node.motion is not None and node.motion != rest.motion:
         convert.apply_motion(node.motion, settings.motion)
     for name in ("collider", "trigger"):
@@ -363,7 +363,8 @@ def _arithmetic(field: Any, value: list[float], tangents: tuple[list[float], ...
         for tangent in tangents)
 
 
-def _keyframes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, float]], interpolation: str) -> None:
+def _keyframes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, float]],
+               interpolation: curves.KeyInterpolation) -> None:
     """Keyframes (frame, value, incoming slope, outgoing slope) on one property, Bézier handles from slopes."""
     id_data, path, index = key
     curve = curves.insert_keys(id_data, path, index, [(frame, value) for frame, value, _in, _out in keys])

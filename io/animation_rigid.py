@@ -81,7 +81,8 @@ class RigidFollow:
 
     def follow(self, at: str, pointer: str, owners: list[bpy.types.Object], *, apply_rest: Callable[[], object],
                rest: list[float], stated: bool, values: list[list[float]], frames: list[float], field: Any,
-               apply_at: Callable[[Sequence[float]], object], interpolation: str) -> None:
+               apply_at: Callable[[Sequence[float]], object],
+               interpolation: curves.KeyInterpolation) -> None:
         """Key the Blender properties that follow one channel (`values`: its value at each key, at `frames`;
         `apply_rest` puts the settings at rest, `apply_at` at a channel value; `rest` is the value at rest, or the
         first key's when the file does not state it (`stated` False)). Which properties follow, and how, is found
@@ -120,7 +121,7 @@ class RigidFollow:
 
 
 def _key_blender(holder: bpy.types.Object, key: BlenderKey, points: list[tuple[float, float]],
-                 interpolation: str) -> None:
+                 interpolation: curves.KeyInterpolation) -> None:
     _owner, _index, block_name, name, position = key
     curve = curves.insert_keys(holder, f"{block_name}.{name}", position, points)
     if curve is not None:

@@ -43,7 +43,9 @@ class glTF2ExportUserExtension:
 
     def _session(self, export_settings: dict) -> PhysicsExport:
         if self._physics is None:
-            self._physics = PhysicsExport(export_settings, bpy.context.scene, TaggedSettings(bpy.context.scene))
+            scene = bpy.context.scene
+            assert scene is not None, "the exporter runs in a scene"
+            self._physics = PhysicsExport(export_settings, scene, TaggedSettings(scene))
         return self._physics
 
     def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: dict) -> None:
@@ -58,7 +60,9 @@ class glTF2ExportUserExtension:
                 # mesh hook (it looks hooks up with getattr) instead of calling it for every object.
                 self.gather_node_mesh_hook = None  # type: ignore[method-assign,assignment]
             if session.enabled:
-                for message in TaggedSettings.left_out_by_the_exporter(bpy.context.scene.objects, export_settings):
+                scene = bpy.context.scene
+                assert scene is not None, "the exporter runs in a scene"
+                for message in TaggedSettings.left_out_by_the_exporter(scene.objects, export_settings):
                     session.warn(message)
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"could not leave out the generated rigid body helpers: {error}")
@@ -160,6 +164,7 @@ def _pause_simulation(export_settings: dict[str, Any]) -> None:
     the world is off while the exporter gathers (Bake to Keyframes first to export a simulation)."""
     try:
         scene = bpy.context.scene
+        assert scene is not None, "the exporter runs in a scene"
         world = scene.rigidbody_world
         if world is not None and world.enabled and any(_simulated_and_keyed(obj) for obj in scene.objects):
             world.enabled = False  # only then: switching it resets the simulation cache of the scene

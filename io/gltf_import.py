@@ -49,7 +49,9 @@ class glTF2ImportUserExtension:
         except Exception as error:
             self._failed(gltf, "checking the file's structure", error)
         try:
-            options = scene_physics(bpy.context.scene)
+            scene = bpy.context.scene
+            assert scene is not None, "the importer runs in a scene"
+            options = scene_physics(scene)
             if not options.import_physics:
                 return
             self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
@@ -61,7 +63,7 @@ class glTF2ImportUserExtension:
             if self._folds.children:
                 self.gather_import_node_before_hook = self._node_before
             if options.import_rigid_bodies:
-                world.ensure_world(bpy.context.scene)  # cheap now, before the file's objects exist
+                world.ensure_world(scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)
         except Exception as error:  # a hook must never end the import
             self._failed(gltf, "reading the physics", error)
@@ -126,7 +128,9 @@ class glTF2ImportUserExtension:
                                'ERROR' if issue.severity == "error" else 'WARNING',
                                f"import: {self._where(gltf, issue.pointer)}{issue.message}"))
         if listed:
-            list_problems(bpy.context.window_manager, listed)
+            window_manager = bpy.context.window_manager
+            assert window_manager is not None, "Blender has its window manager, also in a background run"
+            list_problems(window_manager, listed)
             gltf.log.warning(f"{model.LOG_PREFIX}{len(listed)} problem(s) in the file's physics: listed in the "
                              "3D viewport's sidebar, Physics > Validate (each row selects its object)", popup=True)
         self.issues = []

@@ -241,7 +241,7 @@ class ImportPlan:
     def _mark_shape_meshes(self, objects: Mapping[int, bpy.types.Object]) -> None:
         for index in self.placeholders:
             obj = objects.get(index)
-            if obj is not None and obj.type == 'MESH':
+            if obj is not None and isinstance(obj.data, bpy.types.Mesh):
                 self._placeholder_mesh = obj.data
                 markers.mark_shape_mesh(obj)
         for index in (*self.own_shape_mesh, *self.collision_nodes.values()):

@@ -25,8 +25,7 @@ def scene_physics(bl_scene: bpy.types.Scene) -> scene.OMISceneSettings:
 def _add_setting(owner: type[bpy.types.ID], name: str, group: type[bpy.types.PropertyGroup]) -> None:
     """Blender adds a setting to one of its own types as a class attribute holding a deferred property (the
     stubs know no such attribute: the typed accessors above read it)."""
-    # The 4.2 stubs type PointerProperty as returning None; it returns the deferred property (as the 5.x stubs say).
-    setattr(owner, name, bpy.props.PointerProperty(type=group))  # type: ignore[func-returns-value]
+    setattr(owner, name, bpy.props.PointerProperty(type=group))
 
 
 def register() -> None:

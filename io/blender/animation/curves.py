@@ -14,9 +14,11 @@ import contextlib
 import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import bpy
+
+KeyInterpolation = Literal["CONSTANT", "LINEAR", "BEZIER"]  # a keyframe's, as a glTF sampler's maps to it
 
 _HANDLE_TOLERANCE = 1e-3  # frames; Blender stores handle positions as float32
 

@@ -55,10 +55,14 @@ class RagdollExport:
 
     def part_of(self, pose_bone: Any) -> rig.BonePart | None:
         armature = getattr(pose_bone, "id_data", None)
+        if armature is None:
+            return None
         return self.parts.get((armature, getattr(pose_bone, "name", "")))
 
     def node_world(self, part: rig.BonePart) -> Matrix:
         """The bone node's frame as the part's physics is measured: the bone's current pose (which the part
         sets, or rides on) in the exporter's bone node axes."""
-        pose = part.armature.matrix_world @ part.armature.pose.bones[part.bone].matrix
+        bones = part.armature.pose
+        assert bones is not None, "an armature object has its pose"
+        pose = part.armature.matrix_world @ bones.bones[part.bone].matrix
         return pose @ gltf_compat.exported_axis_change(self.settings)

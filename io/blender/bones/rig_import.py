@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import bpy
-from mathutils import Matrix, Quaternion, Vector
+from mathutils import Matrix, Quaternion
 
 from ...omi import model, node_poses
 from .. import gltf_compat, import_repair
@@ -34,8 +34,8 @@ class ImportedPart:
 
 def _world(pose: node_poses.Pose) -> Matrix:
     w, x, y, z = axes.quat_to_blender(pose.rotation)
-    return Matrix.LocRotScale(Vector(axes.vec_to_blender(pose.translation)), Quaternion((w, x, y, z)),
-                              Vector(axes.size_to_blender(pose.scale)))
+    return Matrix.LocRotScale(axes.vec_to_blender(pose.translation), Quaternion((w, x, y, z)),
+                              axes.size_to_blender(pose.scale))
 
 
 def _parents(nodes: list) -> dict[int, int]:
@@ -57,11 +57,13 @@ def add_parts(gltf: Any, doc: model.PhysicsDocument, objects: MutableMapping[int
     poses = node_poses.world_poses([import_repair.node_json(node) for node in nodes], parents,
                                    [*bones, *physics_nodes])
     parts: list[ImportedPart] = []
+    scene = bpy.context.scene
+    assert scene is not None, "the import runs in a scene"
     for index in sorted(bones, key=lambda i: _depth(i, parents)):  # parents first: a compound's body exists
         armature, bone = bones[index]
         physics = doc.nodes.get(index) or model.NodePhysics()  # none: a joint's connected frame
         name = nodes[index].name or bone
-        collection = armature.users_collection[0] if armature.users_collection else bpy.context.scene.collection
+        collection = armature.users_collection[0] if armature.users_collection else scene.collection
         world = _world(poses[index])
         if physics.motion is None and physics.collider is None and physics.trigger is None:
             obj = bpy.data.objects.new(name, None)  # a joint frame alone

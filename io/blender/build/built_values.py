@@ -38,10 +38,11 @@ def _value(rigid_body: bpy.types.RigidBodyObject, name: str) -> object:
 def current(obj: bpy.types.Object) -> dict[str, list[object]]:
     """The object's rigid-body values now, by group."""
     rigid_body = obj.rigid_body
+    assert rigid_body is not None, "asked only of objects with a rigid body (record and changed check)"
     return {group: [_value(rigid_body, name) for name in names] for group, names in GROUPS.items()}
 
 
-def record(objects: Iterable[bpy.types.Object]) -> None:
+def record(objects: Iterable[bpy.types.Object | None]) -> None:
     """Keep what the build wrote into each object's rigid body (objects without one are passed over)."""
     for obj in objects:
         if obj is not None and obj.rigid_body is not None:

@@ -91,7 +91,7 @@ def shape_carrier(obj: bpy.types.Object, parts: PartsOf) -> bpy.types.Object | N
     if rigid is not None and rigid.collision_shape != 'COMPOUND':
         return obj
     body = rigid_object(rigid_body_owner(obj, parts))
-    if body is not None and body.rigid_body.collision_shape != 'COMPOUND':
+    if body is not None and body.rigid_body is not None and body.rigid_body.collision_shape != 'COMPOUND':
         return body
     return None
 
@@ -167,12 +167,12 @@ class Frames:
             else:  # bone parents and the like: trust the last evaluation
                 found = item.matrix_world.copy()
             self._world[item] = found
-        return found
+        return self._world[obj]
 
     def relative(self, obj: bpy.types.Object, base: bpy.types.Object) -> Matrix:
         """`obj` in `base`'s frame; exact (no inversion) when `base` is an ancestor."""
         local = Matrix.Identity(4)
-        current = obj
+        current: bpy.types.Object | None = obj
         while current is not None and current is not base and current.parent_type == 'OBJECT':
             local = current.matrix_parent_inverse @ current.matrix_basis @ local
             current = current.parent
@@ -192,7 +192,7 @@ def is_identity(matrix: Matrix) -> bool:
 
 
 def unit_scale(matrix: Matrix) -> bool:
-    return all(abs(s - 1.0) <= TOLERANCE for s in matrix.to_scale())
+    return all(abs(s - 1.0) <= TOLERANCE for s in matrix.to_scale().to_tuple())
 
 
 def placement(shape: PlannedShape, frames: Frames) -> Matrix:

@@ -64,6 +64,7 @@ def _collision_collections(bl_scene: bpy.types.Scene, switches: Switches,
         for obj in bl_scene.objects:
             if switches(obj).shaped and not is_generated(obj):
                 owner = rigid_body_owner(obj, switches)
+                assert owner is not None, "a shaped object belongs to a body (itself at least)"
                 if owner not in bodies:
                     found = switches.physics(obj)
                     collider = None if found is None else found.physics.collider
@@ -120,8 +121,10 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
         builder.finish_body(body, collections_of)
     for owner, collections in collections_of.items():  # bodies built before stay consistent with these
         rigid = rigid_object(owner) if owner not in bodies else None
-        if rigid is not None and tuple(rigid.rigid_body.collision_collections) != collections:
-            rigid.rigid_body.collision_collections = collections
+        # The newest stubs type collision_collections as a bpy_prop_array of nothing (no items, no tuple taken).
+        if rigid is not None and rigid.rigid_body is not None \
+                and tuple(rigid.rigid_body.collision_collections) != collections:  # type: ignore[arg-type]
+            rigid.rigid_body.collision_collections = collections  # type: ignore[assignment]
     for empty, plan in planned_joints:
         builder.finish_joint(empty, plan)
     built_values.record(body.rigid for body in bodies.values())

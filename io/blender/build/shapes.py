@@ -146,6 +146,7 @@ class ShapeMeshes:
 
         def make() -> bpy.types.Mesh:
             mesh = source.copy()
+            assert mesh is not None, "a mesh's copy is a mesh"
             mesh.transform(Matrix.Diagonal((*scale, 1.0)))
             return mesh
 

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 import bpy
 
-from ..tables.markers import FOLLOW, GENERATED, GENERATED_COLLECTION, OWNER, is_generated
+from ..tables.markers import FOLLOW, GENERATED, GENERATED_COLLECTION, is_generated, owner
 
 WORLD_COLLECTION = "RigidBodyWorld"
 CONSTRAINTS_COLLECTION = "RigidBodyConstraints"
@@ -26,6 +26,7 @@ def ensure_world(bl_scene: bpy.types.Scene) -> bpy.types.RigidBodyWorld:
         with bpy.context.temp_override(scene=bl_scene):
             bpy.ops.rigidbody.world_add()
     world = bl_scene.rigidbody_world
+    assert world is not None, "rigidbody.world_add made the scene's rigid body world"
     if world.collection is None:
         world.collection = bpy.data.collections.new(WORLD_COLLECTION)
     if world.constraints is None:
@@ -55,7 +56,7 @@ def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
     if not targets:
         return
     doomed = [obj for obj in bpy.data.objects
-              if is_generated(obj) and (obj.get(OWNER) in targets or obj.parent in targets)]
+              if is_generated(obj) and (owner(obj) in targets or obj.parent in targets)]
     for obj in targets:
         follow = obj.constraints.get(FOLLOW)
         if follow is not None:

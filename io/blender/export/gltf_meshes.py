@@ -73,7 +73,8 @@ class ShapeMeshes:
         """A glTF mesh of the request (shared with equal requests), or None when it has no triangle."""
         source = request.source
         modified = request.evaluated and (len(source.modifiers) > 0 or source.type != 'MESH')
-        key = (source.as_pointer() if modified else source.data.as_pointer(), modified)
+        data = source.data  # None only on an empty, which the exporter sends evaluated
+        key = (source.as_pointer() if modified or data is None else data.as_pointer(), modified)
         if key in self._built:
             return self._built[key]
         triangles = _triangles(source, request.evaluated, depsgraph)
@@ -117,7 +118,7 @@ def _triangles(source: bpy.types.Object, evaluated: bool,
     try:
         if owner is not None:
             mesh = owner.to_mesh()
-        elif source.type == 'MESH':
+        elif isinstance(source.data, bpy.types.Mesh):
             mesh = source.data
         else:
             owner = source.evaluated_get(depsgraph)

@@ -113,8 +113,8 @@ def plan_from_settings(obj: bpy.types.Object, joint: model.Joint, *, owns_node: 
     constraint = obj.rigid_body_constraint
     if body_of(obj) is None and constraint is not None and constraint.object1 is not None:
         connected_body = body_of(connected)
-        anchor = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
-        anchor = anchor if anchor is not None else obj
+        other = constraint.object2 if constraint.object1 in (connected_body, connected) else constraint.object1
+        anchor = other if other is not None else obj
     reuse_own = anchor is obj and owns_node and node_frames.is_rigid(own)
     # The settings' limits are measured between the joint object and the connected object's own frame (as
     # the rigid body build measures them). Adopted from a Blender constraint (`adopt_constraint`): Blender
@@ -166,7 +166,7 @@ def unexpressed_turn(plan: JointPlan) -> float | None:
         return None
     axis, angle = plan.joint_side.frame.to_quaternion().rotation_difference(
         plan.connected_side.frame.to_quaternion()).to_axis_angle()
-    return None if constraint_settings.rest_turn(tuple(axis), angle) is not None else math.degrees(abs(
+    return None if constraint_settings.rest_turn((axis.x, axis.y, axis.z), angle) is not None else math.degrees(abs(
         math.remainder(angle, math.tau)))
 
 

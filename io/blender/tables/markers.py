@@ -31,7 +31,7 @@ PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCK
 
 def is_generated(id_data: bpy.types.ID) -> bool:
     """True for objects and meshes generated for Blender's simulation: export skips them, clear deletes them."""
-    return GENERATED in id_data
+    return id_data.get(GENERATED) is not None
 
 
 def is_shape_mesh(obj: bpy.types.Object) -> bool:
@@ -54,6 +54,11 @@ def _hide_from_render(obj: bpy.types.Object) -> None:
     obj.visible_glossy = False
     obj.visible_transmission = False
     obj.visible_volume_scatter = False
+
+
+def owner(obj: bpy.types.Object) -> object:
+    """The object a generated object was made for (its OWNER property), or None."""
+    return obj.get(OWNER)
 
 
 def made_for(obj: bpy.types.Object) -> list[bpy.types.Object]:
