@@ -86,3 +86,21 @@ def test_a_volume_on_a_collider_is_left_out_and_named(omi_addon, tmp_path):
     exported = export_support.export(tmp_path, "scene", "GLTF_SEPARATE")
     assert all(GRAVITY not in node.get("extensions", {}) for node in exported.gltf["nodes"])
     assert any("not a trigger" in message for message in exported.messages), exported.messages
+
+
+def test_a_khr_export_names_the_gravity_it_drops(omi_addon, tmp_path):
+    bpy.ops.wm.read_homefile(use_empty=True)
+    scene = bpy.context.scene
+    scene.gravity = (0.0, 0.0, -3.0)
+    bpy.ops.object.empty_add()
+    pad = bpy.context.active_object
+    pad.omi_physics.use_trigger = pad.omi_physics.use_gravity = True
+    scene.omi_physics.export_dialect = 'KHR'
+    try:
+        exported = export_support.export(tmp_path, "scene", "GLTF_SEPARATE")
+    finally:
+        scene.omi_physics.export_dialect = 'OMI'
+    assert GRAVITY not in json.dumps(exported.gltf)
+    assert "KHR_physics_rigid_bodies" in exported.gltf["extensionsUsed"]
+    lost = [message for message in exported.messages if "KHR cannot hold" in message]
+    assert any("world gravity" in message for message in lost) and any("directional" in message for message in lost)
