@@ -134,3 +134,28 @@ def test_the_second_engine_follows_the_same_projectile(tmp_path, spec_dir):
         worst_blender = max(worst_blender, (Vector((x, z, -y)) - other).length)
     assert worst_rapier <= 0.02 * travel, (worst_rapier, travel)
     assert worst_blender <= 0.02 * travel, (worst_blender, travel)
+
+
+def test_starting_velocity_follows_the_scenes_start_frame(tmp_path):
+    """A scene that starts at frame 0 while its rigid body world's cache starts at 5: the build starts the
+    simulation at 0, and the motor is keyed on for the first step there, so the body leaves at the file's
+    speed from frame 0 (keyed where the cache started, the motor would hold the body at 5 m/s against
+    gravity for the first 6 frames: 1.7 m too high after 1 s, measured)."""
+    doc = {"asset": {"version": "2.0"}, "extensionsUsed": [support.BODY, support.SHAPE],
+           "extensions": {support.SHAPE: {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]}},
+           "nodes": [{"name": "Thrown", "extensions": {support.BODY: {
+               "motion": {"type": "dynamic", "linearVelocity": [0, 5, 0]}, "collider": {"shape": 0}}}}],
+           "scenes": [{"nodes": [0]}], "scene": 0}
+    path = support.write_gltf(tmp_path, "thrown", doc)
+    support.bpy.ops.wm.read_homefile(use_empty=True)
+    scene = support.bpy.context.scene
+    scene.frame_start = 0
+    support.bpy.ops.rigidbody.world_add()
+    scene.rigidbody_world.point_cache.frame_start = 5
+    imported = support.import_gltf(path, empty=False)
+    assert scene.rigidbody_world.point_cache.frame_start == 0
+    body = imported.obj("Thrown")
+    for frame in range(25):
+        scene.frame_set(frame)
+    exact = 5.0 - 0.5 * GRAVITY  # thrown up at 5 m/s, after 1 s
+    assert body.matrix_world.translation.z == pytest.approx(exact, abs=0.05)  # 2.5 m up and back: 2 %

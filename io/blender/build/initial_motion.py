@@ -10,8 +10,9 @@ step, so the handed-over velocity is the file's plus one step of gravity, exactl
 at 2, 0, 5 m/s and 1, 2, 3 rad/s, 24 fps, 10 substeps): 8 mm from the projectile after the first frame
 (half a step of gravity), 0.1 % of the travel after 2 s, and the angular velocity exact.
 
-Everything made here is generated for the body (its OWNER), so a rebuild or a clear removes it and the
-export never sees it.
+The keys sit at the simulation's first frame as the build leaves it (the earlier of the scene's start and the
+point cache's); a scene whose start moves later needs a rebuild (Sync to Blender). Everything made here is
+generated for the body (its OWNER), so a rebuild or a clear removes it and the export never sees it.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def start_velocities(site: Site, owner: bpy.types.Object, rigid: bpy.types.Objec
     """Motor constraints that give `rigid` (at `at`) these world-space velocities (m/s, rad/s) from the first
     frame on."""
     bl_scene, world, generated = site.scene, site.world, site.generated
-    first = world.point_cache.frame_start
+    first = min(world.point_cache.frame_start, bl_scene.frame_start)  # where the build starts the simulation
     dt = step_seconds(bl_scene)
     made: list[bpy.types.Object] = []
     anchor = None
