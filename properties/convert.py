@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable
 
 import bpy
-from mathutils import Euler, Matrix, Vector
+from mathutils import Euler, Matrix
 
 from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.blender.tables import axes
@@ -42,7 +42,11 @@ def is_tagged(obj: bpy.types.Object) -> bool:
 
 def object_scene(obj: bpy.types.Object) -> bpy.types.Scene:
     """The scene whose library the object's material and filter names refer to."""
-    return obj.users_scene[0] if obj.users_scene else bpy.context.scene
+    if obj.users_scene:
+        return obj.users_scene[0]
+    scene = bpy.context.scene
+    assert scene is not None, "an object in no scene is being set up from the current scene"
+    return scene
 
 
 def shape_offset_matrix(shape_settings) -> Matrix | None:
@@ -51,7 +55,7 @@ def shape_offset_matrix(shape_settings) -> Matrix | None:
     if not shape_settings.use_offset or not offset_matters(
             shape_settings.offset_location, shape_settings.offset_rotation, shape_extent(shape_settings)):
         return None
-    return Matrix.LocRotScale(Vector(shape_settings.offset_location), Euler(shape_settings.offset_rotation), None)
+    return Matrix.LocRotScale(tuple(shape_settings.offset_location), Euler(shape_settings.offset_rotation), None)
 
 
 # --- PropertyGroups -> model -------------------------------------------------------------------------
@@ -332,7 +336,7 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
         )
     values["use_joint"] = node.joint is not None
     store(settings, values)
-    if node.trigger is not None and (members or "trigger" in settings):
+    if node.trigger is not None and (members or settings.get("trigger") is not None):  # stored already
         trigger_pg = settings.trigger
         trigger_pg.nodes.clear()
         for member in members:

@@ -48,7 +48,7 @@ JOINT_PRESET_ITEMS = [
 ]
 
 
-def _unit(self: bpy.types.PropertyGroup) -> str:
+def _unit(self: OMIJointLimit) -> str:
     return 'LENGTH' if self.kind == 'LINEAR' else 'ROTATION'
 
 
@@ -103,7 +103,7 @@ def _chosen(key: str):
     """An enum's update: once the setting is set, the file's own spelling kept for it (a drive mode 'servo'
     shown as Force) is not written back any more: the value chosen wins, even if it is the one shown."""
 
-    def update(self: bpy.types.PropertyGroup, _context: bpy.types.Context | None) -> None:
+    def update(self: OMIJointDrive, _context: bpy.types.Context | None) -> None:
         kept = convert_common.kept(self.unknown_json)
         if key in kept:
             self.unknown_json = model.Unknown({name: value for name, value in kept.items() if name != key}).text

@@ -82,7 +82,7 @@ def migrate_on_load(_filepath: str = "") -> None:
 def stamp_on_save(_filepath: str = "") -> None:
     """save_pre: write the current version where it was never written (new settings hold the current layout)."""
     for _owner, group in _groups():
-        if "version" not in group:
+        if group.get("version") is None:
             group["version"] = SETTINGS_VERSION
 
 

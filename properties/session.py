@@ -26,9 +26,11 @@ class OMIValidationProblem(bpy.types.PropertyGroup):
 
 def _select_listed_object(state, context: bpy.types.Context) -> None:
     """Clicking a row of the physics objects list selects that object and makes it active."""
+    view_layer = context.view_layer
+    if context.scene is None or view_layer is None:  # a list row is clicked in a window's scene
+        return
     objects = context.scene.objects
     index = state.physics_objects_index
-    view_layer = context.view_layer
     if not 0 <= index < len(objects) or objects[index].name not in view_layer.objects:
         return
     chosen = objects[index]
@@ -53,7 +55,9 @@ CLASSES: tuple[type, ...] = (OMIValidationProblem, OMIAuthoringState)
 
 def authoring_state(context: bpy.types.Context) -> OMIAuthoringState:
     """The session's authoring state (typed accessor for `window_manager.omi_authoring`)."""
-    return context.window_manager.omi_authoring  # type: ignore[attr-defined]
+    window_manager = context.window_manager
+    assert window_manager is not None, "Blender has its window manager, also in a background run"
+    return window_manager.omi_authoring  # type: ignore[attr-defined]  # added by register (properties/__init__)
 
 
 def list_problems(window_manager: bpy.types.WindowManager, problems: list[tuple[str, str, str]]) -> None:

@@ -16,7 +16,7 @@ the groups of files saved before the change.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import bpy
 
@@ -37,20 +37,24 @@ class _Layout:
 _LAYOUTS: dict[type, _Layout] = {}  # plain data only: RNA structs are freed when the add-on unregisters
 
 
+_NUMBERS = (bpy.types.BoolProperty, bpy.types.IntProperty, bpy.types.FloatProperty)
+
+
 def _read_layout(struct: bpy.types.Struct) -> _Layout:
     layout = _Layout()
     for prop in struct.properties:
         name = prop.identifier
         if prop.type == 'COLLECTION' or name == "rna_type":
             continue
-        if prop.type == 'POINTER':
+        if isinstance(prop, bpy.types.PointerProperty):
             layout.defaults[name] = None
             target = prop.fixed_type
-            if target.base is not None and target.base.identifier == "PropertyGroup":
+            if target is not None and target.base is not None and target.base.identifier == "PropertyGroup":
                 layout.groups[name] = _read_layout(target)
-        elif getattr(prop, "is_array", False):
-            layout.defaults[name] = tuple(prop.default_array)
-        else:
+        elif isinstance(prop, _NUMBERS) and prop.is_array:
+            # The newest stubs type default_array as a bpy_prop_array of nothing (not iterable).
+            layout.defaults[name] = tuple(prop.default_array)  # type: ignore[arg-type]
+        elif isinstance(prop, (*_NUMBERS, bpy.types.StringProperty, bpy.types.EnumProperty)):
             layout.defaults[name] = prop.default
     return layout
 
@@ -58,7 +62,8 @@ def _read_layout(struct: bpy.types.Struct) -> _Layout:
 def _layout(group: bpy.types.PropertyGroup) -> _Layout:
     layout = _LAYOUTS.get(type(group))
     if layout is None:
-        layout = _LAYOUTS[type(group)] = _read_layout(group.bl_rna)
+        # A PropertyGroup's bl_rna is its Struct (the stubs type every bl_rna as BlenderRNA).
+        layout = _LAYOUTS[type(group)] = _read_layout(cast(bpy.types.Struct, group.bl_rna))
     return layout
 
 
@@ -90,14 +95,14 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     for name, value in values.items():
         if isinstance(value, dict):
             store_group(group, name, value, layout.groups[name])
-        elif name in group or value != layout.defaults[name]:
+        elif group.get(name) is not None or value != layout.defaults[name]:  # stored already, or not default
             setattr(group, name, value)
 
 
 def store_group(owner: bpy.types.PropertyGroup, name: str, values: Values, layout: _Layout | None = None) -> None:
     """`store` into the settings group `owner.<name>`; a group not stored yet is only made when a value
     differs from its default (reading `owner.<name>` would make it)."""
-    if name in owner:
+    if owner.get(name) is not None:  # stored already
         store(getattr(owner, name), values)
         return
     changed = _changed(values, layout if layout is not None else _layout(owner).groups[name])
