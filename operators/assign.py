@@ -6,7 +6,7 @@ import bpy
 from bpy.props import EnumProperty
 
 from ..properties import object_physics, scene_physics
-from .common import plural, selected_objects, uses
+from .common import OperatorResult, plural, scene_of, selected_objects, uses
 
 _NONE = "__OMI_NONE__"  # enum identifier of "no entry"
 # Blender keeps only pointers to dynamic enum strings: keep the item tuples alive between calls.
@@ -14,7 +14,7 @@ _ITEM_CACHE: dict[str, list[tuple]] = {}
 
 
 def _library_items(context: bpy.types.Context, collection: str, none_text: str) -> list[tuple]:
-    entries = getattr(scene_physics(context.scene), collection) if context and context.scene else ()
+    entries = getattr(scene_physics(scene_of(context)), collection) if context and context.scene else ()
     items = [(_NONE, none_text, "Use the default", 'X', 0)]
     items += [(entry.name, entry.name, "", 'NONE', index + 1) for index, entry in enumerate(entries)]
     _ITEM_CACHE[collection] = items
@@ -46,7 +46,7 @@ class OMI_OT_assign_material(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         value = "" if self.material == _NONE else self.material
         colliders = [obj for obj in selected_objects(context) if object_physics(obj).use_collider]
         for obj in colliders:
@@ -74,7 +74,7 @@ class OMI_OT_assign_filter(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         value = "" if self.collision_filter == _NONE else self.collision_filter
         count = 0
         for obj in selected_objects(context):

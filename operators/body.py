@@ -8,7 +8,7 @@ from bpy.props import BoolProperty, EnumProperty
 from ..io.blender.build import rigid_body
 from ..properties import object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
-from .common import keep_blender_masses, names, plural, selected_objects
+from .common import OperatorResult, keep_blender_masses, names, plural, selected_objects
 from .hierarchy import Descendants
 
 # An ENUM_FLAG set: the numbers are bit values (a 0 would never be selected).
@@ -61,7 +61,7 @@ class OMI_OT_make_body(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         objects = selected_objects(context)
         for obj in objects:
             settings = object_physics(obj)
@@ -103,7 +103,7 @@ class OMI_OT_clear_physics(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         objects = selected_objects(context)
         keep_blender_masses(objects)
         cleared = [obj for obj in objects if clear_parts(obj, set(self.parts))]

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Literal, Protocol
 
 import bpy
+
+from ..properties import object_physics
+
+# What an operator's execute, invoke and modal return (Blender's operator result flags).
+OperatorResult = set[Literal["RUNNING_MODAL", "CANCELLED", "FINISHED", "PASS_THROUGH", "INTERFACE"]]
 
 MESH_LIKE_TYPES = frozenset({'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'})
 
@@ -38,6 +44,20 @@ def uses(count: int) -> str:
     return "uses" if count == 1 else "use"
 
 
+def scene_of(context: bpy.types.Context) -> bpy.types.Scene:
+    """The scene an operator acts in (Blender runs operators in a scene; the polls that need one check it)."""
+    scene = context.scene
+    assert scene is not None, "an operator runs in a scene"
+    return scene
+
+
+def view_layer_of(context: bpy.types.Context) -> bpy.types.ViewLayer:
+    """The view layer an operator acts in (a scene's operator always has one)."""
+    view_layer = context.view_layer
+    assert view_layer is not None, "an operator runs in a view layer"
+    return view_layer
+
+
 def names(objects: Iterable[bpy.types.Object], limit: int = 3) -> str:
     """A short, readable list of object names for a report."""
     listed = [obj.name for obj in objects]
@@ -47,7 +67,11 @@ def names(objects: Iterable[bpy.types.Object], limit: int = 3) -> str:
 
 def link_like(new_obj: bpy.types.Object, like: bpy.types.Object, context: bpy.types.Context) -> None:
     """Link a new object into the collections of `like` (or the active collection)."""
-    collections = list(like.users_collection) or [context.collection or context.scene.collection]
+    active = context.collection
+    if active is None:
+        assert context.scene is not None, "an operator runs in a scene"
+        active = context.scene.collection
+    collections = list(like.users_collection) or [active]
     for collection in collections:
         collection.objects.link(new_obj)
 
@@ -55,7 +79,7 @@ def link_like(new_obj: bpy.types.Object, like: bpy.types.Object, context: bpy.ty
 def body_object(obj: bpy.types.Object | None) -> bpy.types.Object | None:
     """The body an object belongs to: itself or its nearest ancestor with motion settings."""
     while obj is not None:
-        if obj.omi_physics.use_motion:
+        if object_physics(obj).use_motion:
             return obj
         obj = obj.parent
     return None
@@ -64,10 +88,18 @@ def body_object(obj: bpy.types.Object | None) -> bpy.types.Object | None:
 def motion_type_of(obj: bpy.types.Object) -> str:
     """'STATIC', 'KINEMATIC' or 'DYNAMIC': a shape without a body above it is static (spec default)."""
     body = body_object(obj)
-    return body.omi_physics.motion.motion_type if body is not None else 'STATIC'
+    return object_physics(body).motion.motion_type if body is not None else 'STATIC'
 
 
-def remove_active(collection: bpy.types.bpy_prop_collection, owner: bpy.types.bpy_struct, index_attr: str) -> bool:
+class Rows(Protocol):
+    """A CollectionProperty of PropertyGroups (bpy_prop_collection_idprop, which 4.2's stubs lack)."""
+
+    def __len__(self) -> int: ...
+
+    def remove(self, index: int) -> None: ...
+
+
+def remove_active(collection: Rows, owner: bpy.types.bpy_struct, index_attr: str) -> bool:
     """Remove the row `owner.<index_attr>` points at and keep the index on a neighbour; False if none."""
     index = getattr(owner, index_attr)
     if not 0 <= index < len(collection):
@@ -81,6 +113,6 @@ def keep_blender_masses(objects: list[bpy.types.Object]) -> None:
     """Store each body's mass as Blender's rigid body has it (an edit in Blender's Rigid Body panel is the
     body's mass: `properties.body.linked_mass`) before rigid bodies are rebuilt or removed."""
     for obj in objects:
-        settings = obj.omi_physics
+        settings = object_physics(obj)
         if settings.use_motion and obj.rigid_body is not None:
             settings.motion.mass = settings.motion.mass

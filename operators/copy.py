@@ -9,7 +9,7 @@ from mathutils import Vector
 from ..properties import object_physics
 from ..properties.shape import PRIMITIVE_SHAPES, shape_extent
 from .body import PART_ITEMS, PART_SETTINGS
-from .common import MESH_LIKE_TYPES, plural, selected_objects
+from .common import MESH_LIKE_TYPES, OperatorResult, plural, selected_objects
 from .shaping import fit_primitive, set_offset
 
 
@@ -19,7 +19,7 @@ def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup)
         name = prop.identifier
         if name == "rna_type":
             continue
-        if prop.type == 'POINTER' and isinstance(prop.fixed_type, bpy.types.PropertyGroup):
+        if isinstance(prop, bpy.types.PointerProperty) and isinstance(prop.fixed_type, bpy.types.PropertyGroup):
             copy_group(getattr(source, name), getattr(target, name))
         elif prop.type == 'COLLECTION':
             items = getattr(target, name)
@@ -84,8 +84,9 @@ class OMI_OT_copy_settings(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         active = context.active_object
+        assert active is not None, "poll: an active object to copy from"
         source = object_physics(active)
         targets = [obj for obj in selected_objects(context) if obj != active]
         depsgraph = context.evaluated_depsgraph_get()

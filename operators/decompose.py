@@ -16,7 +16,7 @@ from mathutils import Vector
 
 from ..io.blender.build import shape_data
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
-from .common import in_object_mode, names, plural, selected_meshes
+from .common import OperatorResult, in_object_mode, names, plural, selected_meshes
 from .shaping import collision_only, compensation, new_child, part_settings, set_offset, world_scale
 
 PART_SUFFIX = ".part"
@@ -98,7 +98,7 @@ class OMI_OT_convex_decomposition(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         coacd = load_coacd()
         if coacd is None:
             self.report({'ERROR'}, MISSING_MESSAGE)

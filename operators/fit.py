@@ -9,7 +9,7 @@ from mathutils import Matrix, Vector
 from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties.shape import PRIMITIVE_SHAPES, SHAPE_TYPE_ITEMS, shape_extent
-from .common import in_object_mode, names, plural, selected_meshes
+from .common import OperatorResult, in_object_mode, names, plural, selected_meshes
 from .shaping import (
     COLLIDER_SUFFIX,
     HULL_SUFFIX,
@@ -107,7 +107,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
     def budget(self) -> int | None:
         return self.vertex_budget if self.use_vertex_budget else None
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         depsgraph = context.evaluated_depsgraph_get()
         objects = selected_meshes(context)
         self._hulls: dict[tuple[object, int | None], tuple[bpy.types.Mesh, int, int]] = {}

@@ -14,7 +14,7 @@ from mathutils import Matrix
 
 from ..properties import object_physics
 from ..properties.gravity import GRAVITY_TYPE_ITEMS
-from .common import names, plural, selected_objects
+from .common import OperatorResult, names, plural, scene_of, selected_objects
 
 
 def is_base_trigger(obj: bpy.types.Object) -> bool:
@@ -31,7 +31,7 @@ def _volume_child(context: bpy.types.Context, obj: bpy.types.Object, reach: floa
     """A new empty at the object's origin, its child, with a sphere trigger `reach` times its size."""
     empty = bpy.data.objects.new(f"{obj.name} Gravity", None)
     empty.empty_display_type = 'SPHERE'
-    for collection in obj.users_collection or (context.scene.collection,):
+    for collection in obj.users_collection or (scene_of(context).collection,):
         collection.objects.link(empty)
     empty.parent = obj
     empty.matrix_parent_inverse = obj.matrix_world.inverted_safe()
@@ -60,7 +60,7 @@ class OMI_OT_gravity_volume_from_selection(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return bool(selected_objects(context))
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         made = []
         for obj in selected_objects(context):
             volume = obj if is_base_trigger(obj) else _volume_child(context, obj, self.reach)
@@ -85,7 +85,7 @@ class OMI_OT_gravity_point_add(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.object is not None and object_physics(context.object).use_gravity
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         points = object_physics(context.object).gravity.points
         last = points[-1].co.copy() if len(points) else None
         points.add().co = (0.0, 0.0, 0.0) if last is None else (last.x, last.y, last.z + 1.0)
@@ -103,7 +103,7 @@ class OMI_OT_gravity_point_remove(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.object is not None and len(object_physics(context.object).gravity.points) > 0
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         points = object_physics(context.object).gravity.points
         points.remove(len(points) - 1)
         return {'FINISHED'}

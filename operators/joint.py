@@ -12,7 +12,7 @@ from mathutils import Matrix
 
 from ..properties import object_physics
 from ..properties.joint import AXIS_ITEMS, DRIVE_KIND_ITEMS, JOINT_PRESET_ITEMS
-from .common import body_object, in_object_mode, link_like, remove_active, selected_objects
+from .common import OperatorResult, body_object, in_object_mode, link_like, remove_active, selected_objects
 from .hierarchy import Descendants
 from .joint_place import LOCATION_ITEMS, joint_frame
 from .joint_presets import preset_limits, ranged_axis, write_limits
@@ -95,7 +95,7 @@ class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
         layout.prop(self, "enable_collision")
         self.draw_preset(layout)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         active = context.active_object
         other = next(obj for obj in selected_objects(context) if obj != active)
         bodies = {obj: body_object(obj) for obj in (active, other)}
@@ -155,7 +155,7 @@ class OMI_OT_joint_apply_preset(_PresetProperties, _JointOperator, bpy.types.Ope
         self.layout.use_property_split = True
         self.draw_preset(self.layout)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
         joint.preset = self.preset
         if self.preset != 'CUSTOM':
@@ -171,7 +171,7 @@ class OMI_OT_joint_limit_add(_JointOperator, bpy.types.Operator):
     bl_label = "Add Joint Limit"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
         joint.limits.add()
         joint.limits_active_index = len(joint.limits) - 1
@@ -186,7 +186,7 @@ class OMI_OT_joint_limit_remove(_JointOperator, bpy.types.Operator):
     bl_label = "Remove Joint Limit"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
         if not remove_active(joint.limits, joint, "limits_active_index"):
             return {'CANCELLED'}
@@ -203,7 +203,7 @@ class OMI_OT_joint_drive_add(_JointOperator, bpy.types.Operator):
 
     kind: EnumProperty(name="Kind", items=DRIVE_KIND_ITEMS, default='MOTOR')
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
         drive = joint.drives.add()
         ranged = ranged_axis(joint)
@@ -230,7 +230,7 @@ class OMI_OT_joint_drive_remove(_JointOperator, bpy.types.Operator):
     bl_label = "Remove Joint Drive"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
         return {'FINISHED'} if remove_active(joint.drives, joint, "drives_active_index") else {'CANCELLED'}
 
@@ -262,7 +262,7 @@ class OMI_OT_trigger_node_add(_CompoundTriggerOperator, bpy.types.Operator):
     bl_label = "Add Trigger Part"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         active = context.active_object
         trigger = _active_compound_trigger(context)
         present = {node.target for node in trigger.nodes}
@@ -282,7 +282,7 @@ class OMI_OT_trigger_node_remove(_CompoundTriggerOperator, bpy.types.Operator):
     bl_label = "Remove Trigger Part"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         trigger = _active_compound_trigger(context)
         return {'FINISHED'} if remove_active(trigger.nodes, trigger, "nodes_active_index") else {'CANCELLED'}
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import bpy
 from mathutils import Matrix, Vector
 
+from .common import scene_of
+
 LOCATION_ITEMS = [
     ('BETWEEN', "Between Objects", "Where the two objects' bounding boxes come nearest (a door's edge at its "
                                    "post, mid-height), aligned with the active object", 2),
@@ -16,8 +18,8 @@ LOCATION_ITEMS = [
 def world_bounds(obj: bpy.types.Object) -> tuple[Vector, Vector]:
     """(low, high) corners of the object's bounding box in world space, axis-aligned."""
     corners = [obj.matrix_world @ Vector(corner) for corner in obj.bound_box]
-    return (Vector(min(c[i] for c in corners) for i in range(3)),
-            Vector(max(c[i] for c in corners) for i in range(3)))
+    return (Vector([min(c[i] for c in corners) for i in range(3)]),
+            Vector([max(c[i] for c in corners) for i in range(3)]))
 
 
 def between(first: bpy.types.Object, second: bpy.types.Object) -> Vector:
@@ -35,8 +37,8 @@ def joint_frame(context: bpy.types.Context, where: str, active: bpy.types.Object
     """The joint's world frame for a LOCATION_ITEMS choice: unscaled, rotated as the active object (or the
     cursor)."""
     if where == 'CURSOR':
-        frame = context.scene.cursor.matrix.normalized()
-        return Matrix.LocRotScale(frame.to_translation(), frame.to_quaternion(), None)
+        frame = scene_of(context).cursor.matrix.normalized()
+        return Matrix.LocRotScale(frame.to_translation(), frame.to_quaternion(), None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
     rotation = active.matrix_world.normalized().to_quaternion()
     location = between(active, other) if where == 'BETWEEN' else active.matrix_world.to_translation()
-    return Matrix.LocRotScale(location, rotation, None)
+    return Matrix.LocRotScale(location, rotation, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector

@@ -10,7 +10,7 @@ from bpy.props import BoolProperty, EnumProperty, StringProperty
 
 from ..properties import library, object_physics, scene_physics
 from ..properties.session import authoring_state
-from .common import plural, remove_active, uses
+from .common import OperatorResult, plural, remove_active, scene_of, uses
 
 KIND_ITEMS = [
     ('MATERIAL', "Physics Material", "", 0),
@@ -75,11 +75,11 @@ class OMI_OT_library_add(_LibraryOperator, bpy.types.Operator):
     bl_label = "Add Library Entry"
     bl_options = {'REGISTER', 'UNDO'}
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        entries = _entries(context.scene, self.kind)
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        entries = _entries(scene_of(context), self.kind)
         entry = entries.add()
         entry.name = library.unique_name((e.name for e in entries if e != entry), _DEFAULT_NAMES[self.kind])
-        _set_active(context.scene, self.kind, len(entries) - 1)
+        _set_active(scene_of(context), self.kind, len(entries) - 1)
         self.report({'INFO'}, f"Added {entry.name}")
         return {'FINISHED'}
 
@@ -100,9 +100,9 @@ class OMI_OT_material_new(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         collider = context.object.omi_physics.collider
-        entries = _entries(context.scene, 'MATERIAL')
+        entries = _entries(scene_of(context), 'MATERIAL')
         current = entries.get(collider.physics_material)
         entry = entries.add()
         if current is not None:
@@ -112,7 +112,7 @@ class OMI_OT_material_new(bpy.types.Operator):
         base = current.name if current is not None else _DEFAULT_NAMES['MATERIAL']
         entry.name = library.unique_name((e.name for e in entries if e != entry), base)
         collider.physics_material = entry.name
-        _set_active(context.scene, 'MATERIAL', len(entries) - 1)
+        _set_active(scene_of(context), 'MATERIAL', len(entries) - 1)
         self.report({'INFO'}, f"{context.object.name} uses the new physics material {entry.name}")
         return {'FINISHED'}
 
@@ -127,13 +127,13 @@ class OMI_OT_library_add_preset(_LibraryOperator, bpy.types.Operator):
 
     preset: EnumProperty(name="Preset", items=_preset_items)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         if self.kind == 'MATERIAL':
-            name = library.material_from_model(context.scene, library.MATERIAL_PRESETS[self.preset])
+            name = library.material_from_model(scene_of(context), library.MATERIAL_PRESETS[self.preset])
         else:
-            name = library.filter_from_model(context.scene, library.FILTER_PRESETS[self.preset])
-        entries = _entries(context.scene, self.kind)
-        _set_active(context.scene, self.kind, entries.find(name))
+            name = library.filter_from_model(scene_of(context), library.FILTER_PRESETS[self.preset])
+        entries = _entries(scene_of(context), self.kind)
+        _set_active(scene_of(context), self.kind, entries.find(name))
         self.report({'INFO'}, f"Library entry {name} holds the {self.preset} preset")
         return {'FINISHED'}
 
@@ -149,19 +149,19 @@ class OMI_OT_library_remove(_LibraryOperator, bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         if context.scene is None:
             return False
-        settings = scene_physics(context.scene)
+        settings = scene_physics(scene_of(context))
         return bool(len(settings.physics_materials) or len(settings.collision_filters))
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        entries = _entries(context.scene, self.kind)
-        index = _active_index(context.scene, self.kind)
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        entries = _entries(scene_of(context), self.kind)
+        index = _active_index(scene_of(context), self.kind)
         if not 0 <= index < len(entries):
             self.report({'WARNING'}, "No library entry is selected")
             return {'CANCELLED'}
         name = entries[index].name
-        users = rename_references(_scene_objects(context.scene), self.kind, name, "")
+        users = rename_references(_scene_objects(scene_of(context)), self.kind, name, "")
         entries.remove(index)
-        _set_active(context.scene, self.kind, min(index, len(entries) - 1))
+        _set_active(scene_of(context), self.kind, min(index, len(entries) - 1))
         self.report({'INFO'}, f"Removed {name}; {plural(users, 'shape')} now {uses(users)} the default")
         return {'FINISHED'}
 
@@ -175,16 +175,16 @@ class OMI_OT_library_rename(_LibraryOperator, bpy.types.Operator):
 
     new_name: StringProperty(name="Name", description="The entry's new name")
 
-    def invoke(self, context: bpy.types.Context, _event) -> set[str]:
-        entries = _entries(context.scene, self.kind)
-        index = _active_index(context.scene, self.kind)
+    def invoke(self, context: bpy.types.Context, _event) -> OperatorResult:
+        entries = _entries(scene_of(context), self.kind)
+        index = _active_index(scene_of(context), self.kind)
         if 0 <= index < len(entries):
             self.new_name = entries[index].name
         return context.window_manager.invoke_props_dialog(self)
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        entries = _entries(context.scene, self.kind)
-        index = _active_index(context.scene, self.kind)
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        entries = _entries(scene_of(context), self.kind)
+        index = _active_index(scene_of(context), self.kind)
         if not 0 <= index < len(entries):
             self.report({'WARNING'}, "No library entry is selected")
             return {'CANCELLED'}
@@ -198,7 +198,7 @@ class OMI_OT_library_rename(_LibraryOperator, bpy.types.Operator):
             return {'CANCELLED'}
         new = library.unique_name((e.name for e in entries if e != entry), wanted)
         entry.name = new
-        users = rename_references(_scene_objects(context.scene), self.kind, old, new)
+        users = rename_references(_scene_objects(scene_of(context)), self.kind, old, new)
         self.report({'INFO'}, f"Renamed {old} to {new} ({plural(users, 'reference')} updated)")
         return {'FINISHED'}
 
@@ -206,7 +206,7 @@ class OMI_OT_library_rename(_LibraryOperator, bpy.types.Operator):
 class _ActiveFilterOperator:
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        settings = scene_physics(context.scene) if context.scene else None
+        settings = scene_physics(scene_of(context)) if context.scene else None
         return settings is not None and 0 <= settings.collision_filters_active_index < len(settings.collision_filters)
 
 
@@ -220,8 +220,8 @@ class OMI_OT_filter_system_add(_ActiveFilterOperator, bpy.types.Operator):
     listed: BoolProperty(name="Mask", description="Add to the collide-with list instead of the membership")
     system: StringProperty(name="System", default="Default")
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        settings = scene_physics(context.scene)
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        settings = scene_physics(scene_of(context))
         collision_filter = settings.collision_filters[settings.collision_filters_active_index]
         systems = collision_filter.listed_systems if self.listed else collision_filter.collision_systems
         item = systems.add()
@@ -241,8 +241,8 @@ class OMI_OT_filter_system_remove(_ActiveFilterOperator, bpy.types.Operator):
 
     listed: BoolProperty(name="Mask", description="Remove from the collide-with list instead of the membership")
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        settings = scene_physics(context.scene)
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        settings = scene_physics(scene_of(context))
         collision_filter = settings.collision_filters[settings.collision_filters_active_index]
         systems = collision_filter.listed_systems if self.listed else collision_filter.collision_systems
         state = authoring_state(context)

@@ -17,7 +17,7 @@ from mathutils import Vector
 
 from ..properties import object_physics
 from ..properties.shape import shape_extent
-from .common import MESH_LIKE_TYPES, in_object_mode, names, plural, selected_objects
+from .common import MESH_LIKE_TYPES, OperatorResult, in_object_mode, names, plural, scene_of, selected_objects
 from .hierarchy import Descendants
 from .shaping import collision_only, fit_primitive, part_settings, set_offset
 
@@ -87,8 +87,8 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        objects = list(context.scene.objects) if self.scope == 'SCENE' else selected_objects(context)
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        objects = list(scene_of(context).objects) if self.scope == 'SCENE' else selected_objects(context)
         depsgraph = context.evaluated_depsgraph_get()
         parsed = [(obj, parse_name(obj.name)) for obj in objects]
         matches = [(obj, match) for obj, match in parsed if match is not None]
@@ -169,8 +169,8 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
             fitted = fit_primitive(obj, shape, match.shape_type, depsgraph)
             set_offset(shape, fitted.center, fitted.rotation, shape_extent(shape))
         collision_only(obj)
-        render = next((context.scene.objects.get(name) for name in unreal_render_names(match.base_name)
-                       if context.scene.objects.get(name) is not None), None)
+        render = next((scene_of(context).objects.get(name) for name in unreal_render_names(match.base_name)
+                       if scene_of(context).objects.get(name) is not None), None)
         if render is None or render == obj:
             return None
         if obj.parent != render:  # colliders of a body live below it; keep the world placement

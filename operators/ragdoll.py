@@ -20,7 +20,7 @@ from ..io.blender.build import rigid_body
 from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert_build, object_physics
-from .common import in_object_mode, plural
+from .common import OperatorResult, in_object_mode, plural, scene_of
 from .joint_presets import LimitSpec, write_limits
 
 BONE_ITEMS = [
@@ -93,7 +93,7 @@ child bones, and the bones following the simulation"""
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         armature = _armature(context)
         assert armature is not None
         chosen = _chosen_bones(armature, self.bones)
@@ -104,7 +104,7 @@ child bones, and the bones following the simulation"""
             bpy.ops.object.mode_set(mode='OBJECT')
         old = {part.bone: part.part for part in rig.parts_of(armature)}
         to_node = gltf_compat.exported_axis_change({})  # a part sits at its bone's glTF node frame
-        collection = armature.users_collection[0] if armature.users_collection else context.scene.collection
+        collection = armature.users_collection[0] if armature.users_collection else scene_of(context).collection
         parts: dict[str, bpy.types.Object] = {}
         shapes: dict[str, bone_shapes.BoneShape] = {}
         for bone in chosen:
@@ -123,7 +123,8 @@ child bones, and the bones following the simulation"""
         issues: list[model.Issue] = []
         built = list(dict.fromkeys([*parts.values(), *(child for part in parts.values() for child in part.children),
                                     *joints]))  # a joint hangs under its host part too: built once
-        rigid_body.build_rigid_bodies(context.scene, built, convert_build.SettingsPhysics(context.scene, issues),
+        scene = scene_of(context)
+        rigid_body.build_rigid_bodies(scene, built, convert_build.SettingsPhysics(scene, issues),
                                       issues)
         for bone, part in parts.items():
             rig.follow_part(armature, bone, part)
@@ -210,7 +211,7 @@ bodies follow the bones' animation)"""
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         armature = _armature(context)
         assert armature is not None
         count = rig.set_simulated(armature, self.simulated)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import bpy
 from bpy.props import StringProperty
 
+from .common import OperatorResult, scene_of, view_layer_of
+
 
 def select_only(view_layer: bpy.types.ViewLayer, obj: bpy.types.Object) -> bool:
     """Make `obj` the only selected object and the active one; False when it is not in the view layer."""
@@ -27,9 +29,9 @@ class OMI_OT_select_object(bpy.types.Operator):
 
     name: StringProperty(name="Object", description="Name of the object to select")
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        obj = context.scene.objects.get(self.name)
-        if obj is None or not select_only(context.view_layer, obj):
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        obj = scene_of(context).objects.get(self.name)
+        if obj is None or not select_only(view_layer_of(context), obj):
             self.report({'WARNING'}, f"No object {self.name!r} in the view layer")
             return {'CANCELLED'}
         return {'FINISHED'}

@@ -18,7 +18,7 @@ from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert, convert_build, library, object_physics
 from . import sync_edits
-from .common import keep_blender_masses, plural, selected_objects
+from .common import OperatorResult, keep_blender_masses, plural, scene_of, selected_objects
 
 SCOPE_ITEMS = [
     ('SCENE', "Whole Scene", "Every object in the scene", 0),
@@ -27,7 +27,7 @@ SCOPE_ITEMS = [
 
 
 def _objects(context: bpy.types.Context, scope: str) -> list[bpy.types.Object]:
-    return list(context.scene.objects) if scope == 'SCENE' else selected_objects(context)
+    return list(scene_of(context).objects) if scope == 'SCENE' else selected_objects(context)
 
 
 def _mesh_object(ref: model.MeshRef) -> bpy.types.Object | None:
@@ -109,15 +109,16 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.scene is not None and getattr(context, "mode", 'OBJECT') == 'OBJECT'
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         objects = [obj for obj in _objects(context, self.scope) if object_physics(obj).has_physics]
         keep_blender_masses(objects)
         issues: list[model.Issue] = []
         # the settings become model values first: the build reads no settings (as on import)
-        rigid_body.build_rigid_bodies(context.scene, objects, convert_build.SettingsPhysics(context.scene, issues),
+        scene = scene_of(context)
+        rigid_body.build_rigid_bodies(scene, objects, convert_build.SettingsPhysics(scene, issues),
                                       issues)
         bodies = sum(obj.rigid_body is not None for obj in objects)
-        constraints = sum(obj.rigid_body_constraint is not None for obj in context.scene.objects)
+        constraints = sum(obj.rigid_body_constraint is not None for obj in scene_of(context).objects)
         self.report({'INFO'}, f"{plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')} "
                               "ready: press play to preview")
         report_issues(self, issues)
@@ -137,7 +138,7 @@ class OMI_OT_sync_from_rigid_bodies(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.scene is not None
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         issues: list[model.Issue] = []
         bodies = constraints = edits = agreeing = 0
         objects = _objects(context, self.scope)
@@ -152,9 +153,9 @@ class OMI_OT_sync_from_rigid_bodies(bpy.types.Operator):
                     if object_physics(obj).has_physics:
                         issues.append(model.Issue("", f"object {obj.name!r}: its settings are read anew from its "
                                                       "Blender rigid body (no build made it)", "warning"))
-                    bodies += adopt_rigid_body(obj, context.scene, issues)
+                    bodies += adopt_rigid_body(obj, scene_of(context), issues)
                 elif edited:
-                    edits += sync_edits.adopt_edits(obj, context.scene, edited, issues)
+                    edits += sync_edits.adopt_edits(obj, scene_of(context), edited, issues)
                 else:
                     agreeing += 1
                 built_values.record([obj])  # the settings and the rigid body agree now

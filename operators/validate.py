@@ -6,7 +6,7 @@ import bpy
 from bpy.props import IntProperty
 
 from ..properties.session import authoring_state
-from .common import plural
+from .common import OperatorResult, plural, scene_of, view_layer_of
 from .select import select_only
 from .validate_checks import check_scene
 
@@ -22,8 +22,8 @@ class OMI_OT_validate_scene(bpy.types.Operator):
     def poll(cls, context: bpy.types.Context) -> bool:
         return context.scene is not None and context.window_manager is not None
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
-        problems = check_scene(context.scene, context.evaluated_depsgraph_get())
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
+        problems = check_scene(scene_of(context), context.evaluated_depsgraph_get())
         state = authoring_state(context)
         state.problems.clear()
         for problem in problems:
@@ -69,17 +69,17 @@ class OMI_OT_select_problem(bpy.types.Operator):
             return False
         return True
 
-    def execute(self, context: bpy.types.Context) -> set[str]:
+    def execute(self, context: bpy.types.Context) -> OperatorResult:
         state = authoring_state(context)
         index = state.problems_active_index if self.index < 0 else self.index
         if not 0 <= index < len(state.problems):
             return {'CANCELLED'}
         problem = state.problems[index]
-        obj = context.scene.objects.get(problem.name)
+        obj = scene_of(context).objects.get(problem.name)
         if obj is None:
             self.report({'WARNING'}, f"{problem.name or 'The scene'}: {problem.message}")
             return {'CANCELLED'}
-        select_only(context.view_layer, obj)
+        select_only(view_layer_of(context), obj)
         state.problems_active_index = index
         self.report({'INFO'}, f"{obj.name}: {problem.message}")
         return {'FINISHED'}

@@ -36,13 +36,16 @@ def hull_vertex_count(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | No
     evaluated = obj.evaluated_get(depsgraph) if depsgraph is not None else obj
     mesh = evaluated.to_mesh()
     try:
+        if mesh is None:  # no geometry
+            return 0
         if len(mesh.vertices) <= 3:
             return len(mesh.vertices)
         bm = bmesh.new()
         try:
             for vertex in mesh.vertices:
-                bm.verts.new(vertex.co)
-            result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)
+                bm.verts.new(vertex.co)  # type: ignore[arg-type]  # the stubs: a Vector is no Sequence[float]
+            # the stubs type the element list as an invariant list[BMVert | BMEdge | BMFace]
+            result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]
             return len({v for v in result["geom"] if isinstance(v, bmesh.types.BMVert)})
         finally:
             bm.free()
@@ -57,7 +60,7 @@ def _vertex_count(obj: bpy.types.Object, depsgraph) -> int:
         return len(data.vertices)
     mesh = evaluated.to_mesh()
     try:
-        return len(mesh.vertices)
+        return len(mesh.vertices) if mesh is not None else 0  # None: no geometry
     finally:
         evaluated.to_mesh_clear()
 
