@@ -188,4 +188,7 @@ def test_khr_slider_ball_holds_like_its_omi_original(markers, core, tmp_path, sp
     assert max((a - b).length for a, b in zip(original, khr, strict=True)) < 1e-3
     fall = 0.5 * 9.81 * (119 / bpy.context.scene.render.fps) ** 2
     assert -khr[-1].y < 0.25 * fall  # the joint holds it (its soft springs let it sag, as in the original)
-    assert max(abs(point.x + 0.75) + abs(point.z) for point in khr) < 1e-3  # on the rail's line
+    assert max(abs(point.z) for point in khr) < 1e-3  # on the rail's line
+    # the file starts the ball at 1 m/s along the rail (imported since issue #22): it slides to the slider's
+    # limit, 1.75 m from its attachment (the connected rail frame's offset may go from -1.75 to 0.25 m)
+    assert max(point.x + 0.75 for point in khr) == pytest.approx(1.75, abs=0.01)
