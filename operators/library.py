@@ -95,13 +95,15 @@ class OMI_OT_material_new(bpy.types.Operator):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         obj = context.object
-        if obj is None or context.scene is None or not obj.omi_physics.use_collider:
+        if obj is None or context.scene is None or not object_physics(obj).use_collider:
             cls.poll_message_set("The active object has no collider")
             return False
         return True
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
-        collider = context.object.omi_physics.collider
+        obj = context.object
+        assert obj is not None, "poll: an active object with a collider"
+        collider = object_physics(obj).collider
         entries = _entries(scene_of(context), 'MATERIAL')
         current = entries.get(collider.physics_material)
         entry = entries.add()
@@ -113,7 +115,7 @@ class OMI_OT_material_new(bpy.types.Operator):
         entry.name = library.unique_name((e.name for e in entries if e != entry), base)
         collider.physics_material = entry.name
         _set_active(scene_of(context), 'MATERIAL', len(entries) - 1)
-        self.report({'INFO'}, f"{context.object.name} uses the new physics material {entry.name}")
+        self.report({'INFO'}, f"{obj.name} uses the new physics material {entry.name}")
         return {'FINISHED'}
 
 
@@ -180,7 +182,9 @@ class OMI_OT_library_rename(_LibraryOperator, bpy.types.Operator):
         index = _active_index(scene_of(context), self.kind)
         if 0 <= index < len(entries):
             self.new_name = entries[index].name
-        return context.window_manager.invoke_props_dialog(self)
+        window_manager = context.window_manager
+        assert window_manager is not None, "Blender has its window manager"
+        return window_manager.invoke_props_dialog(self)
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         entries = _entries(scene_of(context), self.kind)

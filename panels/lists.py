@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import bpy
 
+from ..properties import object_physics
 from .draw import drive_kind
 
 _SEVERITY_ICONS = {'ERROR': 'ERROR', 'WARNING': 'INFO', 'INFO': 'QUESTION'}
@@ -76,7 +77,7 @@ _ROLE_ICONS = {'STATIC': 'LOCKED', 'KINEMATIC': 'ANIM', 'DYNAMIC': 'PHYSICS'}
 
 def physics_role(obj: bpy.types.Object) -> str:
     """What the object is to the physics, as the list shows it: its body type, Trigger, Collider or Joint."""
-    settings = obj.omi_physics
+    settings = object_physics(obj)
     if settings.use_motion:
         return settings.motion.motion_type
     if settings.use_collider:

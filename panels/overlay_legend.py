@@ -11,7 +11,9 @@ from ..viewport.legend import LEGEND
 
 def draw_legend(layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
     """One swatch per overlay colour, two to a row, each with what it marks in its tooltip."""
-    legend = context.window_manager.omi_overlay_legend
+    window_manager = context.window_manager
+    assert window_manager is not None, "Blender has its window manager"
+    legend = window_manager.omi_overlay_legend  # type: ignore[attr-defined]  # added by viewport.legend.register
     grid = layout.grid_flow(row_major=True, columns=2, even_columns=True, align=False)
     for role, label, _what in LEGEND:
         row = grid.row(align=True)
@@ -32,11 +34,14 @@ class VIEW3D_PT_omi_overlay(bpy.types.Panel):
         return context.scene is not None
 
     def draw_header(self, context: bpy.types.Context) -> None:
-        self.layout.prop(scene_physics(context.scene), "show_overlay", text="")
+        layout, scene = self.layout, context.scene
+        assert layout is not None and scene is not None, "Blender draws a panel in its layout; poll: a scene"
+        layout.prop(scene_physics(scene), "show_overlay", text="")
 
     def draw(self, context: bpy.types.Context) -> None:
-        layout = self.layout
-        layout.active = scene_physics(context.scene).show_overlay
+        layout, scene = self.layout, context.scene
+        assert layout is not None and scene is not None, "Blender draws a panel in its layout; poll: a scene"
+        layout.active = scene_physics(scene).show_overlay
         draw_legend(layout, context)
 
 

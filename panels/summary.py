@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import bpy
 
 from ..io.omi.conventions import capsule_full_height
+from ..properties import object_physics
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
@@ -27,10 +30,14 @@ def shape_summary(shape) -> str:
     return f"{label} ({source})"
 
 
-def summary_lines(obj: bpy.types.Object) -> list[tuple[str, str]]:
+# The icons of the summary's lines (each a Blender icon in 4.2 and the newest).
+SummaryIcon = Literal['CONSTRAINT', 'FILTER', 'GHOST_ENABLED', 'INFO', 'MATERIAL', 'MESH_CUBE', 'PHYSICS']
+
+
+def summary_lines(obj: bpy.types.Object) -> list[tuple[SummaryIcon, str]]:
     """(icon, text) lines that say what OMI makes of the object, for the sidebar's compact summary."""
-    settings = obj.omi_physics
-    lines: list[tuple[str, str]] = []
+    settings = object_physics(obj)
+    lines: list[tuple[SummaryIcon, str]] = []
     if settings.use_motion:
         motion = settings.motion
         text = motion.motion_type.title() + " body"

@@ -11,9 +11,10 @@ from dataclasses import dataclass, field
 import bmesh
 import bpy
 import numpy as np
-from mathutils import Euler, Matrix, Vector
+from mathutils import Euler, Matrix
 
 from ..io.blender.bones import rig
+from ..properties import object_physics
 from ..properties.shape import PRIMITIVE_SHAPES
 from . import geometry
 
@@ -61,7 +62,8 @@ def _mesh_edges(source: bpy.types.Object, hull: bool, depsgraph) -> np.ndarray:
     try:
         for point in coords:
             bm.verts.new(point)
-        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)
+        # the stubs type the element list as an invariant list[BMVert | BMEdge | BMFace]
+        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]
         edges = [e for e in result["geom"] if isinstance(e, bmesh.types.BMEdge)]
         return np.array([v.co[:] for e in edges for v in e.verts], np.float32).reshape(-1, 3)
     finally:
@@ -71,7 +73,7 @@ def _mesh_edges(source: bpy.types.Object, hull: bool, depsgraph) -> np.ndarray:
 def _role(obj: bpy.types.Object, cache: dict[int, str]) -> str:
     """STATIC/KINEMATIC/DYNAMIC from the nearest body at or above the object (memoised per walk)."""
     chain = []
-    current = obj
+    current: bpy.types.Object | None = obj
     role = 'STATIC'
     while current is not None:
         key = current.session_uid
@@ -79,7 +81,7 @@ def _role(obj: bpy.types.Object, cache: dict[int, str]) -> str:
             role = cache[key]
             break
         chain.append(key)
-        settings = current.omi_physics
+        settings = object_physics(current)
         if settings.use_motion:
             role = settings.motion.motion_type
             break
@@ -92,11 +94,11 @@ def _role(obj: bpy.types.Object, cache: dict[int, str]) -> str:
 def _shape_matrix(obj_matrix: Matrix, shape) -> Matrix:
     if not shape.use_offset:
         return obj_matrix
-    return obj_matrix @ Matrix.LocRotScale(Vector(shape.offset_location), Euler(shape.offset_rotation), None)
+    return obj_matrix @ Matrix.LocRotScale(tuple(shape.offset_location), Euler(shape.offset_rotation), None)
 
 
 def _add_joint(buffer, obj: bpy.types.Object) -> None:
-    joint = obj.omi_physics.joint
+    joint = object_physics(obj).joint
     frame = obj.matrix_world.normalized()
     matrix = np.array(frame)
     tripod, colors = geometry.joint_frame(matrix, JOINT_FRAME_SIZE)
@@ -122,8 +124,10 @@ def _add_joint(buffer, obj: bpy.types.Object) -> None:
 def _add_ragdoll(buffer, armature: bpy.types.Object) -> int:
     """Each ragdoll bone over the armature, and a line from its head to the body it follows (io/blender/bones)."""
     parts = rig.parts_of(armature)
+    pose = armature.pose
+    assert pose is not None, "an armature object has its pose"
     for part in parts:
-        pose_bone = armature.pose.bones[part.bone]
+        pose_bone = pose.bones[part.bone]
         head = armature.matrix_world @ pose_bone.head
         tail = armature.matrix_world @ pose_bone.tail
         body = part.part.matrix_world.to_translation()

@@ -22,7 +22,8 @@ LEGEND = (
 )
 
 
-def _swatch(role: str, label: str, what: str) -> FloatVectorProperty:
+def _swatch(role: str, label: str, what: str) -> object:
+    """A colour's read-only property (the deferred property bpy.props makes, for the group's annotations)."""
     return FloatVectorProperty(name=label, description=what, subtype='COLOR', size=3, min=0.0, max=1.0,
                                get=lambda _self: ROLE_COLORS[role][:3])
 
@@ -35,7 +36,9 @@ class OMIOverlayLegend(bpy.types.PropertyGroup):
 
 def register() -> None:
     bpy.utils.register_class(OMIOverlayLegend)
-    bpy.types.WindowManager.omi_overlay_legend = bpy.props.PointerProperty(type=OMIOverlayLegend)
+    # Blender adds a setting to its own type as a class attribute (the stubs know no such attribute).
+    bpy.types.WindowManager.omi_overlay_legend = bpy.props.PointerProperty(  # type: ignore[attr-defined]
+        type=OMIOverlayLegend)
 
 
 def unregister() -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import bpy
 from bpy.app.handlers import persistent
@@ -105,7 +105,8 @@ def draw() -> None:
 
     gpu.state.blend_set('ALPHA')
     gpu.state.depth_test_set('LESS_EQUAL')
-    _x, _y, width, height = gpu.state.viewport_get()
+    # 4.2's stubs type viewport_get as returning None; it returns (x, y, width, height).
+    _x, _y, width, height = cast(tuple[int, int, int, int], gpu.state.viewport_get())
     STATE.shader.bind()
     STATE.shader.uniform_float("viewportSize", (width, height))
     STATE.shader.uniform_float("lineWidth", LINE_WIDTH)
@@ -122,7 +123,8 @@ def on_depsgraph_update(_scene, depsgraph) -> None:
     if not STATE.mesh_cache.entries:  # nothing to forget (always so in background mode): skip the updates,
         return                        # which an import of thousands of objects makes long
     changed = {update.id.original.session_uid for update in depsgraph.updates
-               if update.is_updated_geometry and isinstance(update.id, bpy.types.Object)}
+               if update.is_updated_geometry and isinstance(update.id, bpy.types.Object)
+               and update.id.original is not None}
     if changed:
         STATE.mesh_cache.forget(changed)
 
