@@ -141,8 +141,12 @@ def read_volume(content: object, at: Where, issues: Issues, shapes: Sequence[Sha
         _add(issues, direction_issue(values["direction"], join(details_at, "direction")))
     if gravity_type == "line":
         values["points"] = _points(get(details, "points"), join(details_at, "points"), issues)
+        if points_issue(values["points"], details_at) is not None:
+            return None  # named above; a line needs two points, and no writer could write it back
     if gravity_type == "shaped":
         values["shape"] = _shape(get(details, "shape"), join(details_at, "shape"), issues, shapes)
+        if values["shape"] is None:
+            return None  # named above; without its shape the volume pulls nowhere
     kept = collect(fields, details, details_at, issues, f"{gravity_type} gravity")
     type_unknown = Unknown({gravity_type: dict(kept)}) if kept else model.NOTHING_UNKNOWN
     return GravityVolume(gravity_type, **values, unknown=unknown, type_unknown=type_unknown)
@@ -150,12 +154,12 @@ def read_volume(content: object, at: Where, issues: Issues, shapes: Sequence[Sha
 
 def _points(value: object, at: Where, issues: Issues) -> tuple[float, ...]:
     if value is MISSING:
-        report(issues, at, "line gravity has no points (required); the volume has no effect")
+        report(issues, at, "line gravity has no points (required); gravity volume dropped")
         return ()
     if not isinstance(value, list) or not all(isinstance(item, int | float) and not isinstance(item, bool)
                                               and math.isfinite(item) for item in value):
         report(issues, at, f"line gravity points must be an array of finite numbers, got {describe(value)}; "
-                           "the volume has no effect")
+                           "gravity volume dropped")
         return ()
     points = tuple(float(item) for item in value)
     _add(issues, points_issue(points, at))
@@ -164,13 +168,13 @@ def _points(value: object, at: Where, issues: Issues) -> tuple[float, ...]:
 
 def _shape(value: object, at: Where, issues: Issues, shapes: Sequence[Shape | None]) -> Shape | None:
     if value is MISSING or value == -1:
-        report(issues, at, "shaped gravity has no shape (required); the volume has no effect")
+        report(issues, at, "shaped gravity has no shape (required); gravity volume dropped")
         return None
     index = int_or(value, None, at, issues, minimum=0, maximum=len(shapes) - 1, what="shaped gravity shape")
     if index is None:
         return None
     if shapes[index] is None:
-        report(issues, at, f"shaped gravity shape {index} was dropped; the volume has no effect")
+        report(issues, at, f"shaped gravity shape {index} was dropped; gravity volume dropped")
     return shapes[index]
 
 
