@@ -40,6 +40,17 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(_CheckoutIsNoTestPackage(), "omi-checkout-is-no-test-package")
 
 
+# Folders whose every test runs another program (Rapier under Node.js, Godot): `slow` (pyproject's markers);
+# single slow tests and modules elsewhere carry the mark themselves.
+SLOW_FOLDERS = ("engine", "godot")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.parent.name in SLOW_FOLDERS and item.path.parent.parent.name == "tests":
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_terminal_summary(terminalreporter) -> None:
     """Say which copy of the add-on the tests ran on (the checkout, or an installed zip)."""
     if "addon_loader" in sys.modules:

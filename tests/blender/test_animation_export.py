@@ -65,6 +65,7 @@ def test_every_object_model_value_exports_as_a_channel(clean_scene, tmp_path, om
     assert omi("io.omi.dialects.pointers").check_animation(result.gltf) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
 def test_round_trip_keeps_the_animation_value_for_value(clean_scene, tmp_path, interpolation):
     animated_scene()

@@ -71,6 +71,7 @@ def _keys() -> dict:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("interpolation", ["LINEAR", "CUBICSPLINE"])
 def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, interpolation):
     path = _file(tmp_path, interpolation)

@@ -99,6 +99,7 @@ _JSON = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=3) | st.di
                      max_leaves=12)
 
 
+@pytest.mark.slow
 @given(st.dictionaries(_KEYS, _JSON, min_size=1, max_size=4))
 @settings(max_examples=300, deadline=None)
 def test_settled_json_is_what_the_exporter_makes_of_it(omi_addon, content):

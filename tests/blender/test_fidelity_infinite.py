@@ -74,6 +74,7 @@ def test_infinite_inertia_does_not_turn_and_infinite_mass_does_not_move(tmp_path
     assert abs(heavy.matrix_world.translation.z - 3.0) < 1e-3 and turned(heavy, starts[heavy]) < 1e-3
 
 
+@pytest.mark.slow
 def test_the_second_engine_agrees(tmp_path):
     """Rapier reads the file's 0 as infinite (its loader's own reading): the same outcome within the same
     tolerances."""

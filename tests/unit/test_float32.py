@@ -44,6 +44,7 @@ def test_values_that_are_not_float32_are_kept(shortest):
     assert shortest(3) == 3.0 and isinstance(shortest(3), float)
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.integers(min_value=0, max_value=2**32 - 1))
 def test_every_float32_round_trips_in_at_most_nine_digits(shortest, bits):

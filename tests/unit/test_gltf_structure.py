@@ -49,6 +49,7 @@ def _chain(depth: int) -> dict:
     return {"nodes": [{"children": [index + 1]} for index in range(depth - 1)] + [{}], "scenes": [{"nodes": [0]}]}
 
 
+@pytest.mark.slow
 def test_a_deep_chain_is_allowed_up_to_max_depth_and_checked_without_recursion(structure):
     deep = structure.check(_chain(50_000))
     assert [(found.pointer, found.severity, found.repair.kind, found.repair.value) for found in deep] == \
@@ -134,6 +135,7 @@ def test_names_with_lone_surrogates(structure):
     assert [(found.pointer, found.repair.value) for found in findings] == [("/nodes/0/name", "A?")]
 
 
+@pytest.mark.slow
 def test_validate_reports_every_hostile_kind_as_an_error(tmp_path):
     """Every case of the corpus gives its errors at their pointers, and its words; nothing raises."""
     cases = write_corpus(tmp_path, huge_hull_vertices=0)

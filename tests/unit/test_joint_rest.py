@@ -77,6 +77,7 @@ def test_a_matrix_and_a_trs_give_the_same_pose():
     assert matrix.rotation == pytest.approx(trs.rotation)
 
 
+@pytest.mark.slow
 def test_world_poses_walk_a_deep_chain_without_recursion():
     poses = core("node_poses")
     depth = 50_000

@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from omi_core_loader import core
 
+pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+
 MAX_EXAMPLES = 500 if os.environ.get("CI") else 100
 SETTINGS = settings(max_examples=MAX_EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from omi_core_loader import core
@@ -40,6 +41,7 @@ def _alone(reader, bodies: list[object], index: int):
 @SETTINGS
 @given(pool=st.lists(BODY, min_size=1, max_size=4), shapes=st.lists(SHAPE, max_size=3),
        picks=st.lists(st.integers(0, 3), min_size=2, max_size=9))
+@pytest.mark.slow
 def test_repeated_bodies_read_as_if_each_stood_alone(reader, pool, shapes, picks):
     pool = [body for body in pool if not (isinstance(body, dict) and "trigger" in body)] or [{}]
     bodies = [pool[pick % len(pool)] for pick in picks]
@@ -83,6 +85,7 @@ def test_repeated_bodies_share_one_value(reader):
     assert doc.nodes[0].collider.physics_material.restitution == 0.5
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(gltf=omi_documents())
 def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(omi, reader, gltf):
