@@ -39,7 +39,7 @@ class BoneShape:
 def skinned_meshes(armature: bpy.types.Object) -> list[bpy.types.Object]:
     """Mesh objects deformed by the armature (an Armature modifier pointing at it)."""
     return [obj for obj in bpy.data.objects if obj.type == 'MESH' and any(
-        modifier.type == 'ARMATURE' and modifier.object == armature for modifier in obj.modifiers)]
+        isinstance(modifier, bpy.types.ArmatureModifier) and modifier.object == armature for modifier in obj.modifiers)]
 
 
 def bone_points(armature: bpy.types.Object, bone: str, to_part: Matrix) -> np.ndarray:
@@ -57,17 +57,20 @@ def bone_points(armature: bpy.types.Object, bone: str, to_part: Matrix) -> np.nd
             weight = weights.get(group.index, 0.0)
             if weight >= MIN_WEIGHT and weight >= max(weights.values()):
                 found.append(to_local @ vertex.co)
-    return np.array([tuple(point) for point in found], dtype=np.float64).reshape(-1, 3)
+    return np.array([point[:] for point in found], dtype=np.float64).reshape(-1, 3)
 
 
 def fit_bone(armature: bpy.types.Object, bone: str, part_world: Matrix, shape_type: str) -> BoneShape:
     """A capsule or box around the bone's vertices (at least four), else sized by the bone's length."""
     points = bone_points(armature, bone, part_world.inverted_safe())
-    length = armature.pose.bones[bone].length
+    pose = armature.pose
+    assert pose is not None, "an armature object has its pose"
+    length = pose.bones[bone].length
     if len(points) >= 4:
         if shape_type == 'BOX':
             size, center = fit.box_of_points(points)
-            return BoneShape('BOX', center, size=Vector(max(side, 1e-3) for side in size), from_vertices=len(points))
+            return BoneShape('BOX', center, size=Vector([max(side, 1e-3) for side in size[:]]),
+                             from_vertices=len(points))
         radius, mid_height, center = fit.capsule_along_z(points)
         if mid_height <= 0.0:  # no longer than wide: a ball (a capsule's mid-height must be above 0)
             ball_center, ball_radius = fit.min_enclosing_ball(points)

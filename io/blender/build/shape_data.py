@@ -40,11 +40,12 @@ def _sphere_points(center_z: float, radius: float, segments: int) -> list[Vector
 
 def _hull_into(bm: bmesh.types.BMesh, points: Sequence[Vector]) -> None:
     """Replace `bm`'s content with the convex hull of `points`, coplanar triangles merged."""
-    verts = [bm.verts.new(point) for point in points]
+    verts = [bm.verts.new(point) for point in points]  # type: ignore[arg-type]  # the stubs: a Vector is no Sequence[float]
     bmesh.ops.remove_doubles(bm, verts=verts, dist=1e-7)
-    result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)
+    # the stubs type bmesh.ops' element lists as an invariant list[BMVert | BMEdge | BMFace]
+    result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]
     leftovers = list({v for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, bmesh.types.BMVert)})
-    bmesh.ops.delete(bm, geom=leftovers, context='VERTS')
+    bmesh.ops.delete(bm, geom=leftovers, context='VERTS')  # type: ignore[arg-type]  # the same
     bmesh.ops.dissolve_limit(bm, angle_limit=1e-3, verts=bm.verts[:], edges=bm.edges[:])
 
 
@@ -52,7 +53,7 @@ def _fill(bm: bmesh.types.BMesh, shape_type: str, *, size, radius, height, radiu
           segments: int) -> None:
     if shape_type == "box":
         bmesh.ops.create_cube(bm, size=1.0)
-        bmesh.ops.scale(bm, vec=Vector(size), verts=bm.verts[:])
+        bmesh.ops.scale(bm, vec=Vector(size), verts=bm.verts[:])  # type: ignore[arg-type]  # the stubs: a Vector is no Sequence[float]
     elif shape_type == "sphere":
         # Own vertices rather than create_uvsphere: its single-precision trigonometry misses the bounds.
         _hull_into(bm, _sphere_points(0.0, radius, segments))

@@ -63,7 +63,7 @@ def shape_node_name(obj_name: str, role: str) -> str:
 def rigid(matrix: Matrix) -> Matrix:
     """The matrix without its scale (and without shear): location and rotation only."""
     location, rotation, _scale = matrix.decompose()
-    return Matrix.LocRotScale(location, rotation, None)
+    return Matrix.LocRotScale(location, rotation, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
 
 
 def _close(a: Matrix, b: Matrix, size: float = 1.0) -> bool:
@@ -74,7 +74,7 @@ def _close(a: Matrix, b: Matrix, size: float = 1.0) -> bool:
 def is_trs(matrix: Matrix) -> bool:
     """True when a glTF node (translation, rotation, scale) can hold the matrix exactly."""
     location, rotation, scale = matrix.decompose()
-    return _close(Matrix.LocRotScale(location, rotation, scale), matrix, location.length)
+    return _close(Matrix.LocRotScale(location, rotation, scale), matrix, location.length)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
 
 
 def is_rigid(matrix: Matrix) -> bool:
@@ -96,7 +96,7 @@ def child_chain(parent_world: Matrix, target_world: Matrix) -> tuple[Matrix, ...
     None when the parent is scaled to zero and nothing can be placed below it.
     """
     _location, _rotation, scale = parent_world.decompose()
-    if min(abs(component) for component in scale) < MIN_SCALE:
+    if min(abs(component) for component in scale[:]) < MIN_SCALE:
         return None
     local = parent_world.inverted_safe() @ target_world
     if is_trs(local):
@@ -109,7 +109,7 @@ def child_chain(parent_world: Matrix, target_world: Matrix) -> tuple[Matrix, ...
 def _axis_lengths(frame: Matrix) -> tuple[tuple[float, float, float], bool]:
     """Lengths of the frame's three axes in Blender order, and whether the axes are orthogonal."""
     linear = frame.to_3x3()
-    columns = [linear.col[index] for index in range(3)]
+    columns = [linear.col[index] for index in range(3)]  # type: ignore[index]  # the stubs' MatrixAccess has no []
     lengths = tuple(column.length for column in columns)
     orthogonal = True
     for first, second in ((0, 1), (0, 2), (1, 2)):

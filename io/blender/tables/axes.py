@@ -7,38 +7,45 @@ axes map the same way. Every conversion in the add-on goes through this one modu
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from ...omi import conventions
 
 Vec3 = tuple[float, float, float]
 
 
-def vec_to_blender(v: Sequence[float]) -> Vec3:
+class Floats(Protocol):
+    """What the conversions read: components by index (a sequence, or a mathutils Vector or Quaternion)."""
+
+    def __getitem__(self, index: int, /) -> float: ...
+
+
+def vec_to_blender(v: Floats) -> Vec3:
     return (float(v[0]), -float(v[2]), float(v[1]))
 
 
-def vec_to_gltf(v: Sequence[float]) -> Vec3:
+def vec_to_gltf(v: Floats) -> Vec3:
     return (float(v[0]), float(v[2]), -float(v[1]))
 
 
-def size_to_blender(size: Sequence[float]) -> Vec3:
+def size_to_blender(size: Floats) -> Vec3:
     """Extents (unsigned): swap Y and Z."""
     return (float(size[0]), float(size[2]), float(size[1]))
 
 
-def size_to_gltf(size: Sequence[float]) -> Vec3:
+def size_to_gltf(size: Floats) -> Vec3:
     return (float(size[0]), float(size[2]), float(size[1]))
 
 
-def quat_to_blender(q_xyzw: Sequence[float]) -> tuple[float, float, float, float]:
+def quat_to_blender(q_xyzw: Floats) -> tuple[float, float, float, float]:
     """glTF quaternion (x, y, z, w) -> Blender quaternion (w, x, y, z) in Z-up axes."""
-    x, y, z, w = (float(c) for c in q_xyzw)
+    x, y, z, w = (float(q_xyzw[index]) for index in range(4))
     return (w, x, -z, y)
 
 
-def quat_to_gltf(q_wxyz: Sequence[float]) -> tuple[float, float, float, float]:
+def quat_to_gltf(q_wxyz: Floats) -> tuple[float, float, float, float]:
     """Blender quaternion (w, x, y, z) -> glTF quaternion (x, y, z, w) in Y-up axes."""
-    w, x, y, z = (float(c) for c in q_wxyz)
+    w, x, y, z = (float(q_wxyz[index]) for index in range(4))
     return (x, z, -y, w)
 
 
