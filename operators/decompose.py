@@ -16,6 +16,7 @@ from mathutils import Vector
 
 from ..io.blender.build import shape_data
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
+from ..properties import object_physics
 from .common import OperatorResult, in_object_mode, names, plural, selected_meshes
 from .shaping import collision_only, compensation, new_child, part_settings, set_offset, world_scale
 
@@ -50,6 +51,7 @@ def triangles(obj: bpy.types.Object, depsgraph, scale) -> tuple[np.ndarray, np.n
     evaluated = obj.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
     try:
+        assert mesh is not None, "a mesh-like object (selected_meshes) evaluates to a mesh"
         mesh.calc_loop_triangles()
         coords = np.empty(len(mesh.vertices) * 3, np.float64)
         mesh.vertices.foreach_get("co", coords)
@@ -63,11 +65,11 @@ def triangles(obj: bpy.types.Object, depsgraph, scale) -> tuple[np.ndarray, np.n
 def remove_previous_parts(obj: bpy.types.Object) -> int:
     """Delete the convex parts an earlier decomposition made for `obj`; return how many."""
     old = [child for child in obj.children if child.name.startswith(obj.name + PART_SUFFIX) and child.type == 'MESH'
-           and child.omi_physics.use_collider]
+           and object_physics(child).use_collider]
     for child in old:
         mesh = child.data
         bpy.data.objects.remove(child)
-        if mesh.users == 0:
+        if isinstance(mesh, bpy.types.Mesh) and mesh.users == 0:  # a Mesh: the parts are MESH objects
             bpy.data.meshes.remove(mesh)
     return len(old)
 
@@ -106,6 +108,7 @@ class OMI_OT_convex_decomposition(bpy.types.Operator):
         depsgraph = context.evaluated_depsgraph_get()
         objects = selected_meshes(context)
         window_manager = context.window_manager
+        assert window_manager is not None, "Blender has its window manager"
         started = time.perf_counter()
         made, failed = 0, []
         window_manager.progress_begin(0, len(objects))
@@ -152,7 +155,7 @@ class OMI_OT_convex_decomposition(bpy.types.Operator):
             shape.shape_type = 'CONVEX'
             shape.mesh_source = 'SELF'
             set_offset(shape, Vector(), None)
-        settings = obj.omi_physics
+        settings = object_physics(obj)
         if settings.use_collider and not settings.collider.is_compound:
             settings.use_collider = False  # the parts replace the object's own (concave) shape
         return len(parts)

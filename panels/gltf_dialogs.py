@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import bpy
 
 from ..io.blender import gltf_compat
+from ..properties import scene_physics
 
 # The key the glTF add-on itself uses for an add-on's draw function (its module name), so that Blender
 # 4.2, which registers the function on its own when the dialog opens, does not draw it twice.
@@ -18,7 +21,9 @@ _RIGID_BODY_HEADINGS = {"export": "Untagged", "import": "Create"}
 def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
     """One collapsible "OMI Physics" section: the on/off switch in the header, the rigid-body option below."""
     switch = f"{direction}_physics"
-    header, body = layout.panel(f"OMI_physics_{direction}", default_closed=False)
+    # 4.2's stubs type UILayout.panel as returning None; it returns (header, body or None when closed).
+    header, body = cast(tuple[bpy.types.UILayout, bpy.types.UILayout | None],
+                        layout.panel(f"OMI_physics_{direction}", default_closed=False))
     header.use_property_split = False
     header.prop(settings, switch, text="")
     header.label(text="OMI Physics")
@@ -34,12 +39,14 @@ def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
 
 def draw_export(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
     """Called by the glTF exporter dialog with its layout."""
-    _draw_options(layout, context.scene.omi_physics, "export")
+    assert context.scene is not None, "the exporter's dialog is drawn in a scene"
+    _draw_options(layout, scene_physics(context.scene), "export")
 
 
 def draw_import(context: bpy.types.Context, layout: bpy.types.UILayout) -> None:
     """Called by the glTF importer dialog with its layout."""
-    _draw_options(layout, context.scene.omi_physics, "import")
+    assert context.scene is not None, "the importer's dialog is drawn in a scene"
+    _draw_options(layout, scene_physics(context.scene), "import")
 
 
 def register() -> None:
