@@ -50,7 +50,9 @@ def draw_gravity(layout: bpy.types.UILayout, context: bpy.types.Context, obj: bp
     combine.prop(gravity, "replace")
     combine.prop(gravity, "stop")
     if settings.use_gravity:
-        for _code, message, severity in gravity_findings(obj, compound_members(context.scene.objects)):
+        scene = context.scene
+        assert scene is not None, "a panel is drawn in a scene"
+        for _code, message, severity in gravity_findings(obj, compound_members(scene.objects)):
             lines = layout.column(align=True)
             lines.scale_y = 0.8
             for position, text in enumerate(textwrap.wrap(message, WRAP)):  # panels are narrow: wrapped
@@ -90,10 +92,14 @@ class PHYSICS_PT_omi_gravity(bpy.types.Panel):
         return _has_trigger(context)
 
     def draw_header(self, context: bpy.types.Context) -> None:
-        self.layout.prop(object_physics(context.object), "use_gravity", text="")
+        layout, obj = self.layout, context.object
+        assert layout is not None and obj is not None, "Blender draws a panel in its layout; poll: an active trigger"
+        layout.prop(object_physics(obj), "use_gravity", text="")
 
     def draw(self, context: bpy.types.Context) -> None:
-        draw_gravity(self.layout, context, context.object)
+        layout, obj = self.layout, context.object
+        assert layout is not None and obj is not None, "Blender draws a panel in its layout; poll: an active trigger"
+        draw_gravity(layout, context, obj)
 
 
 class VIEW3D_PT_omi_gravity(bpy.types.Panel):
@@ -105,13 +111,18 @@ class VIEW3D_PT_omi_gravity(bpy.types.Panel):
     bl_label = "Gravity Volume"
 
     def draw_header(self, context: bpy.types.Context) -> None:
+        layout, obj = self.layout, context.object
         if _has_trigger(context):
-            self.layout.prop(object_physics(context.object), "use_gravity", text="")
+            assert layout is not None and obj is not None, "Blender draws a panel in its layout; an active trigger"
+            layout.prop(object_physics(obj), "use_gravity", text="")
 
     def draw(self, context: bpy.types.Context) -> None:
-        self.layout.operator("omi.gravity_volume_from_selection", icon='FORCE_FORCE')
+        layout, obj = self.layout, context.object
+        assert layout is not None, "Blender draws a panel in its layout"
+        layout.operator("omi.gravity_volume_from_selection", icon='FORCE_FORCE')
         if _has_trigger(context):
-            draw_gravity(self.layout.column(), context, context.object)
+            assert obj is not None, "an active trigger"
+            draw_gravity(layout.column(), context, obj)
 
 
 CLASSES: tuple[type, ...] = (PHYSICS_PT_omi_gravity, VIEW3D_PT_omi_gravity)

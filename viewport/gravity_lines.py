@@ -39,7 +39,7 @@ def _extent(obj: bpy.types.Object) -> float:
         return shape.radius
     if shape.shape_type in {'CAPSULE', 'CYLINDER'}:
         return max(shape.height / 2, shape.radius_top, shape.radius_bottom)
-    return max(obj.dimensions) / 2 / max(*obj.scale, 1e-6) or 1.0
+    return max(obj.dimensions[:]) / 2 / max(*obj.scale[:], 1e-6) or 1.0
 
 
 def _samples(obj: bpy.types.Object, extent: float) -> list[Vector]:
