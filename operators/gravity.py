@@ -24,7 +24,7 @@ def is_base_trigger(obj: bpy.types.Object) -> bool:
 
 def _radius(obj: bpy.types.Object) -> float:
     """Half the object's largest world-space dimension (1 for an object without extent)."""
-    return max(obj.dimensions) / 2 if max(obj.dimensions) > 0 else 1.0
+    return max(obj.dimensions[:]) / 2 if max(obj.dimensions[:]) > 0 else 1.0
 
 
 def _volume_child(context: bpy.types.Context, obj: bpy.types.Object, reach: float) -> bpy.types.Object:
@@ -35,7 +35,8 @@ def _volume_child(context: bpy.types.Context, obj: bpy.types.Object, reach: floa
         collection.objects.link(empty)
     empty.parent = obj
     empty.matrix_parent_inverse = obj.matrix_world.inverted_safe()
-    empty.matrix_world = Matrix.Translation(obj.matrix_world.translation)
+    # the newest stubs' Matrix.Translation takes no Vector
+    empty.matrix_world = Matrix.Translation(obj.matrix_world.translation)  # type: ignore[arg-type]
     settings = object_physics(empty)
     settings.use_trigger = True
     settings.trigger.shape.shape_type = 'SPHERE'
@@ -86,7 +87,9 @@ class OMI_OT_gravity_point_add(bpy.types.Operator):
         return context.object is not None and object_physics(context.object).use_gravity
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
-        points = object_physics(context.object).gravity.points
+        obj = context.object
+        assert obj is not None, "poll: an active object"
+        points = object_physics(obj).gravity.points
         last = points[-1].co.copy() if len(points) else None
         points.add().co = (0.0, 0.0, 0.0) if last is None else (last.x, last.y, last.z + 1.0)
         return {'FINISHED'}
@@ -104,7 +107,9 @@ class OMI_OT_gravity_point_remove(bpy.types.Operator):
         return context.object is not None and len(object_physics(context.object).gravity.points) > 0
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
-        points = object_physics(context.object).gravity.points
+        obj = context.object
+        assert obj is not None, "poll: an active object"
+        points = object_physics(obj).gravity.points
         points.remove(len(points) - 1)
         return {'FINISHED'}
 
