@@ -47,7 +47,7 @@ FIT_DESCRIPTIONS = {
 def _replace_mesh(obj: bpy.types.Object, mesh: bpy.types.Mesh) -> None:
     old = obj.data
     obj.data = mesh
-    if old is not None and old.users == 0:
+    if isinstance(old, bpy.types.Mesh) and old.users == 0:  # a hull object holds a mesh
         bpy.data.meshes.remove(old)
 
 
@@ -92,6 +92,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
 
     def draw(self, _context: bpy.types.Context) -> None:
         layout = self.layout
+        assert layout is not None, "Blender draws an operator's options in its layout"
         layout.use_property_split = True
         for name in ("shape_type", "role", "target"):
             layout.prop(self, name)
@@ -110,9 +111,10 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         depsgraph = context.evaluated_depsgraph_get()
         objects = selected_meshes(context)
-        self._hulls: dict[tuple[object, int | None], tuple[bpy.types.Mesh, int, int]] = {}
+        self._hulls: dict[tuple[object, int | None], tuple[bpy.types.Mesh | None, int, int]] = {}
         failed, loose, simplified, scaled, flat = [], [], [], [], []
         window_manager = context.window_manager
+        assert window_manager is not None, "Blender has its window manager"
         window_manager.progress_begin(0, len(objects))
         try:
             for step, obj in enumerate(objects):
@@ -129,7 +131,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
                     flat.append(obj)
                 elif outcome == "simplified":
                     simplified.append(obj)
-                if self.target == 'SELF' and any(abs(s - 1.0) > 1e-4 for s in world_scale(obj)):
+                if self.target == 'SELF' and any(abs(s - 1.0) > 1e-4 for s in world_scale(obj)[:]):
                     scaled.append(obj)
         finally:
             window_manager.progress_end()
@@ -168,6 +170,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         if self.shape_type == 'CONVEX':
             mesh, kept, full = self.simplified_hull(obj, depsgraph)
             if kept < full:
+                assert mesh is not None, "simplified_hull makes a mesh when it left vertices out"
                 hull_obj = reuse_hull_object(obj, shape)
                 if hull_obj is None:
                     hull_obj = new_child(context, obj, obj.name + HULL_SUFFIX, mesh, Matrix.Identity(4))
@@ -186,6 +189,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         Objects that show one mesh unchanged (no modifiers, no shape keys) share one hull: one computation
         and one mesh for a thousand instances of a rock, not a thousand equal meshes."""
         data = obj.data
+        assert data is not None, "a mesh-like object (selected_meshes) has its data"
         same = not obj.modifiers and getattr(data, "shape_keys", None) is None
         key = (data, self.budget)
         if same and key in self._hulls:
@@ -210,12 +214,13 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
             fitted = fit_primitive(obj, shape, self.shape_type, depsgraph, scale, min_thickness=self.min_thickness)
             rotation = fitted.rotation
             rotation_matrix = rotation.to_matrix().to_4x4() if rotation is not None else Matrix.Identity(4)
-            child.matrix_basis = Matrix.Translation(fitted.center) @ compensation(scale) @ rotation_matrix
+            # the newest stubs' Matrix.Translation takes no Vector
+            child.matrix_basis = Matrix.Translation(fitted.center) @ compensation(scale) @ rotation_matrix  # type: ignore[arg-type]
             outcome = "thickened" if fitted.thickened else "exact" if fitted.exact else "loose"
         else:
             if self.shape_type == 'CONVEX':
                 points, full = hull_points(obj, self.budget, depsgraph)
-                mesh = hull_mesh(name, points * tuple(scale))
+                mesh = hull_mesh(name, points * scale[:])
                 outcome = "simplified" if len(points) < full else "exact"
             else:
                 mesh = baked_mesh(obj, depsgraph, scale)
