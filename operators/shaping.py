@@ -89,10 +89,10 @@ def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scal
     if shape_type == 'BOX':
         return _fit_box(obj, shape, depsgraph, scale, min_thickness)
     scale = scale if scale is not None else Vector((1.0, 1.0, 1.0))
-    uniform = max(scale) - min(scale) <= 1e-6 * max(scale)
+    uniform = max(scale[:]) - min(scale[:]) <= 1e-6 * max(scale[:])
     if shape_type == 'SPHERE':
         radius, center = fit.fit_sphere(obj, depsgraph)
-        shape.radius = radius * max(scale)
+        shape.radius = radius * max(scale[:])
         return Fitted(center, None, uniform)
     fitter = fit.fit_capsule if shape_type == 'CAPSULE' else fit.fit_cylinder
     radius, height, center, rotation = fitter(obj, depsgraph)
@@ -115,20 +115,21 @@ def _fit_box(obj: bpy.types.Object, shape, depsgraph, scale: Vector | None, min_
     size, center = fit.fit_box(obj, depsgraph)
     stretch = scale if scale is not None else Vector((1.0, 1.0, 1.0))
     world = world_scale(obj) if scale is None else Vector((1.0, 1.0, 1.0))
-    in_metres = Vector(abs(s * k * w) for s, k, w in zip(size, stretch, world, strict=True))
+    in_metres = Vector([abs(s * k * w) for s, k, w in zip(size[:], stretch[:], world[:], strict=True)])
     axes = fit.thin_axes(in_metres, min_thickness) if min_thickness > 0.0 else []
     if axes:
-        thickness = tuple(min_thickness / max(abs(k * w), _EPSILON) for k, w in zip(stretch, world, strict=True))
+        tx, ty, tz = (min_thickness / max(abs(k * w), _EPSILON) for k, w in zip(stretch[:], world[:], strict=True))
+        thickness = (tx, ty, tz)
         x, y, z = (fit.facing(obj, axis, depsgraph) if axis in axes else 0.0 for axis in range(3))
         sides = (x, y, z)
         size, center = fit.thicken(size, center, axes, thickness, sides)
-    shape.size = Vector(s * k for s, k in zip(size, stretch, strict=True))
+    shape.size = Vector([s * k for s, k in zip(size[:], stretch[:], strict=True)])
     return Fitted(center, None, True, tuple(axes))
 
 
 def hull_points(obj: bpy.types.Object, budget: int | None, depsgraph) -> tuple[np.ndarray, int]:
     """(points of the hull within `budget`, vertex count of the full hull) in the object's local space."""
-    points = np.array([tuple(p) for p in fit.convex_hull_points(obj, None, depsgraph)], dtype=np.float64)
+    points = np.array([p[:] for p in fit.convex_hull_points(obj, None, depsgraph)], dtype=np.float64)
     full = len(points)
     if budget is not None and full > budget:
         points = points[fit.simplify_hull(points, budget)]
@@ -141,7 +142,8 @@ def hull_mesh(name: str, points: np.ndarray) -> bpy.types.Mesh:
     try:
         for point in points:
             bm.verts.new(point)
-        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)
+        # the stubs type bmesh.ops' element lists as an invariant list[BMVert | BMEdge | BMFace]
+        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]
         loose = {v for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, bmesh.types.BMVert)}
         bmesh.ops.delete(bm, geom=list(loose), context='VERTS')
         mesh = bpy.data.meshes.new(name)
@@ -155,7 +157,7 @@ def baked_mesh(obj: bpy.types.Object, depsgraph, scale: Vector) -> bpy.types.Mes
     """A copy of the evaluated mesh with `scale` applied to its vertices."""
     mesh = bpy.data.meshes.new_from_object(obj.evaluated_get(depsgraph))
     mesh.name = obj.name + COLLIDER_SUFFIX
-    mesh.transform(Matrix.Diagonal((*scale, 1.0)))
+    mesh.transform(Matrix.Diagonal((*scale[:], 1.0)))
     return mesh
 
 
@@ -177,7 +179,7 @@ def new_child(context: bpy.types.Context, parent: bpy.types.Object, name: str, d
 
 def compensation(scale: Vector) -> Matrix:
     """The local scale that cancels a parent's world scale (child world scale 1)."""
-    return Matrix.Diagonal((*(1.0 / s if abs(s) > _EPSILON else 1.0 for s in scale), 1.0))
+    return Matrix.Diagonal((*(1.0 / s if abs(s) > _EPSILON else 1.0 for s in scale[:]), 1.0))
 
 
 def reuse_hull_object(obj: bpy.types.Object, shape) -> bpy.types.Object | None:
