@@ -42,6 +42,7 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
     """Damping, locks and starting velocities of a body with motion (`world`: the body's world matrix at the
     start)."""
     rigid = rigid_object.rigid_body
+    assert rigid is not None, "the build gave rigid_object its rigid body"
     rigid.linear_damping = 0.0
     rigid.angular_damping = 0.0
     _release(rigid_object)
@@ -87,8 +88,9 @@ def _world_locks(local_axes: tuple[bool, ...], rotation) -> tuple[bool, bool, bo
 
 
 def _lock(obj: bpy.types.Object, location: tuple[bool, ...], rotation: tuple[bool, ...]) -> None:
-    obj.lock_location = tuple(old or new for old, new in zip(obj.lock_location, location, strict=True))
-    obj.lock_rotation = tuple(old or new for old, new in zip(obj.lock_rotation, rotation, strict=True))
+    # The newest stubs type lock_location/lock_rotation as a bpy_prop_array of nothing (no items, no tuple taken).
+    obj.lock_location = tuple(old or new for old, new in zip(obj.lock_location, location, strict=True))  # type: ignore[call-overload,assignment]  # see above
+    obj.lock_rotation = tuple(old or new for old, new in zip(obj.lock_rotation, rotation, strict=True))  # type: ignore[call-overload,assignment]  # see above
     obj[LOCKS] = [int(value) for value in (*location, *rotation)]
 
 
@@ -97,6 +99,7 @@ def _release(obj: bpy.types.Object) -> None:
     made = obj.get(LOCKS)
     if made is None:
         return
-    obj.lock_location = tuple(old and not made[i] for i, old in enumerate(obj.lock_location))
-    obj.lock_rotation = tuple(old and not made[3 + i] for i, old in enumerate(obj.lock_rotation))
+    # The newest stubs type lock_location/lock_rotation as a bpy_prop_array of nothing (no items, no tuple taken).
+    obj.lock_location = tuple(old and not made[i] for i, old in enumerate(obj.lock_location))  # type: ignore[arg-type,assignment,var-annotated]  # see above
+    obj.lock_rotation = tuple(old and not made[3 + i] for i, old in enumerate(obj.lock_rotation))  # type: ignore[arg-type,assignment,var-annotated]  # see above
     del obj[LOCKS]
