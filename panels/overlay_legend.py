@@ -16,9 +16,9 @@ def draw_legend(layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
     legend = window_manager.omi_overlay_legend  # type: ignore[attr-defined]  # added by viewport.legend.register
     grid = layout.grid_flow(row_major=True, columns=2, even_columns=True, align=False)
     for role, label, _what in LEGEND:
-        row = grid.row(align=True)
-        row.prop(legend, role.lower(), text="")
-        row.label(text=label)
+        split = grid.split(factor=0.3, align=True)  # a small swatch, the whole label beside it
+        split.prop(legend, role.lower(), text="")
+        split.label(text=label)
 
 
 class VIEW3D_PT_omi_overlay(bpy.types.Panel):

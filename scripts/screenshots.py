@@ -140,10 +140,12 @@ def steps(out: Path) -> Iterator[float]:
                       active=objects[demo_scene.ROLES.door])  # two bodies: the joint buttons are on
     yield from settle()
     capture(out / "sidebar.png", region_rect(window, sidebar), max_height=620)
+    capture(out / "physics_objects.png", region_rect(window, sidebar))  # the whole sidebar: the list is below
     space.show_region_ui = False
     demo_scene.select()  # no selection outline over the overlay's colours
     yield from settle()
     capture(out / "overlay.png", area_rect(window, view3d), scale=60)
+    yield from overlay_legend(window, view3d, out)
     yield from screenshots_gravity.steps(out, window, view3d, properties, sidebar, settle=settle, capture=capture,
                                          make_active=make_active, area_rect=area_rect, region_rect=region_rect)
 
@@ -164,6 +166,43 @@ def steps(out: Path) -> Iterator[float]:
         with bpy.context.temp_override(window=dialog):
             bpy.ops.wm.window_close()
         yield from settle()
+
+
+def overlay_legend(window: bpy.types.Window, view3d: bpy.types.Area, out: Path) -> Iterator[float]:
+    """The add-on's sub-panel of the viewport's Overlays popover (the colour legend; its switch is in the
+    sub-panel's header there) opened on its own over the scene; then an undo, after which the overlay must
+    still draw."""
+    header = next(region for region in view3d.regions if region.type == 'HEADER')
+    x, y, _width, height = region_rect(window, header)
+    overlay = addon_module("viewport.overlay")
+    drawn = overlay.STATE.draws
+    subprocess.run(["xdotool", "mousemove", str(x + 420), str(y + height + 10)], check=True)
+    yield from settle(SETTLE / 3)  # Blender places the popover where it last saw the mouse
+    with bpy.context.temp_override(window=window, area=view3d, region=header):  # the popover's OMI sub-panel
+        bpy.ops.wm.call_panel(name="VIEW3D_PT_omi_overlay", keep_open=True)
+    yield from settle(SETTLE * 2)
+    capture(out / "overlay_legend.png", area_rect(window, view3d), scale=60)
+    subprocess.run(["xdotool", "key", "Escape"], check=True)
+    yield from settle()
+    if overlay.STATE.draws <= drawn:
+        raise RuntimeError("the physics overlay did not draw")
+    # An undo (Ctrl+Z over the viewport, as an artist presses it), then the overlay draws again.
+    x, y, width, height = area_rect(window, view3d)
+    bpy.ops.ed.undo_push(message="the demo scene")
+    bpy.data.objects[demo_scene.ROLES.ball].location.x += 0.5  # a step to undo
+    bpy.ops.ed.undo_push(message="ball moved")
+    subprocess.run(["xdotool", "mousemove", str(x + width // 2), str(y + height // 2), "key", "ctrl+z"], check=True)
+    yield from settle()
+    drawn = overlay.STATE.draws
+    yield from settle()
+    if overlay.STATE.draws <= drawn or not overlay.STATE.lines or not len(overlay.STATE.lines.positions):
+        raise RuntimeError("the physics overlay stopped drawing after an undo")
+    print(f"OMI physics: the overlay drew {overlay.STATE.draws - drawn} times in the second after an undo, "
+          f"{len(overlay.STATE.lines.positions) // 2} lines")
+
+
+def addon_module(name: str):
+    return sys.modules[f"{addon_loader.ADDON_MODULE}.{name}"]
 
 
 def run(out: Path) -> Callable[[], float | None]:
