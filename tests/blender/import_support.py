@@ -149,8 +149,8 @@ def node_matrix(node: dict) -> Matrix:
                               Vector(node.get("scale", (1.0, 1.0, 1.0))))
 
 
-def world_matrices(gltf: dict) -> dict[int, Matrix]:
-    """Every node's world matrix as the file says, converted to Blender axes."""
+def gltf_world_matrices(gltf: dict) -> dict[int, Matrix]:
+    """Every node's world matrix as the file says, in glTF axes (which are Godot's)."""
     nodes = gltf.get("nodes", [])
     parent = {child: index for index, node in enumerate(nodes) for child in node.get("children", [])}
     found: dict[int, Matrix] = {}
@@ -161,7 +161,13 @@ def world_matrices(gltf: dict) -> dict[int, Matrix]:
             found[index] = world(parent[index]) @ local if index in parent else local
         return found[index]
 
-    return {index: TO_BLENDER @ world(index) @ TO_BLENDER.inverted() for index in range(len(nodes))}
+    return {index: world(index) for index in range(len(nodes))}
+
+
+def world_matrices(gltf: dict) -> dict[int, Matrix]:
+    """Every node's world matrix as the file says, converted to Blender axes."""
+    to_gltf = TO_BLENDER.inverted()
+    return {index: TO_BLENDER @ matrix @ to_gltf for index, matrix in gltf_world_matrices(gltf).items()}
 
 
 def matrices_close(a: Matrix, b: Matrix, tolerance: float = 1e-4) -> bool:

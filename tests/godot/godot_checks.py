@@ -7,26 +7,11 @@ from __future__ import annotations
 from typing import Any
 
 from godot_runner import GodotNode, GodotScene
-from import_support import node_matrix
+from import_support import gltf_world_matrices
 from mathutils import Matrix, Vector
 
 TOLERANCE = 1e-4  # metres; Godot keeps float32 (1e-7 relative), the exporter writes float32 too
 CLASSES = {"static": "StaticBody3D", "kinematic": "AnimatableBody3D", "dynamic": "RigidBody3D"}
-
-
-def world_matrices(gltf: dict) -> dict[int, Matrix]:
-    """Every node's world matrix in glTF axes (which are Godot's)."""
-    nodes = gltf.get("nodes", [])
-    parent = {child: index for index, node in enumerate(nodes) for child in node.get("children", [])}
-    found: dict[int, Matrix] = {}
-
-    def world(index: int) -> Matrix:
-        if index not in found:
-            local = node_matrix(nodes[index])
-            found[index] = world(parent[index]) @ local if index in parent else local
-        return found[index]
-
-    return {index: world(index) for index in range(len(nodes))}
 
 
 def godot_matrix(node: GodotNode) -> Matrix:
@@ -113,7 +98,7 @@ def problems(gltf: dict, doc: Any, scene: GodotScene, default_height, *, meshes:
     """Every way Godot's scene differs from the scene the `omi` export `gltf` (read as `doc`) describes.
     Node indices of the `omi` export are those of the `godot` export (which only appends nodes)."""
     found: list[str] = []
-    world = world_matrices(gltf)
+    world = gltf_world_matrices(gltf)
     instances = scene.of_class("MeshInstance3D")
     for index, node in enumerate(gltf.get("nodes", [])):
         if not meshes or "mesh" not in node:

@@ -27,7 +27,7 @@ def bodies(gltf: dict, doc, default_height) -> dict[str, tuple]:
     what Godot builds and writes back)."""
     nodes = gltf.get("nodes", [])
     parent = {child: index for index, node in enumerate(nodes) for child in node.get("children", [])}
-    world = godot_checks.world_matrices(gltf)
+    world = import_support.gltf_world_matrices(gltf)
     found: dict[str, list] = {}
     kinds: dict[str, tuple] = {}
     for index, physics in doc.nodes.items():
