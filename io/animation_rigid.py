@@ -21,7 +21,7 @@ import bpy
 
 from ..properties import convert_build
 from .blender.animation import curves, linear_keys
-from .blender.build import rigid_body
+from .blender.builder import rigid_body
 from .blender.tables import markers
 from .omi import model
 

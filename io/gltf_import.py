@@ -15,7 +15,7 @@ from ..properties import scene_physics
 from ..properties.session import list_problems
 from . import animation_import, godot_layout
 from .blender import import_repair, recursion_room
-from .blender.build import world
+from .blender.builder import world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
 from .blender.gravity import world as world_gravity

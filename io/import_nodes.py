@@ -28,7 +28,7 @@ import bpy
 from ..properties import convert, convert_build
 from .blender import import_repair
 from .blender.bones import rig_import
-from .blender.build import inputs, plan, rigid_body
+from .blender.builder import inputs, plan, rigid_body
 from .blender.tables import markers
 from .omi import model
 from .omi.read import reader

@@ -5,7 +5,7 @@ from __future__ import annotations
 import bpy
 from bpy.props import BoolProperty, EnumProperty
 
-from ..io.blender.build import rigid_body
+from ..io.blender.builder import rigid_body
 from ..properties import object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
 from .common import OperatorResult, keep_blender_masses, names, plural, selected_objects

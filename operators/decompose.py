@@ -14,7 +14,7 @@ import numpy as np
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, IntProperty
 from mathutils import Vector
 
-from ..io.blender.build import shape_data
+from ..io.blender.builder import shape_data
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties import object_physics
 from .common import OperatorResult, in_object_mode, names, plural, selected_meshes

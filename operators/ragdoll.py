@@ -16,7 +16,7 @@ from mathutils import Matrix
 
 from ..io.blender import gltf_compat
 from ..io.blender.bones import bone_shapes, rig
-from ..io.blender.build import rigid_body
+from ..io.blender.builder import rigid_body
 from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert_build, object_physics

@@ -13,7 +13,7 @@ import bpy
 from bpy.props import EnumProperty
 
 from ..io.blender.adopt import from_bodies, from_constraints
-from ..io.blender.build import built_values, rigid_body
+from ..io.blender.builder import built_values, rigid_body
 from ..io.blender.tables import markers
 from ..io.omi import model
 from ..properties import convert, convert_build, library, object_physics

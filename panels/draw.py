@@ -11,7 +11,7 @@ import textwrap
 
 import bpy
 
-from ..io.blender.build.plan import motion_owner
+from ..io.blender.builder.plan import motion_owner
 from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.convert_build import settings_parts
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS

@@ -1,4 +1,4 @@
-"""Settings -> what the rigid-body build is fed (`io/blender/build/inputs`): model values, never PropertyGroups.
+"""Settings -> what the rigid-body build is fed (`io/blender/builder/inputs`): model values, never PropertyGroups.
 
 Sync to Blender (and the animation import's builds) convert an object's settings to the model first, with
 the conversions the export uses (`convert`, `convert_joint`); the build then reads model values only, as it
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import bpy
 
-from ..io.blender.build.inputs import ObjectPhysics, Parts
+from ..io.blender.builder.inputs import ObjectPhysics, Parts
 from ..io.omi import model
 from . import library, object_physics
 from .convert import motion_to_model, shape_offset_matrix, shape_to_model, trigger_to_model

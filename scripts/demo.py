@@ -184,7 +184,7 @@ def import_fresh(path: Path, result: DemoResult) -> bpy.types.Scene:
 def trigger_detects_ball(scene: bpy.types.Scene) -> bool:
     """Whether the imported trigger's collision filter and the ball's accept each other (OMI's rule)."""
     library = addon_loader.module("properties.library")
-    filters = addon_loader.module("io.blender.build.collision_filters")
+    filters = addon_loader.module("io.blender.builder.collision_filters")
     roles = demo_scene.ROLES
 
     def filter_of(part) -> object:

@@ -100,12 +100,12 @@ def markers(omi):
 
 @pytest.fixture(scope="session")
 def rigid_body(omi):
-    return omi("io.blender.build.rigid_body")
+    return omi("io.blender.builder.rigid_body")
 
 
 @pytest.fixture(scope="session")
 def rigid_body_plan(omi):
-    return omi("io.blender.build.plan")
+    return omi("io.blender.builder.plan")
 
 
 @pytest.fixture(scope="session")

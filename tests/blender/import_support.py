@@ -222,5 +222,5 @@ def scene_settings(bl_scene: bpy.types.Scene | None = None) -> Any:
 
 def shape_carrier(obj: bpy.types.Object) -> bpy.types.Object | None:
     """The object whose Blender rigid body shape stands for `obj`'s collider (hierarchy read from the settings)."""
-    return addon_loader.module("io.blender.build.plan").shape_carrier(
+    return addon_loader.module("io.blender.builder.plan").shape_carrier(
         obj, addon_loader.module("properties.convert_build").settings_parts)

@@ -62,7 +62,7 @@ def _no_settings(objects) -> bool:
 
 @pytest.fixture
 def built(omi, reader, markers, clean_scene):
-    inputs = omi("io.blender.build.inputs")
+    inputs = omi("io.blender.builder.inputs")
     doc = reader.read_document(DOCUMENT)
     objects = _objects(markers)
     physics = {}
@@ -73,7 +73,7 @@ def built(omi, reader, markers, clean_scene):
         physics[objects[index]] = inputs.ObjectPhysics(replace(node, joint=joint))
     issues = []
     assert _no_settings(objects)
-    omi("io.blender.build.rigid_body").build_rigid_bodies(clean_scene, objects, physics.get, issues)
+    omi("io.blender.builder.rigid_body").build_rigid_bodies(clean_scene, objects, physics.get, issues)
     return objects, issues
 
 

@@ -15,7 +15,7 @@ import pytest
 @pytest.fixture(scope="module")
 def mapping(omi):
     modules = {"constraints": "tables.constraints", "adopt_constraints": "adopt.from_constraints",
-               "rigid_body_joints": "build.constraint_settings", "bullet": "tables.bullet"}
+               "rigid_body_joints": "builder.constraint_settings", "bullet": "tables.bullet"}
     return {name: omi(f"io.blender.{module}") for name, module in modules.items()}
 
 
@@ -199,6 +199,6 @@ def test_sync_from_blender_then_to_blender_reports_nothing(clean_scene, omi, cas
     assert issues == []
     joint.omi_physics.joint.connected_object = second  # the joint frame is the constraint object's ...
     joint.parent = first  # ... and its body is object1's
-    omi("io.blender.build.rigid_body").build_rigid_bodies(clean_scene, [first, second, joint],
+    omi("io.blender.builder.rigid_body").build_rigid_bodies(clean_scene, [first, second, joint],
                                                    omi("properties.convert_build").SettingsPhysics(clean_scene), issues)
     assert [issue.message for issue in issues] == []

@@ -20,7 +20,7 @@ def fit(omi):
 
 @pytest.fixture
 def meshes(omi):
-    return omi("io.blender.build.shape_data")
+    return omi("io.blender.builder.shape_data")
 
 
 def link(mesh: bpy.types.Mesh, name: str = "Fitted", *, transformed: bool = True) -> bpy.types.Object:

@@ -11,12 +11,12 @@ from export_support import add_constraint, add_rigid_body, mesh_object
 
 @pytest.fixture
 def joints(omi):
-    return omi("io.blender.build.constraint_settings")
+    return omi("io.blender.builder.constraint_settings")
 
 
 @pytest.fixture
 def filters(omi):
-    return omi("io.blender.build.collision_filters")
+    return omi("io.blender.builder.collision_filters")
 
 
 def lin(joints, axes, low=0.0, high=0.0, *, stiffness=None, damping=0.0):

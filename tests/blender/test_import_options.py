@@ -103,7 +103,7 @@ def test_a_failing_hook_still_imports_the_rest(spec_dir, omi, monkeypatch):
     def broken(*_args, **_kwargs):
         raise RuntimeError("simulated bug")
 
-    monkeypatch.setattr(omi("io.blender.build.rigid_body"), "build_rigid_bodies", broken)
+    monkeypatch.setattr(omi("io.blender.builder.rigid_body"), "build_rigid_bodies", broken)
     imported = support.import_gltf(spec_dir / JOINT_EXAMPLE)
     assert imported.result == {'FINISHED'}
     assert any("failed while creating the physics" in text and "simulated bug" in text

@@ -13,7 +13,7 @@ import pytest
 
 @pytest.fixture
 def meshes(omi):
-    return omi("io.blender.build.shape_data")
+    return omi("io.blender.builder.shape_data")
 
 
 def vertex_array(mesh: bpy.types.Mesh) -> np.ndarray:

@@ -14,7 +14,7 @@ TOL = 1e-4
 
 @pytest.fixture
 def meshes(omi):
-    return omi("io.blender.build.shape_data")
+    return omi("io.blender.builder.shape_data")
 
 
 def add_object(mesh, *, location=(5.0, -3.0, 2.0), rotation=(0.4, -0.7, 1.1), scale=(2.0, 0.5, 3.0)):

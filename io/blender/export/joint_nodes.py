@@ -38,7 +38,7 @@ from mathutils import Matrix
 
 from ...omi import model
 from ..adopt import from_constraints
-from ..build import constraint_settings
+from ..builder import constraint_settings
 from . import node_frames
 
 

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 import bpy
 
 from ...omi import model
-from ..build.plan import Frames
+from ..builder.plan import Frames
 from . import joint_nodes, node_frames
 
 

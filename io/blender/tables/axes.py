@@ -60,7 +60,7 @@ def joint_axes(indices: Sequence[int], *, to_blender: bool) -> tuple[tuple[int, 
 
     The one home of the joint axis change. The settings hold the joint object's local Blender axes (what the
     panel shows as X, Y, Z), the model glTF's; it runs once per way a joint goes: settings <-> model
-    (`properties/convert_joint`), model -> Blender constraints (`build/constraint_settings.from_model`, fed the
+    (`properties/convert_joint`), model -> Blender constraints (`builder/constraint_settings.from_model`, fed the
     document on import) and Blender constraints -> model (`adopt/from_constraints`). A range along a flipped
     axis flips with it (`signed_range`), a drive's targets change sign.
     """

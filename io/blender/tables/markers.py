@@ -25,7 +25,7 @@ BONE_PART = "omi_bone_part"  # on a rigid-body object standing for a bone's phys
 BONE_TARGET = "omi_bone_target"  # on the empty under a bone part that the bone copies (the bone's own frame)
 # ID properties that must never reach glTF extras
 LOCKS = "omi_physics_locks"  # on a body: the transform locks the build set for infinite mass / inertia
-BUILT = "omi_built"  # on an object with a rigid body: what the last build wrote into it (build/built_values)
+BUILT = "omi_built"  # on an object with a rigid body: what the last build wrote into it (builder/built_values)
 PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT)
 
 

@@ -240,7 +240,8 @@ class Builder:
         rigid.kinematic = body.motion == 'KINEMATIC'
         rigid.enabled = True
         if body.motion != 'STATIC':
-            motion = body.motion_values if body.motion_values is not None else model.Motion(model.motion_type(body.motion.lower()))
+            motion = body.motion_values if body.motion_values is not None \
+                else model.Motion(model.motion_type(body.motion.lower()))
             settle_motion(self, self.report, owner, body.rigid, motion=motion, world=self.frames.world(body.rigid))
             mass = model.DEFAULT_MASS if math.isinf(motion.mass) else motion.mass  # infinite: locked (settle_motion)
             if mass < BLENDER_MIN_MASS:
