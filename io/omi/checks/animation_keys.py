@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
-from ..dialects.base import Dialect
+from ..dialects.base import Dialect, field_tables
 from ..dialects.fields import Field
 from ..dialects.pointers import ANIMATION_POINTER_EXTENSION, PointerTemplate, channel_pointers, match
 from ..json_types import get
@@ -71,11 +71,7 @@ def _dialect(template: PointerTemplate) -> Dialect:
 def _field(template: PointerTemplate) -> Field | None:
     """The dialect's declaration of the value a pointer template names (its bounds), found by its key."""
     key = template.path[-1] if template.path else None
-    dialect = _dialect(template)
-    tables = (*dialect.shape_fields.values(), dialect.motion_fields, dialect.collider_fields,
-              dialect.trigger_fields, dialect.material_fields, dialect.filter_fields, dialect.limit_fields,
-              dialect.drive_fields, dialect.joint_settings_fields, dialect.joint_fields)
-    return next((spec for table in tables for spec in table if spec.key == key), None)
+    return next((spec for table in field_tables(_dialect(template)) for spec in table if spec.key == key), None)
 
 
 def value_problem(template: PointerTemplate, values: Sequence[float]) -> str | None:

@@ -128,11 +128,15 @@ def explicit_shape_default(shape_type: str, dialect: Dialect) -> dict[str, objec
     return {}
 
 
+def field_tables(dialect: Dialect) -> tuple[tuple[Field, ...], ...]:
+    """Every Field table of a dialect: the shape types', then each item's."""
+    return (*dialect.shape_fields.values(), dialect.motion_fields, dialect.collider_fields, dialect.trigger_fields,
+            dialect.material_fields, dialect.filter_fields, dialect.limit_fields, dialect.drive_fields,
+            dialect.joint_settings_fields, dialect.joint_fields)
+
+
 def all_keys(dialect: Dialect) -> tuple[str, ...]:
     """Every JSON key a dialect's tables declare (object keys, array homes, shape type names), sorted."""
-    tables = (*dialect.shape_fields.values(), dialect.motion_fields, dialect.collider_fields,
-              dialect.trigger_fields, dialect.material_fields, dialect.filter_fields, dialect.limit_fields,
-              dialect.drive_fields, dialect.joint_settings_fields, dialect.joint_fields)
-    found = {spec.key for table in tables for spec in table}
+    found = {spec.key for table in field_tables(dialect) for spec in table}
     found |= set(dialect.homes) | set(dialect.shape_fields) | set(dialect.body_parts)
     return tuple(sorted(found))
