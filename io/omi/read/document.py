@@ -7,13 +7,18 @@ joints (once every body is known), the extensionsUsed check, then each node's pa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
 from ..checks import rules
-from ..json_types import get
+from ..json_types import Where, get, join
 from ..model import NodePhysics
 from .joints import read_joint
 from .legacy import attach_legacy_shapes
-from .state import ReadState
+from .state import ReadState, document_array, revision
 from .triggers import resolve_compound_triggers
+
+T = TypeVar("T")
 
 
 def run(state: ReadState) -> None:
@@ -28,6 +33,24 @@ def run(state: ReadState) -> None:
     check_extensions_used(state)
     state.doc.revisions |= state.items.revisions_seen
     freeze(state)
+
+
+def read_item_arrays(state: ReadState, revision_of: Mapping[str, str]) -> None:
+    """The document-level arrays (shapes, materials, filters, joint settings), each read from the extension the
+    dialect's `homes` put it in; `revision_of` names the revision a non-empty array shows (by array key)."""
+    items = state.items
+    state.shapes = _item_array(state, "shapes", items.read_shape, revision_of)
+    state.materials = _item_array(state, "physicsMaterials", items.read_material, revision_of)
+    state.filters = _item_array(state, "collisionFilters", items.read_filter, revision_of)
+    state.joint_settings = _item_array(state, "physicsJoints", items.read_joint_settings, revision_of)
+
+
+def _item_array(state: ReadState, key: str, read_item: Callable[[Any, Where], T],
+                revision_of: Mapping[str, str]) -> list[T]:
+    at, raw = document_array(state, state.dialect.homes[key], key)
+    if raw and key in revision_of:
+        revision(state, revision_of[key], at)
+    return [read_item(item, join(at, i)) for i, item in enumerate(raw)]
 
 
 def freeze(state: ReadState) -> None:

@@ -25,8 +25,8 @@ from ..dialects.khr import BODY_EXTENSION, GEOMETRY_FIELDS, SHAPE_EXTENSION
 from ..json_types import MISSING, ROOT, Where, bool_or, get, index_or_none, is_number, join, obj_or_none, report
 from ..model import Collider, Motion, PhysicsDocument, Shape
 from . import bodies, triggers
-from .document import run
-from .state import ReadState, Spelling, document_array, node_extensions, resolve, revision
+from .document import read_item_arrays, run
+from .state import ReadState, Spelling, node_extensions, resolve, revision
 
 REV_KHR_BODY = BODY_EXTENSION
 REV_KHR_SHAPES = SHAPE_EXTENSION
@@ -43,16 +43,7 @@ def read(gltf: Mapping[str, Any], doc: PhysicsDocument, dialect: Dialect, tree_m
 
 
 def read_arrays(state: ReadState) -> None:
-    at, raw = document_array(state, SHAPE_EXTENSION, "shapes")
-    if raw:
-        revision(state, REV_KHR_SHAPES, at)
-    state.shapes = [state.items.read_shape(item, join(at, i)) for i, item in enumerate(raw)]
-    at, raw = document_array(state, BODY_EXTENSION, "physicsMaterials")
-    state.materials = [state.items.read_material(item, join(at, i)) for i, item in enumerate(raw)]
-    at, raw = document_array(state, BODY_EXTENSION, "collisionFilters")
-    state.filters = [state.items.read_filter(item, join(at, i)) for i, item in enumerate(raw)]
-    at, raw = document_array(state, BODY_EXTENSION, "physicsJoints")
-    state.joint_settings = [state.items.read_joint_settings(item, join(at, i)) for i, item in enumerate(raw)]
+    read_item_arrays(state, {"shapes": REV_KHR_SHAPES})
     state.colliders = []
     for name in state.dialect.extensions:  # the document-level keys beside the arrays: named (not kept yet)
         content = get(state.extensions, name)

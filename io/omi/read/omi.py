@@ -27,7 +27,7 @@ from ..json_keys import value_key
 from ..json_types import MISSING, ROOT, get, join, obj_or_none
 from ..model import PhysicsDocument, Shape, Unknown
 from . import bodies, joints, legacy, triggers, writers
-from .document import run
+from .document import read_item_arrays, run
 from .state import NodeState, ReadState, Spelling, document_array, node_extensions, revision
 
 COLLIDER = model.LEGACY_COLLIDER_EXTENSION
@@ -47,19 +47,8 @@ def read(gltf: Mapping[str, Any], doc: PhysicsDocument, dialect: Dialect, tree_m
 
 def read_arrays(state: ReadState) -> None:
     dialect = state.dialect
-    shape, body, joint = dialect.shape_extension, dialect.body_extension, dialect.joint_extension
-    at, raw = document_array(state, shape, "shapes")
-    if raw:
-        revision(state, shape, at)
-    state.shapes = [state.items.read_shape(item, join(at, i)) for i, item in enumerate(raw)]
-    at, raw = document_array(state, body, "physicsMaterials")
-    state.materials = [state.items.read_material(item, join(at, i)) for i, item in enumerate(raw)]
-    at, raw = document_array(state, body, "collisionFilters")
-    state.filters = [state.items.read_filter(item, join(at, i)) for i, item in enumerate(raw)]
-    at, raw = document_array(state, joint, "physicsJoints")
-    if raw:
-        revision(state, joint, at)
-    state.joint_settings = [state.items.read_joint_settings(item, join(at, i)) for i, item in enumerate(raw)]
+    shape, joint = dialect.shape_extension, dialect.joint_extension
+    read_item_arrays(state, {"shapes": shape, "physicsJoints": joint})
     joint_root = get(state.extensions, joint)
     if isinstance(joint_root, Mapping) and LEGACY_JOINT_CONSTRAINTS_KEY in joint_root \
             and "physicsJoints" not in joint_root:
