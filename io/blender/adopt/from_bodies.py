@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import cast
 
 import bpy
 
@@ -69,7 +70,8 @@ def compound_parent(obj: bpy.types.Object) -> bpy.types.Object | None:
 
 
 def collision_mask(rigid_body: bpy.types.RigidBodyObject) -> tuple[bool, ...]:
-    return tuple(rigid_body.collision_collections)
+    # The newest stubs type bpy_prop_array without items (not iterable); it holds the 20 switches.
+    return tuple(cast("Iterable[bool]", rigid_body.collision_collections))
 
 
 def filters_needed(bl_scene: bpy.types.Scene) -> bool:
@@ -144,7 +146,8 @@ def _motion(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject,
                for pair in UNNAMED_DAMPING):
         warn(issues, obj, f"its rigid body damping (translation {damping[0]:.3g}, rotation {damping[1]:.3g}) is in "
               "neither OMI nor KHR and was not exported: engines simulate the body undamped")
-    if any(obj.lock_location) or any(obj.lock_rotation):
+    # The newest stubs type bpy_prop_array without items (not iterable): three switches each.
+    if any(cast("Iterable[bool]", obj.lock_location)) or any(cast("Iterable[bool]", obj.lock_rotation)):
         warn(issues, obj, "its transform locks keep it from moving or turning in Blender's simulation; OMI has "
               "no such locks, so they were not exported")
     if rigid_body.use_start_deactivated:
@@ -158,7 +161,8 @@ def _half_sizes(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> tuple[
     # corner[:] rather than tuple(corner): slicing copies the three floats at once (measured 0.2 us against
     # 2.3 us for iterating the RNA array), the whole box 4x faster.
     columns = tuple(zip(*(corner[:] for corner in obj.evaluated_get(depsgraph).bound_box), strict=True))
-    return tuple((max(column) - min(column)) / 2.0 for column in columns)  # type: ignore[return-value]
+    half_x, half_y, half_z = ((max(column) - min(column)) / 2.0 for column in columns)
+    return half_x, half_y, half_z
 
 
 class Bounds:
@@ -171,7 +175,7 @@ class Bounds:
         self._by_mesh: dict[bpy.types.Mesh, tuple[float, float, float]] = {}
 
     def half_sizes(self, obj: bpy.types.Object) -> tuple[float, float, float]:
-        mesh = obj.data if obj.type == 'MESH' and not obj.modifiers else None
+        mesh = cast("bpy.types.Mesh", obj.data) if obj.type == 'MESH' and not obj.modifiers else None  # a MESH's data
         if mesh is None or mesh.shape_keys is not None:
             return _half_sizes(obj, self.depsgraph)
         found = self._by_mesh.get(mesh)
@@ -249,9 +253,10 @@ def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, is
     if rigid_body is None:
         return None
     parent = compound_parent(obj)
-    owner_body = parent.rigid_body if parent is not None else rigid_body  # each `.rigid_body` costs ~1 us
+    # each `.rigid_body` costs ~1 us; a compound parent has one (compound_parent)
+    owner_body = cast("bpy.types.RigidBodyObject", parent.rigid_body) if parent is not None else rigid_body
     motion = None if parent is not None else _motion(obj, rigid_body, issues)
-    if parent is not None and any(abs(component - 1.0) > 1e-6 for component in obj.scale):
+    if parent is not None and any(abs(component - 1.0) > 1e-6 for component in obj.scale[:]):
         warn(issues, obj, f"it is scaled inside compound parent {parent.name!r}; Blender's simulation ignores "
               "that scale, the export keeps the size you see", "info")
     collider = None
