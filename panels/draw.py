@@ -23,11 +23,13 @@ _MOTION_ICONS = {item[0]: item[3] for item in MOTION_TYPE_ITEMS}
 _SHORT_LABELS = {
     "linear_velocity": "Linear", "angular_velocity": "Angular", "center_of_mass": "Center",
     "inertia_diagonal": "Inertia", "inertia_orientation": "Rotation", "gravity_factor": "Gravity",
+    "infinite_inertia": "Infinite",  # under Inertia: its X/Y/Z rows read "Infinite X", "Y", "Z"
     "radius_top": "Radius Top", "radius_bottom": "Bottom",  # one column, as Blender's "Location X / Y / Z"
 }
 _BODY_FIELDS = ("mass", "gravity_factor")
 _VELOCITY_FIELDS = ("linear_velocity", "angular_velocity")
-_MASS_DISTRIBUTION_FIELDS = ("center_of_mass", "inertia_diagonal", "inertia_orientation")
+_MASS_DISTRIBUTION_FIELDS = ("infinite_mass", "center_of_mass", "inertia_diagonal", "infinite_inertia",
+                             "inertia_orientation")
 INERTIA_NOTE = "Inertia 0: computed by engine"  # on the panel, not only in the tooltip
 SIDEBAR_WIDTH = 292  # px: the 3D viewport's sidebar at Blender's factory layout, UI scale 1
 CHARACTER_WIDTH = 6.2  # px: the average width of a character of Blender's UI font at scale 1 (11 px)
@@ -96,8 +98,8 @@ def motion_fields(motion) -> tuple[str, ...]:
         return ()
     if motion.motion_type == 'KINEMATIC':
         return ("linear_velocity", "angular_velocity")
-    return ("mass", "gravity_factor", "linear_velocity", "angular_velocity", "center_of_mass",
-            "inertia_diagonal", "inertia_orientation")
+    return ("mass", "gravity_factor", "linear_velocity", "angular_velocity", "infinite_mass", "center_of_mass",
+            "inertia_diagonal", "infinite_inertia", "inertia_orientation")
 
 
 def draw_motion(layout: bpy.types.UILayout, motion) -> None:
@@ -116,7 +118,8 @@ def draw_velocity(layout: bpy.types.UILayout, motion) -> None:
 
 
 def draw_mass_distribution(layout: bpy.types.UILayout, motion) -> None:
-    """Center of mass and inertia; that zero inertia means 'computed' is said on the panel itself."""
+    """Infinite mass, center of mass, inertia and the axes of infinite inertia (KHR's 0, read from files and
+    written to KHR); that zero inertia means 'computed' is said on the panel itself."""
     for name in motion_fields(motion):
         if name in _MASS_DISTRIBUTION_FIELDS:
             short_prop(layout.column(align=True), motion, name)

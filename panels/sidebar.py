@@ -151,7 +151,8 @@ class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
         if not len(state.problems):
             layout.label(text="No problems found", icon='CHECKMARK')
             return
-        layout.template_list("OMI_UL_problems", "", state, "problems", state, "problems_active_index", rows=4)
+        layout.template_list("OMI_UL_problems", "", state, "problems", state, "problems_active_index", rows=4,
+                             item_dyntip_propname="message")  # a row's tooltip: its whole message
         if 0 <= state.problems_active_index < len(state.problems):  # the active problem's message, whole
             problem = state.problems[state.problems_active_index]
             box = layout.box()

@@ -131,8 +131,8 @@ def test_collider_offset_and_compound(ui, tagged):
 @pytest.mark.parametrize(("motion_type", "expected"), [
     ('STATIC', ["motion_type"]),
     ('KINEMATIC', ["motion_type", "linear_velocity", "angular_velocity"]),
-    ('DYNAMIC', ["motion_type", "mass", "gravity_factor", "linear_velocity", "angular_velocity", "center_of_mass",
-                 "inertia_diagonal", "inertia_orientation"]),
+    ('DYNAMIC', ["motion_type", "mass", "gravity_factor", "linear_velocity", "angular_velocity", "infinite_mass",
+                 "center_of_mass", "inertia_diagonal", "infinite_inertia", "inertia_orientation"]),
 ])
 def test_body_panel_shows_the_fields_of_the_motion_type(ui, tagged, motion_type, expected):
     """Body Motion and its sub-panels (Initial Velocity, Mass Distribution) together, in order."""
@@ -283,6 +283,9 @@ def test_validate_panel_lists_problems_after_a_check(ui, tagged):
     row = Recorder()
     ui.lists.OMI_UL_problems.draw_item(None, None, row, state, state.problems[0], 0, state, "problems_active_index", 0)
     assert row.labels()[0] == tagged.name
+    problems_list = next(c for c in shown.walk() if c.kind == "template_list")
+    assert problems_list.kwargs["item_dyntip_propname"] == "message"  # a row's tooltip: the whole message
+    assert state.problems[0].bl_rna.properties["message"].type == 'STRING'  # what Blender reads the tooltip from
     assert row.operator_calls("omi.select_problem")[0].kwargs["properties"].index == 0
 
 
