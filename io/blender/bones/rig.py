@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeAlias, cast
 
 import bpy
 from mathutils import Matrix
@@ -21,6 +22,7 @@ from ..tables.markers import BONE_PART, BONE_TARGET, is_generated
 
 FOLLOW_BONE = "OMI ragdoll"  # the bone constraint that makes a bone follow its part
 _FOLLOWING = ('COPY_TRANSFORMS', 'CHILD_OF')
+_Following: TypeAlias = "bpy.types.CopyTransformsConstraint | bpy.types.ChildOfConstraint"  # _FOLLOWING's types
 
 
 @dataclass(frozen=True)
@@ -43,8 +45,13 @@ def new_part(name: str, world: Matrix, collection: bpy.types.Collection, bone: s
     return part
 
 
+def _pose(armature: bpy.types.Object) -> bpy.types.Pose:
+    """An armature object's pose (the stubs allow None: objects of other types have none)."""
+    return cast(bpy.types.Pose, armature.pose)
+
+
 def pose_world(armature: bpy.types.Object, bone: str) -> Matrix:
-    return armature.matrix_world @ armature.pose.bones[bone].matrix
+    return armature.matrix_world @ _pose(armature).bones[bone].matrix
 
 
 def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *, mute: bool = False) -> None:
@@ -60,7 +67,8 @@ def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *
     target.parent = part
     target.matrix_parent_inverse = Matrix.Identity(4)
     target.matrix_basis = part.matrix_world.inverted_safe() @ pose_world(armature, bone)
-    constraint = armature.pose.bones[bone].constraints.new('COPY_TRANSFORMS')
+    constraints = _pose(armature).bones[bone].constraints
+    constraint = cast(bpy.types.CopyTransformsConstraint, constraints.new('COPY_TRANSFORMS'))
     constraint.name = FOLLOW_BONE
     constraint.target = target
     constraint.mute = mute
@@ -68,13 +76,13 @@ def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *
 
 def unfollow(armature: bpy.types.Object, bone: str) -> None:
     """Remove the bone's follow constraint and its target empty."""
-    pose_bone = armature.pose.bones[bone]
+    pose_bone = _pose(armature).bones[bone]
     constraint = pose_bone.constraints.get(FOLLOW_BONE)
     if constraint is None:
         return
-    target = constraint.target
+    target = cast(bpy.types.CopyTransformsConstraint, constraint).target  # follow_part made it
     pose_bone.constraints.remove(constraint)
-    if target is not None and BONE_TARGET in target:
+    if target is not None and target.get(BONE_TARGET) is not None:
         bpy.data.objects.remove(target)
 
 
@@ -84,7 +92,7 @@ def ride_bone(part: bpy.types.Object, armature: bpy.types.Object, bone: str) -> 
     part.parent = armature
     part.parent_type = 'BONE'
     part.parent_bone = bone
-    pose_bone = armature.pose.bones[bone]
+    pose_bone = _pose(armature).bones[bone]
     bone_tail = armature.matrix_world @ pose_bone.matrix @ Matrix.Translation((0.0, pose_bone.length, 0.0))
     part.matrix_parent_inverse = Matrix.Identity(4)
     part.matrix_basis = bone_tail.inverted_safe() @ world  # a bone child hangs from the bone's tail
@@ -100,19 +108,20 @@ def reparent_keeping_world(obj: bpy.types.Object, parent: bpy.types.Object) -> N
 
 def _is_body(obj: bpy.types.Object) -> bool:
     """A Blender rigid body, or this rig's part (which has none when the import built no rigid bodies)."""
-    return obj.rigid_body is not None or BONE_PART in obj
+    return obj.rigid_body is not None or obj.get(BONE_PART) is not None
 
 
 def part_of_target(target: bpy.types.Object | None) -> bpy.types.Object | None:
     """The part a bone follows through `target`: this rig's bone target's parent, or a rigid-body object."""
     if target is None or is_generated(target):
         return None
-    if BONE_TARGET in target:
+    if target.get(BONE_TARGET) is not None:
         return target.parent
     return target if _is_body(target) else None
 
 
-def parts_of(armature: bpy.types.Object, scene_objects: bpy.types.bpy_prop_collection | None = None) -> list[BonePart]:
+def parts_of(armature: bpy.types.Object,
+             scene_objects: bpy.types.bpy_prop_collection[bpy.types.Object] | None = None) -> list[BonePart]:
     """The bone parts of an armature: bones following a part, and this rig's parts riding on a bone."""
     found: list[BonePart] = []
     if armature.type != 'ARMATURE' or armature.pose is None:
@@ -120,18 +129,18 @@ def parts_of(armature: bpy.types.Object, scene_objects: bpy.types.bpy_prop_colle
     for pose_bone in armature.pose.bones:
         for constraint in pose_bone.constraints:
             if constraint.type in _FOLLOWING and getattr(constraint, "subtarget", "") == "":
-                part = part_of_target(constraint.target)
+                part = part_of_target(cast("_Following", constraint).target)
                 if part is not None:
                     found.append(BonePart(armature, pose_bone.name, part, True))
                     break
     for child in armature.children if scene_objects is None else scene_objects:
-        if child.parent is armature and child.parent_type == 'BONE' and BONE_PART in child:
+        if child.parent is armature and child.parent_type == 'BONE' and child.get(BONE_PART) is not None:
             found.append(BonePart(armature, child.parent_bone, child, False))
     # A bone's shape or joint frame that belongs to the body of a bone above it hangs under that body's part,
     # and is still its own bone's physics.
     bones = {part.bone for part in found}
-    for part in list(found):
-        for child in part.part.children_recursive:
+    for bone_part in list(found):
+        for child in bone_part.part.children_recursive:
             bone = child.get(BONE_PART)
             if isinstance(bone, str) and bone not in bones and bone in armature.pose.bones:
                 found.append(BonePart(armature, bone, child, False))
@@ -149,21 +158,22 @@ def set_simulated(armature: bpy.types.Object, simulated: bool) -> int:
     for found in parts_of(armature):
         if not found.follows_simulation:
             continue
-        pose_bone = armature.pose.bones[found.bone]
+        pose_bone = _pose(armature).bones[found.bone]
         for constraint in pose_bone.constraints:
-            if constraint.type in _FOLLOWING and part_of_target(constraint.target) is found.part:
+            if constraint.type in _FOLLOWING and part_of_target(cast("_Following", constraint).target) is found.part:
                 constraint.mute = not simulated
         posed = found.part.constraints.get(POSED)
         if posed is not None:
             found.part.constraints.remove(posed)
         if not simulated:
-            posed = found.part.constraints.new('CHILD_OF')
-            posed.name = POSED
-            posed.target = armature
-            posed.subtarget = found.bone
-            rest = armature.matrix_world @ armature.data.bones[found.bone].matrix_local  # where the part was made
-            posed.inverse_matrix = rest.inverted_safe()
-            posed.set_inverse_pending = False
+            child_of = cast(bpy.types.ChildOfConstraint, found.part.constraints.new('CHILD_OF'))
+            child_of.name = POSED
+            child_of.target = armature
+            child_of.subtarget = found.bone
+            bones = cast(bpy.types.Armature, armature.data).bones  # an armature object's data
+            rest = armature.matrix_world @ bones[found.bone].matrix_local  # where the part was made
+            child_of.inverse_matrix = rest.inverted_safe()
+            child_of.set_inverse_pending = False
         if found.part.rigid_body is not None:
             found.part.rigid_body.kinematic = not simulated
         switched += 1
