@@ -17,7 +17,7 @@ generated for the body (its OWNER), so a rebuild or a clear removes it and the e
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, cast
 
 import bpy
 from mathutils import Matrix, Vector
@@ -40,8 +40,8 @@ def world_gravity(bl_scene: bpy.types.Scene) -> Vector:
     world = bl_scene.rigidbody_world
     if not bl_scene.use_gravity or world is None:
         return Vector()
-    weights = world.effector_weights
-    return Vector(bl_scene.gravity) * weights.gravity * weights.all
+    weights = cast(bpy.types.EffectorWeights, world.effector_weights)  # every rigid body world has them
+    return bl_scene.gravity * weights.gravity * weights.all  # a new Vector
 
 
 class Site(Protocol):
@@ -78,10 +78,10 @@ def start_velocities(site: Site, owner: bpy.types.Object, rigid: bpy.types.Objec
         motor[GENERATED] = STARTER
         motor[OWNER] = owner
         motor.empty_display_size = 0.1
-        motor.matrix_basis = Matrix.LocRotScale(at, _X.rotation_difference(direction), None)
+        motor.matrix_basis = Matrix.LocRotScale(at, _X.rotation_difference(direction), None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
         generated.objects.link(motor)
-        world.constraints.objects.link(motor)
-        constraint = motor.rigid_body_constraint
+        cast(bpy.types.Collection, world.constraints).objects.link(motor)  # ensure_world made it
+        constraint = cast(bpy.types.RigidBodyConstraint, motor.rigid_body_constraint)  # linking the empty made it
         constraint.type = 'MOTOR'
         constraint.object1, constraint.object2 = anchor, rigid
         constraint.disable_collisions = True
@@ -104,11 +104,11 @@ def _anchor(site: Site, owner: bpy.types.Object, at: Vector) -> bpy.types.Object
     anchor = bpy.data.objects.new(f"{owner.name} start anchor", site.meshes.body())
     anchor[GENERATED] = STARTER
     anchor[OWNER] = owner
-    anchor.matrix_basis = Matrix.Translation(at)
+    anchor.matrix_basis = Matrix.Translation(at)  # type: ignore[arg-type]  # the stubs' Translation takes no Vector
     site.generated.objects.link(anchor)
     site.link_body(anchor)
-    body = anchor.rigid_body
+    body = cast(bpy.types.RigidBodyObject, anchor.rigid_body)  # linking the mesh object made it
     body.type = 'PASSIVE'
     body.collision_shape = 'SPHERE'
-    body.collision_collections = (False,) * 20
+    body.collision_collections = (False,) * 20  # type: ignore[assignment]  # the newest stubs' bpy_prop_array takes no tuple
     return anchor

@@ -8,6 +8,7 @@ First every object is decided, given its mesh, created and linked (linking makes
 from __future__ import annotations
 
 import math
+from typing import TypeAlias, cast
 
 import bpy
 from mathutils import Matrix, Quaternion
@@ -43,6 +44,9 @@ from .shapes import MESH_TYPES, PRIMITIVE_TYPES, ShapeMeshes, bounds_match, coll
 from .world import ensure_world, generated_collection
 
 NO_COLLECTIONS = (False,) * collision_filters.COLLECTION_COUNT
+# What `finish_joint` needs for one constraint object: the constraint, its two rigid-body objects, and
+# whether they collide.
+JointPlan: TypeAlias = tuple[constraint_settings.ConstraintSpec, bpy.types.Object, bpy.types.Object, bool]
 # Turns that put the constraint's working axis ('Z' for hinges, 'X' for the others) on a joint axis.
 _ALIGN = {
     ('Z', 0): Quaternion((0.0, 1.0, 0.0), math.pi / 2), ('Z', 1): Quaternion((1.0, 0.0, 0.0), -math.pi / 2),
@@ -57,7 +61,7 @@ def _fits(obj: bpy.types.Object, shape: PlannedShape) -> bool:
         return False
     if shape.shape.type in MESH_TYPES:
         return shape.own_mesh
-    return is_shape_mesh(obj) or bounds_match(obj.data, shape.shape)
+    return is_shape_mesh(obj) or bounds_match(cast(bpy.types.Mesh, obj.data), shape.shape)  # a MESH's data
 
 
 def _name(value: model.PhysicsMaterial | model.CollisionFilter | None) -> str:
@@ -74,13 +78,14 @@ class Builder:
         self.meshes = ShapeMeshes(GENERATED)
         self.world = ensure_world(bl_scene)
         self.generated = generated_collection(bl_scene)
-        self.world_objects = self.world.collection.objects  # linking here makes an object's rigid body
+        # linking here makes an object's rigid body; ensure_world made the collection
+        self.world_objects = cast(bpy.types.Collection, self.world.collection).objects
         self.built_before = set(self.world_objects)  # rigid bodies this build leaves alone
         self.linked: set[bpy.types.Object] = set(self.built_before)
 
     # -- first: decide, assign meshes, create and link objects (linking makes rigid_body and rigid_body_constraint)
 
-    def prepare_body(self, body: PlannedBody, bodies: dict) -> None:
+    def prepare_body(self, body: PlannedBody, bodies: dict[bpy.types.Object, PlannedBody]) -> None:
         owner = body.owner
         shapes = body.shapes
         rigid = body.rigid = owner if owner.type == 'MESH' else self._proxy(body)
@@ -120,7 +125,7 @@ class Builder:
         proxy.matrix_basis = start
         self.generated.objects.link(proxy)
         follower, leader = (owner, proxy) if body.motion == 'DYNAMIC' else (proxy, owner)
-        constraint = follower.constraints.new('CHILD_OF')
+        constraint = cast(bpy.types.ChildOfConstraint, follower.constraints.new('CHILD_OF'))
         constraint.name = FOLLOW
         constraint.target = leader
         constraint.inverse_matrix = start.inverted_safe()
@@ -128,7 +133,7 @@ class Builder:
         return proxy
 
     def _carrier(self, body: PlannedBody, shape: PlannedShape,
-                 bodies: dict) -> tuple[PlannedShape, bpy.types.Object, bool]:
+                 bodies: dict[bpy.types.Object, PlannedBody]) -> tuple[PlannedShape, bpy.types.Object, bool]:
         carrier = shape.carrier
         direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
         if direct and carrier not in bodies and _fits(carrier, shape) \
@@ -155,7 +160,7 @@ class Builder:
             self.linked.add(obj)
             self.world_objects.link(obj)
 
-    def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, object]]:
+    def prepare_joint(self, obj: bpy.types.Object) -> list[tuple[bpy.types.Object, JointPlan]]:
         """Constraint objects for one joint object, each with what `finish_joint` needs."""
         found = self.switches.physics(obj)
         joint = None if found is None else found.physics.joint
@@ -183,16 +188,17 @@ class Builder:
         frame = self.frames.world(obj)
         location, rotation, _scale = frame.decompose()
         other_location, other_rotation, _ = self.frames.world(other).decompose()
-        rest_offset = tuple(rotation.inverted() @ (other_location - location))
+        offset = rotation.inverted() @ (other_location - location)
+        rest_offset = (offset.x, offset.y, offset.z)
         turn_axis, turn_angle = rotation.rotation_difference(other_rotation).to_axis_angle()
-        rest_angles = constraint_settings.rest_turn(tuple(turn_axis), turn_angle)
+        rest_angles = constraint_settings.rest_turn((turn_axis.x, turn_axis.y, turn_axis.z), turn_angle)
         limits, drives = constraint_settings.from_model(joint.settings)
         specs, notes = constraint_settings.plan_constraints(limits, drives, rest_offset, rest_angles)
         for note in notes:
             self.report.cannot(note, obj)
         if not specs:
             self.report.warn(obj, "/joint", "joint limits and drives constrain nothing: no Blender constraint")
-        made: list[tuple[bpy.types.Object, object]] = []
+        made: list[tuple[bpy.types.Object, JointPlan]] = []
         for index, spec in enumerate(specs):
             empty = bpy.data.objects.new(f"{obj.name} {spec.type.lower()}" + (f" {index}" if index else ""), None)
             empty[GENERATED] = "joint"
@@ -201,10 +207,10 @@ class Builder:
             empty.empty_display_size = 0.25
             empty.parent = first
             align = _ALIGN[(spec.align, spec.axis)] if spec.align else Quaternion()
-            world = Matrix.LocRotScale(location, rotation @ align, None)
+            world = Matrix.LocRotScale(location, rotation @ align, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
             empty.matrix_basis = self.frames.world(first).inverted_safe() @ world
             self.generated.objects.link(empty)
-            self.world.constraints.objects.link(empty)
+            cast(bpy.types.Collection, self.world.constraints).objects.link(empty)  # ensure_world made it
             made.append((empty, (spec, first, second, joint.enable_collision)))
         return made
 
@@ -219,21 +225,22 @@ class Builder:
         anchor = bpy.data.objects.new(f"{at.name} world anchor", self.meshes.body())
         anchor[GENERATED] = ANCHOR
         anchor[OWNER] = joint_object
-        anchor.matrix_basis = Matrix.LocRotScale(location, rotation, None)
+        anchor.matrix_basis = Matrix.LocRotScale(location, rotation, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
         self.generated.objects.link(anchor)
         self._link_body(anchor)
-        rigid = anchor.rigid_body
+        rigid = cast(bpy.types.RigidBodyObject, anchor.rigid_body)  # linking the mesh object made it
         rigid.type = 'PASSIVE'
         rigid.collision_shape = 'SPHERE'
-        rigid.collision_collections = NO_COLLECTIONS
+        rigid.collision_collections = NO_COLLECTIONS  # type: ignore[assignment]  # the newest stubs' bpy_prop_array takes no tuple
         return anchor
 
     # -- then: rigid body and constraint settings
 
     def finish_body(self, body: PlannedBody, collections_of: dict[bpy.types.Object, tuple[bool, ...]]) -> None:
         owner = body.owner
-        rigid = body.rigid.rigid_body if body.rigid is not None else None
-        if rigid is None:
+        rigid_owner = body.rigid
+        rigid = rigid_owner.rigid_body if rigid_owner is not None else None
+        if rigid_owner is None or rigid is None:
             return
         note_motion(body, self.report)
         rigid.type = 'PASSIVE' if body.motion == 'STATIC' else 'ACTIVE'
@@ -242,7 +249,7 @@ class Builder:
         if body.motion != 'STATIC':
             motion = body.motion_values if body.motion_values is not None \
                 else model.Motion(model.motion_type(body.motion.lower()))
-            settle_motion(self, self.report, owner, body.rigid, motion=motion, world=self.frames.world(body.rigid))
+            settle_motion(self, self.report, owner, rigid_owner, motion=motion, world=self.frames.world(rigid_owner))
             mass = model.DEFAULT_MASS if math.isinf(motion.mass) else motion.mass  # infinite: locked (settle_motion)
             if mass < BLENDER_MIN_MASS:
                 self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's {BLENDER_MIN_MASS:g} kg: "
@@ -252,13 +259,13 @@ class Builder:
         rigid.friction = model.DEFAULT_FRICTION if material is None else material.dynamic_friction
         rigid.restitution = model.DEFAULT_RESTITUTION if material is None else material.restitution
         collections = collections_of.get(owner, NO_COLLECTIONS) if body.shapes else NO_COLLECTIONS
-        rigid.collision_collections = collections
+        rigid.collision_collections = collections  # type: ignore[assignment]  # the newest stubs' bpy_prop_array takes no tuple
         if not body.shapes:
             self.report.warn(owner, "/collider", "body has no collider shape: it collides with nothing")
             rigid.collision_shape = 'SPHERE'
             return
         if not body.compound:
-            self._shape_settings(rigid, body.carriers[0][0], body.rigid is body.carriers[0][0].carrier)
+            self._shape_settings(rigid, body.carriers[0][0], rigid_owner is body.carriers[0][0].carrier)
             return
         rigid.collision_shape = 'COMPOUND'
         owner_world = self.frames.world(owner)
@@ -269,36 +276,36 @@ class Builder:
             if child is None:
                 continue
             child.type = rigid.type
-            child.collision_collections = collections
+            child.collision_collections = collections  # type: ignore[assignment]  # the newest stubs' bpy_prop_array takes no tuple
             self._shape_settings(child, shape, own_mesh=not made)
 
     def _place(self, made: bpy.types.Object, shape: PlannedShape, owner_world: Matrix) -> None:
         """Put a generated carrier at its shape's place; Blender ignores a compound child's scale, so bake it."""
         relative = owner_world.inverted_safe() @ placement(shape, self.frames)
         location, rotation, scale = relative.decompose()
-        made.matrix_basis = Matrix.LocRotScale(location, rotation, None)
+        made.matrix_basis = Matrix.LocRotScale(location, rotation, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
         kind = shape.shape.type
-        scale = (1.0, 1.0, 1.0) if unit_scale(relative) else tuple(scale)
+        baked = (1.0, 1.0, 1.0) if unit_scale(relative) else scale[:]
         if kind in MESH_TYPES:
             source = source_mesh(shape)
             if source is None:
                 self.report.warn(shape.carrier, "/collider/shape", f"{kind} shape has no mesh: shape skipped")
                 made.data = self.meshes.body()
             else:
-                made.data = source if scale == (1.0, 1.0, 1.0) else self.meshes.scaled_copy(source, scale)
+                made.data = source if baked == (1.0, 1.0, 1.0) else self.meshes.scaled_copy(source, baked)
             return
-        made.data = self.meshes.shape(shape.shape, scale)
-        if not still_primitive(kind, scale):
+        made.data = self.meshes.shape(shape.shape, baked)
+        if not still_primitive(kind, baked):
             made[GENERATED] = "shape hull"  # the baked mesh is no longer the primitive: use its hull
             self.report.cannot(BAKED_SCALE, shape.carrier)
 
     def _shape_settings(self, rigid: bpy.types.RigidBodyObject, shape: PlannedShape, own_mesh: bool) -> None:
         kind = collision_shape(shape.shape)
-        if rigid.id_data.get(GENERATED) == "shape hull":
+        if cast(bpy.types.ID, rigid.id_data).get(GENERATED) == "shape hull":  # id_data: the object holding it
             kind = 'CONVEX_HULL'
         if is_tapered(shape.shape):
             self.report.cannot(TAPERED, shape.carrier)
-        rigid.collision_shape = kind
+        rigid.collision_shape = kind  # type: ignore[assignment]  # one of Blender's names (collision_shape); the newest stubs want the Literal
         if kind in ('CONVEX_HULL', 'MESH'):
             # The settings' own mesh is written with modifiers applied; generated meshes have none.
             rigid.mesh_source = 'FINAL' if own_mesh and shape.own_mesh else 'BASE'
@@ -320,12 +327,12 @@ class Builder:
             self.report.cannot(STATIC_FRICTION, body.owner)
         return material
 
-    def finish_joint(self, empty: bpy.types.Object, plan) -> None:
+    def finish_joint(self, empty: bpy.types.Object, plan: JointPlan) -> None:
         spec, first, second, enable_collision = plan
         constraint = empty.rigid_body_constraint
         if constraint is None:
             return
-        constraint.type = spec.type
+        constraint.type = spec.type  # type: ignore[assignment]  # one of Blender's names (tables.constraints); the newest stubs want the Literal
         constraint.object1 = first
         constraint.object2 = second
         constraint.enabled = True
