@@ -2,11 +2,27 @@
 
 import bpy
 
-from . import assign, body, copy, decompose, fit, gravity, joint, library, naming, ragdoll, select, sync, validate
+from . import (
+    assign,
+    body,
+    copy,
+    decompose,
+    fit,
+    gravity,
+    joint,
+    joint_pivot,
+    library,
+    naming,
+    ragdoll,
+    select,
+    sync,
+    validate,
+)
 
 _CLASSES: tuple[type, ...] = (
     *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *gravity.CLASSES, *joint.CLASSES,
-    *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES, *validate.CLASSES,
+    *joint_pivot.CLASSES, *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES,
+    *validate.CLASSES,
 )
 
 
