@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 import bpy
 
 from ..properties import object_physics
+
+# The base of an operator mixin (a class whose users also subclass bpy.types.Operator): the type checker sees
+# an Operator (its poll_message_set, report, layout), Blender a plain class (it registers only the users).
+if TYPE_CHECKING:
+    OperatorMixin = bpy.types.Operator
+else:
+    OperatorMixin = object
 
 # What an operator's execute, invoke and modal return (Blender's operator result flags).
 OperatorResult = set[Literal["RUNNING_MODAL", "CANCELLED", "FINISHED", "PASS_THROUGH", "INTERFACE"]]

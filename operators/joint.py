@@ -3,19 +3,27 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Literal, cast
 
 import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty
 from mathutils import Matrix
 
 from ..properties import object_physics
-from ..properties.joint import AXIS_ITEMS, DRIVE_KIND_ITEMS, JOINT_PRESET_ITEMS
-from .common import OperatorResult, body_object, in_object_mode, link_like, remove_active, selected_objects
+from ..properties.body import OMITriggerSettings
+from ..properties.joint import AXIS_ITEMS, DRIVE_KIND_ITEMS, JOINT_PRESET_ITEMS, OMIJointSettings
+from .common import (
+    OperatorMixin,
+    OperatorResult,
+    body_object,
+    in_object_mode,
+    link_like,
+    remove_active,
+    selected_objects,
+)
 from .hierarchy import Descendants
 from .joint_place import LOCATION_ITEMS, joint_frame
-from .joint_presets import preset_limits, ranged_axis, write_limits
+from .joint_presets import LimitSpec, preset_limits, ranged_axis, write_limits
 
 
 class _PresetProperties:
@@ -33,7 +41,7 @@ class _PresetProperties:
         description="The slider may also turn around its axis, between the minimum and maximum angle",
     )
 
-    def limits(self):
+    def limits(self) -> list[LimitSpec]:
         if self.preset == 'HINGE':
             return preset_limits(self.preset, self.axis, self.angle_min, self.angle_max)
         turn = (self.angle_min, self.angle_max) if self.slider_turns else None
@@ -56,7 +64,7 @@ class _PresetProperties:
 
 
 def _new_empty(context: bpy.types.Context, name: str, parent: bpy.types.Object, world: Matrix, *,
-               display: str, size: float) -> bpy.types.Object:
+               display: Literal['ARROWS', 'PLAIN_AXES'], size: float) -> bpy.types.Object:
     """An empty parented to `parent` whose world matrix is `world` (parent inverse left at identity)."""
     empty = bpy.data.objects.new(name, None)
     empty.empty_display_type = display
@@ -90,6 +98,7 @@ class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
 
     def draw(self, _context: bpy.types.Context) -> None:
         layout = self.layout
+        assert layout is not None, "Blender draws an operator's options in its layout"
         layout.use_property_split = True
         layout.prop(self, "location")
         layout.prop(self, "enable_collision")
@@ -97,6 +106,7 @@ class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         active = context.active_object
+        assert active is not None, "poll: two selected objects, one of them active"
         other = next(obj for obj in selected_objects(context) if obj != active)
         bodies = {obj: body_object(obj) for obj in (active, other)}
         missing = [obj.name for obj, body in bodies.items() if body is None]
@@ -108,7 +118,8 @@ class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
             return {'CANCELLED'}
         # The joint lives under the dynamic body where there is one (ERRATA); the active object wins ties.
         def is_dynamic(obj: bpy.types.Object) -> bool:
-            return object_physics(bodies[obj]).motion.motion_type == 'DYNAMIC'
+            body = cast(bpy.types.Object, bodies[obj])  # none is missing (above)
+            return object_physics(body).motion.motion_type == 'DYNAMIC'
 
         host, connected = (other, active) if is_dynamic(other) and not is_dynamic(active) else (active, other)
         frame = joint_frame(context, self.location, active, other)
@@ -127,15 +138,12 @@ class OMI_OT_create_joint(_PresetProperties, bpy.types.Operator):
         return {'FINISHED'}
 
 
-def _active_joint(context: bpy.types.Context):
+def _active_joint(context: bpy.types.Context) -> OMIJointSettings | None:
     obj = context.active_object
     return object_physics(obj).joint if obj is not None and object_physics(obj).use_joint else None
 
 
-class _JointOperator:
-    if TYPE_CHECKING:  # supplied by bpy.types.Operator, the other base of every user
-        poll_message_set: Callable[[str], None]
-
+class _JointOperator(OperatorMixin):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         if _active_joint(context) is None:
@@ -152,15 +160,18 @@ class OMI_OT_joint_apply_preset(_PresetProperties, _JointOperator, bpy.types.Ope
     bl_options = {'REGISTER', 'UNDO'}
 
     def draw(self, _context: bpy.types.Context) -> None:
-        self.layout.use_property_split = True
-        self.draw_preset(self.layout)
+        layout = self.layout
+        assert layout is not None, "Blender draws an operator's options in its layout"
+        layout.use_property_split = True
+        self.draw_preset(layout)
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
-        joint = _active_joint(context)
+        obj, joint = context.active_object, _active_joint(context)
+        assert obj is not None and joint is not None, "poll: the active object is a joint"
         joint.preset = self.preset
         if self.preset != 'CUSTOM':
             write_limits(joint, self.limits())
-        self.report({'INFO'}, f"{context.active_object.name} is now a {self.preset.lower()} joint")
+        self.report({'INFO'}, f"{obj.name} is now a {self.preset.lower()} joint")
         return {'FINISHED'}
 
 
@@ -173,6 +184,7 @@ class OMI_OT_joint_limit_add(_JointOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
+        assert joint is not None, "poll: the active object is a joint"
         joint.limits.add()
         joint.limits_active_index = len(joint.limits) - 1
         joint.preset = 'CUSTOM'
@@ -188,6 +200,7 @@ class OMI_OT_joint_limit_remove(_JointOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
+        assert joint is not None, "poll: the active object is a joint"
         if not remove_active(joint.limits, joint, "limits_active_index"):
             return {'CANCELLED'}
         joint.preset = 'CUSTOM'
@@ -205,6 +218,7 @@ class OMI_OT_joint_drive_add(_JointOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
+        assert joint is not None, "poll: the active object is a joint"
         drive = joint.drives.add()
         ranged = ranged_axis(joint)
         if ranged is not None:  # drive what the hinge turns or the slider slides on
@@ -232,10 +246,11 @@ class OMI_OT_joint_drive_remove(_JointOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         joint = _active_joint(context)
+        assert joint is not None, "poll: the active object is a joint"
         return {'FINISHED'} if remove_active(joint.drives, joint, "drives_active_index") else {'CANCELLED'}
 
 
-def _active_compound_trigger(context: bpy.types.Context):
+def _active_compound_trigger(context: bpy.types.Context) -> OMITriggerSettings | None:
     obj = context.active_object
     if obj is None:
         return None
@@ -243,10 +258,7 @@ def _active_compound_trigger(context: bpy.types.Context):
     return settings.trigger if settings.use_trigger and settings.trigger.is_compound else None
 
 
-class _CompoundTriggerOperator:
-    if TYPE_CHECKING:  # supplied by bpy.types.Operator, the other base of every user
-        poll_message_set: Callable[[str], None]
-
+class _CompoundTriggerOperator(OperatorMixin):
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
         if _active_compound_trigger(context) is None:
@@ -263,11 +275,11 @@ class OMI_OT_trigger_node_add(_CompoundTriggerOperator, bpy.types.Operator):
     bl_options = {'REGISTER', 'UNDO'}
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
-        active = context.active_object
-        trigger = _active_compound_trigger(context)
+        active, trigger = context.active_object, _active_compound_trigger(context)
+        assert active is not None and trigger is not None, "poll: the active object is a compound trigger"
         present = {node.target for node in trigger.nodes}
         descendants = set(Descendants().of(active))
-        parts = [obj for obj in selected_objects(context)
+        parts: list[bpy.types.Object | None] = [obj for obj in selected_objects(context)
                  if obj in descendants and object_physics(obj).use_trigger and obj not in present]
         for obj in parts or [None]:
             trigger.nodes.add().target = obj
@@ -284,6 +296,7 @@ class OMI_OT_trigger_node_remove(_CompoundTriggerOperator, bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         trigger = _active_compound_trigger(context)
+        assert trigger is not None, "poll: the active object is a compound trigger"
         return {'FINISHED'} if remove_active(trigger.nodes, trigger, "nodes_active_index") else {'CANCELLED'}
 
 
