@@ -40,14 +40,14 @@ def _armature(context: bpy.types.Context) -> bpy.types.Object | None:
 
 def _is_selected(armature: bpy.types.Object, bone: bpy.types.Bone) -> bool:
     """Bone selection: on the pose bone from Blender 5.0, on the bone before."""
-    pose_bone = armature.pose.bones.get(bone.name)
+    pose_bone = rig.pose(armature).bones.get(bone.name)
     if pose_bone is not None and hasattr(pose_bone, "select"):
         return bool(pose_bone.select)
     return bool(getattr(bone, "select", False))
 
 
 def _chosen_bones(armature: bpy.types.Object, which: str) -> list[str]:
-    bones = armature.data.bones
+    bones = rig.armature_data(armature).bones
     deform = [bone.name for bone in bones if bone.use_deform]
     if which == 'SELECTED':
         selected = [bone.name for bone in bones if _is_selected(armature, bone)]
@@ -57,7 +57,7 @@ def _chosen_bones(armature: bpy.types.Object, which: str) -> list[str]:
 
 def _nearest_chosen_parent(armature: bpy.types.Object, bone: str, chosen: set[str]) -> str | None:
     """The nearest bone above `bone` that has (or gets) a part."""
-    parent = armature.data.bones[bone].parent
+    parent = rig.armature_data(armature).bones[bone].parent
     while parent is not None and parent.name not in chosen:
         parent = parent.parent
     return None if parent is None else parent.name
@@ -155,7 +155,7 @@ def _make_part(armature: bpy.types.Object, bone: str, world: Matrix, shape: bone
     collection.objects.link(collider)
     collider.parent = part
     collider.parent_bone = bone  # unused by Blender under an object; the exporter's way to the bone's node
-    collider.matrix_basis = Matrix.Translation(shape.center)
+    collider.matrix_basis = Matrix.Translation(shape.center)  # type: ignore[arg-type]  # the newest stubs' Translation takes no Vector
     settings = object_physics(collider)
     settings.use_collider = True
     settings.collider.shape.shape_type = shape.shape_type

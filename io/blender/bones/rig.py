@@ -45,13 +45,18 @@ def new_part(name: str, world: Matrix, collection: bpy.types.Collection, bone: s
     return part
 
 
-def _pose(armature: bpy.types.Object) -> bpy.types.Pose:
+def pose(armature: bpy.types.Object) -> bpy.types.Pose:
     """An armature object's pose (the stubs allow None: objects of other types have none)."""
     return cast(bpy.types.Pose, armature.pose)
 
 
+def armature_data(armature: bpy.types.Object) -> bpy.types.Armature:
+    """An armature object's data (the stubs type Object.data as any object data, or None)."""
+    return cast(bpy.types.Armature, armature.data)
+
+
 def pose_world(armature: bpy.types.Object, bone: str) -> Matrix:
-    return armature.matrix_world @ _pose(armature).bones[bone].matrix
+    return armature.matrix_world @ pose(armature).bones[bone].matrix
 
 
 def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *, mute: bool = False) -> None:
@@ -67,7 +72,7 @@ def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *
     target.parent = part
     target.matrix_parent_inverse = Matrix.Identity(4)
     target.matrix_basis = part.matrix_world.inverted_safe() @ pose_world(armature, bone)
-    constraints = _pose(armature).bones[bone].constraints
+    constraints = pose(armature).bones[bone].constraints
     constraint = cast(bpy.types.CopyTransformsConstraint, constraints.new('COPY_TRANSFORMS'))
     constraint.name = FOLLOW_BONE
     constraint.target = target
@@ -76,7 +81,7 @@ def follow_part(armature: bpy.types.Object, bone: str, part: bpy.types.Object, *
 
 def unfollow(armature: bpy.types.Object, bone: str) -> None:
     """Remove the bone's follow constraint and its target empty."""
-    pose_bone = _pose(armature).bones[bone]
+    pose_bone = pose(armature).bones[bone]
     constraint = pose_bone.constraints.get(FOLLOW_BONE)
     if constraint is None:
         return
@@ -92,7 +97,7 @@ def ride_bone(part: bpy.types.Object, armature: bpy.types.Object, bone: str) -> 
     part.parent = armature
     part.parent_type = 'BONE'
     part.parent_bone = bone
-    pose_bone = _pose(armature).bones[bone]
+    pose_bone = pose(armature).bones[bone]
     bone_tail = armature.matrix_world @ pose_bone.matrix @ Matrix.Translation((0.0, pose_bone.length, 0.0))
     part.matrix_parent_inverse = Matrix.Identity(4)
     part.matrix_basis = bone_tail.inverted_safe() @ world  # a bone child hangs from the bone's tail
@@ -158,7 +163,7 @@ def set_simulated(armature: bpy.types.Object, simulated: bool) -> int:
     for found in parts_of(armature):
         if not found.follows_simulation:
             continue
-        pose_bone = _pose(armature).bones[found.bone]
+        pose_bone = pose(armature).bones[found.bone]
         for constraint in pose_bone.constraints:
             if constraint.type in _FOLLOWING and part_of_target(cast("_Following", constraint).target) is found.part:
                 constraint.mute = not simulated
@@ -170,8 +175,8 @@ def set_simulated(armature: bpy.types.Object, simulated: bool) -> int:
             child_of.name = POSED
             child_of.target = armature
             child_of.subtarget = found.bone
-            bones = cast(bpy.types.Armature, armature.data).bones  # an armature object's data
-            rest = armature.matrix_world @ bones[found.bone].matrix_local  # where the part was made
+            rest_bone = armature_data(armature).bones[found.bone]
+            rest = armature.matrix_world @ rest_bone.matrix_local  # where the part was made
             child_of.inverse_matrix = rest.inverted_safe()
             child_of.set_inverse_pending = False
         if found.part.rigid_body is not None:

@@ -104,7 +104,7 @@ def _anchor(site: Site, owner: bpy.types.Object, at: Vector) -> bpy.types.Object
     anchor = bpy.data.objects.new(f"{owner.name} start anchor", site.meshes.body())
     anchor[GENERATED] = STARTER
     anchor[OWNER] = owner
-    anchor.matrix_basis = Matrix.Translation(at)  # type: ignore[arg-type]  # the stubs' Translation takes no Vector
+    anchor.matrix_basis = Matrix.Translation(at)  # type: ignore[arg-type]  # the newest stubs' Translation takes no Vector
     site.generated.objects.link(anchor)
     site.link_body(anchor)
     body = cast(bpy.types.RigidBodyObject, anchor.rigid_body)  # linking the mesh object made it
