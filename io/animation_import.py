@@ -26,7 +26,7 @@ import bpy
 from ..properties import convert, library, object_physics
 from .animation_rigid import RigidFollow
 from .blender import gltf_compat
-from .blender.animation import curves, linear_keys
+from .blender.animation import curves, linear_keys, static_values
 from .import_nodes import document_json
 from .omi import model
 from .omi.checks import animation_keys
@@ -283,6 +283,7 @@ class KeyframeWriter:
             _keyframes(key, keys, interpolation)
             self.keyed.append(key)
             curves.put(*key, before[key])  # the settings hold the file's own value again (keying left the last)
+            static_values.remember(*key, before[key])  # and the export writes it, not the key at its frame
         if self.follow is not None:
             self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=lambda: self.apply(self.document),
                                rest=rest_numbers, stated=rest is not None, values=at_keys, frames=frames, field=field,

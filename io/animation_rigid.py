@@ -20,7 +20,7 @@ from typing import Any
 import bpy
 
 from ..properties import convert_build
-from .blender.animation import curves, linear_keys
+from .blender.animation import curves, linear_keys, static_values
 from .blender.builder import rigid_body
 from .blender.tables import markers
 from .omi import model
@@ -117,7 +117,11 @@ class RigidFollow:
         final = blender_values(owners)
         for key, points in recorded.items():
             if key in final and len(points) == len(values):
-                _key_blender(final[key][0], key, points, interpolation)
+                holder, rest_value = final[key]
+                _key_blender(holder, key, points, interpolation)
+                _owner, _index, block_name, name, position = key
+                curves.put(holder, f"{block_name}.{name}", position, rest_value)
+                static_values.remember(holder, f"{block_name}.{name}", position, rest_value)
 
 
 def _key_blender(holder: bpy.types.Object, key: BlenderKey, points: list[tuple[float, float]],

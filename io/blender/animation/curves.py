@@ -53,6 +53,13 @@ def put(id_data: Any, path: str, index: int, value: float) -> None:
         setattr(struct, name, kind(round(value)) if kind in (bool, int) else value)
 
 
+def value(id_data: Any, path: str, index: int) -> float:
+    """One number of a property (an element of an array property) as a float."""
+    struct, name = _resolve(id_data, path)
+    current = getattr(struct, name)
+    return float(current[index] if hasattr(current, "__len__") else current)
+
+
 def insert_keys(id_data: Any, path: str, index: int, points: list[tuple[float, float]]) -> bpy.types.FCurve | None:
     """Keyframes (frame, value) on one property, as `keyframe_insert` one by one makes them (a later point at a
     frame replaces an earlier one; the property keeps the last point's value), in time linear in their number:

@@ -30,6 +30,7 @@ from ...omi.dialects.godot import NAME as GODOT_TARGET
 from ...omi.dialects.khr import NAME as KHR
 from ...omi.dialects.omi import NAME as OMI
 from ...omi.write import writer
+from ..animation import static_values
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import world as world_gravity
@@ -123,7 +124,8 @@ class PhysicsExport:
         if not self.enabled or not records:
             return
         self.output.meet(records[0][0])
-        with collector_paused():
+        # animated properties hold the file's static values the import kept (static_values: issue #27)
+        with collector_paused(), static_values.held([bl_scene, *(obj for _node, obj in records)]):
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
 
     # --- finishing ---------------------------------------------------------------------------------
