@@ -8,16 +8,30 @@ choosing which fields apply (shape fields by shape type, drive fields by drive k
 from __future__ import annotations
 
 import textwrap
+from typing import Literal, cast
 
 import bpy
 
 from ..io.blender.builder.plan import motion_owner
-from ..properties.body import MOTION_TYPE_ITEMS
+from ..properties import object_physics
+from ..properties.body import (
+    MOTION_TYPE_ITEMS,
+    OMIColliderSettings,
+    OMIMotionSettings,
+    OMITriggerSettings,
+)
 from ..properties.convert_build import settings_parts
-from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
+from ..properties.joint import OMIJointDrive, OMIJointLimit
+from ..properties.scene import OMICollisionFilter, OMIPhysicsMaterial, OMISceneSettings
+from ..properties.session import OMIAuthoringState
+from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS, OMIShapeSettings
+
+# The icons passed around here (each a Blender icon in 4.2 and the newest; the stubs type `icon` as the
+# Literal of their version's icons, so a plain str is refused).
+Icon = Literal['NONE', 'BLANK1', 'ERROR', 'INFO', 'MATERIAL', 'FILTER', 'LOCKED', 'ANIM', 'PHYSICS']
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
-_MOTION_ICONS = {item[0]: item[3] for item in MOTION_TYPE_ITEMS}
+_MOTION_ICONS = cast("dict[str, Icon]", {item[0]: item[3] for item in MOTION_TYPE_ITEMS})  # LOCKED, ANIM, PHYSICS
 # Shorter row labels where the property's own name does not fit the label column of a split layout
 # at the Properties editor's default width (the name stays in the tooltip and in Python).
 _SHORT_LABELS = {
@@ -35,7 +49,7 @@ SIDEBAR_WIDTH = 292  # px: the 3D viewport's sidebar at Blender's factory layout
 CHARACTER_WIDTH = 6.2  # px: the average width of a character of Blender's UI font at scale 1 (11 px)
 
 
-def short_prop(layout: bpy.types.UILayout, data, name: str) -> None:
+def short_prop(layout: bpy.types.UILayout, data: bpy.types.PropertyGroup, name: str) -> None:
     """A property under its short label when its own name does not fit the label column."""
     if name in _SHORT_LABELS:
         layout.prop(data, name, text=_SHORT_LABELS[name])
@@ -43,12 +57,19 @@ def short_prop(layout: bpy.types.UILayout, data, name: str) -> None:
         layout.prop(data, name)
 
 
-def draw_wrapped(layout: bpy.types.UILayout, text: str, width: float, icon: str = 'NONE') -> None:
+def draw_wrapped(layout: bpy.types.UILayout, text: str, width: float, icon: Icon = 'NONE') -> None:
     """`text` whole, wrapped to `width` px (a region's width) as label lines: Blender cuts a long label."""
     characters = max(16, int((width - 40) / CHARACTER_WIDTH))
     column = layout.column(align=True)
     for number, line in enumerate(textwrap.wrap(text, characters) or [""]):
         column.label(text=line, icon=icon if number == 0 else 'BLANK1' if icon != 'NONE' else 'NONE')
+
+
+def registered(properties: bpy.types.OperatorProperties | None) -> bpy.types.OperatorProperties:
+    """An operator button's properties: Blender returns None only for an operator that is not registered
+    (the stubs allow it), and the add-on's are while its panels draw."""
+    assert properties is not None, "the add-on's operators are registered while its panels draw"
+    return properties
 
 
 def split_row(layout: bpy.types.UILayout, label: str) -> bpy.types.UILayout:
@@ -64,7 +85,7 @@ def split_row(layout: bpy.types.UILayout, label: str) -> bpy.types.UILayout:
     return value
 
 
-def shape_fields(shape) -> tuple[str, ...]:
+def shape_fields(shape: OMIShapeSettings) -> tuple[str, ...]:
     """The shape properties that apply to the shape's type (the only ones drawn)."""
     if shape.shape_type == 'BOX':
         return ("size",)
@@ -77,7 +98,7 @@ def shape_fields(shape) -> tuple[str, ...]:
     return ("mesh_source",)
 
 
-def draw_shape(layout: bpy.types.UILayout, shape) -> None:
+def draw_shape(layout: bpy.types.UILayout, shape: OMIShapeSettings) -> None:
     """Shape type, the fields of that type, and the optional offset from the object's origin."""
     layout.prop(shape, "shape_type")
     column = layout.column(align=True)
@@ -92,7 +113,7 @@ def draw_shape(layout: bpy.types.UILayout, shape) -> None:
         offset.prop(shape, "offset_rotation")
 
 
-def motion_fields(motion) -> tuple[str, ...]:
+def motion_fields(motion: OMIMotionSettings) -> tuple[str, ...]:
     """Motion properties that mean something for the motion type."""
     if motion.motion_type == 'STATIC':
         return ()
@@ -102,7 +123,7 @@ def motion_fields(motion) -> tuple[str, ...]:
             "inertia_diagonal", "infinite_inertia", "inertia_orientation")
 
 
-def draw_motion(layout: bpy.types.UILayout, motion) -> None:
+def draw_motion(layout: bpy.types.UILayout, motion: OMIMotionSettings) -> None:
     """Motion type, mass and gravity; velocities and mass distribution have sub-panels of their own."""
     layout.prop(motion, "motion_type")
     for name in motion_fields(motion):
@@ -110,14 +131,14 @@ def draw_motion(layout: bpy.types.UILayout, motion) -> None:
             short_prop(layout, motion, name)
 
 
-def draw_velocity(layout: bpy.types.UILayout, motion) -> None:
+def draw_velocity(layout: bpy.types.UILayout, motion: OMIMotionSettings) -> None:
     """Initial linear (m/s) and angular (degrees per second) velocity, one X/Y/Z column each."""
     for name in motion_fields(motion):
         if name in _VELOCITY_FIELDS:
             short_prop(layout.column(align=True), motion, name)
 
 
-def draw_mass_distribution(layout: bpy.types.UILayout, motion) -> None:
+def draw_mass_distribution(layout: bpy.types.UILayout, motion: OMIMotionSettings) -> None:
     """Infinite mass, center of mass, inertia and the axes of infinite inertia (KHR's 0, read from files and
     written to KHR); that zero inertia means 'computed' is said on the panel itself."""
     for name in motion_fields(motion):
@@ -127,8 +148,8 @@ def draw_mass_distribution(layout: bpy.types.UILayout, motion) -> None:
                 layout.label(text=INERTIA_NOTE, icon='INFO')
 
 
-def draw_library_choice(layout: bpy.types.UILayout, settings, name: str, scene_settings, library: str, *,
-                        icon: str, text: str | None = None) -> None:
+def draw_library_choice(layout: bpy.types.UILayout, settings: OMIColliderSettings | OMITriggerSettings, name: str,
+                        scene_settings: OMISceneSettings, library: str, *, icon: Icon, text: str | None = None) -> None:
     """A name field that picks an entry of a scene library (materials or filters)."""
     if text is None:
         layout.prop_search(settings, name, scene_settings, library, icon=icon)
@@ -136,7 +157,7 @@ def draw_library_choice(layout: bpy.types.UILayout, settings, name: str, scene_s
         layout.prop_search(settings, name, scene_settings, library, icon=icon, text=text)
 
 
-def draw_collider(layout: bpy.types.UILayout, collider, scene_settings) -> None:
+def draw_collider(layout: bpy.types.UILayout, collider: OMIColliderSettings, scene_settings: OMISceneSettings) -> None:
     layout.prop(collider, "is_compound")
     if not collider.is_compound:
         draw_shape(layout, collider.shape)
@@ -153,7 +174,7 @@ def draw_collider(layout: bpy.types.UILayout, collider, scene_settings) -> None:
                         text="Filter")
 
 
-def draw_trigger(layout: bpy.types.UILayout, trigger) -> None:
+def draw_trigger(layout: bpy.types.UILayout, trigger: OMITriggerSettings) -> None:
     """Trigger shape, or for a compound trigger the list of its member objects."""
     layout.prop(trigger, "is_compound")
     if trigger.is_compound:
@@ -166,12 +187,13 @@ def draw_trigger(layout: bpy.types.UILayout, trigger) -> None:
         draw_shape(layout, trigger.shape)
 
 
-def draw_trigger_filter(layout: bpy.types.UILayout, trigger, scene_settings) -> None:
+def draw_trigger_filter(layout: bpy.types.UILayout, trigger: OMITriggerSettings,
+                        scene_settings: OMISceneSettings) -> None:
     draw_library_choice(layout, trigger, "collision_filter", scene_settings, "collision_filters", icon='FILTER',
                         text="Filter")
 
 
-def limit_fields(limit) -> tuple[str, ...]:
+def limit_fields(limit: OMIJointLimit) -> tuple[str, ...]:
     """Limit properties that apply: the min/max of the limit's kind, stiffness only when soft."""
     suffix = "linear" if limit.kind == 'LINEAR' else "angular"
     fields = ["kind", "axis_x", "axis_y", "axis_z", "use_min"]
@@ -187,7 +209,7 @@ def limit_fields(limit) -> tuple[str, ...]:
     return tuple(fields)
 
 
-def draw_limit(layout: bpy.types.UILayout, limit) -> None:
+def draw_limit(layout: bpy.types.UILayout, limit: OMIJointLimit) -> None:
     """Kind, axes, then each bound as Blender's constraint panels do: a heading, a switch, the value."""
     fields = limit_fields(limit)
     layout.prop(limit, "kind")
@@ -208,7 +230,7 @@ def draw_limit(layout: bpy.types.UILayout, limit) -> None:
     layout.prop(limit, "damping")
 
 
-def drive_kind(drive) -> str:
+def drive_kind(drive: OMIJointDrive) -> str:
     """'SPRING' when the drive has a position target, 'MOTOR' when only a velocity target, else 'NONE'."""
     if drive.use_position_target:
         return 'SPRING'
@@ -217,7 +239,7 @@ def drive_kind(drive) -> str:
     return 'NONE'
 
 
-def drive_fields(drive) -> tuple[str, ...]:
+def drive_fields(drive: OMIJointDrive) -> tuple[str, ...]:
     """Drive properties that apply to the drive's kind and type (linear or angular target)."""
     fields = ["drive_type", "mode", "axis", "use_position_target"]
     if drive.use_position_target:
@@ -233,7 +255,7 @@ def drive_fields(drive) -> tuple[str, ...]:
     return tuple(fields)
 
 
-def draw_drive(layout: bpy.types.UILayout, drive) -> None:
+def draw_drive(layout: bpy.types.UILayout, drive: OMIJointDrive) -> None:
     """Type, mode and axis; each target and the force cap as a heading with its switch and value."""
     fields = drive_fields(drive)
     layout.prop(drive, "drive_type")
@@ -256,7 +278,7 @@ def draw_drive(layout: bpy.types.UILayout, drive) -> None:
 def joined_bodies(obj: bpy.types.Object) -> tuple[bpy.types.Object | None, bpy.types.Object | None]:
     """The two bodies a joint object joins: its own body and the connected object's (None where missing)."""
     return (motion_owner(obj, settings_parts),
-            motion_owner(obj.omi_physics.joint.connected_object, settings_parts))
+            motion_owner(object_physics(obj).joint.connected_object, settings_parts))
 
 
 def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
@@ -266,13 +288,13 @@ def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> Non
         if body is None:
             value.label(text="No body", icon='ERROR')
         else:
-            icon = _MOTION_ICONS[body.omi_physics.motion.motion_type]
-            value.operator("omi.select_object", text=body.name, icon=icon).name = body.name
+            icon = _MOTION_ICONS[object_physics(body).motion.motion_type]
+            registered(value.operator("omi.select_object", text=body.name, icon=icon)).name = body.name
 
 
 def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """The joined bodies, connection, preset, then the limits and drives lists with the active entry's fields."""
-    joint = obj.omi_physics.joint
+    joint = object_physics(obj).joint
     draw_joined_bodies(layout, obj)
     layout.prop(joint, "connected_object", text="Other Frame")
     layout.prop(joint, "enable_collision", text="Bodies Collide")
@@ -291,14 +313,14 @@ def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     row = layout.row()
     row.template_list("OMI_UL_joint_drives", "", joint, "drives", joint, "drives_active_index", rows=2)
     buttons = row.column(align=True)
-    buttons.operator("omi.joint_drive_add", icon='ADD', text="").kind = 'MOTOR'
-    buttons.operator("omi.joint_drive_add", icon='FORCE_HARMONIC', text="").kind = 'SPRING'
+    registered(buttons.operator("omi.joint_drive_add", icon='ADD', text="")).kind = 'MOTOR'
+    registered(buttons.operator("omi.joint_drive_add", icon='FORCE_HARMONIC', text="")).kind = 'SPRING'
     buttons.operator("omi.joint_drive_remove", icon='REMOVE', text="")
     if 0 <= joint.drives_active_index < len(joint.drives):
         draw_drive(layout.box(), joint.drives[joint.drives_active_index])
 
 
-def draw_material(layout: bpy.types.UILayout, material) -> None:
+def draw_material(layout: bpy.types.UILayout, material: OMIPhysicsMaterial) -> None:
     layout.use_property_split = True
     layout.use_property_decorate = True  # frictions and restitution animate (KHR_animation_pointer)
     layout.label(text="Friction")
@@ -312,7 +334,7 @@ def draw_material(layout: bpy.types.UILayout, material) -> None:
     column.prop(material, "restitution_combine", text="Bounce")
 
 
-def draw_filter(layout: bpy.types.UILayout, collision_filter, ui_state) -> None:
+def draw_filter(layout: bpy.types.UILayout, collision_filter: OMICollisionFilter, ui_state: OMIAuthoringState) -> None:
     """Member systems, then the mask: the listed systems only when the mode uses a list.
 
     `ui_state` (WindowManager.omi_authoring) holds the lists' active rows, which filters do not store.
@@ -322,19 +344,20 @@ def draw_filter(layout: bpy.types.UILayout, collision_filter, ui_state) -> None:
     row.template_list("OMI_UL_system_names", "members", collision_filter, "collision_systems",
                       ui_state, "member_system_index", rows=2)
     buttons = row.column(align=True)
-    buttons.operator("omi.filter_system_add", icon='ADD', text="").listed = False
-    buttons.operator("omi.filter_system_remove", icon='REMOVE', text="").listed = False
+    registered(buttons.operator("omi.filter_system_add", icon='ADD', text="")).listed = False
+    registered(buttons.operator("omi.filter_system_remove", icon='REMOVE', text="")).listed = False
     layout.prop(collision_filter, "mode")
     if collision_filter.mode != 'ALL':
         row = layout.row()
         row.template_list("OMI_UL_system_names", "listed", collision_filter, "listed_systems",
                           ui_state, "listed_system_index", rows=2)
         buttons = row.column(align=True)
-        buttons.operator("omi.filter_system_add", icon='ADD', text="").listed = True
-        buttons.operator("omi.filter_system_remove", icon='REMOVE', text="").listed = True
+        registered(buttons.operator("omi.filter_system_add", icon='ADD', text="")).listed = True
+        registered(buttons.operator("omi.filter_system_remove", icon='REMOVE', text="")).listed = True
 
 
-def draw_library(layout: bpy.types.UILayout, scene_settings, kind: str, ui_state) -> None:
+def draw_library(layout: bpy.types.UILayout, scene_settings: OMISceneSettings, kind: str,
+                 ui_state: OMIAuthoringState) -> None:
     """A scene library (kind 'MATERIAL' or 'FILTER'): list, add/preset/rename/remove, active entry."""
     collection, index_name, list_id = (
         ("physics_materials", "physics_materials_active_index", "OMI_UL_physics_materials")
@@ -344,10 +367,10 @@ def draw_library(layout: bpy.types.UILayout, scene_settings, kind: str, ui_state
     row = layout.row()
     row.template_list(list_id, "", scene_settings, collection, scene_settings, index_name, rows=3)
     buttons = row.column(align=True)
-    buttons.operator("omi.library_add", icon='ADD', text="").kind = kind
-    buttons.operator_menu_enum("omi.library_add_preset", "preset", icon='PRESET', text="").kind = kind
-    buttons.operator("omi.library_remove", icon='REMOVE', text="").kind = kind
-    buttons.operator("omi.library_rename", icon='GREASEPENCIL', text="").kind = kind
+    registered(buttons.operator("omi.library_add", icon='ADD', text="")).kind = kind
+    registered(buttons.operator_menu_enum("omi.library_add_preset", "preset", icon='PRESET', text="")).kind = kind
+    registered(buttons.operator("omi.library_remove", icon='REMOVE', text="")).kind = kind
+    registered(buttons.operator("omi.library_rename", icon='GREASEPENCIL', text="")).kind = kind
     entries = getattr(scene_settings, collection)
     index = getattr(scene_settings, index_name)
     if 0 <= index < len(entries):
