@@ -13,6 +13,7 @@ import bpy
 from .blender import gltf_compat, recursion_room
 from .blender.animation import curves
 from .blender.bones.rig_export import RagdollExport
+from .blender.builder import kinematic_drive
 from .blender.export.physics import PhysicsExport
 from .blender.tables import markers
 from .export_tagged import TaggedSettings
@@ -23,6 +24,7 @@ from .omi import model
 _PRIVATE_PROPERTIES = ("omi_physics", *markers.PRIVATE_PROPERTIES)
 _BLACK_LISTED_KEY = "omi_physics_black_listed"
 _PAUSED_WORLD_KEY = "omi_physics_paused_world"  # the rigid-body world switched off for this export
+_HELD_DRIVES_KEY = "omi_physics_held_drives"  # kinematic velocity drivers muted for this export
 
 
 def _log_error(export_settings: dict, message: str) -> None:
@@ -144,6 +146,10 @@ def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa:
         _log_error(export_settings, f"could not keep the OMI settings out of extras: {error}")
     _allow_deep_hierarchies(export_settings)
     _pause_simulation(export_settings)
+    try:
+        export_settings[_HELD_DRIVES_KEY] = kinematic_drive.hold_drives(bpy.data.objects)
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not hold kinematic bodies at their starting place: {error}")
 
 
 _TRANSFORM_PATHS = frozenset(("location", "rotation_euler", "rotation_quaternion", "rotation_axis_angle", "scale"))
@@ -189,6 +195,10 @@ def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
     recursion_room.restore()
+    try:
+        kinematic_drive.resume_drives(export_settings.pop(_HELD_DRIVES_KEY, None) or [])
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not set the kinematic bodies' velocity drivers going again: {error}")
     world = export_settings.pop(_PAUSED_WORLD_KEY, None)
     if world is not None:
         try:

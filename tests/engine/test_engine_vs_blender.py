@@ -346,19 +346,25 @@ def test_slider_slides_to_its_limit_on_its_axis(engine, tmp_path):
 
 
 def test_kinematic_body_moves_at_its_velocity(engine, tmp_path):
-    """A kinematic platform with an initial linear velocity of 1 m/s along X. KHR: "its velocity will be
-    constant"; Rapier moves it 2 m in 2 s (1 mm). Blender cannot express an initial velocity (the import
-    says so): its animated body stays where it is. Gravity moves neither."""
+    """A kinematic platform with a linear velocity of 1 m/s along X and an angular velocity of 1 rad/s
+    about the vertical. KHR: "its velocity will be constant"; Rapier moves it 2 m and turns it 2 rad in
+    2 s. Blender's kinematic body has no velocity: the import drives its delta transforms with the frame
+    (builder/kinematic_drive), and Bullet moves it the same way. Gravity moves neither."""
     fresh_scene()
     platform = build.mesh_object("Platform", location=(0.0, 0.0, 1.0))
     fit([platform])
     make_body([platform], 'KINEMATIC')
     platform.omi_physics.motion.linear_velocity = (1.0, 0.0, 0.0)
-    outcome = simulate_both(engine, tmp_path, "kinematic", [2.0], ["Platform"])
-    blender, rapier = outcome.both("Platform", 2.0)
-    assert (rapier - Vector((2.0, 1.0, 0.0))).length < 1e-3
-    assert (blender - Vector((0.0, 1.0, 0.0))).length < 1e-6
-    assert any("linear velocity" in w and "Platform" in w for w in outcome.import_warnings)
+    platform.omi_physics.motion.angular_velocity = (0.0, 0.0, 1.0)  # Blender's Z: glTF's Y, up
+    outcome = simulate_both(engine, tmp_path, "kinematic", [1.0, 2.0], ["Platform"])
+    for seconds in (1.0, 2.0):
+        blender, rapier = outcome.both("Platform", seconds)
+        assert (rapier - Vector((seconds, 1.0, 0.0))).length < 1e-3
+        assert (blender - rapier).length < 1e-4, seconds
+        turned = outcome.rapier[seconds]["Platform"].to_quaternion()
+        assert turned.angle == pytest.approx(seconds, abs=1e-3)
+        assert outcome.blender[seconds]["Platform"].to_quaternion().rotation_difference(turned).angle < 1e-3
+    assert any("constant velocity" in w and "Platform" in w for w in outcome.import_warnings)
 
 
 # --- a filtered pair passes through each other -----------------------------------------------------

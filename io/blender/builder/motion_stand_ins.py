@@ -21,8 +21,9 @@ from mathutils import Matrix, Vector
 
 from ...omi import model
 from ..tables import axes
-from ..tables.markers import LOCKS
-from .initial_motion import Site, start_velocities
+from .initial_motion import Site, start_velocities, step_seconds
+from .kinematic_drive import drive_constant_velocity, release_drive
+from .locks import lock, release_locks
 from .report import Report
 
 INFINITE_MASS = ("infinite mass as locked location (Bullet's linear factor 0: not pushed, not falling; measured "
@@ -32,8 +33,10 @@ INFINITE_INERTIA = ("infinite inertia as locked rotation about world axes (Bulle
 UNALIGNED_INERTIA = "infinite inertia about principal axes off the world axes (Blender locks world axes only)"
 START_VELOCITY = ("starting velocities as a motor held for the first frame (measured: 8 mm off the projectile "
                   "after one frame, 0.1 % of the travel after 2 s)")
-KINEMATIC_VELOCITY = ("a kinematic body's initial linear velocity and angular velocity (constant in KHR; a Blender "
-                      "kinematic body follows its animation)")
+KINEMATIC_VELOCITY = ("a kinematic body's constant velocity as drivers on its delta location and rotation (exact: "
+                      "measured against the velocity at every frame)")
+KINEMATIC_SPIN = ("a kinematic body's angular velocity about an axis off its own axes in an Euler or axis-angle "
+                  "rotation mode (Blender turns a quaternion-mode object only about any axis)")
 _ALIGNED = 0.9999  # cosine above which a principal axis counts as lying on a world axis
 
 
@@ -45,12 +48,13 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
     assert rigid is not None, "the build gave rigid_object its rigid body"
     rigid.linear_damping = 0.0
     rigid.angular_damping = 0.0
-    _release(rigid_object)
+    release_locks(rigid_object)
+    release_drive(rigid_object)
     rotation = world.to_quaternion()
     moving = motion.linear_velocity != model.ZERO3 or motion.angular_velocity != model.ZERO3
     if motion.type != "dynamic":
         if motion.type == "kinematic" and moving:
-            report.cannot(KINEMATIC_VELOCITY, owner)
+            _drive_kinematic(site, report, owner, rigid_object, motion=motion, world=world)
         return
     infinite_mass = math.isinf(motion.mass)
     infinite_axes = tuple(math.isinf(value) for value in axes.size_to_blender(motion.inertia_diagonal))
@@ -58,7 +62,7 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
     if any(infinite_axes) and locked_rotation is None:
         report.cannot(UNALIGNED_INERTIA, owner)
     if infinite_mass or locked_rotation:
-        _lock(rigid_object, (infinite_mass,) * 3, locked_rotation or (False,) * 3)
+        lock(rigid_object, (infinite_mass,) * 3, locked_rotation or (False,) * 3)
         if infinite_mass:
             report.approximate(INFINITE_MASS, owner)
         if locked_rotation and any(locked_rotation):
@@ -69,6 +73,21 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
         start_velocities(site, owner, rigid_object, at=world.to_translation(), linear=rotation @ linear,
                          angular=rotation @ angular)
         report.approximate(START_VELOCITY, owner)
+
+
+def _drive_kinematic(site: Site, report: Report, owner: bpy.types.Object, rigid_object: bpy.types.Object, *,
+                     motion: model.Motion, world: Matrix) -> None:
+    rotation = world.to_quaternion()
+    rigid_world = site.world
+    frame_seconds = step_seconds(site.scene) * rigid_world.time_scale
+    first = min(rigid_world.point_cache.frame_start, site.scene.frame_start)  # as start_velocities
+    turns = drive_constant_velocity(
+        rigid_object, first_frame=first, frame_seconds=frame_seconds, world=world,
+        linear=rotation @ Vector(axes.vec_to_blender(motion.linear_velocity)),
+        angular=rotation @ Vector(axes.vec_to_blender(motion.angular_velocity)))
+    report.approximate(KINEMATIC_VELOCITY, owner)
+    if not turns:
+        report.cannot(KINEMATIC_SPIN, owner)
 
 
 def _world_locks(local_axes: tuple[bool, ...], rotation) -> tuple[bool, bool, bool] | None:
@@ -85,21 +104,3 @@ def _world_locks(local_axes: tuple[bool, ...], rotation) -> tuple[bool, bool, bo
             return None
         locks[world_axis] = True
     return (locks[0], locks[1], locks[2])
-
-
-def _lock(obj: bpy.types.Object, location: tuple[bool, ...], rotation: tuple[bool, ...]) -> None:
-    # The newest stubs type lock_location/lock_rotation as a bpy_prop_array of nothing (no items, no tuple taken).
-    obj.lock_location = tuple(old or new for old, new in zip(obj.lock_location, location, strict=True))  # type: ignore[call-overload,assignment]  # see above
-    obj.lock_rotation = tuple(old or new for old, new in zip(obj.lock_rotation, rotation, strict=True))  # type: ignore[call-overload,assignment]  # see above
-    obj[LOCKS] = [int(value) for value in (*location, *rotation)]
-
-
-def _release(obj: bpy.types.Object) -> None:
-    """Undo the locks an earlier build set (the user's own locks stay)."""
-    made = obj.get(LOCKS)
-    if made is None:
-        return
-    # The newest stubs type lock_location/lock_rotation as a bpy_prop_array of nothing (no items, no tuple taken).
-    obj.lock_location = tuple(old and not made[i] for i, old in enumerate(obj.lock_location))  # type: ignore[arg-type,assignment,var-annotated]  # see above
-    obj.lock_rotation = tuple(old and not made[3 + i] for i, old in enumerate(obj.lock_rotation))  # type: ignore[arg-type,assignment,var-annotated]  # see above
-    del obj[LOCKS]

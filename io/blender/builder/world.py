@@ -11,6 +11,8 @@ from collections.abc import Iterable
 import bpy
 
 from ..tables.markers import FOLLOW, GENERATED, GENERATED_COLLECTION, is_generated, owner
+from .kinematic_drive import release_drive
+from .locks import release_locks
 
 WORLD_COLLECTION = "RigidBodyWorld"
 CONSTRAINTS_COLLECTION = "RigidBodyConstraints"
@@ -58,6 +60,8 @@ def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
     doomed = [obj for obj in bpy.data.objects
               if is_generated(obj) and (owner(obj) in targets or obj.parent in targets)]
     for obj in targets:
+        release_locks(obj)
+        release_drive(obj)
         follow = obj.constraints.get(FOLLOW)
         if follow is not None:
             obj.constraints.remove(follow)

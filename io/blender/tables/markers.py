@@ -27,7 +27,8 @@ BONE_TARGET = "omi_bone_target"  # on the empty under a bone part that the bone 
 LOCKS = "omi_physics_locks"  # on a body: the transform locks the build set for infinite mass / inertia
 BUILT = "omi_built"  # on an object with a rigid body: what the last build wrote into it (builder/built_values)
 STATIC_VALUES = "omi_static_values"  # on a datablock with imported physics keys: the file's static values (JSON)
-PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, STATIC_VALUES)
+DRIVEN = "omi_velocity_drivers"  # on a kinematic body: its delta transforms are driven at its velocity
+PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, STATIC_VALUES, DRIVEN)
 
 
 def is_generated(id_data: bpy.types.ID) -> bool:
