@@ -93,3 +93,17 @@ def test_the_second_engine_agrees(tmp_path):
     assert angle("Free") > 0.5, angle("Free")
     assert angle("Locked") < 1e-3, angle("Locked")
     assert result.position("Heavy", 2.0)[1] == pytest.approx(3.0, abs=1e-3)
+
+
+def test_clearing_the_rigid_bodies_takes_back_the_locks_the_build_set(tmp_path):
+    """The locks stand for infinite mass and inertia only while there is a rigid body: Clear releases them,
+    and a lock the artist set stays."""
+    imported = support.import_gltf(scene(tmp_path))
+    locked, heavy = imported.obj("Locked"), imported.obj("Heavy")
+    assert tuple(locked.lock_rotation) == (True, True, True) and tuple(heavy.lock_location) == (True, True, True)
+    heavy.lock_rotation[1] = True  # the artist's own
+    clear = support.addon_loader.module("io.blender.builder.rigid_body").clear_rigid_bodies
+    clear([locked, heavy])
+    assert tuple(locked.lock_rotation) == (False, False, False)
+    assert tuple(heavy.lock_location) == (False, False, False)
+    assert tuple(heavy.lock_rotation) == (False, True, False)
