@@ -28,10 +28,13 @@ from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS, OMIShapeSettings
 
 # The icons passed around here (each a Blender icon in 4.2 and the newest; the stubs type `icon` as the
 # Literal of their version's icons, so a plain str is refused).
-Icon = Literal['NONE', 'BLANK1', 'ERROR', 'INFO', 'MATERIAL', 'FILTER', 'LOCKED', 'ANIM', 'PHYSICS']
+Icon = Literal['NONE', 'BLANK1', 'ERROR', 'INFO', 'MATERIAL', 'FILTER', 'LOCKED', 'ANIM', 'PHYSICS', 'MESH_CUBE',
+               'MESH_UVSPHERE', 'MESH_CAPSULE', 'MESH_CYLINDER', 'MESH_ICOSPHERE', 'MESH_MONKEY', 'GHOST_ENABLED',
+               'CONSTRAINT']
+IconEnumItem = tuple[str, str, str, Icon, int]  # an EnumProperty item whose icon is an Icon
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
-_MOTION_ICONS = cast("dict[str, Icon]", {item[0]: item[3] for item in MOTION_TYPE_ITEMS})  # LOCKED, ANIM, PHYSICS
+_MOTION_ICONS = {item[0]: item[3] for item in cast("list[IconEnumItem]", MOTION_TYPE_ITEMS)}  # LOCKED, ANIM, PHYSICS
 # Shorter row labels where the property's own name does not fit the label column of a split layout
 # at the Properties editor's default width (the name stays in the tooltip and in Python).
 _SHORT_LABELS = {

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import bpy
 
 from ..properties import object_physics, scene_physics
 from ..properties.session import authoring_state
 from . import draw
+from .base import PanelMixin, polled_object, polled_scene
 
 
-class _PhysicsTab:
+class _PhysicsTab(PanelMixin):
     bl_space_type = 'PROPERTIES'
     bl_region_type = 'WINDOW'
     bl_context = "physics"
-    if TYPE_CHECKING:  # supplied by bpy.types.Panel, the other base of every panel
-        layout: bpy.types.UILayout
 
 
 class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
@@ -29,10 +26,11 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
         return context.object is not None
 
     def draw(self, context: bpy.types.Context) -> None:
-        settings = object_physics(context.object)
+        settings = object_physics(polled_object(context))
         grid = self.layout.grid_flow(row_major=True, columns=2, even_columns=True, align=True)
-        for name, icon in (("use_motion", 'PHYSICS'), ("use_collider", 'MESH_CUBE'),
-                           ("use_trigger", 'GHOST_ENABLED'), ("use_joint", 'CONSTRAINT')):
+        parts: tuple[tuple[str, draw.Icon], ...] = (("use_motion", 'PHYSICS'), ("use_collider", 'MESH_CUBE'),
+                                                    ("use_trigger", 'GHOST_ENABLED'), ("use_joint", 'CONSTRAINT'))
+        for name, icon in parts:
             grid.prop(settings, name, toggle=True, icon=icon)
 
 
@@ -59,8 +57,8 @@ class PHYSICS_PT_omi_body(_OMISubPanel, bpy.types.Panel):
     bl_label = "Body Motion"
     part = "motion"
 
-    def draw_part(self, layout, context) -> None:
-        draw.draw_motion(layout, object_physics(context.object).motion)
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        draw.draw_motion(layout, object_physics(polled_object(context)).motion)
 
 
 class _BodySubPanel(_OMISubPanel):
@@ -72,7 +70,7 @@ class _BodySubPanel(_OMISubPanel):
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
-        return super().poll(context) and object_physics(context.object).motion.motion_type in cls.motion_types
+        return super().poll(context) and object_physics(polled_object(context)).motion.motion_type in cls.motion_types
 
 
 class PHYSICS_PT_omi_body_velocity(_BodySubPanel, bpy.types.Panel):
@@ -80,8 +78,8 @@ class PHYSICS_PT_omi_body_velocity(_BodySubPanel, bpy.types.Panel):
     bl_options = {'DEFAULT_CLOSED'}  # advanced, as Blender's own rigid body sub-panels: the collider stays in view
     motion_types = frozenset({'KINEMATIC', 'DYNAMIC'})
 
-    def draw_part(self, layout, context) -> None:
-        draw.draw_velocity(layout, object_physics(context.object).motion)
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        draw.draw_velocity(layout, object_physics(polled_object(context)).motion)
 
 
 class PHYSICS_PT_omi_body_mass(_BodySubPanel, bpy.types.Panel):
@@ -89,34 +87,35 @@ class PHYSICS_PT_omi_body_mass(_BodySubPanel, bpy.types.Panel):
     bl_options = {'DEFAULT_CLOSED'}
     motion_types = frozenset({'DYNAMIC'})
 
-    def draw_part(self, layout, context) -> None:
-        draw.draw_mass_distribution(layout, object_physics(context.object).motion)
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        draw.draw_mass_distribution(layout, object_physics(polled_object(context)).motion)
 
 
 class PHYSICS_PT_omi_collider(_OMISubPanel, bpy.types.Panel):
     bl_label = "Collider"
     part = "collider"
 
-    def draw_part(self, layout, context) -> None:
-        draw.draw_collider(layout, object_physics(context.object).collider, scene_physics(context.scene))
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        collider = object_physics(polled_object(context)).collider
+        draw.draw_collider(layout, collider, scene_physics(polled_scene(context)))
 
 
 class PHYSICS_PT_omi_trigger(_OMISubPanel, bpy.types.Panel):
     bl_label = "Trigger"
     part = "trigger"
 
-    def draw_part(self, layout, context) -> None:
-        trigger = object_physics(context.object).trigger
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        trigger = object_physics(polled_object(context)).trigger
         draw.draw_trigger(layout, trigger)
-        draw.draw_trigger_filter(layout, trigger, scene_physics(context.scene))
+        draw.draw_trigger_filter(layout, trigger, scene_physics(polled_scene(context)))
 
 
 class PHYSICS_PT_omi_joint(_OMISubPanel, bpy.types.Panel):
     bl_label = "Joint"
     part = "joint"
 
-    def draw_part(self, layout, context) -> None:
-        draw.draw_joint(layout, context.object)
+    def draw_part(self, layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
+        draw.draw_joint(layout, polled_object(context))
 
 
 class _LibraryPanel(_PhysicsTab):
@@ -129,7 +128,7 @@ class _LibraryPanel(_PhysicsTab):
         return context.scene is not None and context.object is not None
 
     def draw(self, context: bpy.types.Context) -> None:
-        draw.draw_library(self.layout, scene_physics(context.scene), self.kind, authoring_state(context))
+        draw.draw_library(self.layout, scene_physics(polled_scene(context)), self.kind, authoring_state(context))
 
 
 class PHYSICS_PT_omi_materials(_LibraryPanel, bpy.types.Panel):
