@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import bpy
 
 from ..properties import scene_physics
@@ -10,10 +12,12 @@ from ..properties.joint import JOINT_PRESET_ITEMS
 from ..properties.session import authoring_state
 from ..properties.shape import SHAPE_TYPE_ITEMS
 from . import draw, summary
+from .base import PanelMixin, polled_scene
+from .draw import registered
 from .overlay_legend import draw_legend
 
 
-class _Sidebar:
+class _Sidebar(PanelMixin):
     bl_space_type = 'VIEW_3D'
     bl_region_type = 'UI'
     bl_category = "Physics"
@@ -31,13 +35,13 @@ class VIEW3D_PT_omi_physics(_Sidebar, bpy.types.Panel):
 
         layout.label(text="Body")
         row = layout.row(align=True)
-        for identifier, name, _description, icon, _number in MOTION_TYPE_ITEMS:
-            row.operator("omi.make_body", text=name, icon=icon).motion_type = identifier
+        for identifier, name, _description, icon, _number in cast("list[draw.IconEnumItem]", MOTION_TYPE_ITEMS):
+            registered(row.operator("omi.make_body", text=name, icon=icon)).motion_type = identifier
 
         layout.label(text="Fit Collider")
         grid = layout.grid_flow(row_major=True, columns=2, even_columns=True, align=True)
-        for identifier, name, _description, icon, _number in SHAPE_TYPE_ITEMS:
-            grid.operator("omi.fit_collider", text=name, icon=icon).shape_type = identifier
+        for identifier, name, _description, icon, _number in cast("list[draw.IconEnumItem]", SHAPE_TYPE_ITEMS):
+            registered(grid.operator("omi.fit_collider", text=name, icon=icon)).shape_type = identifier
         column = layout.column(align=True)
         column.operator("omi.convex_decomposition", icon='MOD_EXPLODE')
         column.operator("omi.tag_from_names", icon='SORTALPHA')
@@ -59,7 +63,9 @@ class VIEW3D_PT_omi_active(_Sidebar, bpy.types.Panel):
         return context.active_object is not None
 
     def draw(self, context: bpy.types.Context) -> None:
-        summary.draw_summary(self.layout, context.active_object)
+        obj = context.active_object
+        assert obj is not None, "poll: an active object"
+        summary.draw_summary(self.layout, obj)
 
 
 class VIEW3D_PT_omi_joints(_Sidebar, bpy.types.Panel):
@@ -71,10 +77,10 @@ class VIEW3D_PT_omi_joints(_Sidebar, bpy.types.Panel):
         layout.label(text="Join the two selected bodies:")
         grid = layout.grid_flow(row_major=True, columns=3, even_columns=True, align=True)
         for identifier, name, _description, _number in JOINT_PRESET_ITEMS:
-            grid.operator("omi.create_joint", text=name).preset = identifier
+            registered(grid.operator("omi.create_joint", text=name)).preset = identifier
         row = layout.row(align=True)
-        row.operator("omi.joint_drive_add", text="Add Motor", icon='FORCE_FORCE').kind = 'MOTOR'
-        row.operator("omi.joint_drive_add", text="Add Spring", icon='FORCE_HARMONIC').kind = 'SPRING'
+        registered(row.operator("omi.joint_drive_add", text="Add Motor", icon='FORCE_FORCE')).kind = 'MOTOR'
+        registered(row.operator("omi.joint_drive_add", text="Add Spring", icon='FORCE_HARMONIC')).kind = 'SPRING'
 
 
 class VIEW3D_PT_omi_ragdoll(_Sidebar, bpy.types.Panel):
@@ -91,8 +97,8 @@ class VIEW3D_PT_omi_ragdoll(_Sidebar, bpy.types.Panel):
         layout = self.layout
         layout.operator("omi.make_ragdoll", icon='ARMATURE_DATA')
         row = layout.row(align=True)
-        row.operator("omi.ragdoll_simulate", text="Simulated", icon='PHYSICS').simulated = True
-        row.operator("omi.ragdoll_simulate", text="Animated", icon='ACTION').simulated = False
+        registered(row.operator("omi.ragdoll_simulate", text="Simulated", icon='PHYSICS')).simulated = True
+        registered(row.operator("omi.ragdoll_simulate", text="Animated", icon='ACTION')).simulated = False
 
 
 class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
@@ -108,7 +114,7 @@ class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
 
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
-        settings = scene_physics(context.scene)
+        settings = scene_physics(polled_scene(context))
         layout.prop(settings, "show_overlay", icon='OVERLAY')
         if settings.show_overlay:
             draw_legend(layout, context)

@@ -18,16 +18,14 @@ ln -s "$PWD" "$ADDON_ROOT/omi_physics"
   --cache-dir "$OLDPWD/.mypy_cache" -m omi_physics -p omi_physics.io -p omi_physics.properties \
   -p omi_physics.operators -p omi_physics.panels -p omi_physics.viewport)
 # Again against the bpy API's stubs (fake-bpy-module) of the oldest and newest supported Blender: bpy,
-# mathutils, bmesh and gpu are typed here. The files in scripts/types_pending.txt are not yet clean
-# against the stubs and are left out of these two runs (they are still checked above).
-PENDING=$(grep -v '^#' scripts/types_pending.txt | sed 's/\./\\./g' | paste -sd'|' -)
+# mathutils, bmesh and gpu are typed here; every file is checked, each ignore says why on its line.
 for stubs in .venv-types-4.2 .venv-types-newest; do
   # 4.2's stubs type bpy_struct.get and the bpy.props factories as returning None (the newest's do not):
   # that check is left to the newest's run.
   NOT_42=$([ "$stubs" = .venv-types-4.2 ] && echo --disable-error-code=func-returns-value || true)
   echo "== mypy with the bpy stubs of $(grep -o '^fake-bpy-module[^ ]*' "requirements-types-${stubs#.venv-types-}.txt")"
   (cd "$ADDON_ROOT" && "$OLDPWD/$stubs/bin/mypy" --config-file "$OLDPWD/pyproject.toml" \
-    --cache-dir "$OLDPWD/.mypy_cache/$stubs" --follow-imports=silent $NOT_42 ${PENDING:+--exclude "^omi_physics/($PENDING)\$"} \
+    --cache-dir "$OLDPWD/.mypy_cache/$stubs" --follow-imports=silent $NOT_42 \
     -m omi_physics -p omi_physics.io -p omi_physics.properties -p omi_physics.operators -p omi_physics.panels \
     -p omi_physics.viewport)
 done
