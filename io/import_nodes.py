@@ -28,7 +28,7 @@ import bpy
 from ..properties import convert, convert_build
 from .blender import import_repair
 from .blender.bones import rig_import
-from .blender.builder import inputs, plan, rigid_body
+from .blender.builder import inputs, plan, rigid_body, world
 from .blender.tables import markers
 from .omi import model
 from .omi.read import reader
@@ -223,7 +223,20 @@ class ImportPlan:
             rig_import.tie_parts(bone_parts)  # with or without rigid bodies: the rig is what the export reads
         finally:
             self._drop_placeholder_mesh()
+        world.tuck_away(bl_scene, self._shape_helpers(objects))
         return list(written.values())
+
+    def _shape_helpers(self, objects: Mapping[int, bpy.types.Object]) -> list[bpy.types.Object]:
+        """The shape-mesh objects the import made for shape nodes under another object (an offset or scaled
+        collider, a collision mesh beside a visible one): wire helpers, kept out of the artist's way. A body's
+        own object and a collider with no parent are what the artist works on: they stay in view."""
+        helpers = []
+        for index in (*self.placeholders, *self.own_shape_mesh, *self.collision_nodes.values()):
+            obj, node = objects.get(index), self.doc.nodes.get(index)
+            if obj is not None and obj.parent is not None and markers.is_shape_mesh(obj) \
+                    and (node is None or node.motion is None):
+                helpers.append(obj)
+        return helpers
 
     def _build_input(self, index: int, objects: Mapping[int, bpy.types.Object]) -> inputs.ObjectPhysics:
         """A node's physics as read, its references resolved to the objects the import made."""

@@ -1,4 +1,5 @@
-"""The scene's rigid body world and the collection of generated objects; undoing a build.
+"""The scene's rigid body world, the hidden collections of generated objects and of imported shape helpers;
+undoing a build.
 
 Linking an object into `rigidbody_world.collection` creates its rigid body at once (an empty linked into
 `.constraints` gets its constraint); `clear_rigid_bodies` removes what the build made.
@@ -10,7 +11,15 @@ from collections.abc import Iterable
 
 import bpy
 
-from ..tables.markers import FOLLOW, GENERATED, GENERATED_COLLECTION, is_generated, owner
+from ..tables.markers import (
+    FOLLOW,
+    GENERATED,
+    GENERATED_COLLECTION,
+    SHAPE_COLLECTION,
+    SHAPE_MESH,
+    is_generated,
+    owner,
+)
 from .kinematic_drive import release_drive
 from .locks import release_locks
 
@@ -36,20 +45,39 @@ def ensure_world(bl_scene: bpy.types.Scene) -> bpy.types.RigidBodyWorld:
     return world
 
 
-def generated_collection(bl_scene: bpy.types.Scene) -> bpy.types.Collection:
-    """The scene's collection of generated objects (not rendered), created when missing."""
+def hidden_collection(bl_scene: bpy.types.Scene, name: str, marker: str) -> bpy.types.Collection:
+    """The scene's child collection carrying the ID property `marker`, created when missing: not rendered and
+    hidden in every view layer (the eye: out of the artist's way, still evaluated, simulated and exported)."""
     for child in bl_scene.collection.children:
-        if is_generated(child):
+        if child.get(marker) is not None:
             return child
-    collection = bpy.data.collections.new(GENERATED_COLLECTION)
-    collection[GENERATED] = True
+    collection = bpy.data.collections.new(name)
+    collection[marker] = True
     collection.hide_render = True
     bl_scene.collection.children.link(collection)
-    for view_layer in bl_scene.view_layers:  # out of the artist's way: hidden (the eye), still simulated
+    for view_layer in bl_scene.view_layers:
         layer = view_layer.layer_collection.children.get(collection.name)
         if layer is not None:
             layer.hide_viewport = True
     return collection
+
+
+def generated_collection(bl_scene: bpy.types.Scene) -> bpy.types.Collection:
+    """The scene's collection of generated objects (not rendered, hidden), created when missing."""
+    return hidden_collection(bl_scene, GENERATED_COLLECTION, GENERATED)
+
+
+def tuck_away(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object]) -> None:
+    """Move objects into the scene's hidden collection of shape helpers, out of every other collection of
+    the scene (the rigid body world's collections are no scene's children: their rigid bodies stay)."""
+    collection = hidden_collection(bl_scene, SHAPE_COLLECTION, SHAPE_MESH)
+    scene_collections = {bl_scene.collection, *bl_scene.collection.children_recursive}
+    for obj in objects:
+        if obj.name not in collection.objects:
+            collection.objects.link(obj)
+        for holder in list(obj.users_collection):
+            if holder in scene_collections and holder != collection:
+                holder.objects.unlink(obj)
 
 
 def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:

@@ -5,7 +5,8 @@ export reads the same markers to leave those out. Small on purpose: the export s
 - GENERATED on objects and meshes made for Blender's simulation: never exported, deleted and remade at will;
 - OWNER on a generated object: the object it was made for (a joint's world ANCHOR: the joint object);
 - SHAPE_MESH on an object whose mesh data stands for its physics shape rather than visible geometry
-  (the importer turns an empty collider node into such a mesh object): export writes no mesh for it;
+  (the importer turns an empty collider node into such a mesh object): export writes no mesh for it; on a
+  collection: the one the import puts those under another object in (SHAPE_COLLECTION, hidden);
 - BONE_PART / BONE_TARGET on a ragdoll rig's objects (io/blender/bones): the export writes a part's physics
   on its bone's node and neither object as a node of its own.
 """
@@ -21,6 +22,7 @@ ANCHOR = "world anchor"  # GENERATED value of the passive body a joint frame in 
 STARTER = "start motion"  # GENERATED value of the motors (and their anchor) giving a body its starting velocities
 FOLLOW = "OMI rigid body"  # the Child Of constraint between a non-mesh body and its generated rigid body
 GENERATED_COLLECTION = "OMI Rigid Bodies"
+SHAPE_COLLECTION = "OMI Physics Shapes"  # the import's shape-node objects under a body: hidden, exported
 BONE_PART = "omi_bone_part"  # on a rigid-body object standing for a bone's physics: the bone's name
 BONE_TARGET = "omi_bone_target"  # on the empty under a bone part that the bone copies (the bone's own frame)
 # ID properties that must never reach glTF extras
