@@ -177,7 +177,7 @@ def _check_motion(obj, descendants: Descendants, problems: list[Problem]) -> Non
                 object_physics(child).use_collider for child in descendants.of(obj)):
             problems.append(Problem(obj.name, "body_without_collider", (
                 "dynamic body has no collider: it falls through everything")))
-    if any(abs(c) > 1e-9 for c in motion.center_of_mass):
+    if motion.use_center_of_mass and any(abs(c) > 1e-9 for c in motion.center_of_mass):
         problems.append(Problem(obj.name, "center_of_mass", (
             "center of mass is offset: not every engine supports it"), 'INFO'))
 

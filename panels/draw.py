@@ -143,10 +143,15 @@ def draw_velocity(layout: bpy.types.UILayout, motion: OMIMotionSettings) -> None
 
 def draw_mass_distribution(layout: bpy.types.UILayout, motion: OMIMotionSettings) -> None:
     """Infinite mass, center of mass, inertia and the axes of infinite inertia (KHR's 0, read from files and
-    written to KHR); that zero inertia means 'computed' is said on the panel itself."""
+    written to KHR); what the engine computes is said on the panel itself (a switch greys the center of mass,
+    zero inertia is noted)."""
     for name in motion_fields(motion):
         if name in _MASS_DISTRIBUTION_FIELDS:
-            short_prop(layout.column(align=True), motion, name)
+            if name == "center_of_mass":
+                layout.prop(motion, "use_center_of_mass", text="Set Center")
+            column = layout.column(align=True)
+            column.active = name != "center_of_mass" or motion.use_center_of_mass  # off: greyed, engine computes
+            short_prop(column, motion, name)
             if name == "inertia_diagonal":
                 layout.label(text=INERTIA_NOTE, icon='INFO')
 

@@ -83,9 +83,16 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         description="Nothing pushes the body (KHR's mass 0); OMI cannot write it",
         default=False,
     )
+    use_center_of_mass: BoolProperty(
+        name="Set Center of Mass",
+        description=("Give the center of mass here. Off: the engine computes it from the colliders (KHR leaves "
+                     "it out; OMI has no such state and its readers use the origin, as Blender's preview does)"),
+        default=False,  # new bodies leave it to the engine; files saved before version 3 had it set (migrate)
+    )
     center_of_mass: FloatVectorProperty(
         name="Center of Mass",
-        description="Offset of the center of mass from the object's origin; not every engine supports it",
+        description=("Offset of the center of mass from the object's origin, used when Set Center of Mass is on; "
+                     "not every engine supports it"),
         subtype='TRANSLATION',
         unit='LENGTH',
         precision=display.LENGTH,

@@ -115,7 +115,7 @@ def motion_to_model(pg) -> model.Motion:
     return model.Motion(
         type=MOTION_TYPE_TO_OMI[pg.motion_type],
         mass=math.inf if pg.infinite_mass else _float(pg.mass),
-        center_of_mass=_vec(axes.vec_to_gltf(pg.center_of_mass)),
+        center_of_mass=_vec(axes.vec_to_gltf(pg.center_of_mass)) if pg.use_center_of_mass else None,
         inertia_diagonal=_vec(axes.size_to_gltf(inertia)),  # principal moments: Y and Z swap
         inertia_orientation=_vec(axes.quat_to_gltf(pg.inertia_orientation)),
         linear_velocity=_vec(axes.vec_to_gltf(pg.linear_velocity)),
@@ -254,7 +254,8 @@ def motion_values(motion: model.Motion) -> dict:
         "motion_type": MOTION_TYPE_FROM_OMI.get(motion.type, 'DYNAMIC'),
         "mass": model.DEFAULT_MASS if math.isinf(motion.mass) else motion.mass,
         "infinite_mass": math.isinf(motion.mass),
-        "center_of_mass": axes.vec_to_blender(motion.center_of_mass),
+        "use_center_of_mass": motion.center_of_mass is not None,  # None: the engine computes it
+        "center_of_mass": axes.vec_to_blender(motion.center_of_mass or model.ZERO3),
         "inertia_diagonal": tuple(0.0 if math.isinf(value) else value for value in inertia),
         "infinite_inertia": tuple(math.isinf(value) for value in inertia),
         "inertia_orientation": axes.quat_to_blender(motion.inertia_orientation),

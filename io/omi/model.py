@@ -203,7 +203,8 @@ class Motion:
 
     type: MotionType = "dynamic"
     mass: float = DEFAULT_MASS  # math.inf: infinite (KHR's mass 0)
-    center_of_mass: Vec3 = ZERO3
+    # None: the engine computes it from the colliders (KHR's absent key); OMI's absent key is the origin
+    center_of_mass: Vec3 | None = ZERO3
     inertia_diagonal: Vec3 = ZERO3  # zero means "let the engine compute it"; math.inf: infinite (KHR's 0)
     inertia_orientation: Quat = IDENTITY_QUAT
     linear_velocity: Vec3 = ZERO3

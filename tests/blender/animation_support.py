@@ -64,7 +64,7 @@ def animated_scene() -> list[Keyed]:
         keyed.append(Keyed(id_data.name, data_path, tuple(values), *target, convert))
 
     body = empty("Body", location=(0, 0, 2))
-    tag_motion(body, 'DYNAMIC')
+    tag_motion(body, 'DYNAMIC', use_center_of_mass=True)  # a centre of mass left to the engine has no value to key
     tag_shape(body, "collider", 'BOX')
     motion = "omi_physics.motion."
     key(body, motion + "mass", (2.0, 6.0), "node", "Body", f"{BODY}/motion/mass")

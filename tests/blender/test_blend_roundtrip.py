@@ -51,7 +51,8 @@ def build_scene() -> None:
     ground.omi_physics.collider.physics_material = "Grippy"
 
     crate = support.mesh_object("Crate", location=(0.0, 0.0, 1.0), rotation=(0.1, 0.2, 0.3))
-    support.tag_motion(crate, 'DYNAMIC', mass=3.5, center_of_mass=(0.1, 0.0, -0.1), inertia_diagonal=(1.0, 2.0, 3.0),
+    support.tag_motion(crate, 'DYNAMIC', mass=3.5, use_center_of_mass=True, center_of_mass=(0.1, 0.0, -0.1),
+                       inertia_diagonal=(1.0, 2.0, 3.0),
                        inertia_orientation=(0.9238795, 0.0, 0.3826834, 0.0), linear_velocity=(1.0, 0.0, 2.0),
                        angular_velocity=(0.0, 0.5, 0.0), gravity_factor=0.5)
     support.tag_shape(crate, "collider", 'BOX', size=(1.0, 0.8, 0.6), use_offset=True,

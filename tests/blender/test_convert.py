@@ -223,7 +223,7 @@ def test_motion_every_field(conv, clean_scene):
     motion = settings.motion
     motion.motion_type = 'KINEMATIC'
     motion.mass = 3.5
-    motion.center_of_mass = (0.1, 0.2, 0.3)
+    motion.use_center_of_mass, motion.center_of_mass = True, (0.1, 0.2, 0.3)
     motion.inertia_diagonal = (1.0, 2.0, 3.0)
     blender_quat = Quaternion((0.3, 0.5, -0.2), 0.8)
     motion.inertia_orientation = tuple(blender_quat)
@@ -769,6 +769,7 @@ def noisy_object(value: float, library_entry) -> bpy.types.Object:
     settings.use_motion = settings.use_collider = settings.use_joint = True
     motion = settings.motion
     motion.mass = motion.gravity_factor = value
+    motion.use_center_of_mass = True
     motion.center_of_mass = motion.inertia_diagonal = motion.linear_velocity = motion.angular_velocity = (value,) * 3
     shape = settings.collider.shape
     shape.shape_type = 'CAPSULE'

@@ -375,7 +375,8 @@ def test_physics_materials_and_collision_filters_are_shared(clean_scene, tmp_pat
 def test_motion_settings_are_written_in_gltf_axes(clean_scene, tmp_path):
     obj = empty("Rover", location=(1, 2, 3), rotation=(0.1, 0.2, 0.3))
     tag_shape(obj, "collider", 'BOX')
-    tag_motion(obj, 'DYNAMIC', mass=12.5, center_of_mass=(0.1, 0.2, 0.3), inertia_diagonal=(1.0, 2.0, 3.0),
+    tag_motion(obj, 'DYNAMIC', mass=12.5, use_center_of_mass=True, center_of_mass=(0.1, 0.2, 0.3),
+               inertia_diagonal=(1.0, 2.0, 3.0),
                inertia_orientation=(0.5, 0.5, 0.5, 0.5), linear_velocity=(1.0, 2.0, 3.0),
                angular_velocity=(0.4, 0.5, 0.6), gravity_factor=0.25)
     result = export(tmp_path)

@@ -132,7 +132,8 @@ def test_collider_offset_and_compound(ui, tagged):
     ('STATIC', ["motion_type"]),
     ('KINEMATIC', ["motion_type", "linear_velocity", "angular_velocity"]),
     ('DYNAMIC', ["motion_type", "mass", "gravity_factor", "linear_velocity", "angular_velocity", "infinite_mass",
-                 "center_of_mass", "inertia_diagonal", "infinite_inertia", "inertia_orientation"]),
+                 "use_center_of_mass", "center_of_mass", "inertia_diagonal", "infinite_inertia",
+                 "inertia_orientation"]),
 ])
 def test_body_panel_shows_the_fields_of_the_motion_type(ui, tagged, motion_type, expected):
     """Body Motion and its sub-panels (Initial Velocity, Mass Distribution) together, in order."""

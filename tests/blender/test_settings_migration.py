@@ -51,6 +51,7 @@ def test_loading_a_v1_file_upgrades_its_settings(omi_addon, migrate, v1_copy):
     # The upgrade keeps every value.
     crate = objects["Crate"].omi_physics
     assert crate.use_motion and crate.motion.mass == pytest.approx(3.5)
+    assert crate.motion.use_center_of_mass  # version 3: a body of an older file keeps its centre of mass set
     assert tuple(crate.collider.shape.size) == pytest.approx((1.0, 0.8, 0.6))
     assert crate.collider.physics_material == "Grippy"
     assert bpy.context.scene.omi_physics.physics_materials["Grippy"].static_friction == pytest.approx(0.9)

@@ -100,9 +100,7 @@ def round_two_cases() -> dict[str, Case]:
                                         import_words=("'Crate'", "both OMI and KHR", "OMI physics is read"))
     cases["khr_unknown_drive_type.gltf"] = Case(_unknown_drive(), validate_words=("'spinny'", "reads it as 'linear'"),
                                                 import_words=("'spinny'", "reads it as 'linear'"))
-    cases["khr_motion_off_centre.gltf"] = Case(_khr_motion_off_centre(), export_lacks=("centerOfMass",),
-                                               pending="issue #22's settings keep 'computed by the engine' for "
-                                                       "the centre of mass (helper fidelity)")
+    cases["khr_motion_off_centre.gltf"] = Case(_khr_motion_off_centre(), export_lacks=("centerOfMass",))
     at = "/animations/0/samplers/0/input"
     cases["anim_nan_time.gltf"] = Case(_animated([0.0, math.nan, 1.0], [1.0, 2.0, 3.0]),
                                        validate_errors=(at,), validate_words=("NaN",), import_words=(at, "NaN"))

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import schema_check
 from omi_core_loader import core
+from test_khr_properties import omi_held
 
 KHR_DATA = Path(__file__).resolve().parent.parent / "data" / "khr"
 
@@ -29,7 +30,9 @@ def test_khr_to_omi_and_back(tmp_path, capsys):
     assert not [name for name in omi["extensionsUsed"] if name.startswith("KHR_")]
     if schema_check.schemas_available():
         assert schema_check.omi_schema_errors(omi) == []
-    assert reader.read_document(omi).nodes == reader.read_document(json.loads(source.read_text("utf-8"))).nodes
+    # what OMI cannot hold (a centre of mass left to the engine: OMI reads the origin) is as omi_held says
+    source_nodes = reader.read_document(json.loads(source.read_text("utf-8"))).nodes
+    assert reader.read_document(omi).nodes == omi_held(source_nodes)
     assert run("convert", str(tmp_path / "omi.gltf"), "--to", "KHR", "--out", str(tmp_path / "khr.gltf")) == 0
     back = json.loads((tmp_path / "khr.gltf").read_text(encoding="utf-8"))
     assert reader.read_document(back).nodes == reader.read_document(omi).nodes

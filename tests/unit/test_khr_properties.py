@@ -74,10 +74,13 @@ def test_mutated_khr_files(gltf):
 
 def omi_held(nodes: dict) -> dict:
     """The nodes as OMI holds them: KHR's infinite mass and inertia (math.inf) are left out (named on write); a
-    drive type or mode the spec does not know is the field's fallback with the file's spelling kept."""
+    centre of mass left to the engine (None) is OMI's absent key, the origin (noted on write); a drive type or
+    mode the spec does not know is the field's fallback with the file's spelling kept."""
     def finite(motion):
         if motion is None:
             return motion
+        if motion.center_of_mass is None:
+            motion = dataclasses.replace(motion, center_of_mass=model.ZERO3)
         if math.isinf(motion.mass):
             motion = dataclasses.replace(motion, mass=model.DEFAULT_MASS)
         if any(math.isinf(value) for value in motion.inertia_diagonal):

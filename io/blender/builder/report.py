@@ -71,7 +71,8 @@ def note_motion(body: PlannedBody, report: Report) -> None:
     zero = model.ZERO3
     checks = (
         (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
-        (CENTER_OF_MASS, tuple(motion.center_of_mass) != zero),
+        # None: computed by the engine; Blender's is the origin, its stand-in (no value to keep)
+        (CENTER_OF_MASS, motion.center_of_mass is not None and tuple(motion.center_of_mass) != zero),
         (INERTIA, any(value != 0.0 and not math.isinf(value) for value in motion.inertia_diagonal)
          or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6),
     )

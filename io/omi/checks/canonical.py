@@ -45,8 +45,9 @@ def _round(value: float | None) -> float | None:
     return 0.0 if rounded == 0.0 else rounded  # no -0.0
 
 
-def _vec(values: Any) -> list[float | None]:
-    return [_round(value) for value in values]
+def _vec(values: Any) -> list[float | None] | None:
+    """Rounded numbers; None stays None (a value the engine computes)."""
+    return None if values is None else [_round(value) for value in values]
 
 
 def node_paths(gltf: Mapping[str, Any]) -> dict[int, str]:

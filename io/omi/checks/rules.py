@@ -156,6 +156,8 @@ NOTES: dict[str, tuple[str, Severity]] = {
                           "allowing it): pushed by nothing", "info"),
     "khr_infinite_inertia": ("an inertiaDiagonal component of 0 means infinite inertia in KHR (its text; the "
                              "schema's exclusiveMinimum is read as allowing it): no turning about that axis", "info"),
+    "khr_computed_unwritten": ("{what} is left to the engine (KHR's absent key), which {dialect} cannot say: left "
+                               "out, so its readers use {instead}", "info"),
     "khr_infinite_unwritten": ("{what}: infinite (KHR's 0), which {dialect} cannot spell: left out, so the file "
                                "reads {instead}", "warning"),
     "khr_shape_without_geometry": ("`shape` on the collider itself (the README's first example): read as "

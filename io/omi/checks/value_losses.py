@@ -76,13 +76,18 @@ def _why(spec: Field, value: Any) -> str:
 
 
 def unwritten(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list[Issue]:
-    """Each value of the node that the dialect would leave out although it is not the default."""
+    """Each value of the node that the dialect would leave out although it is not the default, and each value
+    a dynamic motion leaves to the engine (None) that the dialect reads as its default when absent."""
     issues = []
     for fields, item, where in _parts(node, dialect, at):
         for spec in fields:
             if spec.kind not in ("number", "vector", "choice"):
                 continue
             value = getattr(item, spec.attr, None)
+            if value is None and item is node.motion and spec.default is not None and node.motion.type == "dynamic":
+                issues.append(rules.note(pointer_text(join(where, spec.key)), "khr_computed_unwritten",
+                                         what=spec.label, dialect=dialect.name, instead=_shown(spec.default)))
+                continue
             if value is None or json_value(spec, value) is not MISSING or _same(value, spec.default) \
                     or (spec.zero_is_infinite and _infinite(value)):
                 continue

@@ -57,7 +57,8 @@ KHR_MOTION_FIELDS: tuple[Field, ...] = (
     Field("is_kinematic", "isKinematic", "special"),  # the model's motion type "kinematic"
     # absent: the engine computes; 0: infinite
     Field("mass", "mass", exclusive_minimum=0.0, absent=model.DEFAULT_MASS, zero_is_infinite=True),
-    Field("center_of_mass", "centerOfMass", "vector", size=3, absent=model.ZERO3),
+    # absent: the engine computes it from the colliders (None in the model); an explicit [0, 0, 0] is written
+    Field("center_of_mass", "centerOfMass", "vector", size=3, absent=None),
     # absent: the engine computes (OMI's zero); a zero component means infinite in KHR
     Field("inertia_diagonal", "inertiaDiagonal", "vector", size=3, exclusive_minimum=0.0, absent=model.ZERO3,
           zero_is_infinite=True),

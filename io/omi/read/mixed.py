@@ -11,9 +11,10 @@ named, since an engine that reads KHR would build something different from what 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
-from ..model import Issue, NodePhysics, PhysicsDocument
+from ..model import ZERO3, Issue, NodePhysics, PhysicsDocument
 
 ReadOne = Callable[[Mapping[str, Any], str], PhysicsDocument]
 
@@ -27,7 +28,10 @@ def _node_of(pointer: str) -> int | None:
 
 
 def _meaning(physics: NodePhysics) -> tuple[object, ...]:
-    return physics.motion, physics.collider, physics.trigger, physics.joint, physics.gravity
+    motion = physics.motion
+    if motion is not None and motion.center_of_mass is None:  # KHR's "the engine computes it": OMI cannot say
+        motion = replace(motion, center_of_mass=ZERO3)  # so, its nearest is its absent key (the origin)
+    return motion, physics.collider, physics.trigger, physics.joint, physics.gravity
 
 
 def _with_physics(doc: PhysicsDocument) -> set[int]:

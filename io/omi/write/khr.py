@@ -41,7 +41,8 @@ def _note(issues: list[Issue] | None, at: Where, what: str, outcome: str, name: 
 def motion_to_khr(motion: Motion, at: Where, issues: list[Issue] | None) -> dict[str, Any] | None:
     """The KHR motion, or None for a static one (KHR: no motion)."""
     if motion.type == "static":
-        changed = [spec.key for spec in model_fields() if getattr(motion, spec.attr) != getattr(Motion(), spec.attr)]
+        changed = [spec.key for spec in model_fields()  # None: left to the engine, nothing to lose
+                   if getattr(motion, spec.attr) not in (None, getattr(Motion(), spec.attr))]
         if changed:
             _note(issues, at, f"a static motion's {', '.join(changed)}",
                   "a static body is a collider without motion in KHR; the motion is left out")
