@@ -32,6 +32,7 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
                                                     ("use_trigger", 'GHOST_ENABLED'), ("use_joint", 'CONSTRAINT'))
         for name, icon in parts:
             grid.prop(settings, name, toggle=True, icon=icon)
+        draw.draw_hidden_shapes(self.layout.column(align=True), polled_object(context))
 
 
 class _OMISubPanel(_PhysicsTab):

@@ -9,6 +9,7 @@ import bpy
 from ..io.omi.conventions import capsule_full_height
 from ..properties import object_physics
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
+from .draw import draw_hidden_shapes
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
 
@@ -71,3 +72,4 @@ def draw_summary(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     column.label(text=obj.name, icon='OBJECT_DATA')
     for icon, text in summary_lines(obj):
         column.label(text=text, icon=icon)
+    draw_hidden_shapes(layout.column(align=True), obj)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import bpy
 from export_support import export, mesh_object, tag_motion, tag_shape
 from import_support import import_gltf
+from test_panels import draw_panel, make_context
 
 
 def artist_scene():
@@ -56,3 +57,21 @@ def test_the_overlay_still_draws_a_hidden_helpers_shape(omi, clean_scene, tmp_pa
     assert not shown(imported.obj("Crate.collider"))
     lines = omi("viewport.overlay").rebuild(bpy.context.scene, bpy.context.evaluated_depsgraph_get())
     assert lines.shapes == 3  # Crate's offset box, Slab's sphere, the wall: hidden helpers included
+
+
+def test_a_body_shows_its_hidden_collider_and_selects_it(omi, clean_scene, tmp_path):
+    """The body's own Collider switch is off (its collider is on the hidden child): the Properties editor and
+    the sidebar say where the collider is, with a button that selects the helper, so nobody fits a second one."""
+    artist_scene()
+    imported = import_gltf(export(tmp_path, "scene", "GLB").path)
+    crate = imported.obj("Crate")
+    assert not crate.omi_physics.use_collider
+    for panel in (omi("panels.properties_editor").PHYSICS_PT_omi, omi("panels.sidebar").VIEW3D_PT_omi_active):
+        shown = draw_panel(panel, make_context(crate))
+        buttons = shown.operator_calls("omi.select_object")
+        assert [call.kwargs["properties"].name for call in buttons] == ["Crate.collider"], panel.__name__
+        assert "Collider on Crate.collider (hidden)" in [call.kwargs.get("text") for call in buttons]
+    assert bpy.ops.omi.select_object(name="Crate.collider") == {'FINISHED'}
+    assert bpy.context.view_layer.objects.active.name == "Crate.collider"  # its settings in the Properties editor
+    assert draw_panel(omi("panels.properties_editor").PHYSICS_PT_omi,
+                      make_context(imported.obj("Wall"))).operator_calls("omi.select_object") == []
