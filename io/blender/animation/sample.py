@@ -1,12 +1,14 @@
 """Keyframed physics settings -> glTF animation channels targeting the Object Model (KHR_animation_pointer).
 
-The values in the file go through the same translation as the still export: for every sample time the
-animated properties are set from their F-curves, the object's physics is derived again (settings or
-Blender rigid body, `derive`), placed as the export placed it (shape scale baked in, joint turned round)
-and written with `io/omi/writer`; `io/omi/pointers` lists the Object Model values of what was written.
-Which F-curve feeds which value is found by nudging each one at rest and seeing what changes, so no
-second table maps properties to pointers, and axis swaps, Bullet signs and spec defaults stay in their
-one home each.
+An F-curve on a setting that holds its Object Model value one-to-one (a body's motion values, a library
+material's: `tables/animated_settings.Held`) is mapped to its pointer by the tables and sampled by
+arithmetic (`direct`), checked against the still export's value at rest. Every other value goes through
+the same translation as the still export: for every sample time the animated properties are set from
+their F-curves, the object's physics is derived again (settings or Blender rigid body, `derive`), placed
+as the export placed it (shape scale baked in, joint turned round) and written with `io/omi/writer`;
+`io/omi/pointers` lists the Object Model values of what was written. Which of those F-curves feeds which
+value is found by nudging each one at rest and seeing what changes, so axis swaps that depend on a
+joint's axes, Bullet signs and spec defaults stay in their one home each.
 
 The export session (`export_physics.py`) calls, per node it writes for an animated object:
 `track(...)` before writing (the returned ref keeps items fed by the object's own F-curves out of the
@@ -30,7 +32,7 @@ from ...omi import model
 from ...omi.dialects import pointers
 from ...omi.write import writer
 from ..export import joint_nodes, node_frames
-from . import curves, gltf_write
+from . import curves, direct, gltf_write
 from .channel_data import ChannelData
 from .curves import Channel
 
@@ -55,6 +57,7 @@ class Tracker:
     feeds: dict[tuple, list[Channel]] = field(default_factory=dict)
     refs: list[tuple[str, int]] = field(default_factory=list)
     unique: set[int] = field(default_factory=set)
+    direct: dict[tuple, direct.Mapped] = field(default_factory=dict)  # F-curves the settings table maps
 
 
 def _numbers(value: Any) -> list[float]:
@@ -174,7 +177,10 @@ class AnimationExport:
             if rest is None:
                 return None
             for channel in tracker.channels:
-                changed = self._nudged(tracker, channel, rest)
+                mapped = direct.map_channel(channel, rest)
+                if mapped is not None:
+                    tracker.direct[channel.key] = mapped
+                changed = {mapped.key} if mapped is not None else self._nudged(tracker, channel, rest)
                 for key in changed:
                     tracker.feeds.setdefault(key, []).append(channel)
                     self._feeding.add(channel.key)
@@ -247,25 +253,38 @@ class AnimationExport:
             return  # a shared library material seen again from another object
         self._sampled.add(pointer)
         plan = curves.plan(channel.fcurve for channel in channels)
+        mapped = [(channel, tracker.direct[channel.key]) for channel in channels if channel.key in tracker.direct]
+        values = direct.values(mapped, _numbers(tracker.rest[key]), plan.frames, self._fps,
+                               plan.interpolation == 'CUBICSPLINE') if len(mapped) == len(channels) else None
+        if values is None:
+            values = self._translated(tracker, key, channels, plan)
+        if values is None:
+            return
+        if plan.baked:
+            self.warn(f"object {tracker.obj.name!r}: {text.rsplit('/', 1)[-1]} is sampled at every frame "
+                      "(its keyframes use easing, modifiers or handles glTF cannot hold)")
+        self.data.append(ChannelData(tracker.obj, tracker.anchor, template, node, index, nested, plan.interpolation,
+                                     [frame / self._fps for frame in plan.frames], values))
+
+    def _translated(self, tracker: Tracker, key: tuple, channels: list[Channel],
+                    plan: curves.Plan) -> list[list[float]] | None:
+        """The value at each key through the whole translation (the settings at the frame, derived and
+        written); None (said) when a key leaves the values the file can hold."""
         values: list[list[float]] = []
         for frame in plan.frames:
             curves.set_frame(tracker.channels, frame)
             snapshot = self._snapshot(tracker) or {}
             if key not in snapshot:
-                self.warn(f"object {tracker.obj.name!r}: at frame {frame:g}, {text} leaves the values the file "
+                self.warn(f"object {tracker.obj.name!r}: at frame {frame:g}, {key[1]} leaves the values the file "
                           "can hold; its channel is not exported")
-                return
+                return None
             value = _numbers(snapshot[key])
             if plan.interpolation == 'CUBICSPLINE':
                 incoming, outgoing = (self._tangent(tracker, key, channels, frame, side) for side in (0, 1))
                 values.append([*incoming, *value, *outgoing])
             else:
                 values.append(value)
-        if plan.baked:
-            self.warn(f"object {tracker.obj.name!r}: {text.rsplit('/', 1)[-1]} is sampled at every frame "
-                      "(its keyframes use easing, modifiers or handles glTF cannot hold)")
-        self.data.append(ChannelData(tracker.obj, tracker.anchor, template, node, index, nested, plan.interpolation,
-                                     [frame / self._fps for frame in plan.frames], values))
+        return values
 
     def _tangent(self, tracker: Tracker, key: tuple, channels: list[Channel], frame: float,
                  side: int) -> list[float]:

@@ -62,6 +62,12 @@ class PointerTemplate:
     def text(self) -> str:
         return "/".join((*_head(self), *self.path))
 
+    @property
+    def model_value(self) -> tuple[str, str]:
+        """(part, model attribute) of the row: the key of the settings side of this table
+        (`io/blender/tables/animated_settings`); a row without a Field is named by its JSON key."""
+        return self.part, self.field.attr if self.field is not None else self.path[-1]
+
 
 def _head(template: PointerTemplate) -> list[str]:
     """The pointer tokens above a template's path (with `{}` where an index goes), after the leading "/"."""

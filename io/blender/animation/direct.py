@@ -1,0 +1,148 @@
+"""Export of keyed settings that hold their Object Model value one-to-one (`tables/animated_settings.Held`):
+the pointer an F-curve feeds is read from the tables, and the value at each key is arithmetic on the
+F-curve's value, with no derive-and-write of the object's physics per F-curve or per key (issue #20 item 5).
+
+The arithmetic is the still export's, step by step: the setting holds the F-curve's value clamped to the
+property's range as a float32 (`Channel.put`), the model value is that float32 through the axis change as
+its shortest decimal (`properties/convert`: pg_float, pg_vec), and CUBICSPLINE tangents are measured as
+`sample` measures them. A mapping is used only when the value the table predicts at rest is the value the
+still export wrote there (`rest`), and a key only when every value stays within its Field's bounds; anything
+else (a switch that moves the value elsewhere, a key the writer would not write) goes through the whole
+translation in `sample`, as before.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...omi.dialects import pointers
+from ...omi.json_types import shortest_float32
+from ..tables import animated_settings
+from . import linear_keys
+from .curves import Channel, slopes
+
+_TEMPLATES = {template.text: template for template in pointers.OMI_POINTERS}
+_STEPS = (1.0, -1.0, 0.01, -0.01)  # the tangent probes of `sample._tangent`
+
+
+@dataclass(frozen=True)
+class Mapped:
+    """One F-curve's place in the export: the value it feeds (a `sample` snapshot key), which component of
+    it and with which sign, the value's Field, and the setting's range."""
+
+    key: tuple[Any, str, tuple[int, ...]]
+    component: int
+    sign: float
+    field: Any
+    vector: bool
+    low: float
+    high: float
+
+    def stored(self, number: float) -> float:
+        """The setting's value after `Channel.put(number)`: clamped to its range, a float32."""
+        return linear_keys.float32(min(max(number, self.low), self.high))
+
+    def model(self, stored: float, sign: float | None = None) -> float:
+        """The model value's component for a stored setting value (pg_float, pg_vec); `sign`: another
+        component's (the rest check reads every component of the setting)."""
+        value = shortest_float32((self.sign if sign is None else sign) * stored)
+        return value + 0.0 if self.vector else value
+
+
+def _numbers(value: Any) -> list[float]:
+    return [float(v) for v in value] if isinstance(value, list | tuple) else [float(value)]
+
+
+def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], Any]) -> Mapped | None:
+    """Where the table puts this F-curve in the rest snapshot, or None (the whole translation decides)."""
+    path = channel.fcurve.data_path
+    if "." not in path or path.endswith("]"):
+        return None
+    group_path, name = path.rsplit(".", 1)
+    found = animated_settings.held_by(group_path, name)
+    if found is None:
+        return None
+    part, attr, entry = found
+    try:
+        group = channel.id_data.path_resolve(group_path)
+        prop = group.bl_rna.properties[name]
+    except (ValueError, KeyError, AttributeError):
+        return None
+    index = channel.fcurve.array_index
+    if prop.type != 'FLOAT' or not 0 <= index < len(entry.axes):
+        return None
+    if entry.off_when:
+        switch = getattr(group, entry.off_when)
+        if switch[index] if hasattr(switch, "__len__") else switch:
+            return None
+    if entry.needs and not getattr(group, entry.needs):
+        return None
+    keys = [key for key in rest if key[2] == () and _TEMPLATES.get(key[1]) is not None
+            and _TEMPLATES[key[1]].model_value == (part, attr)
+            and (key[0] == "node") == (_TEMPLATES[key[1]].array is None)]
+    if len(keys) != 1:
+        return None
+    template = _TEMPLATES[keys[0][1]]
+    component, sign = entry.axes[index]
+    mapped = Mapped(keys[0], component, sign, template.field, len(entry.axes) > 1,
+                    float(prop.hard_min), float(prop.hard_max))
+    current = getattr(group, name)
+    stored = list(current) if hasattr(current, "__len__") else [current]
+    predicted = [0.0] * len(entry.axes)
+    for position, (model_component, model_sign) in enumerate(entry.axes):
+        predicted[model_component] = mapped.model(float(stored[position]), model_sign)
+    return mapped if predicted == _numbers(rest[keys[0]]) else None
+
+
+def values(mapped: Sequence[tuple[Channel, Mapped]], rest: list[float], frames: Sequence[float], fps: float,
+           cubic: bool) -> list[list[float]] | None:
+    """The value (CUBICSPLINE: in-tangent, value, out-tangent) at each frame, or None when a key leaves the
+    values the file can hold (the whole translation then samples it and says so)."""
+    found: list[list[float]] = []
+    for frame in frames:
+        stored = [entry.stored(channel.fcurve.evaluate(frame)) for channel, entry in mapped]
+        value = _value(mapped, rest, stored)
+        field = mapped[0][1].field
+        if not linear_keys.within(field, value):
+            return None
+        if not cubic:
+            found.append(value)
+            continue
+        tangents = []
+        for side in (0, 1):
+            tangent = _tangent(mapped, rest, stored, value, frame=frame, side=side, fps=fps)
+            if tangent is None:
+                return None
+            tangents.append(tangent)
+        found.append([*tangents[0], *value, *tangents[1]])
+    return found
+
+
+def _value(mapped: Sequence[tuple[Channel, Mapped]], rest: list[float], stored: Sequence[float]) -> list[float]:
+    value = list(rest)
+    for (_channel, entry), number in zip(mapped, stored, strict=True):
+        value[entry.component] = entry.model(number)
+    return value
+
+
+def _tangent(mapped: Sequence[tuple[Channel, Mapped]], rest: list[float], stored: list[float], base: list[float], *,
+             frame: float, side: int, fps: float) -> list[float] | None:
+    """`sample._tangent` by arithmetic: the settings moved along their slopes, the model value's change."""
+    slope = [slopes(channel.fcurve, frame)[side] for channel, _entry in mapped]
+    if not any(slope):
+        return [0.0] * len(base)
+    for step in _STEPS:
+        moved = [entry.stored(number + rate * step) for (_channel, entry), number, rate
+                 in zip(mapped, stored, slope, strict=True)]
+        landed = all(math.isclose(after, number + rate * step, rel_tol=1e-5, abs_tol=1e-6)
+                     for after, number, rate in zip(moved, stored, slope, strict=True))
+        if not landed:
+            continue
+        value = _value(mapped, rest, moved)
+        if not linear_keys.within(mapped[0][1].field, value):
+            return None  # the writer would leave it out: the whole translation decides
+        return [(after - before) / step * fps for after, before in zip(value, base, strict=True)]
+    return [0.0] * len(base)

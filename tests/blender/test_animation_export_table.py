@@ -1,0 +1,105 @@
+"""Export maps keyed settings to their pointers through the Object Model table (issue #20 item 5): an F-curve
+on a setting that holds its value one-to-one (a body's motion values, a library material's) costs no
+derive-and-write of the object's physics, neither to find its pointer nor per key, and the file is the one
+the whole translation per key writes, byte for byte, for every interpolation."""
+
+from __future__ import annotations
+
+import addon_loader
+import bpy
+import pytest
+from animation_support import animated_scene, channels, set_interpolation
+from export_support import empty, export, tag_motion, tag_shape
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+KEYS = 40
+
+
+def _counted_snapshots(monkeypatch) -> list[int]:
+    sample = addon_loader.module("io.blender.animation.sample")
+    calls: list[int] = []
+    real = sample.AnimationExport._snapshot
+    monkeypatch.setattr(sample.AnimationExport, "_snapshot",
+                        lambda self, tracker: calls.append(1) or real(self, tracker))
+    return calls
+
+
+def _same_file(a, b) -> bool:
+    """The two exports are the same text and the same binary (their buffer names aside)."""
+    text = a.path.read_text().replace(f'"{a.path.stem}.bin"', '"BIN"')
+    return text == b.path.read_text().replace(f'"{b.path.stem}.bin"', '"BIN"') and \
+        a.path.with_suffix(".bin").read_bytes() == b.path.with_suffix(".bin").read_bytes()
+
+
+def _whole_translation(monkeypatch) -> None:
+    """The export before the table: every F-curve nudged, every key derived and written."""
+    monkeypatch.setattr(addon_loader.module("io.blender.animation.direct"), "map_channel", lambda *_args: None)
+
+
+@pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
+def test_the_file_is_the_whole_translations_byte_for_byte(clean_scene, tmp_path, monkeypatch, interpolation):
+    animated_scene()  # every Object Model value keyed: motion and materials by the table, the rest translated
+    bpy.context.scene.frame_set(1)
+    set_interpolation(interpolation)
+    calls = _counted_snapshots(monkeypatch)
+    table = export(tmp_path, "table")
+    table_calls = len(calls)
+    calls.clear()
+    _whole_translation(monkeypatch)
+    whole = export(tmp_path, "whole")
+    assert _same_file(table, whole)
+    assert len(channels(table)) > 20
+    assert table_calls < len(calls) - 20  # the motion values and materials took the table's way
+
+
+def _keyed_body(interpolation: str) -> None:
+    """A body whose mass, centre of mass and gravity factor are keyed at KEYS frames, on a keyed material."""
+    body = empty("Body", location=(0, 0, 2))
+    tag_motion(body, 'DYNAMIC')
+    tag_shape(body, "collider", 'BOX')
+    library = bpy.context.scene.omi_physics.physics_materials
+    entry = library.add()
+    entry.name = "Keyed"
+    body.omi_physics.collider.physics_material = "Keyed"
+    motion = body.omi_physics.motion
+    motion.use_center_of_mass = True
+    for frame in range(1, KEYS + 1):
+        motion.mass = 1.0 + 0.5 * (frame % 7)
+        motion.center_of_mass = (0.1 * frame, -0.05 * frame, 0.25)
+        motion.gravity_factor = 0.1 * (frame % 3)
+        entry.restitution = 0.02 * (frame % 11)
+        for name in ("mass", "center_of_mass", "gravity_factor"):
+            body.keyframe_insert(f"omi_physics.motion.{name}", frame=frame)
+        bpy.context.scene.keyframe_insert(entry.path_from_id("restitution"), frame=frame)
+    set_interpolation(interpolation)
+
+
+@pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
+def test_keyed_motion_and_materials_cost_no_translation_per_key(clean_scene, tmp_path, monkeypatch, interpolation):
+    _keyed_body(interpolation)
+    calls = _counted_snapshots(monkeypatch)
+    table = export(tmp_path, "table")
+    table_calls = len(calls)
+    calls.clear()
+    _whole_translation(monkeypatch)
+    whole = export(tmp_path, "whole")
+    assert _same_file(table, whole)
+    found = {pointer.rsplit("/", 1)[-1]: channel for pointer, channel in channels(table).items()}
+    assert set(found) == {"mass", "centerOfMass", "gravityFactor", "restitution"}
+    assert len(found["mass"]["values"]) == KEYS * (3 if interpolation == 'BEZIER' else 1)
+    assert table_calls <= 2  # the rest snapshot (and nothing per F-curve or per key)
+    assert len(calls) > 3 * KEYS  # the whole translation snapshots every key of every value
+
+
+def test_keys_on_a_setting_that_holds_nothing_are_named_as_before(clean_scene, tmp_path, monkeypatch):
+    """A centre of mass left to the engine (use_center_of_mass off): its keys feed no value, in both ways."""
+    _keyed_body('LINEAR')
+    bpy.data.objects["Body"].omi_physics.motion.use_center_of_mass = False
+    table = export(tmp_path, "table")
+    _whole_translation(monkeypatch)
+    whole = export(tmp_path, "whole")
+    assert _same_file(table, whole)
+    said = [[message for message in result.messages if message.startswith("OMI physics")] for result in (table, whole)]
+    assert said[0] == said[1]
+    assert sum("center_of_mass" in message and "not exported" in message for message in said[0]) == 3
+    assert {pointer.rsplit("/", 1)[-1] for pointer in channels(table)} == {"mass", "gravityFactor", "restitution"}
