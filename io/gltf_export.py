@@ -60,7 +60,7 @@ class glTF2ExportUserExtension:
             if not session.hides_any_render_mesh(vtree):
                 # No render mesh to leave out: an instance attribute of None makes the exporter skip the
                 # mesh hook (it looks hooks up with getattr) instead of calling it for every object.
-                self.gather_node_mesh_hook = None  # type: ignore[method-assign,assignment]
+                self.gather_node_mesh_hook = None  # type: ignore[method-assign,assignment]  # see above
             if session.enabled:
                 scene = bpy.context.scene
                 assert scene is not None, "the exporter runs in a scene"

@@ -215,7 +215,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
             rotation = fitted.rotation
             rotation_matrix = rotation.to_matrix().to_4x4() if rotation is not None else Matrix.Identity(4)
             # the newest stubs' Matrix.Translation takes no Vector
-            child.matrix_basis = Matrix.Translation(fitted.center) @ compensation(scale) @ rotation_matrix  # type: ignore[arg-type]
+            child.matrix_basis = Matrix.Translation(fitted.center) @ compensation(scale) @ rotation_matrix  # type: ignore[arg-type]  # the newest stubs' Translation takes no Vector
             outcome = "thickened" if fitted.thickened else "exact" if fitted.exact else "loose"
         else:
             if self.shape_type == 'CONVEX':

@@ -36,7 +36,7 @@ def _volume_child(context: bpy.types.Context, obj: bpy.types.Object, reach: floa
     empty.parent = obj
     empty.matrix_parent_inverse = obj.matrix_world.inverted_safe()
     # the newest stubs' Matrix.Translation takes no Vector
-    empty.matrix_world = Matrix.Translation(obj.matrix_world.translation)  # type: ignore[arg-type]
+    empty.matrix_world = Matrix.Translation(obj.matrix_world.translation)  # type: ignore[arg-type]  # the newest stubs' Translation takes no Vector
     settings = object_physics(empty)
     settings.use_trigger = True
     settings.trigger.shape.shape_type = 'SPHERE'

@@ -43,8 +43,9 @@ def preset_limits(preset: str, axis: str = 'Z', lower: float = 0.0, upper: float
             fixed[angular].append(joint_axis)
         elif role == constraints.LIMITED:
             ranged.append((angular, joint_axis))
-    ranges = [(lower, upper), turn]  # the working degree of freedom's range, then the slider's turn
-    specs = {dof: LimitSpec('ANGULAR' if dof[0] else 'LINEAR', (dof[1],), *ranges[position])  # type: ignore[misc]
+    # the working degree of freedom's range, then the slider's turn (a turning kind has a second one)
+    ranges = [(lower, upper)] if turn is None else [(lower, upper), turn]
+    specs = {dof: LimitSpec('ANGULAR' if dof[0] else 'LINEAR', (dof[1],), *ranges[position])
              for position, dof in enumerate(ranged)}
     fixed_specs = {angular: LimitSpec('ANGULAR' if angular else 'LINEAR', tuple(sorted(found)), 0.0, 0.0)
                    for angular, found in fixed.items() if found}

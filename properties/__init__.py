@@ -14,12 +14,12 @@ _CLASSES: tuple[type, ...] = (*shape.CLASSES, *gravity.CLASSES, *body.CLASSES, *
 
 def object_physics(obj: bpy.types.Object) -> object_settings.OMIObjectSettings:
     """The OMI settings of an object (typed accessor for `obj.omi_physics`)."""
-    return obj.omi_physics  # type: ignore[attr-defined]
+    return obj.omi_physics  # type: ignore[attr-defined]  # added by register (_add_setting)
 
 
 def scene_physics(bl_scene: bpy.types.Scene) -> scene.OMISceneSettings:
     """The OMI libraries and options of a scene (typed accessor for `scene.omi_physics`)."""
-    return bl_scene.omi_physics  # type: ignore[attr-defined]
+    return bl_scene.omi_physics  # type: ignore[attr-defined]  # added by register (_add_setting)
 
 
 def _add_setting(owner: type[bpy.types.ID], name: str, group: type[bpy.types.PropertyGroup]) -> None:

@@ -63,7 +63,7 @@ def authoring_state(context: bpy.types.Context) -> OMIAuthoringState:
 def list_problems(window_manager: bpy.types.WindowManager, problems: list[tuple[str, str, str]]) -> None:
     """Put (object name, severity, message) problems where the artist looks: the sidebar's Validate list
     (an import's problems replace the last check's, and say so in their messages)."""
-    state = window_manager.omi_authoring  # type: ignore[attr-defined]
+    state = window_manager.omi_authoring  # type: ignore[attr-defined]  # added by register
     state.problems.clear()
     for name, severity, message in problems:
         item = state.problems.add()

@@ -53,7 +53,7 @@ def _read_layout(struct: bpy.types.Struct) -> _Layout:
                 layout.groups[name] = _read_layout(target)
         elif isinstance(prop, _NUMBERS) and prop.is_array:
             # The newest stubs type default_array as a bpy_prop_array of nothing (not iterable).
-            layout.defaults[name] = tuple(prop.default_array)  # type: ignore[arg-type]
+            layout.defaults[name] = tuple(prop.default_array)  # type: ignore[arg-type]  # see above
         elif isinstance(prop, (*_NUMBERS, bpy.types.StringProperty, bpy.types.EnumProperty)):
             layout.defaults[name] = prop.default
     return layout

@@ -109,7 +109,7 @@ def omi_log() -> Iterator[list[str]]:
     """The add-on's messages logged during an export or import (everything it drops or approximates)."""
     messages: list[str] = []
     handler = logging.Handler(level=logging.INFO)
-    handler.emit = lambda record: messages.append(record.getMessage())  # type: ignore[method-assign]
+    handler.emit = lambda record: messages.append(record.getMessage())  # type: ignore[method-assign]  # the handler collects instead
     loggers = [logging.getLogger(name) for name in LOG_NAMES]
     for logger in loggers:
         logger.addHandler(handler)

@@ -165,7 +165,7 @@ def _held_output(args: argparse.Namespace) -> Iterator[list[tuple[int, str]]]:
     stderr only with --verbose."""
     records: list[tuple[int, str]] = []
     handler = logging.Handler(level=logging.DEBUG)
-    handler.emit = lambda record: records.append((record.levelno, record.getMessage()))  # type: ignore[method-assign]
+    handler.emit = lambda record: records.append((record.levelno, record.getMessage()))  # type: ignore[method-assign]  # the handler collects instead
     loggers = [logging.getLogger(name) for name in ("glTFImporter", "glTFImporter_errors")]
     for logger in loggers:
         logger.addHandler(handler)

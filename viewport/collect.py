@@ -63,7 +63,7 @@ def _mesh_edges(source: bpy.types.Object, hull: bool, depsgraph) -> np.ndarray:
         for point in coords:
             bm.verts.new(point)
         # the stubs type the element list as an invariant list[BMVert | BMEdge | BMFace]
-        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]
+        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
         edges = [e for e in result["geom"] if isinstance(e, bmesh.types.BMEdge)]
         return np.array([v.co[:] for e in edges for v in e.verts], np.float32).reshape(-1, 3)
     finally:

@@ -50,7 +50,7 @@ class VIEW3D_GGT_omi_joint_pivot(bpy.types.GizmoGroup):
     def setup(self, _context: bpy.types.Context) -> None:
         ring = self.gizmos.new("GIZMO_GT_move_3d")
         # a ring facing the view, pressed anywhere inside (a property of the move gizmo's type, not of Gizmo)
-        ring.draw_options = {'ALIGN_VIEW', 'FILL_SELECT'}  # type: ignore[attr-defined]
+        ring.draw_options = {'ALIGN_VIEW', 'FILL_SELECT'}  # type: ignore[attr-defined]  # see above
         ring.target_set_operator(OPERATOR)
         ring.color = ROLE_COLORS['JOINT'][:3]
         ring.alpha = 0.6

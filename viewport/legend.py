@@ -37,7 +37,7 @@ class OMIOverlayLegend(bpy.types.PropertyGroup):
 def register() -> None:
     bpy.utils.register_class(OMIOverlayLegend)
     # Blender adds a setting to its own type as a class attribute (the stubs know no such attribute).
-    bpy.types.WindowManager.omi_overlay_legend = bpy.props.PointerProperty(  # type: ignore[attr-defined]
+    bpy.types.WindowManager.omi_overlay_legend = bpy.props.PointerProperty(  # type: ignore[attr-defined]  # see above
         type=OMIOverlayLegend)
 
 

@@ -8,6 +8,7 @@ limit of each kind may take, and the convex hull vertex limit.
 from __future__ import annotations
 
 import math
+from typing import overload
 
 # Convex hulls: several engines (PhysX, Unity's cooking) accept at most this many vertices.
 HULL_VERTEX_LIMIT = 255
@@ -37,6 +38,10 @@ def limit_bound(angular: bool) -> float:
     return ANGULAR_LIMIT_BOUND if angular else LINEAR_LIMIT_BOUND
 
 
+@overload
+def reversed_range(low: float, high: float) -> tuple[float, float]: ...
+@overload
+def reversed_range(low: float | None, high: float | None) -> tuple[float | None, float | None]: ...
 def reversed_range(low: float | None, high: float | None) -> tuple[float | None, float | None]:
     """A range [low, high] seen from the other body: negated and swapped (None: open on that side)."""
     return (None if high is None else -high, None if low is None else -low)

@@ -87,7 +87,7 @@ def _parse_json(data: bytes, what: str) -> tuple[Any, tuple[str, ...]]:
         result = dict(pairs)
         if len(result) != len(pairs):
             seen: set[str] = set()
-            repeated[id(result)] = next(key for key, _value in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+            repeated[id(result)] = next(key for key, _value in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]  # add's None lets `or` go on
         return result
 
     try:

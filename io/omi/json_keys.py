@@ -19,27 +19,27 @@ def value_key(value: object, depth: int = 0) -> Any:
     object once."""
     kind = value.__class__
     if kind is dict:
-        if depth >= _KEY_DEPTH or len(value) > _KEY_SIZE:  # type: ignore[arg-type]
+        if depth >= _KEY_DEPTH or len(value) > _KEY_SIZE:  # type: ignore[arg-type]  # see below
             return None
         parts: list[Any] = [kind]
-        for name, item in value.items():  # type: ignore[attr-defined]
+        for name, item in value.items():  # type: ignore[attr-defined]  # `kind is dict` (fast) narrows nothing for mypy
             key = value_key(item, depth + 1)
             if key is None:
                 return None
             parts.append((name, key))
         return tuple(parts)
     if kind is list:
-        if depth >= _KEY_DEPTH or len(value) > _KEY_SIZE:  # type: ignore[arg-type]
+        if depth >= _KEY_DEPTH or len(value) > _KEY_SIZE:  # type: ignore[arg-type]  # see below
             return None
         parts = [kind]
-        for item in value:  # type: ignore[attr-defined]
+        for item in value:  # type: ignore[attr-defined]  # `kind is list` (fast) narrows nothing for mypy
             key = value_key(item, depth + 1)
             if key is None:
                 return None
             parts.append(key)
         return tuple(parts)
     if kind is float:
-        if not math.isfinite(value):  # type: ignore[arg-type]
+        if not math.isfinite(value):  # type: ignore[arg-type]  # `kind is float` (fast) narrows nothing for mypy
             return None
         return (kind, value, math.copysign(1.0, value)) if value == 0.0 else (kind, value)
     if kind is str or kind is int or kind is bool or value is None:

@@ -140,7 +140,7 @@ def obj_or_none(value: object, at: Where, issues: Issues, what: str = "value") -
     if value is MISSING:
         return None
     if type(value) is dict or isinstance(value, Mapping):
-        return value  # type: ignore[return-value]
+        return value  # type: ignore[return-value]  # a Mapping other than dict is read as one
     report(issues, at, f"{what} must be an object, got {describe(value)}; dropped")
     return None
 

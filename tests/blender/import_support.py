@@ -56,7 +56,7 @@ class Imported:
 def captured_log() -> Iterator[list[tuple[int, str]]]:
     messages: list[tuple[int, str]] = []
     handler = logging.Handler(level=logging.DEBUG)
-    handler.emit = lambda record: messages.append((record.levelno, record.getMessage()))  # type: ignore
+    handler.emit = lambda record: messages.append((record.levelno, record.getMessage()))  # type: ignore[method-assign]  # the handler collects instead
     loggers = [logging.getLogger(name) for name in ("glTFImporter", "glTFImporter_errors")]
     for logger in loggers:
         logger.addHandler(handler)

@@ -67,7 +67,7 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
                   "treats as no limit; exported free")
             continue
         if bullet_sign(constraint.type, dof == "angular") < 0:
-            lower, upper = (bound + 0.0 for bound in conventions.reversed_range(lower, upper))  # type: ignore[operator]
+            lower, upper = (bound + 0.0 for bound in conventions.reversed_range(lower, upper))
         if lower == 0.0 and upper == 0.0:
             fixed[dof].append(gltf_axis)
             continue
@@ -75,7 +75,7 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
         ranged.append(model.JointLimit(
             linear_axes=(gltf_axis,) if dof == "linear" else (),
             angular_axes=(gltf_axis,) if dof == "angular" else (),
-            min=low + 0.0, max=high + 0.0))  # type: ignore[operator]
+            min=low + 0.0, max=high + 0.0))
     grouped = [model.JointLimit(linear_axes=tuple(sorted(fixed["linear"])), min=0.0, max=0.0)] \
         if fixed["linear"] else []
     if fixed["angular"]:

@@ -174,7 +174,7 @@ def _range(dof: _Dof, kind: str, angular: bool, notes: set[str], limit: float = 
         high = limit if high is None else min(high, conventions.ANGULAR_LIMIT_BOUND)
     else:
         low, high = (-FAR if low is None else low), (FAR if high is None else high)
-    return (low, high) if bullet_sign(kind, angular) > 0 else conventions.reversed_range(low, high)  # type: ignore[return-value]
+    return (low, high) if bullet_sign(kind, angular) > 0 else conventions.reversed_range(low, high)
 
 
 def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
@@ -274,7 +274,8 @@ def rest_turn(axis: tuple[float, float, float], angle: float) -> tuple[float, fl
         return (0.0, 0.0, 0.0)
     for index, component in enumerate(axis):
         if abs(abs(component) - 1.0) <= ANGLE_EPSILON:
-            return tuple(math.copysign(angle, component) if i == index else 0.0 for i in range(3))  # type: ignore[return-value]
+            turn = math.copysign(angle, component)
+            return (turn if index == 0 else 0.0, turn if index == 1 else 0.0, turn if index == 2 else 0.0)
     return None
 
 

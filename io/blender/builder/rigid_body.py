@@ -123,8 +123,8 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
         rigid = rigid_object(owner) if owner not in bodies else None
         # The newest stubs type collision_collections as a bpy_prop_array of nothing (no items, no tuple taken).
         if rigid is not None and rigid.rigid_body is not None \
-                and tuple(rigid.rigid_body.collision_collections) != collections:  # type: ignore[arg-type]
-            rigid.rigid_body.collision_collections = collections  # type: ignore[assignment]
+                and tuple(rigid.rigid_body.collision_collections) != collections:  # type: ignore[arg-type]  # see above
+            rigid.rigid_body.collision_collections = collections  # type: ignore[assignment]  # see above
     for empty, plan in planned_joints:
         builder.finish_joint(empty, plan)
     built_values.record(body.rigid for body in bodies.values())

@@ -116,7 +116,7 @@ def _axis_lengths(frame: Matrix) -> tuple[tuple[float, float, float], bool]:
         denominator = lengths[first] * lengths[second]
         if denominator > 0.0 and abs(columns[first].dot(columns[second])) > TOLERANCE * denominator:
             orthogonal = False
-    return lengths, orthogonal  # type: ignore[return-value]
+    return (lengths[0], lengths[1], lengths[2]), orthogonal
 
 
 def _equal(a: float, b: float) -> bool:
@@ -196,15 +196,16 @@ def trs_to_gltf(local: Matrix) -> GltfTRS:
     """A local transform in Blender axes as glTF TRS; components at their identity value are None."""
     location, rotation, scale = local.decompose()
     rotation.normalize()
-    translation = tuple(_rounded(value, 0.0) for value in axes.vec_to_gltf(location))
-    quaternion: tuple[float, ...] = axes.quat_to_gltf(rotation)
-    if quaternion[3] < 0.0:
-        quaternion = tuple(-value for value in quaternion)
-    quaternion = tuple(_rounded(value, identity) for value, identity in zip(quaternion, (0.0, 0.0, 0.0, 1.0),
-                                                                             strict=True))
-    sizes = tuple(_rounded(value, 1.0) for value in axes.size_to_gltf(scale))
+    tx, ty, tz = axes.vec_to_gltf(location)
+    translation = (_rounded(tx, 0.0), _rounded(ty, 0.0), _rounded(tz, 0.0))
+    qx, qy, qz, qw = axes.quat_to_gltf(rotation)
+    if qw < 0.0:
+        qx, qy, qz, qw = -qx, -qy, -qz, -qw
+    quaternion = (_rounded(qx, 0.0), _rounded(qy, 0.0), _rounded(qz, 0.0), _rounded(qw, 1.0))
+    sx, sy, sz = axes.size_to_gltf(scale)
+    sizes = (_rounded(sx, 1.0), _rounded(sy, 1.0), _rounded(sz, 1.0))
     return GltfTRS(
-        translation=None if translation == (0.0, 0.0, 0.0) else translation,  # type: ignore[arg-type]
-        rotation=None if quaternion == (0.0, 0.0, 0.0, 1.0) else quaternion,  # type: ignore[arg-type]
-        scale=None if sizes == (1.0, 1.0, 1.0) else sizes,  # type: ignore[arg-type]
+        translation=None if translation == (0.0, 0.0, 0.0) else translation,
+        rotation=None if quaternion == (0.0, 0.0, 0.0, 1.0) else quaternion,
+        scale=None if sizes == (1.0, 1.0, 1.0) else sizes,
     )

@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import bpy
+
 from ...omi import model
 from ...omi.dialects import gravity
 from ..tables import axes
@@ -25,27 +27,29 @@ def _close(first: Sequence[float], second: Sequence[float]) -> bool:
     return all(abs(a - b) <= TOLERANCE * max(1.0, abs(b)) for a, b in zip(first, second, strict=True))
 
 
-def scene_vector(scene: Any) -> axes.Vec3:
+def scene_vector(scene: bpy.types.Scene) -> axes.Vec3:
     """The acceleration Blender's rigid bodies feel, in Blender axes (zero while gravity is off)."""
-    return tuple(float(value) for value in scene.gravity) if scene.use_gravity else (0.0, 0.0, 0.0)  # type: ignore[return-value]
+    vector = scene.gravity
+    return (float(vector.x), float(vector.y), float(vector.z)) if scene.use_gravity else (0.0, 0.0, 0.0)
 
 
-def from_scene(scene: Any) -> model.WorldGravity | None:
+def from_scene(scene: bpy.types.Scene) -> model.WorldGravity | None:
     """The scene's gravity as a world gravity, or None when it is Blender's default (nothing to write)."""
-    if scene.use_gravity and _close(scene.gravity, BLENDER_DEFAULT):
+    if scene.use_gravity and _close(scene.gravity[:], BLENDER_DEFAULT):
         return None
     vector = axes.vec_to_gltf(scene_vector(scene))
     strength = math.sqrt(sum(value * value for value in vector))
     if strength == 0.0:
         return model.WorldGravity(0.0)
-    direction = tuple(value / strength for value in vector)
-    return model.WorldGravity(strength, direction)  # type: ignore[arg-type]
+    x, y, z = (value / strength for value in vector)
+    return model.WorldGravity(strength, (x, y, z))
 
 
-def to_scene(world: model.WorldGravity, scene: Any) -> list[model.Issue]:
+def to_scene(world: model.WorldGravity, scene: bpy.types.Scene) -> list[model.Issue]:
     """Set the scene's gravity to the file's; an info note when that changes it."""
     before = scene_vector(scene)
-    wanted = tuple(value + 0.0 for value in axes.vec_to_blender(world.vector))  # no -0 shown
+    x, y, z = (value + 0.0 for value in axes.vec_to_blender(world.vector))  # no -0 shown
+    wanted = (x, y, z)
     scene.use_gravity = True
     scene.gravity = wanted
     if _close(before, wanted):
@@ -56,7 +60,7 @@ def to_scene(world: model.WorldGravity, scene: Any) -> list[model.Issue]:
                                                           f"({shown}) m/s² (was ({was}))", "info")]
 
 
-def write(scene: Any, gltf: Any, dialects: Sequence[str]) -> list[model.Issue]:
+def write(scene: bpy.types.Scene, gltf: Any, dialects: Sequence[str]) -> list[model.Issue]:
     """Put the scene's gravity into the exporter's document (OMI), or name it as lost (KHR only)."""
     world = from_scene(scene)
     if world is None:

@@ -7,7 +7,7 @@ axes map the same way. Every conversion in the add-on goes through this one modu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, overload
 
 from ...omi import conventions
 
@@ -70,6 +70,10 @@ def joint_axes(indices: Sequence[int], *, to_blender: bool) -> tuple[tuple[int, 
     return tuple(sorted(axis for axis, _sign in converted)), sign
 
 
+@overload
+def signed_range(lo: float, hi: float, sign: int) -> tuple[float, float]: ...
+@overload
+def signed_range(lo: float | None, hi: float | None, sign: int) -> tuple[float | None, float | None]: ...
 def signed_range(lo: float | None, hi: float | None, sign: int) -> tuple[float | None, float | None]:
     """A [lo, hi] range measured along an axis, seen along the same axis with `sign` applied."""
     return (lo, hi) if sign > 0 else conventions.reversed_range(lo, hi)

@@ -164,7 +164,7 @@ def finite(value: object) -> bool:
     every number it writes."""
     kind = type(value)
     if kind is float:
-        return math.isfinite(value)  # type: ignore[arg-type]
+        return math.isfinite(value)  # type: ignore[arg-type]  # `kind is float` (fast) narrows nothing for mypy
     if kind is int:
         return True
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
