@@ -89,6 +89,16 @@ class OMICollisionFilter(bpy.types.PropertyGroup):
     unknown_json: StringProperty(options={'HIDDEN'})  # keys the file held that the model does not read (JSON)
 
 
+
+_TARGET_ITEMS: list[tuple[str, str, str, int]] = []  # Blender keeps no reference to a callback's strings
+
+
+def _target_items(_settings: object, _context: object) -> list[tuple[str, str, str, int]]:
+    """The registry's export targets, by their stable numbers (`registry.Target.number`)."""
+    _TARGET_ITEMS[:] = [(target.name, target.label, target.description, target.number)
+                        for target in registry.targets()]
+    return _TARGET_ITEMS
+
 class OMISceneSettings(bpy.types.PropertyGroup):
     """Per-scene physics libraries and overlay/export options."""
 
@@ -118,11 +128,11 @@ class OMISceneSettings(bpy.types.PropertyGroup):
                      "exported from those"),
         default=True,
     )
-    export_dialect: EnumProperty(  # the export target (its stored name stays, for saved files)
+    export_dialect: EnumProperty(  # the export target (its stored number stays, for saved files)
         name="Target",
         description="Which engine or spec the physics is written for",
-        items=[(target.name, target.label, target.description, target.number) for target in registry.targets()],
-        default=registry.targets()[0].name,
+        items=_target_items,  # asked each time: a target registered later (another unit) is offered too
+        default=registry.targets()[0].number,
     )
     import_physics: BoolProperty(
         name="Import OMI Physics",

@@ -10,37 +10,45 @@ the registry together with an export target. Nothing outside this module knows i
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from omi_core_loader import core
 
-base, fields, omi, registry = core("dialects.base"), core("dialects.fields"), core("dialects.omi"), \
-    core("dialects.registry")
-model, read_omi, write_omi = core("model"), core("read.omi"), core("write.omi")
-
 NAME = "TOY"
 BODY, SHAPE, JOINT = "TOY_physics_body", "TOY_physics_shape", "TOY_physics_joint"
 
-TOY = dataclasses.replace(
-    omi.OMI, name=NAME, body_extension=BODY, shape_extension=SHAPE, joint_extension=JOINT,
-    homes={"shapes": SHAPE, "physicsMaterials": BODY, "collisionFilters": BODY, "physicsJoints": JOINT},
-    motion_fields=tuple(dataclasses.replace(spec, key="weight") if spec.attr == "mass" else spec
-                        for spec in omi.OMI.motion_fields),
-    legacy_extensions=(), keeps_unknown=False)
+
+def build(modules: Callable[[str], ModuleType]) -> tuple[Any, Any]:
+    """The toy's dialect unit and export target, made of the modules `modules` gives by their name in io/omi
+    (`core` here; the add-on's own `io.omi` modules in Blender, tests/blender/test_toy_dialect_export.py)."""
+    omi, registry, model = modules("dialects.omi"), modules("dialects.registry"), modules("model")
+    read_omi, write_omi = modules("read.omi"), modules("write.omi")
+    toy = dataclasses.replace(
+        omi.OMI, name=NAME, body_extension=BODY, shape_extension=SHAPE, joint_extension=JOINT,
+        homes={"shapes": SHAPE, "physicsMaterials": BODY, "collisionFilters": BODY, "physicsJoints": JOINT},
+        motion_fields=tuple(dataclasses.replace(spec, key="weight") if spec.attr == "mass" else spec
+                            for spec in omi.OMI.motion_fields),
+        legacy_extensions=(), keeps_unknown=False)
+
+    def schema_check(document: Any, _spec_dir: str | None, _legacy: bool) -> list[Any]:
+        """The toy's schema: a body's `weight` is a number."""
+        found = []
+        for index, node in enumerate(document.get("nodes") or []):
+            motion = ((node.get("extensions") or {}).get(BODY) or {}).get("motion") or {}
+            if "weight" in motion and not isinstance(motion["weight"], int | float):
+                found.append(model.Issue(f"/nodes/{index}/extensions/{BODY}/motion/weight",
+                                         "weight must be a number"))
+        return found
+
+    unit = registry.DialectUnit(toy, read_omi.read, write_omi.node_extensions, schema_check=schema_check)
+    return unit, registry.Target(NAME, 90, "Toy", "The toy dialect of the tests", (NAME,))
 
 
-def schema_check(document: Any, _spec_dir: str | None, _legacy: bool) -> list[Any]:
-    """The toy's schema: a body's `weight` is a number."""
-    found = []
-    for index, node in enumerate(document.get("nodes") or []):
-        motion = ((node.get("extensions") or {}).get(BODY) or {}).get("motion") or {}
-        if "weight" in motion and not isinstance(motion["weight"], int | float):
-            found.append(model.Issue(f"/nodes/{index}/extensions/{BODY}/motion/weight", "weight must be a number"))
-    return found
-
-
-UNIT = registry.DialectUnit(TOY, read_omi.read, write_omi.node_extensions, schema_check=schema_check)
-TARGET = registry.Target(NAME, 90, "Toy", "The toy dialect of the tests", (NAME,))
+UNIT, TARGET = build(core)
+TOY = UNIT.tables
+registry = core("dialects.registry")
 
 
 def register() -> None:

@@ -16,6 +16,7 @@ import bpy
 
 from ...omi import model
 from ...omi.dialects import pointers
+from ...omi.dialects.base import Dialect
 from .. import gltf_compat
 from .channel_data import ChannelData
 
@@ -195,9 +196,11 @@ def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.Poin
     return len(items) - 1
 
 
-def add_khr(session: AnimationExport, gltf: Any) -> None:
-    """Beside each OMI channel, one on the same sampler pointing at the KHR spelling of the value (after
-    `export_khr.write_khr`); a value KHR holds elsewhere or shares with still items is named, not written."""
+def add_spelling(session: AnimationExport, gltf: Any, dialect: Dialect) -> None:
+    """Beside each OMI channel, one on the same sampler pointing at `dialect`'s spelling of the value (after
+    `export/respell.write_dialect`); a value it holds elsewhere or shares with still items is named, not
+    written."""
+    rows = pointers.dialect_rows(dialect)
     document = {"nodes": [{"extensions": node.extensions or {}} for node in gltf.nodes or []],
                 "extensions": gltf.extensions or {}}
     added = False
@@ -208,19 +211,18 @@ def add_khr(session: AnimationExport, gltf: Any) -> None:
         omi_pointer = data.target.extensions[pointers.ANIMATION_POINTER_EXTENSION]["pointer"]
         found = pointers.match(omi_pointer, pointers.OMI_POINTERS)
         khr = None if found is None else next(
-            (t for t in pointers.KHR_POINTERS if t.array == found.template.array and t.path == found.template.path),
-            None)
+            (t for t in rows if t.array == found.template.array and t.path == found.template.path), None)
         index = None if found is None or khr is None else (
             found.index if khr.array is None else _khr_index(gltf, found.template, khr, found.index))
         if found is None or khr is None or index is None:
-            session.warn(f"{omi_pointer}: the KHR file has no single value for it; only the OMI channel animates "
-                         "it")
+            session.warn(f"{omi_pointer}: the {dialect.name} file has no single value for it; only the OMI channel "
+                         "animates it")
             continue
         khr_found = pointers.PointerMatch(khr, index, found.nested)
         exists, value = pointers.resolve(document, khr_found)
         if not exists or value != pointers.resolve(document, found)[1]:
-            session.warn(f"{omi_pointer}: the KHR file holds this value differently; only the OMI channel "
-                         "animates it")
+            session.warn(f"{omi_pointer}: the {dialect.name} file holds this value differently; only the OMI "
+                         "channel animates it")
             continue
         animation, channel = home
         gltf_io = type(channel)

@@ -30,6 +30,7 @@ import bpy
 
 from ...omi import model
 from ...omi.dialects import pointers
+from ...omi.dialects.base import Dialect
 from ...omi.write import writer
 from ..export import joint_nodes, node_frames
 from . import curves, direct, gltf_write
@@ -320,15 +321,15 @@ class AnimationExport:
     def finish(self, gltf: Any) -> None:
         gltf_write.finish(self, gltf)
 
-    def add_khr(self, gltf: Any) -> None:
-        gltf_write.add_khr(self, gltf)
+    def add_spelling(self, gltf: Any, dialect: Dialect) -> None:
+        gltf_write.add_spelling(self, gltf, dialect)
 
     def has_channels(self) -> bool:
         return any(data.home is not None and data.home[1] in data.home[0].channels for data in self.data)
 
-    def drop_omi_channels(self) -> bool:
-        """A KHR-only export: remove the OMI channels when every one has its KHR twin; False (nothing removed)
-        when some value has none."""
+    def drop_home_channels(self) -> bool:
+        """An export without the home (OMI) spelling: remove its channels when every one has its twin in the
+        other spelling; False (nothing removed) when some value has none."""
         attached = [(data.khr_channel, data.home) for data in self.data
                     if data.home is not None and data.home[1] in data.home[0].channels]
         if any(khr_channel is None for khr_channel, _ in attached):

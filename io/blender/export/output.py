@@ -14,8 +14,7 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
-from ...omi.dialects import unknown_keys
-from ...omi.dialects.khr import NAME as KHR
+from ...omi.dialects import registry, unknown_keys
 from ...omi.write import writer
 from .. import gltf_compat
 from . import gltf_meshes, node_frames
@@ -97,8 +96,8 @@ class Output:
             self.late.append((carrier.node, extensions))
 
     def written(self, node: Any, part: model.NodePhysics) -> None:
-        """Remember a node's physics as written in OMI, for its KHR spelling in `finish`."""
-        if KHR in self.dialects:
+        """Remember a node's physics as written in the home dialect, for the target's other spellings in `finish`."""
+        if any(name != registry.default().name for name in self.dialects):
             self.written_nodes.append((node, part))
 
     def note_kept(self, part: model.NodePhysics) -> None:

@@ -25,17 +25,15 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
-from ...omi.dialects import unknown_keys
+from ...omi.dialects import registry, unknown_keys
 from ...omi.dialects.godot import NAME as GODOT_TARGET
-from ...omi.dialects.khr import NAME as KHR
-from ...omi.dialects.omi import NAME as OMI
 from ...omi.write import writer
 from ..animation import static_values
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import world as world_gravity
 from ..tables import markers
-from . import exporter_form, godot_target, khr
+from . import exporter_form, godot_target, respell
 from .messages import Messages
 from .options import Options
 from .output import Output, put
@@ -50,8 +48,8 @@ class PhysicsExport:
         self.settings = export_settings
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
-        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (OMI,)))
-        self.target: str = str(getattr(tagged, "export_target", OMI.lower()))  # see godot_target
+        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (respell.home().name,)))
+        self.target: str = str(getattr(tagged, "export_target", respell.home().name.lower()))  # see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         # The session's helpers, one job each: what was asked, what goes into the document, the messages, the
@@ -183,18 +181,23 @@ class PhysicsExport:
         self.animation.finish(gltf)
         if self.target == GODOT_TARGET:
             self.report(godot_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
-        if KHR in self.dialects:  # the KHR spelling is made from the OMI one (export/khr.py)
-            khr_only = OMI not in self.dialects
+        home = respell.home().name  # the spelling the gather hooks wrote; every other one is made from it
+        others = [registry.get(name) for name in self.dialects if name != home]
+        if others:
+            without_home = home not in self.dialects
             animated = self.animation.has_channels()
-            self.report(self._write_khr(gltf, node_index, mesh_index, keep_omi=not khr_only or animated,
-                                        separate=animated))
-            self.animation.add_khr(gltf)
-            if khr_only and animated:
-                if self.animation.drop_omi_channels():
-                    khr.drop_omi(gltf)
+            for unit in others:
+                keep_home = not without_home or animated or unit is not others[-1]
+                self.report(self._write_dialect(gltf, unit, node_index, mesh_index, keep_home=keep_home,
+                                                separate=animated))
+                self.animation.add_spelling(gltf, unit.tables)
+            if without_home and animated:
+                if self.animation.drop_home_channels():
+                    respell.drop_home(gltf)
                 else:
-                    self.warn("some animated values have no KHR spelling: the OMI physics is written too, for "
-                              "their channels (export 'OMI and KHR')")
+                    self.warn(f"some animated values have no {', '.join(unit.name for unit in others)} spelling: "
+                              f"the {home} physics is written too, for their channels (an export target with "
+                              "both)")
 
     def passthrough(self, gltf: Any) -> tuple[str, ...]:
         """The physics extensions the exporter may write as they are, without its clean-up passes (Blender
@@ -216,10 +219,11 @@ class PhysicsExport:
         settled = all(type(content) is dict and content and exporter_form.settle(content) for content in contents)
         return names if settled else ()
 
-    def _write_khr(self, gltf: Any, node_index: dict[int, int], mesh_index: dict[int, int],
-                   keep_omi: bool, separate: bool) -> list[model.Issue]:
-        """The KHR spelling of what the OMI holds: each node's written physics, less the parts its OMI lost
-        in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an unusable shape)."""
+    def _write_dialect(self, gltf: Any, unit: registry.DialectUnit, node_index: dict[int, int],
+                       mesh_index: dict[int, int], *, keep_home: bool, separate: bool) -> list[model.Issue]:
+        """`unit`'s spelling of what the home spelling holds: each node's written physics, less the parts the
+        home spelling lost in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an
+        unusable shape)."""
         physics = []
         for node, part in self.output.written_nodes:
             index = node_index.get(id(node))
@@ -243,7 +247,8 @@ class PhysicsExport:
         def mesh_ref(value: Any) -> int | None:
             return mesh_index.get(id(value.mesh)) if isinstance(value, MeshSlot) else None
 
-        return khr.write_khr(gltf, physics, node_ref, mesh_ref, keep_omi, separate=separate)
+        return respell.write_dialect(gltf, unit, physics, node_ref, mesh_ref, keep_home=keep_home,
+                                     separate=separate)
 
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
@@ -262,7 +267,8 @@ class PhysicsExport:
         self.report(issues)
         gltf.extensions.update(placed)
         used = list(placed)
-        kept_names = sorted(self.output.kept_extensions) if OMI in self.dialects else []  # KHR drops the OMI
+        home = respell.home().name  # the other dialects drop the home spelling's kept extensions
+        kept_names = sorted(self.output.kept_extensions) if home in self.dialects else []
         for name in (*used, *sorted(self.output.node_extensions_used), *kept_names):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)

@@ -15,8 +15,7 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
-from ...omi.dialects.khr import NAME as KHR
-from ...omi.dialects.omi import NAME as OMI
+from ...omi.dialects import registry
 from ...omi.write import writer
 from ..adopt import from_bodies, from_constraints
 from ..animation.sample import AnimationExport
@@ -272,11 +271,14 @@ class SceneWrite:
                              "measured from that turned frame, while Blender measures them from the starting pose")
 
     def _warn_world_end(self, obj: bpy.types.Object, plan: joint_nodes.JointPlan, frames: list[Any]) -> None:
-        """OMI wants a body on both sides of a joint; KHR allows a joint frame in no body (the fixed world
-        frame), so a KHR-only export says nothing."""
-        if OMI not in self.options.dialects:
+        """OMI wants a body on both sides of a joint (`Dialect.joint_ends_in_bodies`); KHR allows a joint frame
+        in no body (the fixed world frame), so an export in such dialects only says nothing."""
+        strict = [name for name in self.options.dialects if registry.get(name).tables.joint_ends_in_bodies]
+        if not strict:
             return
-        spelling = " (in the OMI spelling; KHR holds it to the world)" if KHR in self.options.dialects else ""
+        lenient = [name for name in self.options.dialects if name not in strict]
+        spelling = f" (in the {', '.join(strict)} spelling; {', '.join(lenient)} holds it to the world)" \
+            if lenient else ""
         for end, frame_node in zip((plan.joint_side.anchor, plan.connected_side.anchor), frames, strict=True):
             if self.body_node(frame_node) is None:
                 self.say.warn(f"object {obj.name!r}: its joint end at {end.name!r} is not inside a physics "

@@ -96,6 +96,7 @@ class Dialect:
     body_parts: tuple[str, ...] = ("motion", "collider", "trigger")  # node-level keys of the body extension
     paired_drive_gains: bool = False  # a drive's stiffness/damping only with its position/velocity target
     degenerate_shapes_dropped: bool = False  # a capsule/cylinder with no radius at all is invalid
+    joint_ends_in_bodies: bool = False  # both ends of a joint want a body (OMI); else an end in none holds to the world
     keeps_unknown: bool = False  # the reader keeps keys its tables do not declare (`unknown_keys`), written back
     required_arrays: tuple[str, ...] = ("shapes", "physicsJoints")  # an extension holding one needs it (schema)
     legacy_extensions: tuple[str, ...] = ()  # read, never written (removed when the dialect is rewritten)

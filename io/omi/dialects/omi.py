@@ -74,6 +74,7 @@ OMI = Dialect(
     trigger_fields=OMI_TRIGGER_FIELDS,
     legacy_extensions=(model.LEGACY_COLLIDER_EXTENSION,),
     keeps_unknown=True,
+    joint_ends_in_bodies=True,
 )
 
 # Legacy OMI revisions (read only): the structure differs, the values use the tables above.
