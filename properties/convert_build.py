@@ -14,6 +14,7 @@ from ..io.omi import model
 from . import library, object_physics
 from .convert import motion_to_model, shape_offset_matrix, shape_to_model, trigger_to_model
 from .convert_joint import drive_to_model, limit_to_model
+from .joint import OMIJointSettings
 
 
 def settings_parts(obj: bpy.types.Object) -> Parts:
@@ -24,7 +25,7 @@ def settings_parts(obj: bpy.types.Object) -> Parts:
                  bool(settings.use_trigger), bool(settings.use_joint))
 
 
-def joint_settings(joint_pg) -> model.JointSettings:
+def joint_settings(joint_pg: OMIJointSettings) -> model.JointSettings:
     """A joint's limits (those without an axis left out, as the export does) and drives, in glTF axes."""
     limits = (limit_to_model(limit_pg) for limit_pg in joint_pg.limits)
     return model.JointSettings(limits=tuple(limit for limit in limits if limit is not None),

@@ -17,12 +17,13 @@ from ..io.omi.conventions import held_choice
 from .convert_common import issue as _issue
 from .convert_common import kept
 from .convert_common import pg_float as _float
+from .joint import OMIJointDrive, OMIJointLimit, OMIJointSettings
 from .stored import store
 
 NodeResolver = Callable[[model.NodeRef], "bpy.types.Object | None"]
 
 
-def limit_to_model(pg) -> model.JointLimit | None:
+def limit_to_model(pg: OMIJointLimit) -> model.JointLimit | None:
     """A limit in Blender axes as a glTF limit; None when no axis is chosen.
 
     A single-axis range is signed, so it flips when the axis flips; a 2- or 3-axis limit bounds a radial
@@ -48,7 +49,7 @@ def limit_to_model(pg) -> model.JointLimit | None:
     )
 
 
-def drive_to_model(pg) -> model.JointDrive:
+def drive_to_model(pg: OMIJointDrive) -> model.JointDrive:
     """A drive on a Blender axis as a drive on the matching glTF axis (targets negate when it flips)."""
     (axis,), sign = axes.joint_axes((constraints.AXIS_IDS.index(pg.axis),), to_blender=False)
     angular = pg.drive_type == 'ANGULAR'
@@ -71,7 +72,8 @@ def drive_to_model(pg) -> model.JointDrive:
     )
 
 
-def joint_to_model(pg, obj, issues=None) -> model.Joint | None:
+def joint_to_model(pg: OMIJointSettings, obj: bpy.types.Object,
+                   issues: list[model.Issue] | None = None) -> model.Joint | None:
     """The joint, or None (with an issue) when it is connected to nothing: the spec requires a node."""
     if pg.connected_object is None:
         _issue(issues, "/joint/connected_object", obj, "joint is connected to no object; joint skipped")
@@ -166,7 +168,7 @@ def joint_preset(limits: tuple[model.JointLimit, ...]) -> str:
     return 'CUSTOM'
 
 
-def apply_joint(joint: model.Joint, pg, obj, *, resolve_node: NodeResolver,
+def apply_joint(joint: model.Joint, pg: OMIJointSettings, obj: bpy.types.Object, *, resolve_node: NodeResolver,
                 issues: list[model.Issue] | None = None) -> None:
     """Write a joint. A limit on both linear and angular axes becomes two PropertyGroup limits."""
     connected = resolve_node(joint.connected_node)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
 
 import bpy
 
@@ -16,7 +17,10 @@ from ..io.omi import model
 from ..io.omi.json_types import shortest_float32
 from . import scene_physics
 from .convert_common import kept
-from .scene import COMBINE_FROM_OMI, COMBINE_TO_OMI
+from .scene import COMBINE_FROM_OMI, COMBINE_TO_OMI, OMICollisionFilter, OMIPhysicsMaterial, OMISystemName
+
+_Value = TypeVar("_Value", model.PhysicsMaterial, model.CollisionFilter)  # a library entry's model value
+_Entry = TypeVar("_Entry", OMIPhysicsMaterial, OMICollisionFilter)  # a library entry
 
 DEFAULT_MATERIAL_NAME = "Material"
 DEFAULT_FILTER_NAME = "Filter"
@@ -104,7 +108,7 @@ def filters_equal(a: model.CollisionFilter, b: model.CollisionFilter) -> bool:
     )
 
 
-def material_to_model(pg) -> model.PhysicsMaterial:
+def material_to_model(pg: OMIPhysicsMaterial) -> model.PhysicsMaterial:
     """A library material PropertyGroup as a model value carrying its name (floats as in `convert._float`)."""
     return model.PhysicsMaterial(
         static_friction=shortest_float32(pg.static_friction),
@@ -117,7 +121,7 @@ def material_to_model(pg) -> model.PhysicsMaterial:
     )
 
 
-def write_material(pg, value: model.PhysicsMaterial) -> None:
+def write_material(pg: OMIPhysicsMaterial, value: model.PhysicsMaterial) -> None:
     """Set a library material's values (not its name) from a model value."""
     pg.static_friction = value.static_friction
     pg.dynamic_friction = value.dynamic_friction
@@ -127,12 +131,12 @@ def write_material(pg, value: model.PhysicsMaterial) -> None:
     pg.unknown_json = value.unknown.text
 
 
-def _same_entry(equal, entry, value) -> bool:
+def _same_entry(equal: Callable[[_Value, _Value], bool], entry: _Value, value: _Value) -> bool:
     """A library entry stands for an imported value when the physics and the kept unknown keys are the same."""
     return equal(entry, value) and entry.unknown == value.unknown
 
 
-def _reusable(entries, value_name: str, equal) -> str | None:
+def _reusable(entries: Iterable[_Entry], value_name: str, equal: Callable[[_Entry], bool]) -> str | None:
     """The name of an entry whose values are `equal` and whose name is `value_name` or a Blender-style
     numbered copy of it (`Ice.001`); any equal entry when `value_name` is empty."""
     for entry in entries:
@@ -160,11 +164,11 @@ def material_from_model(bl_scene: bpy.types.Scene, value: model.PhysicsMaterial)
     return entry.name
 
 
-def _system_names(collection) -> tuple[str, ...]:
+def _system_names(collection: Iterable[OMISystemName]) -> tuple[str, ...]:
     return tuple(item.name for item in collection if item.use and item.name)
 
 
-def filter_to_model(pg) -> model.CollisionFilter:
+def filter_to_model(pg: OMICollisionFilter) -> model.CollisionFilter:
     """A library filter PropertyGroup as a model value: mode ONLY/EXCEPT fills the matching mask list."""
     listed = _system_names(pg.listed_systems)
     return model.CollisionFilter(
@@ -176,7 +180,7 @@ def filter_to_model(pg) -> model.CollisionFilter:
     )
 
 
-def _fill_names(collection, names: Iterable[str]) -> None:
+def _fill_names(collection: Any, names: Iterable[str]) -> None:  # OMISystemName entries (add, clear)
     collection.clear()
     for name in names:
         item = collection.add()
@@ -184,7 +188,7 @@ def _fill_names(collection, names: Iterable[str]) -> None:
         item.use = True
 
 
-def write_filter(pg, value: model.CollisionFilter, issues: list[model.Issue] | None = None) -> None:
+def write_filter(pg: OMICollisionFilter, value: model.CollisionFilter, issues: list[model.Issue] | None = None) -> None:
     """Set a library filter's systems and mode (not its name) from a model value.
 
     A filter with both a collide-with and a not-collide-with list is invalid in the spec; the
