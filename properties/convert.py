@@ -12,7 +12,7 @@ Problems are reported as `model.Issue`s whose pointer is a JSON pointer into the
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import bpy
 from mathutils import Euler, Matrix
@@ -21,14 +21,15 @@ from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.blender.tables import axes
 from ..io.omi import model
 from . import library, object_physics, scene_physics
-from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI
+from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI, OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .convert_common import issue as _issue
 from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
 from .convert_gravity import apply_gravity, gravity_to_model
 from .convert_joint import NodeResolver, apply_joint, joint_to_model
-from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI, offset_matters, shape_extent
+from .object import OMIObjectSettings
+from .shape import SHAPE_TYPE_FROM_OMI, SHAPE_TYPE_TO_OMI, OMIShapeSettings, offset_matters, shape_extent
 from .stored import store
 
 _MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
@@ -49,7 +50,7 @@ def object_scene(obj: bpy.types.Object) -> bpy.types.Scene:
     return scene
 
 
-def shape_offset_matrix(shape_settings) -> Matrix | None:
+def shape_offset_matrix(shape_settings: OMIShapeSettings) -> Matrix | None:
     """The shape's placement relative to its object, or None when the shape sits on the object's origin
     (an offset within a fit's rounding counts as none: `offset_matters`)."""
     if not shape_settings.use_offset or not offset_matters(
@@ -61,7 +62,7 @@ def shape_offset_matrix(shape_settings) -> Matrix | None:
 # --- PropertyGroups -> model -------------------------------------------------------------------------
 
 
-def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None = None,
+def shape_to_model(pg: OMIShapeSettings, obj: bpy.types.Object, issues: list[model.Issue] | None = None,
                    pointer: str = "/shape") -> model.Shape:
     """A shape PropertyGroup as a glTF-space Shape. Convex/trimesh `mesh` is the bpy Object to use."""
     shape_type = SHAPE_TYPE_TO_OMI[pg.shape_type]
@@ -85,7 +86,8 @@ def shape_to_model(pg, obj: bpy.types.Object, issues: list[model.Issue] | None =
     return model.Shape(shape_type, mesh=mesh_object, unknown=unknown, type_unknown=type_unknown)
 
 
-def _solid_box(size, obj: bpy.types.Object, issues: list[model.Issue] | None, pointer: str) -> tuple[float, ...]:
+def _solid_box(size: Sequence[float], obj: bpy.types.Object, issues: list[model.Issue] | None,
+               pointer: str) -> tuple[float, ...]:
     """A box's size with every side of 0 (which no file holds: it would read as the 1 m cube) given the
     fit's minimum thickness, centred, and named in a warning; Fit Box thickens flat meshes already."""
     flat = [axis for axis in range(3) if not size[axis] > 0.0]
@@ -97,7 +99,8 @@ def _solid_box(size, obj: bpy.types.Object, issues: list[model.Issue] | None, po
     return tuple(DEFAULT_MIN_THICKNESS if axis in flat else float(size[axis]) for axis in range(3))
 
 
-def _type_unknown(pg, shape_type: str, obj, issues, pointer: str) -> model.Unknown:
+def _type_unknown(pg: OMIShapeSettings, shape_type: str, obj: bpy.types.Object, issues: list[model.Issue] | None,
+                  pointer: str) -> model.Unknown:
     """The kept keys of the shape's per-type object; those kept for a type the shape no longer has are named
     (the writer leaves them out: they belong to the other type's object)."""
     found = kept(pg.type_unknown_json)
@@ -109,7 +112,7 @@ def _type_unknown(pg, shape_type: str, obj, issues, pointer: str) -> model.Unkno
     return found
 
 
-def motion_to_model(pg) -> model.Motion:
+def motion_to_model(pg: OMIMotionSettings) -> model.Motion:
     inertia = tuple(math.inf if infinite else value for value, infinite in zip(pg.inertia_diagonal, pg.infinite_inertia,
                                                                                  strict=True))
     return model.Motion(
@@ -125,7 +128,8 @@ def motion_to_model(pg) -> model.Motion:
     )
 
 
-def _material(bl_scene, name: str, obj, issues, pointer: str) -> model.PhysicsMaterial | None:
+def _material(bl_scene: bpy.types.Scene, name: str, obj: bpy.types.Object, issues: list[model.Issue] | None,
+              pointer: str) -> model.PhysicsMaterial | None:
     if not name:
         return None
     entry = library.find_material(bl_scene, name)
@@ -135,7 +139,8 @@ def _material(bl_scene, name: str, obj, issues, pointer: str) -> model.PhysicsMa
     return library.material_to_model(entry)
 
 
-def _filter(bl_scene, name: str, obj, issues, pointer: str) -> model.CollisionFilter | None:
+def _filter(bl_scene: bpy.types.Scene, name: str, obj: bpy.types.Object, issues: list[model.Issue] | None,
+            pointer: str) -> model.CollisionFilter | None:
     if not name:
         return None
     entry = library.find_filter(bl_scene, name)
@@ -149,7 +154,8 @@ def _filter(bl_scene, name: str, obj, issues, pointer: str) -> model.CollisionFi
     return value
 
 
-def collider_to_model(pg, obj, bl_scene, issues=None) -> model.Collider:
+def collider_to_model(pg: OMIColliderSettings, obj: bpy.types.Object, bl_scene: bpy.types.Scene,
+                      issues: list[model.Issue] | None = None) -> model.Collider:
     return model.Collider(
         shape=None if pg.is_compound else shape_to_model(pg.shape, obj, issues, "/collider/shape"),
         physics_material=_material(bl_scene, pg.physics_material, obj, issues, "/collider/physics_material"),
@@ -158,7 +164,8 @@ def collider_to_model(pg, obj, bl_scene, issues=None) -> model.Collider:
     )
 
 
-def trigger_to_model(pg, obj, bl_scene, issues=None) -> model.Trigger:
+def trigger_to_model(pg: OMITriggerSettings, obj: bpy.types.Object, bl_scene: bpy.types.Scene,
+                     issues: list[model.Issue] | None = None) -> model.Trigger:
     """A single-shape trigger, or a compound whose members are the listed objects (empty slots skipped)."""
     members: list[bpy.types.Object] = []
     if pg.is_compound:
@@ -208,8 +215,9 @@ def _default_mesh_object(ref: model.MeshRef, obj: bpy.types.Object) -> bpy.types
     return None
 
 
-def shape_values(shape: model.Shape, obj, kept_type: Callable[[], str], *, resolve_mesh: MeshResolver | None = None,
-                 issues: list[model.Issue] | None = None, pointer: str = "/shape") -> dict | None:
+def shape_values(shape: model.Shape, obj: bpy.types.Object, kept_type: Callable[[], str], *,
+                 resolve_mesh: MeshResolver | None = None, issues: list[model.Issue] | None = None,
+                 pointer: str = "/shape") -> dict | None:
     """A glTF-space Shape as a shape PropertyGroup's values (its offset left out); None for an unknown type
     (`kept_type`: the type the settings keep then, for the message)."""
     if shape.type not in SHAPE_TYPE_FROM_OMI:
@@ -238,8 +246,9 @@ def shape_values(shape: model.Shape, obj, kept_type: Callable[[], str], *, resol
     return values
 
 
-def apply_shape(shape: model.Shape, pg, obj, *, resolve_mesh: MeshResolver | None = None,
-                issues: list[model.Issue] | None = None, pointer: str = "/shape") -> None:
+def apply_shape(shape: model.Shape, pg: OMIShapeSettings, obj: bpy.types.Object, *,
+                resolve_mesh: MeshResolver | None = None, issues: list[model.Issue] | None = None,
+                pointer: str = "/shape") -> None:
     """Write a glTF-space Shape into a shape PropertyGroup (its offset is left as it is)."""
     values = shape_values(shape, obj, lambda: pg.shape_type, resolve_mesh=resolve_mesh, issues=issues,
                           pointer=pointer)
@@ -266,11 +275,12 @@ def motion_values(motion: model.Motion) -> dict:
     }
 
 
-def apply_motion(motion: model.Motion, pg) -> None:
+def apply_motion(motion: model.Motion, pg: OMIMotionSettings) -> None:
     store(pg, motion_values(motion))
 
 
-def _trigger_members(trigger: model.Trigger, obj, resolve_node: NodeResolver, issues) -> list[bpy.types.Object]:
+def _trigger_members(trigger: model.Trigger, obj: bpy.types.Object, resolve_node: NodeResolver,
+                     issues: list[model.Issue] | None) -> list[bpy.types.Object]:
     members = []
     for index, ref in enumerate(trigger.nodes):
         member = resolve_node(ref)
@@ -283,7 +293,7 @@ def _trigger_members(trigger: model.Trigger, obj, resolve_node: NodeResolver, is
     return members
 
 
-def _part_values(part: model.Collider | model.Trigger, settings, name: str, obj, *,
+def _part_values(part: model.Collider | model.Trigger, settings: OMIObjectSettings, name: str, obj: bpy.types.Object, *,
                  resolve_mesh: MeshResolver | None, issues: list[model.Issue] | None) -> dict:
     """A collider's or trigger's (`name`) own values and its shape's (an unknown shape type leaves the shape as
     it is)."""
