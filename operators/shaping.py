@@ -143,7 +143,7 @@ def hull_mesh(name: str, points: np.ndarray) -> bpy.types.Mesh:
         for point in points:
             bm.verts.new(point)
         # the stubs type bmesh.ops' element lists as an invariant list[BMVert | BMEdge | BMFace]
-        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
+        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # see above
         loose = {v for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, bmesh.types.BMVert)}
         bmesh.ops.delete(bm, geom=list(loose), context='VERTS')
         mesh = bpy.data.meshes.new(name)

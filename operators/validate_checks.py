@@ -45,7 +45,7 @@ def hull_vertex_count(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | No
             for vertex in mesh.vertices:
                 bm.verts.new(vertex.co)  # type: ignore[arg-type]  # the stubs: a Vector is no Sequence[float]
             # the stubs type the element list as an invariant list[BMVert | BMEdge | BMFace]
-            result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
+            result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # see above
             return len({v for v in result["geom"] if isinstance(v, bmesh.types.BMVert)})
         finally:
             bm.free()

@@ -6,6 +6,7 @@ Mesh shapes cache their edges per source object, dropped when that object's geom
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import bmesh
@@ -15,7 +16,7 @@ from mathutils import Euler, Matrix
 
 from ..io.blender.bones import rig
 from ..properties import object_physics
-from ..properties.shape import PRIMITIVE_SHAPES
+from ..properties.shape import PRIMITIVE_SHAPES, OMIShapeSettings
 from . import geometry
 
 JOINT_FRAME_SIZE = 0.3
@@ -28,7 +29,7 @@ class MeshEdgeCache:
 
     entries: dict[tuple[int, str], np.ndarray] = field(default_factory=dict)
 
-    def edges(self, source: bpy.types.Object, shape_type: str, depsgraph) -> np.ndarray:
+    def edges(self, source: bpy.types.Object, shape_type: str, depsgraph: bpy.types.Depsgraph | None) -> np.ndarray:
         key = (source.session_uid, shape_type)
         if key not in self.entries:
             self.entries[key] = _mesh_edges(source, shape_type == 'CONVEX', depsgraph)
@@ -43,7 +44,7 @@ class MeshEdgeCache:
         self.entries.clear()
 
 
-def _mesh_edges(source: bpy.types.Object, hull: bool, depsgraph) -> np.ndarray:
+def _mesh_edges(source: bpy.types.Object, hull: bool, depsgraph: bpy.types.Depsgraph | None) -> np.ndarray:
     evaluated = source.evaluated_get(depsgraph) if depsgraph is not None else source
     mesh = evaluated.to_mesh()
     try:
@@ -63,7 +64,7 @@ def _mesh_edges(source: bpy.types.Object, hull: bool, depsgraph) -> np.ndarray:
         for point in coords:
             bm.verts.new(point)
         # the stubs type the element list as an invariant list[BMVert | BMEdge | BMFace]
-        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
+        result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # see above
         edges = [e for e in result["geom"] if isinstance(e, bmesh.types.BMEdge)]
         return np.array([v.co[:] for e in edges for v in e.verts], np.float32).reshape(-1, 3)
     finally:
@@ -91,13 +92,13 @@ def _role(obj: bpy.types.Object, cache: dict[int, str]) -> str:
     return role
 
 
-def _shape_matrix(obj_matrix: Matrix, shape) -> Matrix:
+def _shape_matrix(obj_matrix: Matrix, shape: OMIShapeSettings) -> Matrix:
     if not shape.use_offset:
         return obj_matrix
     return obj_matrix @ Matrix.LocRotScale(tuple(shape.offset_location), Euler(shape.offset_rotation), None)
 
 
-def _add_joint(buffer, obj: bpy.types.Object) -> None:
+def _add_joint(buffer: geometry.LineBuffer, obj: bpy.types.Object) -> None:
     joint = object_physics(obj).joint
     frame = obj.matrix_world.normalized()
     matrix = np.array(frame)
@@ -121,7 +122,7 @@ def _add_joint(buffer, obj: bpy.types.Object) -> None:
         buffer.add(lines, geometry.ROLE_COLORS['LIMIT'])
 
 
-def _add_ragdoll(buffer, armature: bpy.types.Object) -> int:
+def _add_ragdoll(buffer: geometry.LineBuffer, armature: bpy.types.Object) -> int:
     """Each ragdoll bone over the armature, and a line from its head to the body it follows (io/blender/bones)."""
     parts = rig.parts_of(armature)
     pose = armature.pose
@@ -147,7 +148,7 @@ class OverlayLines:
 class _Walker:
     """Collects shapes grouped by (role, kind), so each group is placed by one numpy call."""
 
-    def __init__(self, mesh_cache: MeshEdgeCache, depsgraph) -> None:
+    def __init__(self, mesh_cache: MeshEdgeCache, depsgraph: bpy.types.Depsgraph | None) -> None:
         self.buffer = geometry.LineBuffer()
         self.mesh_cache = mesh_cache
         self.depsgraph = depsgraph
@@ -155,7 +156,7 @@ class _Walker:
         self.boxes: dict[str, tuple[list, list]] = {}
         self.rounds: dict[tuple[str, str], tuple[list, list]] = {}
 
-    def add_shape(self, role: str, obj: bpy.types.Object, shape, matrix: Matrix) -> None:
+    def add_shape(self, role: str, obj: bpy.types.Object, shape: OMIShapeSettings, matrix: Matrix) -> None:
         kind = shape.shape_type
         if kind == 'BOX':
             matrices, sizes = self.boxes.setdefault(role, ([], []))
@@ -185,14 +186,15 @@ class _Walker:
         return self.buffer.arrays()
 
 
-def scene_lines(objects, mesh_cache: MeshEdgeCache | None = None, depsgraph=None) -> OverlayLines:
+def scene_lines(objects: Iterable[bpy.types.Object], mesh_cache: MeshEdgeCache | None = None,
+                depsgraph: bpy.types.Depsgraph | None = None) -> OverlayLines:
     """Every collider, trigger and joint of `objects` as coloured world-space line pairs."""
     walker = _Walker(mesh_cache if mesh_cache is not None else MeshEdgeCache(), depsgraph)
     shapes = joints = ragdoll_bones = 0
     for obj in objects:
         if obj.type == 'ARMATURE':
             ragdoll_bones += _add_ragdoll(walker.buffer, obj)
-        settings = obj.omi_physics
+        settings = object_physics(obj)
         use_collider = settings.use_collider and not settings.collider.is_compound
         use_trigger = settings.use_trigger and not settings.trigger.is_compound
         if not (use_collider or use_trigger or settings.use_joint):

@@ -159,7 +159,7 @@ class LineBuffer:
     positions: list[np.ndarray] = field(default_factory=list)
     colors: list[np.ndarray] = field(default_factory=list)
 
-    def add(self, vertices: np.ndarray, color) -> None:
+    def add(self, vertices: np.ndarray, color: tuple[float, float, float, float] | np.ndarray) -> None:
         if len(vertices):
             self.positions.append(np.asarray(vertices, dtype=np.float32))
             color = np.asarray(color, dtype=np.float32)

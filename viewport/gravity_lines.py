@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Iterable
 
 import bpy
 import numpy as np
 from mathutils import Matrix, Vector
 
 from ..io.blender.tables import axes
-from ..io.omi import gravity_field
+from ..io.omi import gravity_field, model
 from ..properties import object_physics
 from ..properties.convert import node_from_object, shape_offset_matrix
 from .collect import OverlayLines
@@ -57,7 +58,7 @@ def _arrow(start: Vector, direction: Vector, length: float) -> list[Vector]:
     return [start, end, end, back + side, end, back - side]
 
 
-def _targets(volume, extent: float) -> list[Vector]:
+def _targets(volume: model.GravityVolume, extent: float) -> list[Vector]:
     """What the field pulls towards, as line pairs in the object's Blender axes."""
     if volume.type == "point":
         size = extent * 0.05
@@ -90,7 +91,7 @@ def volume_lines(obj: bpy.types.Object, buffer: LineBuffer) -> bool:
     return True
 
 
-def with_gravity(lines: OverlayLines, objects) -> OverlayLines:
+def with_gravity(lines: OverlayLines, objects: Iterable[bpy.types.Object]) -> OverlayLines:
     """The overlay's lines with those of every gravity volume among `objects` added."""
     buffer = LineBuffer()
     found = [obj for obj in objects if object_physics(obj).use_gravity and object_physics(obj).use_trigger]

@@ -8,6 +8,7 @@ GPU in background mode, where Blender has none: the lines are still built, the b
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
@@ -58,7 +59,8 @@ def gpu_available() -> bool:
     return not bpy.app.background
 
 
-def rebuild(scene: bpy.types.Scene, depsgraph=None, objects=None) -> OverlayLines:
+def rebuild(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None = None,
+            objects: Iterable[bpy.types.Object] | None = None) -> OverlayLines:
     """Build the lines (and, with a GPU, the batch) for `objects` (default: all of `scene`'s) now."""
     objects = scene.objects if objects is None else objects
     lines = gravity_lines.with_gravity(scene_lines(objects, STATE.mesh_cache, depsgraph), objects)
@@ -70,7 +72,7 @@ def rebuild(scene: bpy.types.Scene, depsgraph=None, objects=None) -> OverlayLine
     return lines
 
 
-def _make_batch(lines: OverlayLines):
+def _make_batch(lines: OverlayLines) -> Any:  # a gpu.types.GPUBatch or None (gpu exists only with a GPU)
     import gpu  # noqa: PLC0415 - only with a GPU
     from gpu_extras.batch import batch_for_shader  # noqa: PLC0415
 
@@ -117,7 +119,7 @@ def draw() -> None:
 
 
 @persistent
-def on_depsgraph_update(_scene, depsgraph) -> None:
+def on_depsgraph_update(_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> None:
     """Any change may move, add or retag a collider: mark dirty; drop mesh edges whose geometry changed."""
     STATE.invalidate()
     if not STATE.mesh_cache.entries:  # nothing to forget (always so in background mode): skip the updates,
@@ -130,18 +132,18 @@ def on_depsgraph_update(_scene, depsgraph) -> None:
 
 
 @persistent
-def on_load(_filepath) -> None:
+def on_load(_filepath: str) -> None:
     STATE.reset()
 
 
 @persistent
-def on_undo(_scene, _depsgraph=None) -> None:
+def on_undo(_scene: bpy.types.Scene, _depsgraph: bpy.types.Depsgraph | None = None) -> None:
     """Undo and redo replace the data the lines were built from (memfile undo re-reads changed IDs)."""
     STATE.reset()
 
 
 @persistent
-def on_frame_change(_scene, _depsgraph=None) -> None:
+def on_frame_change(_scene: bpy.types.Scene, _depsgraph: bpy.types.Depsgraph | None = None) -> None:
     STATE.invalidate()
 
 

@@ -47,7 +47,7 @@ def hull_vertex_indices(points: np.ndarray) -> np.ndarray:
         verts = [bm.verts.new(point) for point in points]
         bm.verts.index_update()
         # fake-bpy-module types the element list as an invariant list[BMVert | BMEdge | BMFace]
-        result = bmesh.ops.convex_hull(bm, input=verts, use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
+        result = bmesh.ops.convex_hull(bm, input=verts, use_existing_faces=False)  # type: ignore[arg-type]  # see above
         vert_type = bmesh.types.BMVert
         excluded = {v.index for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, vert_type)}
         indices = sorted({v.index for v in result["geom"] if isinstance(v, vert_type)} - excluded)
@@ -223,7 +223,7 @@ def _hull_faces(points: np.ndarray) -> tuple[list[int], np.ndarray, np.ndarray, 
             vert[source] = index
             verts.append(vert)
         # fake-bpy-module types the element list as an invariant list[BMVert | BMEdge | BMFace]
-        result = bmesh.ops.convex_hull(bm, input=verts, use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
+        result = bmesh.ops.convex_hull(bm, input=verts, use_existing_faces=False)  # type: ignore[arg-type]  # see above
         loose = {v for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, bmesh.types.BMVert)}
         bmesh.ops.delete(bm, geom=list(loose), context='VERTS')
         bm.normal_update()

@@ -43,7 +43,7 @@ def _hull_into(bm: bmesh.types.BMesh, points: Sequence[Vector]) -> None:
     verts = [bm.verts.new(point) for point in points]  # type: ignore[arg-type]  # the stubs: a Vector is no Sequence[float]
     bmesh.ops.remove_doubles(bm, verts=verts, dist=1e-7)
     # the stubs type bmesh.ops' element lists as an invariant list[BMVert | BMEdge | BMFace]
-    result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # the newest stubs: a list of BMVert | BMEdge | BMFace (invariant)
+    result = bmesh.ops.convex_hull(bm, input=bm.verts[:], use_existing_faces=False)  # type: ignore[arg-type]  # see above
     leftovers = list({v for v in result["geom_interior"] + result["geom_unused"] if isinstance(v, bmesh.types.BMVert)})
     bmesh.ops.delete(bm, geom=leftovers, context='VERTS')  # type: ignore[arg-type]  # the same
     bmesh.ops.dissolve_limit(bm, angle_limit=1e-3, verts=bm.verts[:], edges=bm.edges[:])
