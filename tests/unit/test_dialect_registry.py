@@ -8,6 +8,7 @@ spells a dialect's name outside its dialect module and the registry.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import json
 from pathlib import Path
 
@@ -78,6 +79,20 @@ def test_the_toy_is_converted_both_ways(toy, tmp_path):
     result = convert_one((str(source), str(target), toy.NAME, False, None))
     assert result["status"] == "written", result
     assert json.loads(target.read_text()) == TOY_FILE
+
+
+def test_convert_checks_the_file_with_the_target_dialects_schema(toy, tmp_path):
+    """`convert --to TOY` checks what it wrote with the toy's own schema check (a unit whose check refuses
+    everything: its finding is in the result), not the default dialect's."""
+    model = core("model")
+    refusing = dataclasses.replace(toy.UNIT, schema_check=lambda _document, _spec, _legacy: [
+        model.Issue("/nodes/0", "the toy's schema refuses this", "error")])
+    registry.register(refusing)
+    source, target = tmp_path / "omi.gltf", tmp_path / "toy.gltf"
+    source.write_text(json.dumps(core("write.dialect_convert").convert(TOY_FILE, "OMI").document))
+    result = core("cli.convert_file").convert_one((str(source), str(target), toy.NAME, False, None))
+    assert "the converted file fails the schema: the toy's schema refuses this" in \
+        [issue["message"] for issue in result["issues"]], result
 
 
 def test_the_toy_leaves_with_its_registration(toy):
