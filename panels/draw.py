@@ -289,29 +289,6 @@ def joined_bodies(obj: bpy.types.Object) -> tuple[bpy.types.Object | None, bpy.t
             motion_owner(object_physics(obj).joint.connected_object, settings_parts))
 
 
-def hidden_shape_children(obj: bpy.types.Object) -> list[tuple[str, bpy.types.Object]]:
-    """(part, child) for the object's children that hold a collider or trigger and are hidden in the viewport:
-    the shape helpers an import keeps in its hidden collection (an offset or scaled shape's own node)."""
-    found: list[tuple[str, bpy.types.Object]] = []
-    for child in obj.children:
-        settings = object_physics(child)
-        if child.visible_get():
-            continue
-        for part, used in (("Collider", settings.use_collider), ("Trigger", settings.use_trigger)):
-            if used:
-                found.append((part, child))
-    return found
-
-
-def draw_hidden_shapes(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
-    """A button per hidden shape helper under the object, which selects it: its settings are its own, so a
-    body whose collider sits on such a child shows where it is (not an empty Collider switch to turn on)."""
-    for part, child in hidden_shape_children(obj):
-        icon: Icon = 'MESH_CUBE' if part == "Collider" else 'GHOST_ENABLED'
-        registered(layout.operator("omi.select_object", text=f"{part} on {child.name} (hidden)", icon=icon)
-                   ).name = child.name
-
-
 def draw_joined_bodies(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """Both bodies by name, each a button that selects it (the joint and anchor objects are only frames)."""
     for label, body in zip(("Body", "Other Body"), joined_bodies(obj), strict=True):

@@ -6,7 +6,7 @@ import bpy
 
 from ..properties import object_physics, scene_physics
 from ..properties.session import authoring_state
-from . import draw
+from . import draw, hidden_shapes
 from .base import PanelMixin, polled_object, polled_scene
 
 
@@ -32,7 +32,7 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
                                                     ("use_trigger", 'GHOST_ENABLED'), ("use_joint", 'CONSTRAINT'))
         for name, icon in parts:
             grid.prop(settings, name, toggle=True, icon=icon)
-        draw.draw_hidden_shapes(self.layout.column(align=True), polled_object(context))
+        hidden_shapes.draw_hidden_shapes(self.layout.column(align=True), polled_object(context))
 
 
 class _OMISubPanel(_PhysicsTab):

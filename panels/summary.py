@@ -9,7 +9,7 @@ import bpy
 from ..io.omi.conventions import capsule_full_height
 from ..properties import object_physics
 from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
-from .draw import draw_hidden_shapes
+from .hidden_shapes import draw_hidden_shapes
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
 

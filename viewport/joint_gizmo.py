@@ -12,7 +12,7 @@ from __future__ import annotations
 import bpy
 from mathutils import Matrix
 
-from ..properties import object_physics
+from ..operators.joint_pivot import pivot_joint
 from .geometry import ROLE_COLORS
 
 OPERATOR = "omi.joint_move_pivot"
@@ -20,15 +20,12 @@ RING_SIZE = 0.2  # of Blender's gizmo unit (about 75 px at UI scale 1): a ring a
 
 
 def shown_for(context: bpy.types.Context) -> bpy.types.Object | None:
-    """The joint object the gizmo is drawn on, or None: the active object when it is a selected joint empty
-    with a connected object, in Object Mode."""
+    """The joint object the gizmo is drawn on, or None: the active object when it is selected and its pivot
+    can move (the operator's own rule, `pivot_joint`), in Object Mode."""
     obj = getattr(context, "active_object", None)
     if obj is None or getattr(context, "mode", 'OBJECT') != 'OBJECT' or not obj.select_get():
         return None
-    settings = object_physics(obj)
-    if obj.type != 'EMPTY' or not settings.use_joint or settings.joint.connected_object is None:
-        return None
-    return obj
+    return pivot_joint(obj)
 
 
 def pivot_matrix(obj: bpy.types.Object) -> Matrix:
