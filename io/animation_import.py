@@ -3,10 +3,12 @@
 The values go through the same translation as the still import: the document is read again with the
 channel's value at its pointer (`io/omi/reader`), and the part of the physics that changed is written into
 the object's settings with the PropertyGroup conversion (`properties/convert.py`, the scene library for
-physics materials). Which settings a pointer feeds, and how, is found by doing that at rest and once per
-component nudged; every key within the bounds of the pointer's Field (`pointers` table) is then an affine
-map of those (`blender/animation/linear_keys`, checked at the keys' extremes), the others are translated
-whole: a channel costs a few document reads, not one per key. So axis swaps, Bullet signs and spec defaults
+physics materials). Which settings a pointer feeds, and how, is read from the Object Model tables where a
+setting holds the value one-to-one (`animation_table`: motion values, library materials; no document read),
+else found by doing that at rest and once per component nudged; every key within the bounds of the
+pointer's Field (`pointers` table) is then an affine map of those (`blender/animation/linear_keys`, checked
+at the keys' extremes), the others are translated whole: a channel costs a few document reads at most, not
+one per key. So axis swaps, Bullet signs and spec defaults
 stay in their one home each, as on export (`blender/animation/sample.py`).
 
 Channels whose pointer leads into a physics extension but names no Object Model value, or names one that
@@ -24,6 +26,7 @@ from typing import Any
 import bpy
 
 from ..properties import convert, library, object_physics
+from . import animation_table
 from .animation_rigid import RigidFollow
 from .blender import gltf_compat
 from .blender.animation import curves, linear_keys, static_values
@@ -37,7 +40,8 @@ from .omi.read import reader
 from .omi.write import channel_follow
 
 _INTERPOLATION: dict[str, curves.KeyInterpolation] = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
-Values = dict[tuple[Any, str, int], float]  # (datablock, RNA path, array index) -> value
+Key = tuple[Any, str, int]  # (datablock, RNA path, array index) of a setting
+Values = dict[Key, float]
 
 
 @dataclass
@@ -152,6 +156,12 @@ def _set(document: dict, found: pointers.PointerMatch, value: Any) -> dict:
     return out
 
 
+def _follow_interpolation(interpolation: str) -> curves.KeyInterpolation:
+    """The Blender rigid bodies' keys: a Bézier curve of the settings is followed linearly between keys."""
+    kind = _INTERPOLATION.get(interpolation, 'LINEAR')
+    return kind if kind != 'BEZIER' else 'LINEAR'
+
+
 def _plain(numbers: list[float], kind: str) -> Any:
     return numbers[0] if pointers.COMPONENTS[kind] == 1 else list(numbers)
 
@@ -172,10 +182,14 @@ class KeyframeWriter:
         self.held = dict(doc.nodes)  # node index -> the physics its object's settings hold now
         self.touched: list[bpy.types.Object] = []  # the objects whose physics the current channel changes
         self.follow: RigidFollow | None = None
+        self.at_rest = True  # the settings hold the file's own physics (`apply(self.document)` has nothing to do)
 
     def apply(self, document: Mapping) -> list[int]:
         """Write the physics of `document` into the settings wherever it differs from what they hold; the
         indices of the nodes whose physics differs from the file's own."""
+        if document is self.document and self.at_rest:
+            return []
+        self.at_rest = document is self.document
         changed = reader.read_document(document)
         touched = []
         for index, node in changed.nodes.items():
@@ -193,7 +207,7 @@ class KeyframeWriter:
     def values(self) -> Values:
         found: Values = {}
         for id_data in self.ids:
-            _numbers(id_data.omi_physics, id_data, found)
+            animation_table.setting_numbers(id_data.omi_physics, id_data, found)
         return found
 
     def own_material(self, channel: PointerChannel) -> None:
@@ -231,7 +245,8 @@ class KeyframeWriter:
     def write(self, channel: PointerChannel) -> None:
         """Keyframes for one channel on every setting its pointer feeds.
 
-        Which settings follow the value, and how, is found by translating it at rest and nudged (once per
+        Which settings follow the value, and how, is read from the Object Model tables where a setting holds
+        it one-to-one (`animation_table`), else found by translating it at rest and nudged (once per
         component: `linear_keys`); keys within the bounds of the pointer's Field are then arithmetic, the
         others (and every key of a channel the map does not predict) translated whole."""
         self.own_material(channel)
@@ -240,6 +255,36 @@ class KeyframeWriter:
         rest = pointers.resolve(self.document, channel.found)[1]
         rest_numbers = [float(v) for v in (rest if isinstance(rest, list) else [rest])] if rest is not None \
             else channel.values[0][:width]
+        cubic = channel.interpolation == "CUBICSPLINE"
+        at_keys = [numbers[width:2 * width] if cubic else numbers for numbers in channel.values]
+        field = template.field
+        mapped = animation_table.table_map(channel.found, rest_numbers if rest is not None else None,
+                                           self.document, self.objects, self.scene)
+        linear: linear_keys.LinearMap[Key] | None
+        if mapped is not None:
+            self.touched, linear = mapped
+            self.ids = [*self.touched, self.scene]
+            before = self.values()
+            fed = list(linear.offset)
+        else:
+            found = self._nudge(channel, rest_numbers, stated=rest is not None, keys=at_keys)
+            if found is None:
+                return
+            fed, before, linear = found
+        self._key(channel, fed, before, linear, at_keys)
+        if self.follow is not None:
+            self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=lambda: self.apply(self.document),
+                               rest=rest_numbers, stated=rest is not None, values=at_keys,
+                               frames=[time * self.fps for time in channel.times], field=field,
+                               apply_at=lambda numbers: self.apply(_set(self.document, channel.found,
+                                                                        _plain(list(numbers), template.type))),
+                               interpolation=_follow_interpolation(channel.interpolation))
+
+    def _nudge(self, channel: PointerChannel, rest_numbers: list[float], *, stated: bool,
+               keys: list[list[float]]) -> tuple[list[Key], Values, linear_keys.LinearMap[Key] | None] | None:
+        """(settings fed, their values at rest, the affine map or None) found by translating the value at rest
+        and nudged; None (said) when no setting follows it."""
+        template = channel.found.template
         nudged = _set(self.document, channel.found, _plain([v + 1.0 for v in rest_numbers], template.type))
         self.ids = []
         touched = self.apply(nudged)
@@ -254,13 +299,18 @@ class KeyframeWriter:
         if not fed:
             self.issues.append(model.Issue(channel.at, f"{channel.pointer}: no setting follows this value; "
                                                       "channel not imported"))
-            return
-        cubic = channel.interpolation == "CUBICSPLINE"
-        at_keys = [numbers[width:2 * width] if cubic else numbers for numbers in channel.values]
-        field = template.field
+            return None
         linear = linear_keys.fit(rest_numbers, before, fed, lambda numbers: self.translate(channel.found, numbers),
-                                 field=field, keys=at_keys) if rest is not None else None
+                                 field=template.field, keys=keys) if stated else None
         self.apply(self.document)
+        return fed, before, linear
+
+    def _key(self, channel: PointerChannel, fed: list[Key], before: Values, linear: linear_keys.LinearMap[Key] | None,
+             at_keys: list[list[float]]) -> None:
+        """Keyframes on the fed settings at every key: by the map where it holds, else translated whole."""
+        field = channel.found.template.field
+        width = pointers.COMPONENTS[channel.found.template.type]
+        cubic = channel.interpolation == "CUBICSPLINE"
         frames = [time * self.fps for time in channel.times]
         keyed: dict[tuple[Any, str, int], list[tuple[float, float, float, float]]] = {key: [] for key in fed}
         for position, numbers in enumerate(channel.values):
@@ -280,16 +330,10 @@ class KeyframeWriter:
         self.apply(self.document)
         interpolation = _INTERPOLATION.get(channel.interpolation, 'LINEAR')
         for key, keys in keyed.items():
-            _keyframes(key, keys, interpolation)
+            curves.keyframes_with_slopes(key, keys, interpolation)
             self.keyed.append(key)
             curves.put(*key, before[key])  # the settings hold the file's own value again (keying left the last)
             static_values.remember(*key, before[key])  # and the export writes it, not the key at its frame
-        if self.follow is not None:
-            self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=lambda: self.apply(self.document),
-                               rest=rest_numbers, stated=rest is not None, values=at_keys, frames=frames, field=field,
-                               apply_at=lambda numbers: self.apply(_set(self.document, channel.found,
-                                                                        _plain(list(numbers), template.type))),
-                               interpolation=interpolation if interpolation != 'BEZIER' else 'LINEAR')
 
     def _slopes(self, channel: PointerChannel, value: list[float], numbers: list[float], side: int,
                 fed: list) -> dict:
@@ -333,57 +377,8 @@ def _apply_node(rest: model.NodePhysics, node: model.NodePhysics, obj: bpy.types
         convert.apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node)
 
 
-def _numbers(struct: Any, id_data: Any, found: Values) -> None:
-    """Every float/int/bool property below a settings PropertyGroup, by (datablock, RNA path, index)."""
-    for prop in struct.bl_rna.properties:
-        name = prop.identifier
-        if name == "rna_type":
-            continue
-        if prop.type == 'POINTER':
-            child = getattr(struct, name)
-            if isinstance(child, bpy.types.PropertyGroup):
-                _numbers(child, id_data, found)
-        elif prop.type == 'COLLECTION':
-            for item in getattr(struct, name):
-                if isinstance(item, bpy.types.PropertyGroup):
-                    _numbers(item, id_data, found)
-        elif prop.type in ('FLOAT', 'INT', 'BOOLEAN'):
-            value = getattr(struct, name)
-            path = struct.path_from_id(name)
-            if getattr(prop, "is_array", False) or hasattr(value, "__len__"):
-                for index, number in enumerate(value):
-                    found[(id_data, path, index)] = float(number)
-            else:
-                found[(id_data, path, 0)] = float(value)
-
-
 def _arithmetic(field: Any, value: list[float], tangents: tuple[list[float], ...]) -> bool:
     """Whether a key (and its tangents' ends) stays where the channel's affine map holds."""
     return linear_keys.within(field, value) and all(
         not any(tangent) or linear_keys.within(field, [v + t for v, t in zip(value, tangent, strict=True)])
         for tangent in tangents)
-
-
-def _keyframes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, float]],
-               interpolation: curves.KeyInterpolation) -> None:
-    """Keyframes (frame, value, incoming slope, outgoing slope) on one property, Bézier handles from slopes."""
-    id_data, path, index = key
-    curve = curves.insert_keys(id_data, path, index, [(frame, value) for frame, value, _in, _out in keys])
-    if curve is None:
-        return
-    by_frame = {frame: (frame, value, incoming, outgoing) for frame, value, incoming, outgoing in keys}
-    ordered = [by_frame[frame] for frame in sorted(by_frame)]
-    points = list(curve.keyframe_points)
-    for position, point in enumerate(points):
-        point.interpolation = interpolation
-        if interpolation != 'BEZIER':
-            continue
-        frame, value, incoming, outgoing = ordered[position] if position < len(ordered) else \
-            (point.co[0], point.co[1], 0.0, 0.0)
-        point.handle_left_type = point.handle_right_type = 'FREE'
-        if position > 0:
-            third = (frame - points[position - 1].co[0]) / 3.0
-            point.handle_left = (frame - third, value - incoming * third)
-        if position < len(points) - 1:
-            third = (points[position + 1].co[0] - frame) / 3.0
-            point.handle_right = (frame + third, value + outgoing * third)

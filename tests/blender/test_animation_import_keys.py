@@ -7,6 +7,8 @@ io/omi/checks/animation_keys.)"""
 
 from __future__ import annotations
 
+import json
+
 import addon_loader
 import bpy
 import import_support as support
@@ -83,6 +85,7 @@ def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, inter
     fast, fast_reads = _keys(), len(reads)
     linear_keys = addon_loader.module("io.blender.animation.linear_keys")
     monkeypatch.setattr(linear_keys, "fit", lambda *a, **k: None)  # every key translated whole, as before
+    monkeypatch.setattr(addon_loader.module("io.animation_table"), "table_map", lambda *a, **k: None)
     reads.clear()
     support.import_gltf(path)
     whole = _keys()
@@ -100,3 +103,51 @@ def test_the_settings_keep_the_files_own_value_under_their_keys(tmp_path):
     assert imported.obj("Crate").omi_physics.motion.mass == 2.0  # keying it no longer leaves the last key's
 
 
+
+
+def _table_file(tmp_path, interpolation: str):
+    """A crate whose mass, linear velocity and material restitution are keyed: values a setting holds
+    one-to-one (the Object Model table's `Held`), a scalar, an axis-swapped vector and a library item."""
+    nodes = [{"name": "Crate", "translation": [0, 1, 0], "extensions": {support.BODY: {
+        "motion": {"type": "dynamic", "mass": 2.0, "linearVelocity": [0.5, 0, 0]},
+        "collider": {"shape": 0, "physicsMaterial": 0}}}}]
+    gltf = support.document(nodes, [{"type": "box", "box": {"size": [1, 2, 3]}}],
+                            materials=[{"restitution": 0.25}])
+    fps = bpy.context.scene.render.fps
+    times = [(1 + 2 * k) / fps for k in range(KEYS)]
+    channels = [
+        ("/nodes/0/extensions/OMI_physics_body/motion/mass", times, [1.0 + 0.25 * (k % 7) for k in range(KEYS)],
+         "SCALAR"),
+        ("/nodes/0/extensions/OMI_physics_body/motion/linearVelocity", times,
+         [c for k in range(KEYS) for c in (0.5 * k, -0.25 * k, 1.0 + 0.1 * k)], "VEC3"),
+        ("/extensions/OMI_physics_body/physicsMaterials/0/restitution", times,
+         [0.3 + 0.05 * (k % 9) for k in range(KEYS)], "SCALAR"),
+    ]
+    if interpolation == "CUBICSPLINE":
+        channels = [(pointer, times, _cubic(values, kind), kind) for pointer, times, values, kind in channels]
+    gltf = with_channels(gltf, channels)
+    for sampler in gltf["animations"][0]["samplers"]:
+        sampler["interpolation"] = interpolation
+    return support.write_gltf(tmp_path, f"table_{interpolation}", gltf)
+
+
+@pytest.mark.parametrize("interpolation", ["LINEAR", "CUBICSPLINE"])
+def test_held_values_are_keyed_from_the_table_without_a_document_read(tmp_path, monkeypatch, interpolation):
+    path = _table_file(tmp_path, interpolation)
+    reader = addon_loader.module("io.omi.read.reader")
+    reads = []
+    real_read = reader.read_document
+    monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
+    support.import_gltf(path, rigid_bodies=False)
+    table, table_reads = _keys(), len(reads)
+    monkeypatch.setattr(addon_loader.module("io.animation_table"), "table_map", lambda *a, **k: None)
+    reads.clear()
+    support.import_gltf(path, rigid_bodies=False)
+    assert _keys() == table  # the keys the nudged translation finds
+    assert {path for _name, path, _index in table} == {
+        "omi_physics.motion.mass", "omi_physics.motion.linear_velocity", "omi_physics.physics_materials[0].restitution"}
+    assert len(reads) >= table_reads + 3 * 3  # rest, nudged and checks per channel
+    reads.clear()
+    support.import_gltf(support.write_gltf(tmp_path, "still", {
+        key: value for key, value in json.loads(path.read_text()).items() if key != "animations"}), rigid_bodies=False)
+    assert table_reads == len(reads) + 1  # the still import's, and the channels' one read of the whole file

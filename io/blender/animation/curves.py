@@ -93,6 +93,31 @@ def insert_keys(id_data: Any, path: str, index: int, points: list[tuple[float, f
     return found
 
 
+def keyframes_with_slopes(key: tuple[Any, str, int], keys: list[tuple[float, float, float, float]],
+                         interpolation: KeyInterpolation) -> None:
+    """Keyframes (frame, value, incoming slope, outgoing slope) on one property, Bézier handles from slopes."""
+    id_data, path, index = key
+    curve = insert_keys(id_data, path, index, [(frame, value) for frame, value, _in, _out in keys])
+    if curve is None:
+        return
+    by_frame = {frame: (frame, value, incoming, outgoing) for frame, value, incoming, outgoing in keys}
+    ordered = [by_frame[frame] for frame in sorted(by_frame)]
+    points = list(curve.keyframe_points)
+    for position, point in enumerate(points):
+        point.interpolation = interpolation
+        if interpolation != 'BEZIER':
+            continue
+        frame, value, incoming, outgoing = ordered[position] if position < len(ordered) else \
+            (point.co[0], point.co[1], 0.0, 0.0)
+        point.handle_left_type = point.handle_right_type = 'FREE'
+        if position > 0:
+            third = (frame - points[position - 1].co[0]) / 3.0
+            point.handle_left = (frame - third, value - incoming * third)
+        if position < len(points) - 1:
+            third = (points[position + 1].co[0] - frame) / 3.0
+            point.handle_right = (frame + third, value + outgoing * third)
+
+
 def _curve(id_data: Any, path: str, index: int) -> bpy.types.FCurve | None:
     return next((curve for curve in fcurves(id_data) if curve.data_path == path and curve.array_index == index),
                 None)

@@ -1,0 +1,103 @@
+"""Which settings an imported channel keys, read from the Object Model table instead of found by moving the
+value (issue #20 item 5): for a pointer whose model value a setting holds one-to-one
+(`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's), the settings
+and the map from the channel's components to theirs come from the tables, with no document read.
+
+The map is the one `linear_keys` would find by nudging (each setting component is a signed model component:
+offset 0, slopes 0 or +-1), so keys, tangents and the keys left to the whole translation (outside the
+Field's bounds) are made exactly as before. It is used only when the settings hold, at rest, the value the
+map gives for the file's own value (`rest`), and when no switch moves the value elsewhere; otherwise
+`animation_import` finds the settings by moving the value, as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import bpy
+
+from ..properties import object_physics, scene_physics
+from .blender.animation import linear_keys
+from .blender.tables import animated_settings
+from .omi.dialects import pointers
+from .omi.dialects.khr import KHR
+from .omi.dialects.omi import OMI
+from .omi.write import channel_follow
+
+Key = tuple[Any, str, int]  # (datablock, RNA path, array index), as animation_import keys settings
+
+
+def _group(found: pointers.PointerMatch, document: Mapping[str, Any], objects: Mapping[int, bpy.types.Object],
+           bl_scene: bpy.types.Scene) -> tuple[Any, str, list[bpy.types.Object]] | None:
+    """(datablock, settings group path, objects whose physics the value changes) of a matched pointer."""
+    part = found.template.part
+    if part == "motion":
+        obj = objects.get(found.index)
+        return (obj, "omi_physics.motion", [obj]) if obj is not None else None
+    if part == "material":
+        dialect = KHR if found.template.extension == KHR.body_extension else OMI
+        users = [objects[index] for index in channel_follow.item_users(document, dialect, "physicsMaterials",
+                                                                        found.index) if index in objects]
+        names = {object_physics(obj).collider.physics_material for obj in users}
+        if len(names) != 1:
+            return None
+        position = scene_physics(bl_scene).physics_materials.find(names.pop())
+        return (bl_scene, f"omi_physics.physics_materials[{position}]", users) if position >= 0 else None
+    return None
+
+
+def table_map(found: pointers.PointerMatch, rest: Sequence[float] | None, document: Mapping[str, Any],
+              objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
+              ) -> tuple[list[bpy.types.Object], linear_keys.LinearMap[Key]] | None:
+    """(objects touched, the map from the channel's value to its settings) when the tables give them."""
+    entry = animated_settings.SETTINGS.get(found.template.model_value)
+    if not isinstance(entry, animated_settings.Held) or rest is None \
+            or not linear_keys.within(found.template.field, rest):
+        return None
+    place = _group(found, document, objects, bl_scene)
+    if place is None:
+        return None
+    datablock, group_path, touched = place
+    group = datablock.path_resolve(group_path)
+    if entry.needs and not getattr(group, entry.needs):
+        return None
+    if entry.off_when:
+        switch = getattr(group, entry.off_when)
+        if any(switch) if hasattr(switch, "__len__") else switch:
+            return None
+    path = f"{group_path}.{entry.name}"
+    width = len(rest)
+    slopes = {(datablock, path, position): tuple(sign if column == component else 0.0 for column in range(width))
+              for position, (component, sign) in enumerate(entry.axes)}
+    linear = linear_keys.LinearMap(dict.fromkeys(slopes, 0.0), slopes)
+    current = getattr(group, entry.name)
+    held = list(current) if hasattr(current, "__len__") else [current]
+    expected = linear.at(rest)
+    if any(expected[(datablock, path, position)] != float(number) for position, number in enumerate(held)):
+        return None  # the settings hold something else at rest: the whole translation decides
+    return touched, linear
+
+
+def setting_numbers(struct: Any, id_data: Any, found: dict[Key, float]) -> None:
+    """Every float/int/bool property below a settings PropertyGroup, by (datablock, RNA path, index)."""
+    for prop in struct.bl_rna.properties:
+        name = prop.identifier
+        if name == "rna_type":
+            continue
+        if prop.type == 'POINTER':
+            child = getattr(struct, name)
+            if isinstance(child, bpy.types.PropertyGroup):
+                setting_numbers(child, id_data, found)
+        elif prop.type == 'COLLECTION':
+            for item in getattr(struct, name):
+                if isinstance(item, bpy.types.PropertyGroup):
+                    setting_numbers(item, id_data, found)
+        elif prop.type in ('FLOAT', 'INT', 'BOOLEAN'):
+            value = getattr(struct, name)
+            path = struct.path_from_id(name)
+            if getattr(prop, "is_array", False) or hasattr(value, "__len__"):
+                for index, number in enumerate(value):
+                    found[(id_data, path, index)] = float(number)
+            else:
+                found[(id_data, path, 0)] = float(value)
