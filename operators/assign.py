@@ -13,7 +13,7 @@ _NONE = "__OMI_NONE__"  # enum identifier of "no entry"
 _ITEM_CACHE: dict[str, list[tuple]] = {}
 
 
-def _library_items(context: bpy.types.Context, collection: str, none_text: str) -> list[tuple]:
+def _library_items(context: bpy.types.Context | None, collection: str, none_text: str) -> list[tuple]:
     entries = getattr(scene_physics(scene_of(context)), collection) if context and context.scene else ()
     items = [(_NONE, none_text, "Use the default", 'X', 0)]
     items += [(entry.name, entry.name, "", 'NONE', index + 1) for index, entry in enumerate(entries)]
@@ -21,11 +21,11 @@ def _library_items(context: bpy.types.Context, collection: str, none_text: str) 
     return items
 
 
-def _material_items(_self, context):
+def _material_items(_self: bpy.types.Operator, context: bpy.types.Context | None) -> list[tuple]:
     return _library_items(context, "physics_materials", "Default Material")
 
 
-def _filter_items(_self, context):
+def _filter_items(_self: bpy.types.Operator, context: bpy.types.Context | None) -> list[tuple]:
     return _library_items(context, "collision_filters", "Collide With All")
 
 

@@ -7,6 +7,7 @@ from bpy.props import EnumProperty
 from mathutils import Vector
 
 from ..properties import object_physics
+from ..properties.body import OMIColliderSettings, OMITriggerSettings
 from ..properties.shape import PRIMITIVE_SHAPES, shape_extent
 from .body import PART_ITEMS, PART_SETTINGS
 from .common import MESH_LIKE_TYPES, OperatorResult, plural, selected_objects
@@ -31,7 +32,8 @@ def copy_group(source: bpy.types.PropertyGroup, target: bpy.types.PropertyGroup)
             setattr(target, name, value[:] if getattr(prop, "is_array", False) else value)
 
 
-def _fit_own_shape(obj: bpy.types.Object, part, source: bpy.types.Object, depsgraph) -> int:
+def _fit_own_shape(obj: bpy.types.Object, part: OMIColliderSettings | OMITriggerSettings, source: bpy.types.Object,
+                   depsgraph: bpy.types.Depsgraph) -> int:
     """Fit the copied shape's type to the target's own mesh (1), or leave the copy (0: no mesh to fit to)."""
     shape = part.shape
     if part.is_compound or obj.type not in MESH_LIKE_TYPES:

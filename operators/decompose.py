@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import time
+from types import ModuleType
 
 import bpy
 import numpy as np
@@ -35,7 +36,7 @@ MISSING_MESSAGE = ("Convex decomposition needs the CoACD library, which is not i
                    "(the extension ships it for Linux, Windows and macOS); fit convex hulls instead")
 
 
-def load_coacd():
+def load_coacd() -> ModuleType | None:
     """The coacd module, or None when its wheel is not installed here."""
     try:
         module = importlib.import_module("coacd")
@@ -46,7 +47,7 @@ def load_coacd():
     return module
 
 
-def triangles(obj: bpy.types.Object, depsgraph, scale) -> tuple[np.ndarray, np.ndarray]:
+def triangles(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, scale: Vector) -> tuple[np.ndarray, np.ndarray]:
     """Vertex positions (scaled) and triangle indices of the evaluated mesh."""
     evaluated = obj.evaluated_get(depsgraph)
     mesh = evaluated.to_mesh()
@@ -59,7 +60,7 @@ def triangles(obj: bpy.types.Object, depsgraph, scale) -> tuple[np.ndarray, np.n
         mesh.loop_triangles.foreach_get("vertices", tris)
     finally:
         evaluated.to_mesh_clear()
-    return coords.reshape(-1, 3) * np.asarray(tuple(scale)), tris.reshape(-1, 3)
+    return coords.reshape(-1, 3) * np.asarray(scale[:]), tris.reshape(-1, 3)
 
 
 def remove_previous_parts(obj: bpy.types.Object) -> int:
@@ -130,7 +131,8 @@ class OMI_OT_convex_decomposition(bpy.types.Operator):
             self.report({'WARNING'}, f"{names(failed)}: no closed geometry to decompose")
         return {'FINISHED'} if done else {'CANCELLED'}
 
-    def decompose(self, context, coacd, obj: bpy.types.Object, depsgraph) -> int:
+    def decompose(self, context: bpy.types.Context, coacd: ModuleType, obj: bpy.types.Object,
+                  depsgraph: bpy.types.Depsgraph) -> int:
         scale = world_scale(obj)
         vertices, tris = triangles(obj, depsgraph, scale)
         if not len(tris):

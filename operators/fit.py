@@ -76,7 +76,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
     )
 
     @classmethod
-    def description(cls, _context: bpy.types.Context, properties) -> str:
+    def description(cls, _context: bpy.types.Context, properties: bpy.types.OperatorProperties) -> str:
         """Each Fit button says what its shape fits (the six buttons are one operator)."""
         return FIT_DESCRIPTIONS.get(properties.shape_type, cls.__doc__ or "")
 
@@ -155,7 +155,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
             self.report({'WARNING'}, f"{names(failed)}: no vertices to fit to")
         return {'FINISHED'} if done else {'CANCELLED'}
 
-    def fit_one(self, context: bpy.types.Context, obj: bpy.types.Object, depsgraph) -> str:
+    def fit_one(self, context: bpy.types.Context, obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> str:
         """Fit one object; returns 'exact', 'loose' (enclosing, not tight), 'thickened' (a flat or thin box
         given the minimum thickness) or 'simplified' (hull budget)."""
         if self.target == 'CHILD':
@@ -184,7 +184,8 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
         shape.mesh_object = None
         return "exact"
 
-    def simplified_hull(self, obj: bpy.types.Object, depsgraph) -> tuple[bpy.types.Mesh | None, int, int]:
+    def simplified_hull(self, obj: bpy.types.Object,
+                        depsgraph: bpy.types.Depsgraph) -> tuple[bpy.types.Mesh | None, int, int]:
         """(hull mesh or None when nothing was left out, hull vertices kept, vertices of the full hull).
         Objects that show one mesh unchanged (no modifiers, no shape keys) share one hull: one computation
         and one mesh for a thousand instances of a rock, not a thousand equal meshes."""
@@ -201,7 +202,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
             self._hulls[key] = found
         return found
 
-    def fit_child(self, context: bpy.types.Context, obj: bpy.types.Object, depsgraph) -> str:
+    def fit_child(self, context: bpy.types.Context, obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph) -> str:
         """A new child whose world scale is 1, holding the shape with the parent's scale in its lengths."""
         scale = world_scale(obj)
         name = obj.name + COLLIDER_SUFFIX

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..io.blender.tables import constraints
+from ..properties.joint import OMIJointSettings
 
 AXIS_INDEX = {letter: index for index, letter in enumerate(constraints.AXIS_IDS)}
 
@@ -57,7 +58,7 @@ def preset_limits(preset: str, axis: str = 'Z', lower: float = 0.0, upper: float
     return linear_specs + angular_specs
 
 
-def write_limits(joint_settings, limits: list[LimitSpec]) -> None:
+def write_limits(joint_settings: OMIJointSettings, limits: list[LimitSpec]) -> None:
     """Replace a joint's limits with `limits` (rigid: no stiffness, no damping)."""
     joint_settings.limits.clear()
     for spec in limits:
@@ -72,7 +73,7 @@ def write_limits(joint_settings, limits: list[LimitSpec]) -> None:
     joint_settings.limits_active_index = 0
 
 
-def ranged_axis(joint_settings) -> tuple[str, int] | None:
+def ranged_axis(joint_settings: OMIJointSettings) -> tuple[str, int] | None:
     """(kind, axis) of the single-axis limit with a real range: what a hinge turns or a slider slides on."""
     for limit in joint_settings.limits:
         axes = limit.axes

@@ -5,6 +5,9 @@ Objects refer to library entries by name, so removing or renaming an entry updat
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 import bpy
 from bpy.props import BoolProperty, EnumProperty, StringProperty
 
@@ -26,11 +29,11 @@ _PRESET_ITEMS: dict[str, list[tuple]] = {
 }
 
 
-def _preset_items(self, _context):
+def _preset_items(self: bpy.types.Operator, _context: bpy.types.Context | None) -> list[tuple]:
     return _PRESET_ITEMS.get(getattr(self, "kind", 'MATERIAL'), _PRESET_ITEMS['MATERIAL'])
 
 
-def _entries(scene: bpy.types.Scene, kind: str):
+def _entries(scene: bpy.types.Scene, kind: str) -> Any:  # the kind's CollectionProperty (add, remove)
     return getattr(scene_physics(scene), _COLLECTIONS[kind])
 
 
@@ -42,7 +45,7 @@ def _active_index(scene: bpy.types.Scene, kind: str) -> int:
     return getattr(scene_physics(scene), f"{_COLLECTIONS[kind]}_active_index")
 
 
-def rename_references(objects, kind: str, old: str, new: str) -> int:
+def rename_references(objects: Iterable[bpy.types.Object], kind: str, old: str, new: str) -> int:
     """Point every collider/trigger that used library entry `old` to `new` ('' clears); return the count."""
     count = 0
     for obj in objects:
@@ -56,7 +59,7 @@ def rename_references(objects, kind: str, old: str, new: str) -> int:
     return count
 
 
-def _scene_objects(scene: bpy.types.Scene):
+def _scene_objects(scene: bpy.types.Scene) -> Iterable[bpy.types.Object]:
     return scene.objects
 
 
@@ -177,7 +180,7 @@ class OMI_OT_library_rename(_LibraryOperator, bpy.types.Operator):
 
     new_name: StringProperty(name="Name", description="The entry's new name")
 
-    def invoke(self, context: bpy.types.Context, _event) -> OperatorResult:
+    def invoke(self, context: bpy.types.Context, _event: bpy.types.Event) -> OperatorResult:
         entries = _entries(scene_of(context), self.kind)
         index = _active_index(scene_of(context), self.kind)
         if 0 <= index < len(entries):

@@ -9,6 +9,7 @@ sphere becomes a box or sphere), and `-rigid` makes a dynamic body.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import bpy
@@ -110,7 +111,8 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
             self.report({'WARNING'}, f"{names(failed)}: no geometry to fit a shape to")
         return {'FINISHED'}
 
-    def adopt(self, context, obj: bpy.types.Object, match: NamingMatch, depsgraph) -> bpy.types.Object | None:
+    def adopt(self, context: bpy.types.Context, obj: bpy.types.Object, match: NamingMatch,
+              depsgraph: bpy.types.Depsgraph) -> bpy.types.Object | None:
         """Apply one match; return the object that became (or already was) the body, if any."""
         if match.convention == 'UNREAL':
             return self.adopt_unreal(context, obj, match, depsgraph)
@@ -157,7 +159,8 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
             raise ValueError(obj.name)
         set_offset(shape, Vector(), None)
 
-    def adopt_unreal(self, context, obj, match: NamingMatch, depsgraph) -> bpy.types.Object | None:
+    def adopt_unreal(self, context: bpy.types.Context, obj: bpy.types.Object, match: NamingMatch,
+                     depsgraph: bpy.types.Depsgraph) -> bpy.types.Object | None:
         if obj.type not in MESH_LIKE_TYPES or match.shape_type is None:  # Unreal prefixes always name a shape
             raise ValueError(obj.name)
         shape = part_settings(obj, 'COLLIDER').shape
@@ -185,7 +188,7 @@ class OMI_OT_tag_from_names(bpy.types.Operator):
         return render
 
 
-def _ancestors(obj: bpy.types.Object):
+def _ancestors(obj: bpy.types.Object) -> Iterator[bpy.types.Object]:
     parent = obj.parent
     while parent is not None:
         yield parent

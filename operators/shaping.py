@@ -19,7 +19,8 @@ from ..io.blender import fit
 from ..io.blender.tables import markers
 from ..io.omi.conventions import capsule_full_height, capsule_mid_height
 from ..properties import object_physics
-from ..properties.shape import offset_matters
+from ..properties.body import OMIColliderSettings, OMITriggerSettings
+from ..properties.shape import OMIShapeSettings, offset_matters
 from .common import link_like
 
 ROLE_ITEMS = [
@@ -35,7 +36,7 @@ HULL_SUFFIX = ".hull"
 COLLIDER_SUFFIX = ".collider"
 
 
-def part_settings(obj: bpy.types.Object, role: str):
+def part_settings(obj: bpy.types.Object, role: str) -> OMIColliderSettings | OMITriggerSettings:
     """Turn the role (collider or trigger) on and return its settings; a shape of its own, not compound."""
     settings = object_physics(obj)
     if role == 'TRIGGER':
@@ -48,7 +49,7 @@ def part_settings(obj: bpy.types.Object, role: str):
     return part
 
 
-def set_offset(shape, center: Vector, rotation: Euler | None, extent: float = 0.0) -> None:
+def set_offset(shape: OMIShapeSettings, center: Vector, rotation: Euler | None, extent: float = 0.0) -> None:
     """Place the shape at `center` (rotated by `rotation`) in its object's frame. An offset within a fit's
     rounding of the origin (`offset_matters`, against the shape's `extent`) is none: it is cleared."""
     rotation = rotation or Euler((0.0, 0.0, 0.0))
@@ -75,7 +76,8 @@ class Fitted(NamedTuple):
     thickened: tuple[int, ...] = ()  # local axes along which a flat or thin box was given the minimum thickness
 
 
-def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scale: Vector | None = None, *,
+def fit_primitive(obj: bpy.types.Object, shape: OMIShapeSettings, shape_type: str,
+                  depsgraph: bpy.types.Depsgraph | None, scale: Vector | None = None, *,
                   min_thickness: float = fit.DEFAULT_MIN_THICKNESS) -> Fitted:
     """Fit a box/sphere/capsule/cylinder to `obj` into `shape`.
 
@@ -109,7 +111,8 @@ def fit_primitive(obj: bpy.types.Object, shape, shape_type: str, depsgraph, scal
     return Fitted(center, rotation, uniform)
 
 
-def _fit_box(obj: bpy.types.Object, shape, depsgraph, scale: Vector | None, min_thickness: float) -> Fitted:
+def _fit_box(obj: bpy.types.Object, shape: OMIShapeSettings, depsgraph: bpy.types.Depsgraph | None,
+             scale: Vector | None, min_thickness: float) -> Fitted:
     """The bounding box; thin sides grown to `min_thickness` metres. Without `scale` the box lives in the
     object's scaled frame, so its local thickness is the minimum divided by the object's world scale."""
     size, center = fit.fit_box(obj, depsgraph)
@@ -127,7 +130,8 @@ def _fit_box(obj: bpy.types.Object, shape, depsgraph, scale: Vector | None, min_
     return Fitted(center, None, True, tuple(axes))
 
 
-def hull_points(obj: bpy.types.Object, budget: int | None, depsgraph) -> tuple[np.ndarray, int]:
+def hull_points(obj: bpy.types.Object, budget: int | None,
+                depsgraph: bpy.types.Depsgraph | None) -> tuple[np.ndarray, int]:
     """(points of the hull within `budget`, vertex count of the full hull) in the object's local space."""
     points = np.array([p[:] for p in fit.convex_hull_points(obj, None, depsgraph)], dtype=np.float64)
     full = len(points)
@@ -153,7 +157,7 @@ def hull_mesh(name: str, points: np.ndarray) -> bpy.types.Mesh:
     return mesh
 
 
-def baked_mesh(obj: bpy.types.Object, depsgraph, scale: Vector) -> bpy.types.Mesh:
+def baked_mesh(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, scale: Vector) -> bpy.types.Mesh:
     """A copy of the evaluated mesh with `scale` applied to its vertices."""
     mesh = bpy.data.meshes.new_from_object(obj.evaluated_get(depsgraph))
     mesh.name = obj.name + COLLIDER_SUFFIX
@@ -166,7 +170,7 @@ def collision_only(obj: bpy.types.Object) -> None:
     markers.mark_shape_mesh(obj)
 
 
-def new_child(context: bpy.types.Context, parent: bpy.types.Object, name: str, data, basis: Matrix
+def new_child(context: bpy.types.Context, parent: bpy.types.Object, name: str, data: bpy.types.ID | None, basis: Matrix
               ) -> bpy.types.Object:
     """A child of `parent` with local matrix `basis` (parent inverse identity), in the parent's collections."""
     child = bpy.data.objects.new(name, data)
@@ -182,7 +186,7 @@ def compensation(scale: Vector) -> Matrix:
     return Matrix.Diagonal((*(1.0 / s if abs(s) > _EPSILON else 1.0 for s in scale[:]), 1.0))
 
 
-def reuse_hull_object(obj: bpy.types.Object, shape) -> bpy.types.Object | None:
+def reuse_hull_object(obj: bpy.types.Object, shape: OMIShapeSettings) -> bpy.types.Object | None:
     """The collision-mesh child an earlier fit made for this shape, to refill instead of adding another."""
     previous = shape.mesh_object if shape.mesh_source == 'OBJECT' else None
     if previous is not None and previous.parent == obj and previous.name.startswith(obj.name + HULL_SUFFIX):

@@ -53,7 +53,7 @@ class OMI_OT_select_problem(bpy.types.Operator):
     index: IntProperty(name="Problem", default=-1, description="Problem row; -1 is the active row")
 
     @classmethod
-    def description(cls, context: bpy.types.Context, properties) -> str:
+    def description(cls, context: bpy.types.Context, properties: bpy.types.OperatorProperties) -> str:
         """The problem's whole message, then what the button does: a row cuts the message at its width."""
         problems = authoring_state(context).problems if context.window_manager is not None else ()
         index = authoring_state(context).problems_active_index if properties.index < 0 else properties.index

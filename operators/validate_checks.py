@@ -14,8 +14,8 @@ import bmesh
 import bpy
 
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
-from ..properties import gravity_checks, library, object_physics
-from ..properties.shape import MESH_SHAPES, ROUND_SHAPES
+from ..properties import gravity_checks, library, object_physics, scene_physics
+from ..properties.shape import MESH_SHAPES, ROUND_SHAPES, OMIShapeSettings
 from .common import MESH_LIKE_TYPES, body_object, motion_type_of
 from .hierarchy import Descendants
 
@@ -53,7 +53,7 @@ def hull_vertex_count(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | No
         evaluated.to_mesh_clear()
 
 
-def _vertex_count(obj: bpy.types.Object, depsgraph) -> int:
+def _vertex_count(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | None) -> int:
     evaluated = obj.evaluated_get(depsgraph) if depsgraph is not None else obj
     data = evaluated.data
     if isinstance(data, bpy.types.Mesh):
@@ -65,13 +65,14 @@ def _vertex_count(obj: bpy.types.Object, depsgraph) -> int:
         evaluated.to_mesh_clear()
 
 
-def _mesh_object(shape, obj: bpy.types.Object) -> bpy.types.Object | None:
+def _mesh_object(shape: OMIShapeSettings, obj: bpy.types.Object) -> bpy.types.Object | None:
     return obj if shape.mesh_source == 'SELF' else shape.mesh_object
 
 
-def _check_shape(obj, shape, role: str, depsgraph, problems: list[Problem]) -> None:
+def _check_shape(obj: bpy.types.Object, shape: OMIShapeSettings, role: str, depsgraph: bpy.types.Depsgraph | None,
+                 problems: list[Problem]) -> None:
     name = obj.name
-    scale = tuple(obj.matrix_world.to_scale())
+    scale = obj.matrix_world.to_scale()[:]
     if any(abs(s - 1.0) > SCALE_TOLERANCE for s in scale):
         uniform = max(scale) - min(scale) <= SCALE_TOLERANCE * max(1.0, *(abs(s) for s in scale))
         stretchable = shape.shape_type == 'BOX' or shape.shape_type in MESH_SHAPES  # stays what it is
@@ -115,7 +116,8 @@ def _check_shape(obj, shape, role: str, depsgraph, problems: list[Problem]) -> N
                 "trigger uses a triangle mesh: it has no inside, so overlaps are unreliable; use a convex hull")))
 
 
-def _check_collider(obj, scene, depsgraph, descendants: Descendants, problems: list[Problem]) -> None:
+def _check_collider(obj: bpy.types.Object, scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None,
+                    descendants: Descendants, problems: list[Problem]) -> None:
     collider = object_physics(obj).collider
     if not collider.is_compound:
         _check_shape(obj, collider.shape, "collider", depsgraph, problems)
@@ -136,7 +138,7 @@ def _check_collider(obj, scene, depsgraph, descendants: Descendants, problems: l
     _check_filter_name(obj, collider.collision_filter, scene, problems)
 
 
-def _check_filter_name(obj, name: str, scene, problems: list[Problem]) -> None:
+def _check_filter_name(obj: bpy.types.Object, name: str, scene: bpy.types.Scene, problems: list[Problem]) -> None:
     if not name:
         return
     entry = library.find_filter(scene, name)
@@ -145,7 +147,8 @@ def _check_filter_name(obj, name: str, scene, problems: list[Problem]) -> None:
             f"collision filter {name!r} is not in the scene library"), 'ERROR'))
 
 
-def _check_trigger(obj, scene, depsgraph, descendants: Descendants, problems: list[Problem]) -> None:
+def _check_trigger(obj: bpy.types.Object, scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None,
+                   descendants: Descendants, problems: list[Problem]) -> None:
     trigger = object_physics(obj).trigger
     if trigger.is_compound:
         if not len(trigger.nodes):
@@ -167,7 +170,7 @@ def _check_trigger(obj, scene, depsgraph, descendants: Descendants, problems: li
     _check_filter_name(obj, trigger.collision_filter, scene, problems)
 
 
-def _check_motion(obj, descendants: Descendants, problems: list[Problem]) -> None:
+def _check_motion(obj: bpy.types.Object, descendants: Descendants, problems: list[Problem]) -> None:
     settings = object_physics(obj)
     motion = settings.motion
     if motion.motion_type == 'DYNAMIC':
@@ -182,7 +185,7 @@ def _check_motion(obj, descendants: Descendants, problems: list[Problem]) -> Non
             "center of mass is offset: not every engine supports it"), 'INFO'))
 
 
-def _check_joint(obj, problems: list[Problem]) -> None:
+def _check_joint(obj: bpy.types.Object, problems: list[Problem]) -> None:
     settings = object_physics(obj)
     joint = settings.joint
     own_body = body_object(obj)
@@ -215,9 +218,9 @@ def _check_joint(obj, problems: list[Problem]) -> None:
                 f"joint limit {index + 1} has neither minimum nor maximum: it limits nothing")))
 
 
-def _check_filters(scene, problems: list[Problem]) -> None:
+def _check_filters(scene: bpy.types.Scene, problems: list[Problem]) -> None:
     """Library filters whose mask lists nothing (the two-list conflict cannot be stored; see write_filter)."""
-    for entry in scene.omi_physics.collision_filters:
+    for entry in scene_physics(scene).collision_filters:
         if entry.mode != 'ALL' and not any(item.name and item.use for item in entry.listed_systems):
             problems.append(Problem("", "filter_empty_mask", (
                 f"collision filter {entry.name!r} lists no systems to collide with or ignore: "
