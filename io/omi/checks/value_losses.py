@@ -76,18 +76,13 @@ def _why(spec: Field, value: Any) -> str:
 
 
 def unwritten(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list[Issue]:
-    """Each value of the node that the dialect would leave out although it is not the default, and each value
-    a dynamic motion leaves to the engine (None) that the dialect reads as its default when absent."""
+    """Each value of the node that the dialect would leave out although it is not the default."""
     issues = []
     for fields, item, where in _parts(node, dialect, at):
         for spec in fields:
             if spec.kind not in ("number", "vector", "choice"):
                 continue
             value = getattr(item, spec.attr, None)
-            if value is None and item is node.motion and spec.default is not None and node.motion.type == "dynamic":
-                issues.append(rules.note(pointer_text(join(where, spec.key)), "khr_computed_unwritten",
-                                         what=spec.label, dialect=dialect.name, instead=_shown(spec.default)))
-                continue
             if value is None or json_value(spec, value) is not MISSING or _same(value, spec.default) \
                     or (spec.zero_is_infinite and _infinite(value)):
                 continue
@@ -100,6 +95,22 @@ def unwritten(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list
             issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {_shown(value)} cannot be "
                                 f"written ({_why(spec, value)}): left out, so the file reads {instead}",
                                 "warning"))
+    return issues
+
+
+def left_to_engine(doc: PhysicsDocument, dialect: Dialect) -> list[Issue]:
+    """Each value a dynamic motion leaves to the engine (None: KHR's absent centre of mass) that `dialect`
+    cannot leave out without meaning its default (OMI reads the origin). `convert` names them: the file said
+    it; Blender's settings say it of every new body, so the export does not repeat it for each."""
+    issues = []
+    for index, node in sorted(doc.nodes.items()):
+        if node.motion is None or node.motion.type != "dynamic":
+            continue
+        at = join("/nodes", index, "extensions", dialect.body_extension, "motion")
+        for spec in dialect.motion_fields:
+            if spec.kind == "vector" and spec.default is not None and getattr(node.motion, spec.attr, 0) is None:
+                issues.append(rules.note(pointer_text(join(at, spec.key)), "khr_computed_unwritten", what=spec.label,
+                                         dialect=dialect.name, instead=_shown(spec.default)))
     return issues
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks import rules
+from ..checks import rules, value_losses
 from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from ..model import Issue
 from ..read.reader import read_document
@@ -52,6 +52,8 @@ def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> 
     issues = list(doc.issues)
     written = write_document(doc, gltf, chosen.dialects, clear=registry.names(), issues=issues)
     written_tables = registry.get(chosen.dialects[0]).tables  # channels move with the values
+    for name in chosen.dialects:
+        issues += value_losses.left_to_engine(doc, registry.get(name).tables)
     issues += channel_follow.follow(gltf, registry.get(source).tables, written, written_tables)
     if chosen.transform is not None:
         chosen.transform(written, issues)
