@@ -30,6 +30,7 @@ from . import animation_table
 from .animation_rigid import RigidFollow
 from .blender import gltf_compat
 from .blender.animation import curves, linear_keys, static_values
+from .blender.tables import animated_settings
 from .import_nodes import document_json
 from .omi import model
 from .omi.checks import animation_keys
@@ -56,6 +57,11 @@ class PointerChannel:
     values: list[list[float]]  # per key; CUBICSPLINE: [in-tangent, value, out-tangent]
 
 
+# The switches without which a setting holds no value (`use_center_of_mass`: off, the engine computes it)
+_NEEDED_SWITCHES = frozenset(entry.needs for entry in animated_settings.SETTINGS.values()
+                             if isinstance(entry, animated_settings.Held) and entry.needs)
+
+
 def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
                      issues: list[model.Issue], *, rigid_bodies: bool = False) -> list[tuple[Any, str, int]]:
     """Keyframes for every physics channel of the file (and, with `rigid_bodies`, on the Blender rigid bodies
@@ -78,6 +84,8 @@ def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scen
         except Exception as error:  # one bad channel must not cost the others their keyframes
             issues.append(model.Issue(channel.at, f"{channel.pointer}: not imported ({type(error).__name__}: "
                                                   f"{error})", "error"))
+    for switch in keys.switches:  # a keyed value needs its switch on (a centre of mass the file left to the
+        curves.put(*switch, 1.0)  # engine and animates): on for good, not keyed, once every channel is in
     return keys.keyed
 
 
@@ -178,6 +186,7 @@ class KeyframeWriter:
         self.issues = issues
         self.fps = curves.fps(bl_scene)
         self.keyed: list[tuple[Any, str, int]] = []  # every (datablock, path, index) given keyframes
+        self.switches: list[tuple[Any, str, int]] = []  # switches a keyed value needs on (`Held.needs`)
         self.ids: list[Any] = []  # the datablocks the current channel's settings live on
         self.held = dict(doc.nodes)  # node index -> the physics its object's settings hold now
         self.touched: list[bpy.types.Object] = []  # the objects whose physics the current channel changes
@@ -307,7 +316,12 @@ class KeyframeWriter:
 
     def _key(self, channel: PointerChannel, fed: list[Key], before: Values, linear: linear_keys.LinearMap[Key] | None,
              at_keys: list[list[float]]) -> None:
-        """Keyframes on the fed settings at every key: by the map where it holds, else translated whole."""
+        """Keyframes on the fed settings at every key: by the map where it holds, else translated whole. A
+        switch that moving the value turns on (`Held.needs`) is not keyed: it is set once all channels are in."""
+        switches = [key for key in fed if key[1].rsplit(".", 1)[-1] in _NEEDED_SWITCHES]
+        if switches:
+            fed = [key for key in fed if key not in switches]
+            self.switches += [key for key in switches if key not in self.switches]
         field = channel.found.template.field
         width = pointers.COMPONENTS[channel.found.template.type]
         cubic = channel.interpolation == "CUBICSPLINE"

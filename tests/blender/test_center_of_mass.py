@@ -74,6 +74,30 @@ def test_a_new_body_leaves_it_to_the_engine(clean_scene, tmp_path):
     assert export_motion(tmp_path, "KHR")["centerOfMass"] == [0.0, 0.0, 0.0]
 
 
+def test_an_animated_centre_the_file_left_to_the_engine_is_set_and_exported(omi, tmp_path):
+    """A KHR channel on a centre of mass the file does not state: the import keys the value and turns the
+    switch on (not keyed), so the export writes the channel instead of naming its keyframes as lost."""
+    from test_animation_import import with_channels
+
+    fps = bpy.context.scene.render.fps
+    pointer = f"/nodes/0/extensions/{KHR_BODY}/motion/centerOfMass"
+    gltf = with_channels(khr_document({}), [(pointer, [1 / fps, 5 / fps], [0, 0, 0, 0, 1, 0], "VEC3")])
+    imported = support.import_gltf(support.write_gltf(tmp_path, "animated", gltf))
+    body = imported.obj("Lopsided")
+    assert body.omi_physics.motion.use_center_of_mass
+    keyed = {curve.data_path for curve in omi("io.blender.animation.curves").fcurves(body)}
+    assert keyed == {"omi_physics.motion.center_of_mass"}  # the switch is set, not keyed
+    bpy.context.scene.omi_physics.export_dialect = "KHR"
+    path = tmp_path / "out.gltf"
+    with support.captured_log() as messages:
+        assert bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLTF_SEPARATE') == {'FINISHED'}
+    written = schema_check.load_gltf(path)
+    pointers = [channel["target"].get("extensions", {}).get("KHR_animation_pointer", {}).get("pointer")
+                for animation in written.get("animations", []) for channel in animation["channels"]]
+    assert [found for found in pointers if found.endswith("/motion/centerOfMass")], (pointers, messages)
+    assert not [text for _level, text in messages if "not exported" in text], messages
+
+
 def _column_of(layout, name: str):
     """The layout that holds the prop `name`, found depth first."""
     for call in layout.calls:
