@@ -8,6 +8,7 @@ import bpy
 
 from ..io.blender import gltf_compat
 from ..properties import scene_physics
+from ..properties.scene import OMISceneSettings
 
 # The key the glTF add-on itself uses for an add-on's draw function (its module name), so that Blender
 # 4.2, which registers the function on its own when the dialog opens, does not draw it twice.
@@ -18,7 +19,7 @@ _ADDON_MODULE = __package__.rpartition(".")[0]
 _RIGID_BODY_HEADINGS = {"export": "Untagged", "import": "Create"}
 
 
-def _draw_options(layout: bpy.types.UILayout, settings, direction: str) -> None:
+def _draw_options(layout: bpy.types.UILayout, settings: OMISceneSettings, direction: str) -> None:
     """One collapsible "OMI Physics" section: the on/off switch in the header, the rigid-body option below."""
     switch = f"{direction}_physics"
     # 4.2's stubs type UILayout.panel as returning None; it returns (header, body or None when closed).

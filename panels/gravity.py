@@ -12,6 +12,7 @@ import textwrap
 import bpy
 
 from ..properties import object_physics
+from ..properties.gravity import OMIGravitySettings
 from ..properties.gravity_checks import compound_members, gravity_findings
 from . import draw
 
@@ -63,7 +64,7 @@ def draw_gravity(layout: bpy.types.UILayout, context: bpy.types.Context, obj: bp
     note.label(text="exported for game engines")
 
 
-def _draw_points(layout: bpy.types.UILayout, gravity) -> None:
+def _draw_points(layout: bpy.types.UILayout, gravity: OMIGravitySettings) -> None:
     box = layout.box()
     row = box.row()
     row.label(text=f"Line: {len(gravity.points)} point{'' if len(gravity.points) == 1 else 's'}")

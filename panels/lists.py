@@ -5,6 +5,7 @@ from __future__ import annotations
 import bpy
 
 from ..properties import object_physics
+from ..properties.joint import OMIJointLimit
 from .draw import drive_kind
 
 _SEVERITY_ICONS = {'ERROR': 'ERROR', 'WARNING': 'INFO', 'INFO': 'QUESTION'}
@@ -42,7 +43,7 @@ class OMI_UL_joint_limits(bpy.types.UIList):
                      icon='CON_LOCLIMIT' if item.kind == 'LINEAR' else 'CON_ROTLIMIT')
 
 
-def limit_is_fixed(limit) -> bool:
+def limit_is_fixed(limit: OMIJointLimit) -> bool:
     suffix = "linear" if limit.kind == 'LINEAR' else "angular"
     return (limit.use_min and limit.use_max
             and getattr(limit, f"min_{suffix}") == getattr(limit, f"max_{suffix}"))

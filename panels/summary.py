@@ -8,13 +8,13 @@ import bpy
 
 from ..io.omi.conventions import capsule_full_height
 from ..properties import object_physics
-from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS
+from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS, OMIShapeSettings
 from .hidden_shapes import draw_hidden_shapes
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}
 
 
-def shape_summary(shape) -> str:
+def shape_summary(shape: OMIShapeSettings) -> str:
     """One line describing a shape, e.g. 'Box 1 x 2 x 0.5 m'."""
     label = _SHAPE_LABELS[shape.shape_type]
     if shape.shape_type == 'BOX':

@@ -28,7 +28,7 @@ MOTION_TYPE_TO_OMI = {item[0]: model.motion_type(item[0].lower()) for item in MO
 MOTION_TYPE_FROM_OMI = {value: key for key, value in MOTION_TYPE_TO_OMI.items()}
 
 
-def _blender_rigid_body(motion) -> bpy.types.RigidBodyObject | None:
+def _blender_rigid_body(motion: OMIMotionSettings) -> bpy.types.RigidBodyObject | None:
     """The Blender rigid body this motion's object simulates with (its own, active), if any."""
     rigid = getattr(motion.id_data, "rigid_body", None)
     if rigid is None or rigid.type != 'ACTIVE' or motion.get("infinite_mass"):  # infinite: Blender locks it
@@ -36,17 +36,17 @@ def _blender_rigid_body(motion) -> bpy.types.RigidBodyObject | None:
     return rigid
 
 
-def linked_mass(motion) -> float:
+def linked_mass(motion: OMIMotionSettings) -> float:
     """One mass for the body: the stored value, unless the object's Blender rigid body now simulates
     another (the artist edited Blender's Rigid Body > Mass): that one is the body's mass then."""
-    stored = float(motion.get("mass", model.DEFAULT_MASS))
+    stored = float(motion.get("mass", model.DEFAULT_MASS))  # type: ignore[arg-type]  # 4.2's stubs: get returns None
     rigid = _blender_rigid_body(motion)
     if rigid is None or abs(rigid.mass - blender_mass(stored, model.DEFAULT_MASS)) <= 1e-6 * max(1.0, rigid.mass):
         return stored
     return rigid.mass
 
 
-def set_linked_mass(motion, value: float) -> None:
+def set_linked_mass(motion: OMIMotionSettings, value: float) -> None:
     """Store the mass and give it to the object's Blender rigid body too, so the preview simulates it."""
     motion["mass"] = value
     rigid = _blender_rigid_body(motion)

@@ -6,6 +6,8 @@ happens once, in the model conversion.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import bpy
 from bpy.props import (
     BoolProperty,
@@ -99,7 +101,7 @@ class OMIJointLimit(bpy.types.PropertyGroup):
         return tuple(i for i, used in enumerate((self.axis_x, self.axis_y, self.axis_z)) if used)
 
 
-def _chosen(key: str):
+def _chosen(key: str) -> Callable[[OMIJointDrive, bpy.types.Context | None], None]:
     """An enum's update: once the setting is set, the file's own spelling kept for it (a drive mode 'servo'
     shown as Force) is not written back any more: the value chosen wins, even if it is the one shown."""
 

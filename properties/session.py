@@ -24,7 +24,7 @@ class OMIValidationProblem(bpy.types.PropertyGroup):
     severity: EnumProperty(name="Severity", items=SEVERITY_ITEMS, default='WARNING')
 
 
-def _select_listed_object(state, context: bpy.types.Context) -> None:
+def _select_listed_object(state: OMIAuthoringState, context: bpy.types.Context) -> None:
     """Clicking a row of the physics objects list selects that object and makes it active."""
     view_layer = context.view_layer
     if context.scene is None or view_layer is None:  # a list row is clicked in a window's scene

@@ -6,8 +6,11 @@ sit off the object's origin (`offset_location`/`offset_rotation`): export writes
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import bpy
 from bpy.props import BoolProperty, EnumProperty, FloatProperty, FloatVectorProperty, PointerProperty, StringProperty
+from mathutils import Euler, Vector
 
 from ..io.omi import model
 from . import display
@@ -42,7 +45,7 @@ OFFSET_MIN_LENGTH = 1e-6  # metres
 OFFSET_MIN_ANGLE = 1e-6  # radians
 
 
-def shape_extent(shape) -> float:
+def shape_extent(shape: OMIShapeSettings) -> float:
     """The largest dimension of a primitive shape in its object's local units (0 for mesh shapes)."""
     if shape.shape_type == 'BOX':
         return max(abs(value) for value in shape.size)
@@ -53,10 +56,11 @@ def shape_extent(shape) -> float:
     return 0.0
 
 
-def offset_matters(location, rotation, extent: float) -> bool:
+def offset_matters(location: Vector | Sequence[float], rotation: Euler | Sequence[float], extent: float) -> bool:
     """Whether a shape's offset is a placement rather than a fit's rounding (see OFFSET_RELATIVE)."""
     limit = max(OFFSET_MIN_LENGTH, OFFSET_RELATIVE * extent)
-    return any(abs(value) > limit for value in location) or any(abs(angle) > OFFSET_MIN_ANGLE for angle in rotation)
+    return (any(abs(value) > limit for value in location[:])
+            or any(abs(angle) > OFFSET_MIN_ANGLE for angle in rotation[:]))
 
 
 def _is_mesh_object(_self: bpy.types.PropertyGroup, obj: bpy.types.Object) -> bool:
