@@ -1,6 +1,7 @@
 """Which settings an imported channel keys, read from the Object Model table instead of found by moving the
 value (issue #20 item 5): for a pointer whose model value a setting holds one-to-one
-(`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's), the settings
+(`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's, a joint drive's
+force limit, stiffness and damping), the settings
 and the map from the channel's components to theirs come from the tables, with no document read.
 
 The map is the one `linear_keys` would find by nudging (each setting component is a signed model component:
@@ -28,22 +29,29 @@ from .omi.write import channel_follow
 Key = tuple[Any, str, int]  # (datablock, RNA path, array index), as animation_import keys settings
 
 
-def _group(found: pointers.PointerMatch, document: Mapping[str, Any], objects: Mapping[int, bpy.types.Object],
-           bl_scene: bpy.types.Scene) -> tuple[Any, str, list[bpy.types.Object]] | None:
-    """(datablock, settings group path, objects whose physics the value changes) of a matched pointer."""
+def _groups(found: pointers.PointerMatch, document: Mapping[str, Any], objects: Mapping[int, bpy.types.Object],
+            bl_scene: bpy.types.Scene) -> tuple[list[tuple[Any, str]], list[bpy.types.Object]] | None:
+    """([(datablock, settings group path)], objects whose physics the value changes) of a matched pointer."""
     part = found.template.part
     if part == "motion":
         obj = objects.get(found.index)
-        return (obj, "omi_physics.motion", [obj]) if obj is not None else None
+        return ([(obj, "omi_physics.motion")], [obj]) if obj is not None else None
+    dialect = KHR if found.template.extension in (KHR.body_extension, KHR.homes["physicsJoints"]) else OMI
+    if part == "drive":  # every joint object using the joint holds the drive at the same index
+        users = [objects[index] for index in channel_follow.item_users(document, dialect, "physicsJoints",
+                                                                        found.index) if index in objects]
+        path = f"omi_physics.joint.drives[{found.nested[0]}]"
+        if not users or any(len(object_physics(obj).joint.drives) <= found.nested[0] for obj in users):
+            return None
+        return [(obj, path) for obj in users], users
     if part == "material":
-        dialect = KHR if found.template.extension == KHR.body_extension else OMI
         users = [objects[index] for index in channel_follow.item_users(document, dialect, "physicsMaterials",
                                                                         found.index) if index in objects]
         names = {object_physics(obj).collider.physics_material for obj in users}
         if len(names) != 1:
             return None
         position = scene_physics(bl_scene).physics_materials.find(names.pop())
-        return (bl_scene, f"omi_physics.physics_materials[{position}]", users) if position >= 0 else None
+        return ([(bl_scene, f"omi_physics.physics_materials[{position}]")], users) if position >= 0 else None
     return None
 
 
@@ -55,27 +63,28 @@ def table_map(found: pointers.PointerMatch, rest: Sequence[float] | None, docume
     if not isinstance(entry, animated_settings.Held) or rest is None \
             or not linear_keys.within(found.template.field, rest):
         return None
-    place = _group(found, document, objects, bl_scene)
+    place = _groups(found, document, objects, bl_scene)
     if place is None:
         return None
-    datablock, group_path, touched = place
-    group = datablock.path_resolve(group_path)
-    if entry.needs and not getattr(group, entry.needs):
-        return None
-    if entry.off_when:
-        switch = getattr(group, entry.off_when)
+    groups, touched = place
+    width = len(rest)
+    slopes: dict[Key, tuple[float, ...]] = {}
+    for datablock, group_path in groups:
+        group = datablock.path_resolve(group_path)
+        if entry.needs and not getattr(group, entry.needs):
+            return None
+        switch: Any = getattr(group, entry.off_when) if entry.off_when else False
         if any(switch) if hasattr(switch, "__len__") else switch:
             return None
-    path = f"{group_path}.{entry.name}"
-    width = len(rest)
-    slopes = {(datablock, path, position): tuple(sign if column == component else 0.0 for column in range(width))
-              for position, (component, sign) in enumerate(entry.axes)}
+        slopes.update({(datablock, f"{group_path}.{entry.name}", position):
+                       tuple(sign if column == component else 0.0 for column in range(width))
+                       for position, (component, sign) in enumerate(entry.axes)})
     linear = linear_keys.LinearMap(dict.fromkeys(slopes, 0.0), slopes)
-    current = getattr(group, entry.name)
-    held = list(current) if hasattr(current, "__len__") else [current]
     expected = linear.at(rest)
-    if any(expected[(datablock, path, position)] != float(number) for position, number in enumerate(held)):
-        return None  # the settings hold something else at rest: the whole translation decides
+    for (datablock, path, position), value in expected.items():
+        current = datablock.path_resolve(path)
+        if value != float(current[position] if hasattr(current, "__len__") else current):
+            return None  # the settings hold something else at rest: the whole translation decides
     return touched, linear
 
 

@@ -38,11 +38,25 @@ def _whole_translation(monkeypatch) -> None:
 
 @pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
 def test_the_file_is_the_whole_translations_byte_for_byte(clean_scene, tmp_path, monkeypatch, interpolation):
-    animated_scene()  # every Object Model value keyed: motion and materials by the table, the rest translated
-    bpy.context.scene.frame_set(1)
+    animated_scene()  # every Object Model value keyed: motion, materials, drives by the table, the rest translated
     set_interpolation(interpolation)
     calls = _counted_snapshots(monkeypatch)
+    direct = addon_loader.module("io.blender.animation.direct")
+    mapped: list[str] = []
+    real_map = direct.map_channel
+
+    def recorded(channel, rest):
+        found = real_map(channel, rest)
+        if found is not None:
+            mapped.append(channel.fcurve.data_path)
+        return found
+
+    monkeypatch.setattr(direct, "map_channel", recorded)
     table = export(tmp_path, "table")
+    assert {path.rsplit(".", 1)[0] for path in mapped} == {
+        "omi_physics.motion", "omi_physics.physics_materials[0]", "omi_physics.joint.drives[0]"}, mapped
+    assert {path for path in mapped if "drives" in path} == {
+        f"omi_physics.joint.drives[0].{name}" for name in ("max_force", "stiffness", "damping")}
     table_calls = len(calls)
     calls.clear()
     _whole_translation(monkeypatch)

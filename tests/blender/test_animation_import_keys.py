@@ -45,6 +45,7 @@ def _file(tmp_path, interpolation: str = "LINEAR"):
         ("/nodes/0/extensions/OMI_physics_body/motion/linearVelocity", times, vector, "VEC3"),
         ("/extensions/OMI_physics_shape/shapes/1/box/size", times, [abs(c) + 0.5 for c in vector], "VEC3"),
         (f"{joint}/drives/0/velocityTarget", times, [v - 3.0 for v in scalar], "SCALAR"),
+        (f"{joint}/drives/0/damping", times, [v + 1.0 for v in scalar], "SCALAR"),  # from the tables
         (f"{joint}/limits/1/min", times, [-0.1 * (k % 5) for k in range(KEYS)], "SCALAR"),
     ]
     if interpolation == "CUBICSPLINE":  # in-tangent, value, out-tangent per key: the outputs triple
@@ -92,10 +93,11 @@ def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, inter
     assert fast == whole
     assert {path for _name, path, _index in fast} >= {
         "omi_physics.motion.mass", "omi_physics.motion.linear_velocity", "omi_physics.collider.shape.size",
-        "omi_physics.joint.drives[0].velocity_target", "omi_physics.joint.limits[1].max_angular",
+        "omi_physics.joint.drives[0].velocity_target", "omi_physics.joint.drives[0].damping",
+        "omi_physics.joint.limits[1].max_angular",
         "rigid_body.mass", "rigid_body_constraint.limit_ang_y_lower"}
     assert len(reads) > 5 * KEYS  # the whole translation reads the document at every key of every channel
-    assert fast_reads < 20 * 5  # a few reads per channel (rest, nudges, checks, its follow), not per key
+    assert fast_reads < 20 * 6  # a few reads per channel (rest, nudges, checks, its follow), not per key
 
 
 def test_the_settings_keep_the_files_own_value_under_their_keys(tmp_path):
@@ -110,8 +112,12 @@ def _table_file(tmp_path, interpolation: str):
     one-to-one (the Object Model table's `Held`), a scalar, an axis-swapped vector and a library item."""
     nodes = [{"name": "Crate", "translation": [0, 1, 0], "extensions": {support.BODY: {
         "motion": {"type": "dynamic", "mass": 2.0, "linearVelocity": [0.5, 0, 0]},
-        "collider": {"shape": 0, "physicsMaterial": 0}}}}]
-    gltf = support.document(nodes, [{"type": "box", "box": {"size": [1, 2, 3]}}],
+        "collider": {"shape": 0, "physicsMaterial": 0}}}},
+        {"name": "Lid", "translation": [0, 2, 0], "extensions": {support.BODY: {
+            "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+        {"name": "Hinge", "translation": [0, 1.5, 0], "extensions": {support.JOINT: {"joint": 0, "connectedNode": 1}}}]
+    joints = [{"drives": [{"type": "angular", "mode": "force", "axis": 2, "stiffness": 1.0, "damping": 2.0}]}]
+    gltf = support.document(nodes, [{"type": "box", "box": {"size": [1, 2, 3]}}], roots=[0, 1, 2], joints=joints,
                             materials=[{"restitution": 0.25}])
     fps = bpy.context.scene.render.fps
     times = [(1 + 2 * k) / fps for k in range(KEYS)]
@@ -122,6 +128,8 @@ def _table_file(tmp_path, interpolation: str):
          [c for k in range(KEYS) for c in (0.5 * k, -0.25 * k, 1.0 + 0.1 * k)], "VEC3"),
         ("/extensions/OMI_physics_body/physicsMaterials/0/restitution", times,
          [0.3 + 0.05 * (k % 9) for k in range(KEYS)], "SCALAR"),
+        ("/extensions/OMI_physics_joint/physicsJoints/0/drives/0/damping", times,
+         [2.0 + 0.5 * (k % 4) for k in range(KEYS)], "SCALAR"),
     ]
     if interpolation == "CUBICSPLINE":
         channels = [(pointer, times, _cubic(values, kind), kind) for pointer, times, values, kind in channels]
@@ -145,8 +153,9 @@ def test_held_values_are_keyed_from_the_table_without_a_document_read(tmp_path, 
     support.import_gltf(path, rigid_bodies=False)
     assert _keys() == table  # the keys the nudged translation finds
     assert {path for _name, path, _index in table} == {
-        "omi_physics.motion.mass", "omi_physics.motion.linear_velocity", "omi_physics.physics_materials[0].restitution"}
-    assert len(reads) >= table_reads + 3 * 3  # rest, nudged and checks per channel
+        "omi_physics.motion.mass", "omi_physics.motion.linear_velocity", "omi_physics.physics_materials[0].restitution",
+        "omi_physics.joint.drives[0].damping"}
+    assert len(reads) >= table_reads + 4 * 3  # rest, nudged and checks per channel
     reads.clear()
     support.import_gltf(support.write_gltf(tmp_path, "still", {
         key: value for key, value in json.loads(path.read_text()).items() if key != "animations"}), rigid_bodies=False)

@@ -80,8 +80,10 @@ def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], A
             return None
     if entry.needs and not getattr(group, entry.needs):
         return None
-    keys = [key for key in rest if key[2] == () and _TEMPLATES.get(key[1]) is not None
+    item = animated_settings.group_index(group_path)  # a joint's drive: the model's drive of that index
+    keys = [key for key in rest if _TEMPLATES.get(key[1]) is not None
             and _TEMPLATES[key[1]].model_value == (part, attr)
+            and key[2] == (() if "{}" not in _TEMPLATES[key[1]].path else (item,))
             and (key[0] == "node") == (_TEMPLATES[key[1]].array is None)]
     if len(keys) != 1:
         return None

@@ -9,7 +9,8 @@ follows (issue #20 item 5). Each entry is one of:
 - `Held`: the setting holds the value one-to-one; its components are the value's through the axis change
   of `axes` (the permutation and signs are computed from `axes`' own functions, so the swap has one home);
   `off_when` names a switch of the same group under which the setting does not hold it (infinite mass),
-  `needs` one without which it holds nothing (a centre of mass left to the engine);
+  `needs` one without which it holds nothing (a centre of mass left to the engine, an unlimited drive
+  force); a drive's settings are the model's drive of the same index;
 - `Translated`: a setting holds it, but how depends on more than the value (a joint's axes decide a limit's
   sign, which bound and which settings limit hold it; the export bakes the object's scale into a shape's
   size): these go through the whole translation, found by moving the setting once (`animation/sample`,
@@ -85,9 +86,9 @@ GROUPS: dict[Part, tuple[str, tuple[str, ...]]] = {
     "joint": ("object", ("omi_physics.joint",)),
 }
 
-_JOINT_AXES = "the joint's axes decide its sign, which bound it is and which settings limit holds it"
-_DRIVE_AXIS = "the drive's axis decides its sign (and its type which setting holds it)"
-_JOINT = "the export may write the joint turned round (its settings reversed, joint_nodes)"
+_JOINT_AXES = ("the joint's axes decide its sign, which bound it is and which settings limit holds it (a limit on "
+               "linear and angular axes is two settings limits)")
+_DRIVE_AXIS = "the drive's axis and the joint's direction (joint_nodes.reversed_settings) decide its sign"
 _PLACED = "export bakes the object's scale (and a shape's offset) into it"
 _BOOLEAN = "a boolean: not animated by this add-on (named at export, refused at import)"
 
@@ -115,11 +116,11 @@ SETTINGS: dict[tuple[Part, str], Entry] = {
     ("limit", "max"): Translated(("max_linear", "max_angular", "min_linear", "min_angular"), _JOINT_AXES),
     ("limit", "stiffness"): Translated(("stiffness",), "absent is infinite (use_stiffness); " + _JOINT_AXES),
     ("limit", "damping"): Translated(("damping",), _JOINT_AXES),
-    ("drive", "max_force"): Translated(("max_force",), "absent is unlimited (use_max_force); " + _JOINT),
+    ("drive", "max_force"): Held("max_force", needs="use_max_force"),  # absent: unlimited
     ("drive", "position_target"): Translated(("position_target_linear", "position_target_angular"), _DRIVE_AXIS),
     ("drive", "velocity_target"): Translated(("velocity_target",), _DRIVE_AXIS),
-    ("drive", "stiffness"): Translated(("stiffness",), _JOINT),
-    ("drive", "damping"): Translated(("damping",), _JOINT),
+    ("drive", "stiffness"): Held("stiffness"),  # a joint turned round keeps it (joint_nodes.reversed_settings)
+    ("drive", "damping"): Held("damping"),
     ("joint", "enable_collision"): NotHeld(_BOOLEAN + "; the setting enable_collision"),
 }
 
@@ -134,6 +135,13 @@ def held_by(group: str, name: str) -> tuple[Part, str, Held] | None:
             if entry_part == part and isinstance(entry, Held) and entry.name == name:
                 return part, attr, entry
     return None
+
+
+def group_index(group: str) -> int | None:
+    """The item index of a settings group path (`omi_physics.joint.drives[1]` -> 1), or None."""
+    head, _, tail = group.rpartition("[")
+    number = tail[:-1] if head and tail.endswith("]") else ""
+    return int(number) if number.isdigit() else None
 
 
 def _same_group(group: str, pattern: str) -> bool:
