@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import struct
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -268,7 +268,8 @@ class ImportPlan:
             # Nothing uses it, so nothing needs unlinking: unlinking would scan every ID of the file.
             bpy.data.meshes.remove(mesh, do_unlink=False)
 
-    def _mesh_resolver(self, index: int, objects: Mapping[int, bpy.types.Object]):
+    def _mesh_resolver(self, index: int,
+                       objects: Mapping[int, bpy.types.Object]) -> Callable[[model.MeshRef], bpy.types.Object | None]:
         """The node's convex/trimesh mesh references -> the objects holding those meshes."""
 
         def resolve(mesh: model.MeshRef) -> bpy.types.Object | None:

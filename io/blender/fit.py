@@ -9,6 +9,7 @@ values the authoring operators write into the shape settings (size/radius/height
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import bmesh
 import bpy
@@ -65,9 +66,9 @@ DEFAULT_MIN_THICKNESS = 0.02  # metres: what a flat box (a plane) is given, so t
 FLAT_RELATIVE = 1e-6  # a side this small against the largest one has no thickness
 
 
-def thin_axes(size, minimum: float) -> list[int]:
+def thin_axes(size: Vector | Sequence[float], minimum: float) -> list[int]:
     """The local axes along which a box of `size` is thinner than `minimum` (or flat: 0)."""
-    largest = max(abs(value) for value in size)
+    largest = max(abs(value) for value in size[:])
     return [axis for axis in range(3) if abs(size[axis]) < minimum or abs(size[axis]) <= FLAT_RELATIVE * largest]
 
 
@@ -136,7 +137,7 @@ def fit_sphere(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | None = No
     return radius, Vector(center)
 
 
-def _fit_round(obj, depsgraph) -> tuple[float, float, Vector, Euler]:
+def _fit_round(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph | None) -> tuple[float, float, Vector, Euler]:
     """Radius, length along the longest local axis, center and the rotation taking +Z to that axis.
 
     The radius is the smallest circle containing the mesh seen along the axis; the center lies midway

@@ -5,34 +5,37 @@ and numpy: no bpy here.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import combinations
 
 import numpy as np
 
+Point = Sequence[float]  # three floats
+Ball = tuple[tuple[float, float, float], float]  # center, squared radius
 _MAX_PIVOTS = 1000  # a safety net: the pivoting ends after a few dozen steps at most
 # Balls are (center, squared radius); points are 3-sequences of floats. The small solvers run on the
 # support set only (at most five points), so plain float arithmetic beats numpy's per-call overhead.
 
 
-def _sub(a, b) -> tuple[float, float, float]:
+def _sub(a: Point, b: Point) -> tuple[float, float, float]:
     return (a[0] - b[0], a[1] - b[1], a[2] - b[2])
 
 
-def _dot(a, b) -> float:
+def _dot(a: Point, b: Point) -> float:
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 
 
-def _cross(a, b) -> tuple[float, float, float]:
+def _cross(a: Point, b: Point) -> tuple[float, float, float]:
     return (a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0])
 
 
-def _ball_of_two(a, b) -> tuple[tuple[float, float, float], float]:
+def _ball_of_two(a: Point, b: Point) -> Ball:
     center = ((a[0] + b[0]) / 2.0, (a[1] + b[1]) / 2.0, (a[2] + b[2]) / 2.0)
     delta = _sub(a, center)
     return center, _dot(delta, delta)
 
 
-def _ball_of_three(a, b, c) -> tuple[tuple[float, float, float], float]:
+def _ball_of_three(a: Point, b: Point, c: Point) -> Ball:
     """The smallest ball with a, b and c on its boundary: their circumcircle (in their plane)."""
     ab, ac = _sub(b, a), _sub(c, a)
     normal = _cross(ab, ac)
@@ -46,7 +49,7 @@ def _ball_of_three(a, b, c) -> tuple[tuple[float, float, float], float]:
     return (a[0] + offset[0], a[1] + offset[1], a[2] + offset[2]), _dot(offset, offset)
 
 
-def _ball_of_four(a, b, c, d) -> tuple[tuple[float, float, float], float] | None:
+def _ball_of_four(a: Point, b: Point, c: Point, d: Point) -> Ball | None:
     """The circumsphere of four points, or None when they are (nearly) coplanar."""
     rows = (_sub(b, a), _sub(c, a), _sub(d, a))
     cofactors = (_cross(rows[1], rows[2]), _cross(rows[2], rows[0]), _cross(rows[0], rows[1]))
@@ -60,7 +63,7 @@ def _ball_of_four(a, b, c, d) -> tuple[tuple[float, float, float], float] | None
     return (a[0] + offset[0], a[1] + offset[1], a[2] + offset[2]), _dot(offset, offset)
 
 
-def _ball_through(point, support: list, tolerance: float) -> tuple[list, tuple] | None:
+def _ball_through(point: Point, support: list[Point], tolerance: float) -> tuple[list[Point], Ball] | None:
     """(support, ball) of the smallest ball holding `support` and `point` with `point` on its boundary.
 
     `point` lies outside the smallest ball of `support` (at most four points), so it is on the boundary
@@ -95,7 +98,7 @@ def min_enclosing_ball(points: np.ndarray) -> tuple[np.ndarray, float]:
     tolerance = 1e-9 * (1.0 + float(np.abs(points).max()))
     first = int(np.argmax(((points - points[0]) ** 2).sum(axis=1)))
     second = int(np.argmax(((points - points[first]) ** 2).sum(axis=1)))
-    support = [tuple(points[first].tolist()), tuple(points[second].tolist())]
+    support: list[Point] = [tuple(points[first].tolist()), tuple(points[second].tolist())]
     center, radius_squared = _ball_of_two(*support)
     for _step in range(_MAX_PIVOTS):
         distances = ((points - center) ** 2).sum(axis=1)

@@ -10,13 +10,14 @@ materials only change how the body slides and bounces: named once in the build's
 
 from __future__ import annotations
 
+from ...omi import model
 from .plan import PlannedBody
 from .report import Report
 
 MIXED_MATERIALS = "different physics materials within one body (the first by name is used for all)"
 
 
-def _name(value) -> str:
+def _name(value: model.CollisionFilter | model.PhysicsMaterial | None) -> str:
     return "" if value is None else (value.name or "(unnamed)")
 
 

@@ -117,7 +117,7 @@ def _shift(value: float | None, offset: float) -> float | None:
 
 
 def _dofs(limits: Iterable[Limit], rest_offset: tuple[float, float, float], rest_angles: tuple[float, float, float],
-          notes: set[str]) -> dict:
+          notes: set[str]) -> dict[tuple[bool, int], _Dof]:
     dofs = {(angular, axis): _Dof() for angular in (False, True) for axis in range(3)}
     for limit in limits:
         if len(limit.axes) > 1 and not (_zero(limit.low) and _zero(limit.high)):
@@ -143,7 +143,8 @@ def _dofs(limits: Iterable[Limit], rest_offset: tuple[float, float, float], rest
     return dofs
 
 
-def _add_springs(dofs: dict, drives: Iterable[Drive], rest_offset, rest_angles, notes: set[str]) -> list[Drive]:
+def _add_springs(dofs: dict[tuple[bool, int], _Dof], drives: Iterable[Drive], rest_offset: tuple[float, float, float],
+                 rest_angles: tuple[float, float, float], notes: set[str]) -> list[Drive]:
     """Spring drives onto their degree of freedom; the velocity drives (motors) are returned."""
     motors: list[Drive] = []
     for drive in drives:
@@ -177,7 +178,7 @@ def _range(dof: _Dof, kind: str, angular: bool, notes: set[str], limit: float = 
     return (low, high) if bullet_sign(kind, angular) > 0 else conventions.reversed_range(low, high)
 
 
-def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
+def _generic(dofs: dict[tuple[bool, int], _Dof], notes: set[str], springs: bool) -> ConstraintSpec:
     constraint_type = 'GENERIC_SPRING' if springs else 'GENERIC'
     values: dict[str, object] = {}
     for (angular, axis), dof in dofs.items():
@@ -205,7 +206,7 @@ def _generic(dofs: dict, notes: set[str], springs: bool) -> ConstraintSpec:
 _OPEN = frozenset({"free", "range"})
 
 
-def _special(dofs: dict, notes: set[str]) -> ConstraintSpec | None:
+def _special(dofs: dict[tuple[bool, int], _Dof], notes: set[str]) -> ConstraintSpec | None:
     """FIXED, POINT, HINGE, SLIDER or PISTON when the rigid limits are exactly one of them
     (`constraints.CONSTRAINT_KINDS` says what each type fixes, leaves free and limits)."""
     states = {dof: value.state for dof, value in dofs.items()}

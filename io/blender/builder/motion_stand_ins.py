@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import bpy
-from mathutils import Matrix, Vector
+from mathutils import Matrix, Quaternion, Vector
 
 from ...omi import model
 from ..tables import axes
@@ -90,7 +90,7 @@ def _drive_kinematic(site: Site, report: Report, owner: bpy.types.Object, rigid_
         report.cannot(KINEMATIC_SPIN, owner)
 
 
-def _world_locks(local_axes: tuple[bool, ...], rotation) -> tuple[bool, bool, bool] | None:
+def _world_locks(local_axes: tuple[bool, ...], rotation: Quaternion) -> tuple[bool, bool, bool] | None:
     """The world axes to lock for these infinite principal axes (None: an axis lies off every world axis)."""
     if all(local_axes):
         return (True, True, True)

@@ -49,8 +49,8 @@ def _hull_into(bm: bmesh.types.BMesh, points: Sequence[Vector]) -> None:
     bmesh.ops.dissolve_limit(bm, angle_limit=1e-3, verts=bm.verts[:], edges=bm.edges[:])
 
 
-def _fill(bm: bmesh.types.BMesh, shape_type: str, *, size, radius, height, radius_top, radius_bottom,
-          segments: int) -> None:
+def _fill(bm: bmesh.types.BMesh, shape_type: str, *, size: Sequence[float], radius: float, height: float,
+          radius_top: float, radius_bottom: float, segments: int) -> None:
     if shape_type == "box":
         bmesh.ops.create_cube(bm, size=1.0)
         bmesh.ops.scale(bm, vec=Vector(size), verts=bm.verts[:])  # type: ignore[arg-type]  # the stubs: a Vector is no Sequence[float]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 import bpy
 from mathutils import Matrix
@@ -25,6 +25,8 @@ from .options import Options
 from .output import Output
 from .parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, node_ref
 from .shared_json import RememberedJson
+
+_Result = TypeVar("_Result")  # what a guarded step returns
 
 
 class SceneWrite:
@@ -76,7 +78,7 @@ class SceneWrite:
         for carrier in self.carriers.values():
             self._guarded(carrier.obj, self._write, carrier)
 
-    def _guarded(self, obj: bpy.types.Object, function, *args) -> Any:
+    def _guarded(self, obj: bpy.types.Object, function: Callable[..., _Result], *args: object) -> _Result | None:
         """Run one object's step; a failure skips that object's physics and is reported, never raised."""
         try:
             return function(*args)
