@@ -30,7 +30,7 @@ from ..properties.shape import ROUND_SHAPES, SHAPE_TYPE_ITEMS, OMIShapeSettings
 # Literal of their version's icons, so a plain str is refused).
 Icon = Literal['NONE', 'BLANK1', 'ERROR', 'INFO', 'MATERIAL', 'FILTER', 'LOCKED', 'ANIM', 'PHYSICS', 'MESH_CUBE',
                'MESH_UVSPHERE', 'MESH_CAPSULE', 'MESH_CYLINDER', 'MESH_ICOSPHERE', 'MESH_MONKEY', 'GHOST_ENABLED',
-               'CONSTRAINT']
+               'CONSTRAINT', 'QUESTION']
 IconEnumItem = tuple[str, str, str, Icon, int]  # an EnumProperty item whose icon is an Icon
 
 _SHAPE_LABELS = {item[0]: item[1] for item in SHAPE_TYPE_ITEMS}

@@ -2,40 +2,46 @@
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import bpy
 
 from ..properties import object_physics
 from ..properties.joint import OMIJointLimit
-from .draw import drive_kind
+from .draw import Icon, drive_kind, registered
 
-_SEVERITY_ICONS = {'ERROR': 'ERROR', 'WARNING': 'INFO', 'INFO': 'QUESTION'}
+_SEVERITY_ICONS: dict[str, Icon] = {'ERROR': 'ERROR', 'WARNING': 'INFO', 'INFO': 'QUESTION'}
 
 
 class OMI_UL_physics_materials(bpy.types.UIList):
     """Library materials; names change through the Rename button so references follow."""
 
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         layout.label(text=item.name, icon='MATERIAL')
 
 
 class OMI_UL_collision_filters(bpy.types.UIList):
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         layout.label(text=item.name, icon='FILTER')
 
 
 class OMI_UL_system_names(bpy.types.UIList):
     """Collision system names: edited in place (nothing refers to them by name)."""
 
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         layout.prop(item, "name", text="", emboss=False, icon='OUTLINER_COLLECTION')
 
 
 class OMI_UL_joint_limits(bpy.types.UIList):
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         axes = "".join(axis for axis, used in zip("XYZ", (item.axis_x, item.axis_y, item.axis_z), strict=True)
                        if used) or "-"
         bounds = "fixed" if limit_is_fixed(item) else "range"
@@ -50,30 +56,34 @@ def limit_is_fixed(limit: OMIJointLimit) -> bool:
 
 
 class OMI_UL_joint_drives(bpy.types.UIList):
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         layout.label(text=f"{drive_kind(item).title()} {item.drive_type.lower()} {item.axis}",
                      icon='FORCE_HARMONIC' if drive_kind(item) == 'SPRING' else 'FORCE_FORCE')
 
 
 class OMI_UL_trigger_nodes(bpy.types.UIList):
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         layout.prop(item, "target", text="", emboss=False)
 
 
 class OMI_UL_problems(bpy.types.UIList):
     """Validation problems: severity icon, object name, message; the row's button selects the object."""
 
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         row = layout.row(align=True)
         row.label(text=item.name or "Scene", icon=_SEVERITY_ICONS.get(item.severity, 'INFO'))
         row.label(text=item.message)
-        row.operator("omi.select_problem", text="", icon='RESTRICT_SELECT_OFF', emboss=False).index = index
+        registered(row.operator("omi.select_problem", text="", icon='RESTRICT_SELECT_OFF', emboss=False)).index = index
 
 
-_ROLE_ICONS = {'STATIC': 'LOCKED', 'KINEMATIC': 'ANIM', 'DYNAMIC': 'PHYSICS'}
+_ROLE_ICONS: dict[str, Icon] = {'STATIC': 'LOCKED', 'KINEMATIC': 'ANIM', 'DYNAMIC': 'PHYSICS', 'COLLIDER': 'MESH_CUBE',
+                               'TRIGGER': 'GHOST_ENABLED'}
 
 
 def physics_role(obj: bpy.types.Object) -> str:
@@ -92,24 +102,28 @@ class OMI_UL_physics_objects(bpy.types.UIList):
     """Every object of the scene with physics settings (others are filtered out); click a row to select it.
     The filter options (the arrow below the list) filter by name and sort by name."""
 
-    def draw_item(self, _context, layout, _data, item, _icon, _active_data, _active_property, _index=0,
-                  _flt_flag=0):
+    def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
+                  _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
+                  _flt_flag: int | None = 0) -> None:
         role = physics_role(item)
-        icon = _ROLE_ICONS.get(role, {'COLLIDER': 'MESH_CUBE', 'TRIGGER': 'GHOST_ENABLED'}.get(role, 'CONSTRAINT'))
+        icon = _ROLE_ICONS.get(role, 'CONSTRAINT')
         row = layout.row(align=True)
         row.label(text=item.name, icon=icon)
         row.label(text=role.title())
 
-    def filter_items(self, _context, data, property_name):
+    def filter_items(self, _context: bpy.types.Context | None, data: Any,  # type: ignore[override]  # see below
+                     property_name: str) -> tuple[list[int], list[int]]:
+        # Blender takes any int sequences back; the stubs say None (4.2) or a pair of bpy_prop_array (newest).
         objects = getattr(data, property_name)
         helper = bpy.types.UI_UL_list
-        flags = helper.filter_items_by_name(self.filter_name, self.bitflag_filter_item, objects, "name",
-                                            reverse=self.use_filter_invert) if self.filter_name else \
-            [self.bitflag_filter_item] * len(objects)
+        # 4.2's stubs let the two helpers return None; they return their lists.
+        flags = cast("list[int]", helper.filter_items_by_name(
+            self.filter_name, self.bitflag_filter_item, objects, "name", reverse=self.use_filter_invert)) \
+            if self.filter_name else [self.bitflag_filter_item] * len(objects)
         for index, obj in enumerate(objects):
-            if not obj.omi_physics.has_physics:
+            if not object_physics(obj).has_physics:
                 flags[index] &= ~self.bitflag_filter_item
-        order = helper.sort_items_by_name(objects, "name") if self.use_filter_sort_alpha else []
+        order = cast("list[int]", helper.sort_items_by_name(objects, "name")) if self.use_filter_sort_alpha else []
         return flags, order
 
 
