@@ -5,6 +5,8 @@
 # Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
 #   OMI_SKIP_42=1   leave out the 4.2 LTS run
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
+#   OMI_WORKERS=N  pytest processes per run (pytest-xdist, files shared out whole: --dist loadfile);
+#                  default the machine's cores (nproc), 1 for a single process
 # The real-Blender job (scripts/real_blender.sh) is separate; .ci/run runs it after this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,11 +34,14 @@ done
 rm -rf "$ADDON_ROOT"
 echo "== ruff and mypy done: $SECONDS s"
 
+WORKERS=${OMI_WORKERS:-$(nproc)}
 run() {  # run LABEL VENV [pytest args]
-  local label=$1 venv=$2 start=$SECONDS
+  local label=$1 venv=$2 start=$SECONDS parallel=()
   shift 2
-  echo "== $label"
-  "$venv/bin/python" -m pytest "$@"
+  # Whole files per worker: a module's fixtures (the demo's run, the hostile corpus) are built once.
+  [ "$WORKERS" -le 1 ] || parallel=(-n "$WORKERS" --dist loadfile)
+  echo "== $label${parallel:+, $WORKERS workers}"
+  "$venv/bin/python" -m pytest "${parallel[@]}" "$@"
   echo "== $label: $((SECONDS - start)) s"
 }
 

@@ -6,8 +6,10 @@ repository). Skips when Node.js, npm or the package cannot be had.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import math
+import os
 import shutil
 import subprocess
 import tempfile
@@ -51,18 +53,25 @@ def validate():
     if node is None:
         pytest.skip("Node.js is not installed")
     module = VALIDATOR_DIR / "node_modules" / "gltf-validator"
-    if not module.is_dir():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.skip("npm is not installed")
-        VALIDATOR_DIR.mkdir(parents=True, exist_ok=True)
-        try:
-            subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(VALIDATOR_DIR),
-                            f"gltf-validator@{VALIDATOR_VERSION}"], check=True, capture_output=True, timeout=300)
-        except (subprocess.SubprocessError, OSError) as error:
-            pytest.skip(f"could not install gltf-validator: {error}")
     script = VALIDATOR_DIR / "validate_omi_test.js"
-    script.write_text(SCRIPT)
+    VALIDATOR_DIR.mkdir(parents=True, exist_ok=True)
+    # One process at a time installs and writes the script: parallel workers (pytest -n) and other
+    # checkouts on the machine share this folder.
+    with open(VALIDATOR_DIR.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not module.is_dir():
+            npm = shutil.which("npm")
+            if npm is None:
+                pytest.skip("npm is not installed")
+            try:
+                subprocess.run([npm, "install", "--no-audit", "--no-fund", "--prefix", str(VALIDATOR_DIR),
+                                f"gltf-validator@{VALIDATOR_VERSION}"], check=True, capture_output=True, timeout=300)
+            except (subprocess.SubprocessError, OSError) as error:
+                pytest.skip(f"could not install gltf-validator: {error}")
+        if not script.is_file() or script.read_text() != SCRIPT:
+            partial = script.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(SCRIPT)
+            partial.replace(script)  # atomic: a validator run elsewhere never reads a half-written script
 
     def run(path: Path) -> dict:
         completed = subprocess.run([node, str(script), str(module), str(path)], capture_output=True, text=True,

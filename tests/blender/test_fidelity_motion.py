@@ -104,6 +104,7 @@ def test_dynamic_with_velocity_follows_the_projectile(tmp_path):
     assert any("starting velocities" in note for note in imported.notes), imported.notes
 
 
+@pytest.mark.slow  # runs Rapier under Node.js (seconds)
 def test_the_second_engine_follows_the_same_projectile(tmp_path, spec_dir):
     """Rapier reads the spec's dynamic_with_velocity itself: the same projectile within 2 % of its travel,
     and Blender's path within 2 % of the travel of Rapier's (both measured against each other at 24 fps)."""

@@ -77,6 +77,7 @@ def test_blender_swings_with_the_pendulum_period(tmp_path, iterations, tolerance
     assert amplitude == pytest.approx(LENGTH * math.sin(START), rel=0.05)
 
 
+@pytest.mark.slow  # runs Rapier under Node.js (seconds)
 def test_the_second_engine_swings_alike(tmp_path):
     sys.path.insert(0, str(ENGINE_DIR))
     import second_engine  # the engine helper lives beside the engine tests
