@@ -64,12 +64,19 @@ def test_the_static_value_is_dropped_with_the_animation(clean_scene, tmp_path):
     assert channels(result) == {}
 
 
-def test_exports_after_import_name_no_keys_the_import_made(clean_scene, tmp_path):
+@pytest.mark.parametrize("reopened", [False, True])
+def test_exports_after_import_name_no_keys_the_import_made(clean_scene, tmp_path, reopened):
+    """Import, (save and open the .blend,) Sync to Blender, export twice: no warning about the import's own
+    keys (rigid_body.mass follows the settings' mass), and the static values still the file's."""
     imported = import_gltf(_file(tmp_path))
     assert not imported.failures
+    if reopened:
+        bpy.ops.wm.save_as_mainfile(filepath=str(tmp_path / "imported.blend"))
+        bpy.ops.wm.open_mainfile(filepath=str(tmp_path / "imported.blend"))
     assert bpy.ops.omi.sync_to_rigid_bodies() == {'FINISHED'}
     for name in ("first", "second"):
         result = export(tmp_path, name)
         assert _not_exported(result) == [], result.messages
         assert len(channels(result)) == 2
+        assert _motion(result)["mass"] == 2.0
 
