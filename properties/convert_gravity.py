@@ -18,14 +18,16 @@ from ..io.omi import model
 from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
-from .gravity import GRAVITY_TYPE_FROM_OMI, GRAVITY_TYPE_TO_OMI
+from .gravity import GRAVITY_TYPE_FROM_OMI, GRAVITY_TYPE_TO_OMI, OMIGravitySettings
+from .object import OMIObjectSettings
 from .stored import store
 
 ShapeToModel = Callable[..., model.Shape]
 ShapeValues = Callable[..., "dict | None"]
+MeshResolver = Callable[[model.MeshRef], "bpy.types.Object | None"]  # as convert.MeshResolver
 
 
-def gravity_to_model(pg: Any, obj: bpy.types.Object, shape_to_model: ShapeToModel,
+def gravity_to_model(pg: OMIGravitySettings, obj: bpy.types.Object, shape_to_model: ShapeToModel,
                      issues: list[model.Issue] | None = None) -> model.GravityVolume:
     """The settings as a glTF-space GravityVolume (values other types use keep their defaults)."""
     gravity_type = GRAVITY_TYPE_TO_OMI[pg.gravity_type]
@@ -46,7 +48,7 @@ def gravity_to_model(pg: Any, obj: bpy.types.Object, shape_to_model: ShapeToMode
 
 
 def gravity_values(volume: model.GravityVolume, obj: bpy.types.Object, shape_values: ShapeValues, *,
-                   resolve_mesh: Any = None, issues: list[model.Issue] | None = None) -> dict:
+                   resolve_mesh: MeshResolver | None = None, issues: list[model.Issue] | None = None) -> dict:
     """A glTF-space GravityVolume as the settings' values (for `stored.store`; the line points are a collection,
     written by `apply_points`)."""
     values: dict = {"gravity_type": GRAVITY_TYPE_FROM_OMI.get(volume.type, 'DIRECTIONAL'), "strength": volume.gravity,
@@ -62,7 +64,7 @@ def gravity_values(volume: model.GravityVolume, obj: bpy.types.Object, shape_val
     return values
 
 
-def apply_points(volume: model.GravityVolume, pg: Any) -> None:
+def apply_points(volume: model.GravityVolume, pg: OMIGravitySettings) -> None:
     """The line points into the settings' collection (cleared when the volume has none)."""
     if not volume.points and not len(pg.points):
         return
@@ -71,8 +73,9 @@ def apply_points(volume: model.GravityVolume, pg: Any) -> None:
         pg.points.add().co = axes.vec_to_blender(volume.points[start:start + 3])
 
 
-def apply_gravity(volume: model.GravityVolume | None, settings: Any, obj: bpy.types.Object, shape_values: ShapeValues,
-                  *, resolve_mesh: Any = None, issues: list[model.Issue] | None = None) -> None:
+def apply_gravity(volume: model.GravityVolume | None, settings: OMIObjectSettings, obj: bpy.types.Object,
+                  shape_values: ShapeValues, *, resolve_mesh: MeshResolver | None = None,
+                  issues: list[model.Issue] | None = None) -> None:
     """Write a node's gravity volume into an object's settings: enabled and written, or switched off."""
     if volume is None:
         store(settings, {"use_gravity": False})
