@@ -6,8 +6,11 @@ import itertools
 import math
 import random
 
-import bmesh
 import bpy
+
+# isort: split
+# (bmesh is a module of bpy's: importable only once bpy is, and conftest no longer imports bpy)
+import bmesh
 import numpy as np
 import pytest
 from mathutils import Euler, Matrix, Vector

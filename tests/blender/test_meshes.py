@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import math
 
-import bmesh
 import bpy
+
+# isort: split
+# (bmesh is a module of bpy's: importable only once bpy is, and conftest no longer imports bpy)
+import bmesh
 import numpy as np
 import pytest
 

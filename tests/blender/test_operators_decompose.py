@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-import bmesh
 import bpy
+
+# isort: split
+# (bmesh is a module of bpy's: importable only once bpy is, and conftest no longer imports bpy)
+import bmesh
 import numpy as np
 import pytest
 
