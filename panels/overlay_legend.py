@@ -6,19 +6,14 @@ from __future__ import annotations
 import bpy
 
 from ..properties import scene_physics
-from ..viewport.legend import LEGEND
+from ..viewport.legend import LEGEND, icon
 
 
-def draw_legend(layout: bpy.types.UILayout, context: bpy.types.Context) -> None:
-    """One swatch per overlay colour, two to a row, each with what it marks in its tooltip."""
-    window_manager = context.window_manager
-    assert window_manager is not None, "Blender has its window manager"
-    legend = window_manager.omi_overlay_legend  # type: ignore[attr-defined]  # added by viewport.legend.register
+def draw_legend(layout: bpy.types.UILayout, _context: bpy.types.Context) -> None:
+    """One colour square and its name per overlay colour, two to a row."""
     grid = layout.grid_flow(row_major=True, columns=2, even_columns=True, align=False)
-    for role, label, _what in LEGEND:
-        split = grid.split(factor=0.3, align=True)  # a small swatch, the whole label beside it
-        split.prop(legend, role.lower(), text="")
-        split.label(text=label)
+    for role, label in LEGEND:
+        grid.label(text=label, icon_value=icon(role))
 
 
 class VIEW3D_PT_omi_overlay(bpy.types.Panel):

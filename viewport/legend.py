@@ -1,47 +1,56 @@
-"""The overlay's colours as read-only colour properties, so panels can show them as swatches (a legend).
+"""The overlay's colours as small icons for the legend, shown exactly as the overlay draws them.
 
-`WindowManager.omi_overlay_legend`: each property reads `geometry.ROLE_COLORS`, the one home of the
-colours the overlay draws with; nothing is stored.
+A colour property's swatch is not that (measured in Blender 5.2.2): Blender draws a read-only property
+faded, and a COLOR property as scene-linear, brighter than the same numbers given to a gpu shader, which
+takes them as display colours. An icon's pixels are shown as given, like the shader's colours: one
+small square per role, filled from `geometry.ROLE_COLORS` (the one home of the colours) at registration.
 """
 
 from __future__ import annotations
 
 import bpy
-from bpy.props import FloatVectorProperty
+import bpy.utils.previews
 
 from .geometry import ROLE_COLORS
 
-# (role, label, what it marks): the legend's rows, in the order a scene is usually read
+# (role, label): the legend's rows, in the order a scene is usually read
 LEGEND = (
-    ('STATIC', "Static", "Colliders that never move (no body, or a static body)"),
-    ('DYNAMIC', "Dynamic", "Shapes of simulated bodies"),
-    ('KINEMATIC', "Kinematic", "Shapes of bodies moved by animation"),
-    ('TRIGGER', "Trigger", "Trigger volumes: detect, do not collide"),
-    ('JOINT', "Joint", "A joint's line to the object it connects to"),
-    ('LIMIT', "Limit", "A joint's allowed angle or travel"),
+    ('STATIC', "Static"),
+    ('DYNAMIC', "Dynamic"),
+    ('KINEMATIC', "Kinematic"),
+    ('TRIGGER', "Trigger"),
+    ('JOINT', "Joint"),
+    ('LIMIT', "Limit"),
 )
+ICON_SIZE = 16  # pixels a side; Blender scales icons with the UI
+
+_icons: bpy.utils.previews.ImagePreviewCollection | None = None
 
 
-def _swatch(role: str, label: str, what: str) -> object:
-    """A colour's read-only property (the deferred property bpy.props makes, for the group's annotations)."""
-    return FloatVectorProperty(name=label, description=what, subtype='COLOR', size=3, min=0.0, max=1.0,
-                               get=lambda _self: ROLE_COLORS[role][:3])
+def square(role: str) -> bpy.types.ImagePreview | None:
+    """A role's colour square (None before registration)."""
+    return _icons.get(role) if _icons is not None else None
 
 
-class OMIOverlayLegend(bpy.types.PropertyGroup):
-    """Read-only: one colour per overlay role."""
-
-    __annotations__ = {role.lower(): _swatch(role, label, what) for role, label, what in LEGEND}
+def icon(role: str) -> int:
+    """The icon id of a role's colour square (0: no icon; always so in background mode)."""
+    preview = square(role)
+    return preview.icon_id if preview is not None else 0
 
 
 def register() -> None:
-    bpy.utils.register_class(OMIOverlayLegend)
-    # Blender adds a setting to its own type as a class attribute (the stubs know no such attribute).
-    bpy.types.WindowManager.omi_overlay_legend = bpy.props.PointerProperty(  # type: ignore[attr-defined]  # see above
-        type=OMIOverlayLegend)
+    global _icons  # noqa: PLW0603 - the one icon collection of this add-on
+    if _icons is None:
+        _icons = bpy.utils.previews.new()
+    for role, _label in LEGEND:
+        square = _icons.get(role) or _icons.new(role)
+        size, pixels = (ICON_SIZE, ICON_SIZE), list(ROLE_COLORS[role]) * (ICON_SIZE * ICON_SIZE)
+        square.icon_size = size  # type: ignore[assignment,unused-ignore]  # stubs: the array object; takes a sequence
+        square.icon_pixels_float = pixels  # type: ignore[assignment]  # stubs: one float or the array; takes a sequence
 
 
 def unregister() -> None:
-    if hasattr(bpy.types.WindowManager, "omi_overlay_legend"):
-        del bpy.types.WindowManager.omi_overlay_legend
-    bpy.utils.unregister_class(OMIOverlayLegend)
+    global _icons  # noqa: PLW0603
+    if _icons is not None:
+        bpy.utils.previews.remove(_icons)
+        _icons = None

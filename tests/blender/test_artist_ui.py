@@ -159,11 +159,15 @@ def test_overlay_switch_and_legend_in_the_viewports_overlays_popover(omi, clean_
     panel.draw_header(type("P", (), {"layout": header})(), bpy.context)
     assert "show_overlay" in header.prop_set(bpy.context.scene.omi_physics)
     shown = draw_panel(panel, make_context(None))
-    colours = bpy.context.window_manager.omi_overlay_legend
-    geometry = omi("viewport.geometry")
-    assert {"static", "dynamic", "kinematic", "trigger", "joint", "limit"} <= shown.prop_set(colours)
-    assert tuple(colours.dynamic) == pytest.approx(geometry.ROLE_COLORS['DYNAMIC'][:3])
-    assert {"Static", "Dynamic", "Trigger"} <= set(shown.labels())
+    icons, geometry = omi("viewport.legend"), omi("viewport.geometry")
+    drawn = {call.text: call.kwargs.get("icon_value") for call in shown.walk() if call.kind == "label"}
+    assert {"Static", "Dynamic", "Kinematic", "Trigger", "Joint", "Limit"} <= set(drawn)
+    for role, label in icons.LEGEND:  # each name beside a square of the colour the overlay draws it in
+        assert drawn[label] == icons.icon(role)  # 0 in background mode, where Blender makes no icons
+        pixels = icons.square(role).icon_pixels_float
+        # stored as bytes, as given (no colour transform): within one step of 1/255
+        assert tuple(pixels[:4]) == pytest.approx(geometry.ROLE_COLORS[role], abs=1 / 255)
+        assert tuple(pixels[-4:]) == pytest.approx(geometry.ROLE_COLORS[role], abs=1 / 255)
 
 
 def test_physics_objects_list_shows_only_objects_with_physics_and_selects(omi, clean_scene):
