@@ -10,6 +10,8 @@ import bpy
 import pytest
 from animation_support import animated_scene, channels, set_interpolation
 from export_support import empty, export, tag_motion, tag_shape
+from import_support import BODY, document, import_gltf, write_gltf
+from test_animation_import import with_channels
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 KEYS = 40
@@ -117,3 +119,29 @@ def test_keys_on_a_setting_that_holds_nothing_are_named_as_before(clean_scene, t
     assert said[0] == said[1]
     assert sum("center_of_mass" in message and "not exported" in message for message in said[0]) == 3
     assert {pointer.rsplit("/", 1)[-1] for pointer in channels(table)} == {"mass", "gravityFactor", "restitution"}
+
+
+def test_an_imported_mass_channel_exports_from_the_table(clean_scene, tmp_path, monkeypatch):
+    """The import keys the mass on the settings and on Blender's rigid body (which the settings' mass mirrors,
+    properties/body.linked_mass): the export still samples it from the table, as the whole translation would."""
+    nodes = [{"name": "Crate", "translation": [0, 1, 0],
+              "extensions": {BODY: {"motion": {"type": "dynamic", "mass": 2.0}, "collider": {"shape": 0}}}}]
+    fps = bpy.context.scene.render.fps
+    gltf = with_channels(document(nodes, [{"type": "box", "box": {"size": [1, 2, 3]}}]), [
+        ("/nodes/0/extensions/OMI_physics_body/motion/mass", [(1 + k) / fps for k in range(KEYS)],
+         [1.0 + 0.5 * (k % 5) for k in range(KEYS)], "SCALAR")])
+    import_gltf(write_gltf(tmp_path, "mass", gltf))
+    curves = addon_loader.module("io.blender.animation.curves")
+    assert {curve.data_path for curve in curves.fcurves(bpy.data.objects["Crate"])} == {
+        "omi_physics.motion.mass", "rigid_body.mass"}
+    calls = _counted_snapshots(monkeypatch)
+    table = export(tmp_path, "table")
+    table_calls = len(calls)
+    calls.clear()
+    _whole_translation(monkeypatch)
+    whole = export(tmp_path, "whole")
+    assert _same_file(table, whole)
+    [channel] = channels(table).values()
+    assert channel["values"] == [1.0 + 0.5 * (k % 5) for k in range(KEYS)]
+    assert table_calls <= 3  # the rest, and rigid_body.mass moved once to see that it feeds the mass
+    assert len(calls) > KEYS

@@ -14,7 +14,7 @@ translation in `sample`, as before.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,13 +99,53 @@ def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], A
     return mapped if predicted == _numbers(rest[keys[0]]) else None
 
 
-def values(mapped: Sequence[tuple[Channel, Mapped]], rest: list[float], frames: Sequence[float], fps: float,
-           cubic: bool) -> list[list[float]] | None:
+@dataclass(frozen=True)
+class Mirror:
+    """A Blender rigid-body F-curve that mirrors a mapped setting (`animated_settings.MIRRORS`)."""
+
+    channel: Channel
+    source: int  # position of the mirrored setting's channel in the mapped list
+    convert: Callable[[float], float]
+    low: float
+    high: float
+
+    def holds(self, frame: float, stored: float) -> bool:
+        """Whether the mirror holds the setting's Blender value at a frame (then the setting's value is read:
+        properties/body.linked_mass, within its tolerance)."""
+        mirror = linear_keys.float32(min(max(self.channel.fcurve.evaluate(frame), self.low), self.high))
+        return abs(mirror - linear_keys.float32(self.convert(stored))) <= 1e-6 * max(1.0, mirror)
+
+
+def mirrors(others: Sequence[Channel], mapped: Sequence[tuple[Channel, Mapped]]) -> list[Mirror] | None:
+    """The F-curves feeding a value besides the mapped ones, as mirrors of those; None when one is not."""
+    found = []
+    for channel in others:
+        mirrored = animated_settings.MIRRORS.get(channel.fcurve.data_path)
+        source = next((position for position, (setting, _entry) in enumerate(mapped) if mirrored is not None
+                       and setting.id_data == channel.id_data and setting.fcurve.data_path == mirrored[0]), None)
+        if mirrored is None or source is None:
+            return None
+        try:
+            head, name = channel.fcurve.data_path.rsplit(".", 1)
+            prop = channel.id_data.path_resolve(head).bl_rna.properties[name]
+        except (ValueError, KeyError, AttributeError):
+            return None
+        found.append(Mirror(channel, source, mirrored[1], float(prop.hard_min), float(prop.hard_max)))
+    return found
+
+
+def values(mapped: Sequence[tuple[Channel, Mapped]], rest: list[float], frames: Sequence[float], *, fps: float,
+           cubic: bool, mirrored: Sequence[Mirror] = ()) -> list[list[float]] | None:
     """The value (CUBICSPLINE: in-tangent, value, out-tangent) at each frame, or None when a key leaves the
-    values the file can hold (the whole translation then samples it and says so)."""
+    values the file can hold or a mirror does not hold its setting's value (the whole translation then
+    samples it, and says what it must)."""
+    if cubic and mirrored:
+        return None  # the tangents would move the mirror too: left to the whole translation
     found: list[list[float]] = []
     for frame in frames:
         stored = [entry.stored(channel.fcurve.evaluate(frame)) for channel, entry in mapped]
+        if not all(mirror.holds(frame, stored[mirror.source]) for mirror in mirrored):
+            return None
         value = _value(mapped, rest, stored)
         field = mapped[0][1].field
         if not linear_keys.within(field, value):

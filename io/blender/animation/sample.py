@@ -255,8 +255,10 @@ class AnimationExport:
         self._sampled.add(pointer)
         plan = curves.plan(channel.fcurve for channel in channels)
         mapped = [(channel, tracker.direct[channel.key]) for channel in channels if channel.key in tracker.direct]
-        values = direct.values(mapped, _numbers(tracker.rest[key]), plan.frames, self._fps,
-                               plan.interpolation == 'CUBICSPLINE') if len(mapped) == len(channels) else None
+        mirrored = direct.mirrors([channel for channel in channels if channel.key not in tracker.direct], mapped)
+        values = direct.values(mapped, _numbers(tracker.rest[key]), plan.frames, fps=self._fps,
+                               cubic=plan.interpolation == 'CUBICSPLINE', mirrored=mirrored) \
+            if mapped and mirrored is not None else None
         if values is None:
             values = self._translated(tracker, key, channels, plan)
         if values is None:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from . import axes
+from . import axes, bullet
 
 Part = str  # the pointer table's `part`: "motion", "shape", "material", "limit", "drive", "joint"
 Axes = tuple[tuple[int, float], ...]  # per setting component: (model component, sign)
@@ -123,6 +123,14 @@ SETTINGS: dict[tuple[Part, str], Entry] = {
     ("drive", "damping"): Held("damping"),
     ("joint", "enable_collision"): NotHeld(_BOOLEAN + "; the setting enable_collision"),
 }
+
+
+# Blender rigid-body properties that mirror a Held setting: the settings' mass reads Blender's Rigid Body Mass
+# when that differs from the Blender mass of the settings' own (properties/body.linked_mass: an edit in Blender's
+# panel is the body's mass); the import keys both. While the mirror holds that Blender mass, the setting's value
+# is the one exported.
+MIRRORS: dict[str, tuple[str, Callable[[float], float]]] = {
+    "rigid_body.mass": ("omi_physics.motion.mass", bullet.blender_mass)}
 
 
 def held_by(group: str, name: str) -> tuple[Part, str, Held] | None:
