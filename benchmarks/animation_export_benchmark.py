@@ -9,7 +9,11 @@ gravity factor, and the material's restitution, keyed (LINEAR) at N frames. Each
 same scene without keys is the floor. Printed per N: both times above the floor and their ratio. The
 files of both ways are compared byte for byte (tests/blender/test_animation_export_table.py asserts it).
 
-Run: .venv/bin/python benchmarks/animation_export_benchmark.py [N ...] (default N: 1000 10000)
+`--imported`: the scene is instead the import (with Blender rigid bodies) of `animation_import_benchmark`'s file,
+one mass channel of N keys: the import keys the settings' mass and Blender's rigid_body.mass, which the
+export reads as a mirror of it (`animated_settings.MIRRORS`).
+
+Run: .venv/bin/python benchmarks/animation_export_benchmark.py [N ...] [--imported] (default N: 1000 10000)
 """
 
 from __future__ import annotations
@@ -67,6 +71,17 @@ def _value(path: str, index: int, frame: int) -> float:
     return 0.01 * frame * (index + 1)
 
 
+def imported_scene(keys: int, folder: Path) -> None:
+    """The import of one body with a mass channel of `keys` keys (none: the floor), with rigid bodies."""
+    import animation_import_benchmark  # noqa: PLC0415 - its file writer only
+
+    path = folder / f"mass_{keys}.gltf"
+    animation_import_benchmark.write_file(path, keys)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    bpy.context.scene.omi_physics.import_rigid_bodies = True
+    assert bpy.ops.import_scene.gltf(filepath=str(path)) == {'FINISHED'}
+
+
 def export_cpu(path: Path, repeats: int) -> float:
     best = float("inf")
     for _ in range(repeats):
@@ -78,18 +93,21 @@ def export_cpu(path: Path, repeats: int) -> float:
 
 def main(argv: list[str]) -> None:
     counts = [int(arg) for arg in argv if arg.isdigit()] or list(COUNTS)
+    imported = "--imported" in argv
     bench_common.enable_addon()
     bench_common.quiet_gltf_logs()
     direct = bench_common.addon_module("io.blender.animation.direct")
     table_way = direct.map_channel
-    print("Keyed physics export (mass, centre of mass, gravity factor, a material's restitution; 6 F-curves), "
-          "CPU seconds, best of runs")
+    print("Export of an imported mass channel (settings and Blender rigid body keyed), " if imported else
+          "Keyed physics export (mass, centre of mass, gravity factor, a material's restitution; 6 F-curves), ",
+          "CPU seconds, best of runs", sep="")
     with tempfile.TemporaryDirectory() as folder:
-        keyed_scene(0)
+        make = (lambda keys: imported_scene(keys, Path(folder))) if imported else keyed_scene
+        make(0)
         floor = export_cpu(Path(folder) / "floor.glb", 5)
         print(f"  no keys (the floor): {floor:.3f} s")
         for keys in counts:
-            keyed_scene(keys)
+            make(keys)
             repeats = 3 if keys <= 1000 else 1
             direct.map_channel = table_way
             table = export_cpu(Path(folder) / "table.glb", repeats)
