@@ -1,7 +1,7 @@
 """Which settings an imported channel keys, read from the Object Model table instead of found by moving the
 value (issue #20 item 5): for a pointer whose model value a setting holds one-to-one
-(`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's, a joint drive's
-force limit, stiffness and damping), the settings
+(`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's, a collider's or
+trigger's shape values, a joint drive's force limit, stiffness and damping), the settings
 and the map from the channel's components to theirs come from the tables, with no document read.
 
 The map is the one `linear_keys` would find by nudging (each setting component is a signed model component:
@@ -19,6 +19,7 @@ from typing import Any
 import bpy
 
 from ..properties import object_physics, scene_physics
+from ..properties.shape import SHAPE_TYPE_TO_OMI
 from .blender.animation import linear_keys
 from .blender.tables import animated_settings
 from .omi.dialects import pointers
@@ -36,7 +37,14 @@ def _groups(found: pointers.PointerMatch, document: Mapping[str, Any], objects: 
     if part == "motion":
         obj = objects.get(found.index)
         return ([(obj, "omi_physics.motion")], [obj]) if obj is not None else None
-    dialect = KHR if found.template.extension in (KHR.body_extension, KHR.homes["physicsJoints"]) else OMI
+    dialect = KHR if found.template.extension in KHR.homes.values() else OMI
+    if part == "shape":  # every collider or trigger using the shape holds it, in its object's frame
+        parts = [(objects[index], name) for index, name in channel_follow.item_parts(
+            document, dialect, "shapes", found.index) if index in objects and name in ("collider", "trigger")]
+        if not parts or any(getattr(object_physics(obj), name).is_compound or SHAPE_TYPE_TO_OMI.get(
+                getattr(object_physics(obj), name).shape.shape_type) != found.template.path[0] for obj, name in parts):
+            return None  # a compound, or a shape the import made another type (the whole translation decides)
+        return [(obj, f"omi_physics.{name}.shape") for obj, name in parts], list(dict.fromkeys(obj for obj, _ in parts))
     if part == "drive":  # every joint object using the joint holds the drive at the same index
         users = [objects[index] for index in channel_follow.item_users(document, dialect, "physicsJoints",
                                                                         found.index) if index in objects]

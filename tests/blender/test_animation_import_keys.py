@@ -108,8 +108,9 @@ def test_the_settings_keep_the_files_own_value_under_their_keys(tmp_path):
 
 
 def _table_file(tmp_path, interpolation: str):
-    """A crate whose mass, linear velocity and material restitution are keyed: values a setting holds
-    one-to-one (the Object Model table's `Held`), a scalar, an axis-swapped vector and a library item."""
+    """A crate whose mass, linear velocity, material restitution, drive damping and (shared) box size are keyed:
+    values a setting holds one-to-one (the Object Model table's `Held`): scalars, axis-swapped vectors, a
+    library item, a drive, a shape two bodies use."""
     nodes = [{"name": "Crate", "translation": [0, 1, 0], "extensions": {support.BODY: {
         "motion": {"type": "dynamic", "mass": 2.0, "linearVelocity": [0.5, 0, 0]},
         "collider": {"shape": 0, "physicsMaterial": 0}}}},
@@ -130,6 +131,8 @@ def _table_file(tmp_path, interpolation: str):
          [0.3 + 0.05 * (k % 9) for k in range(KEYS)], "SCALAR"),
         ("/extensions/OMI_physics_joint/physicsJoints/0/drives/0/damping", times,
          [2.0 + 0.5 * (k % 4) for k in range(KEYS)], "SCALAR"),
+        ("/extensions/OMI_physics_shape/shapes/0/box/size", times,  # both bodies' collider: the keys on both
+         [c for k in range(KEYS) for c in (1.0 + 0.1 * k, 2.0, 3.0 - 0.02 * k)], "VEC3"),
     ]
     if interpolation == "CUBICSPLINE":
         channels = [(pointer, times, _cubic(values, kind), kind) for pointer, times, values, kind in channels]
@@ -154,8 +157,9 @@ def test_held_values_are_keyed_from_the_table_without_a_document_read(tmp_path, 
     assert _keys() == table  # the keys the nudged translation finds
     assert {path for _name, path, _index in table} == {
         "omi_physics.motion.mass", "omi_physics.motion.linear_velocity", "omi_physics.physics_materials[0].restitution",
-        "omi_physics.joint.drives[0].damping"}
-    assert len(reads) >= table_reads + 4 * 3  # rest, nudged and checks per channel
+        "omi_physics.joint.drives[0].damping", "omi_physics.collider.shape.size"}
+    assert {name for name, path, _index in table if path == "omi_physics.collider.shape.size"} == {"Crate", "Lid"}
+    assert len(reads) >= table_reads + 5 * 3  # rest, nudged and checks per channel
     reads.clear()
     support.import_gltf(support.write_gltf(tmp_path, "still", {
         key: value for key, value in json.loads(path.read_text()).items() if key != "animations"}), rigid_bodies=False)

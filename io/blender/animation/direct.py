@@ -66,6 +66,8 @@ def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], A
     if found is None:
         return None
     part, attr, entry = found
+    if entry.placed:
+        return None  # the export bakes the object's scale in: the whole translation decides
     try:
         group = channel.id_data.path_resolve(group_path)
         prop = group.bl_rna.properties[name]

@@ -10,11 +10,12 @@ follows (issue #20 item 5). Each entry is one of:
   of `axes` (the permutation and signs are computed from `axes`' own functions, so the swap has one home);
   `off_when` names a switch of the same group under which the setting does not hold it (infinite mass),
   `needs` one without which it holds nothing (a centre of mass left to the engine, an unlimited drive
-  force); a drive's settings are the model's drive of the same index;
+  force); a drive's settings are the model's drive of the same index; `placed`: the setting holds it in its
+  object's frame and the export bakes the object's scale (and the shape's offset) in, so only the import
+  reads it from here (a shape's values);
 - `Translated`: a setting holds it, but how depends on more than the value (a joint's axes decide a limit's
-  sign, which bound and which settings limit hold it; the export bakes the object's scale into a shape's
-  size): these go through the whole translation, found by moving the setting once (`animation/sample`,
-  `animation_import`);
+  sign, which bound and which settings limit hold it): these go through the whole translation, found by
+  moving the setting once (`animation/sample`, `animation_import`);
 - `NotHeld`: no setting holds it (a KHR plane; booleans, which are not animated by this add-on).
 
 `tests/blender/test_animated_settings.py` checks that every animatable row of the pure table has an entry,
@@ -59,6 +60,7 @@ class Held:
     axes: Axes = SCALAR
     off_when: str = ""  # a bool (or bool array, per component) setting that, on, means the value is elsewhere
     needs: str = ""  # a bool setting that, off, means the setting holds no value (the engine computes it)
+    placed: bool = False  # the export places it in the world (object scale, shape offset): translated there
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,6 @@ GROUPS: dict[Part, tuple[str, tuple[str, ...]]] = {
 _JOINT_AXES = ("the joint's axes decide its sign, which bound it is and which settings limit holds it (a limit on "
                "linear and angular axes is two settings limits)")
 _DRIVE_AXIS = "the drive's axis and the joint's direction (joint_nodes.reversed_settings) decide its sign"
-_PLACED = "export bakes the object's scale (and a shape's offset) into it"
 _BOOLEAN = "a boolean: not animated by this add-on (named at export, refused at import)"
 
 SETTINGS: dict[tuple[Part, str], Entry] = {
@@ -104,11 +105,11 @@ SETTINGS: dict[tuple[Part, str], Entry] = {
     ("material", "static_friction"): Held("static_friction"),
     ("material", "dynamic_friction"): Held("dynamic_friction"),
     ("material", "restitution"): Held("restitution"),
-    ("shape", "size"): Translated(("size",), _PLACED),
-    ("shape", "radius"): Translated(("radius",), _PLACED),
-    ("shape", "height"): Translated(("height",), _PLACED),
-    ("shape", "radius_top"): Translated(("radius_top",), _PLACED),
-    ("shape", "radius_bottom"): Translated(("radius_bottom",), _PLACED),
+    ("shape", "size"): Held("size", EXTENT, placed=True),  # a collider's or trigger's shape, in its object's frame
+    ("shape", "radius"): Held("radius", placed=True),
+    ("shape", "height"): Held("height", placed=True),
+    ("shape", "radius_top"): Held("radius_top", placed=True),
+    ("shape", "radius_bottom"): Held("radius_bottom", placed=True),
     ("shape", "size_x"): NotHeld("a KHR plane: the settings have no plane shape"),
     ("shape", "size_z"): NotHeld("a KHR plane: the settings have no plane shape"),
     ("shape", "double_sided"): NotHeld("a KHR plane: the settings have no plane shape"),

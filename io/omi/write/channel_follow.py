@@ -61,6 +61,14 @@ def item_users(document: Mapping[str, Any], dialect: Dialect, array: str, index:
     return [position for position, node in enumerate(_nodes(document)) if index in _references(node, extension, paths)]
 
 
+def item_parts(document: Mapping[str, Any], dialect: Dialect, array: str, index: int) -> list[tuple[int, str]]:
+    """(node, part) of every reference to item `index`: the part is the key the reference sits under
+    ("collider" or "trigger" for a shape)."""
+    extension = _referencing_extension(dialect, array)
+    return [(position, path[0]) for position, node in enumerate(_nodes(document))
+            for path in dialect.item_references[array] if index in _references(node, extension, (path,))]
+
+
 def _nodes(document: Mapping[str, Any]) -> list[Any]:
     nodes = document.get("nodes")
     return nodes if isinstance(nodes, list) else []
