@@ -85,9 +85,11 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
     )
     use_center_of_mass: BoolProperty(
         name="Set Center of Mass",
-        description=("Give the center of mass here. Off: the engine computes it from the colliders (KHR leaves "
-                     "it out; OMI has no such state and its readers use the origin, as Blender's preview does)"),
-        default=False,  # new bodies leave it to the engine; files saved before version 3 had it set (migrate)
+        description=("Give the center of mass here (on for new bodies: the origin, where Blender's simulation "
+                     "puts it). Off: the engine computes it from the colliders (KHR leaves it out, as a KHR file "
+                     "without centerOfMass says; OMI cannot say it and its readers use the origin)"),
+        # on: what Blender simulates (the origin) and what every motion meant before version 3 (migrate)
+        default=True,
     )
     center_of_mass: FloatVectorProperty(
         name="Center of Mass",

@@ -43,19 +43,10 @@ def _v1_to_v2(_group: bpy.types.PropertyGroup) -> None:
     """Version 2 stores the version itself; the layout of the settings did not change."""
 
 
-def _v2_to_v3(group: bpy.types.PropertyGroup) -> None:
-    """Version 3 can leave a body's centre of mass to the engine (`motion.use_center_of_mass`, off for new
-    bodies). Before, every motion held one (the origin unless edited), which KHR exports always wrote and OMI
-    exports wrote unless it was the origin: such a motion keeps it set, so its exports stay as they were."""
-    if "motion" not in group.bl_rna.properties:  # a scene's settings
-        return
-    stored = group.get("motion")  # the motion's ID properties, if any value of it was ever stored
-    if stored is None:
-        if not group.get("use_motion"):
-            return  # never a body: its (default) motion was never exported
-        group["motion"] = {}
-        stored = group["motion"]
-    stored["use_center_of_mass"] = True
+def _v2_to_v3(_group: bpy.types.PropertyGroup) -> None:
+    """Version 3 can leave a body's centre of mass to the engine (`motion.use_center_of_mass`). Its default,
+    on, is what every motion of an older file meant (a stated centre, the origin unless edited, which KHR
+    exports always wrote and OMI exports wrote unless it was the origin): nothing to rewrite."""
 
 
 # from-version -> the step that turns that version's layout into the next one

@@ -62,16 +62,18 @@ def test_omi_import_states_the_origin(tmp_path):
     assert export_motion(tmp_path, "KHR")["centerOfMass"] == [0.0, 0.0, 0.0]
 
 
-def test_a_new_body_leaves_it_to_the_engine(clean_scene, tmp_path):
+def test_a_new_body_states_the_origin_as_blender_simulates(clean_scene, tmp_path):
+    """Blender's rigid bodies turn about the origin: a new body says so (Set Center on, at the origin), so
+    engines simulate what the preview showed; switched off, KHR leaves it to the engine."""
     obj = bpy.data.objects.new("Fresh", None)
     bpy.context.scene.collection.objects.link(obj)
     settings = obj.omi_physics
     settings.use_motion = settings.use_collider = True
     settings.collider.shape.shape_type = 'BOX'
-    assert settings.motion.use_center_of_mass is False
-    assert "centerOfMass" not in export_motion(tmp_path, "KHR")
-    settings.motion.use_center_of_mass = True
+    assert settings.motion.use_center_of_mass is True
     assert export_motion(tmp_path, "KHR")["centerOfMass"] == [0.0, 0.0, 0.0]
+    settings.motion.use_center_of_mass = False
+    assert "centerOfMass" not in export_motion(tmp_path, "KHR")
 
 
 def test_an_animated_centre_the_file_left_to_the_engine_is_set_and_exported(omi, tmp_path):
@@ -144,8 +146,8 @@ def test_sync_to_blender_names_only_a_stated_offset(omi, clean_scene):
 
 
 def test_old_files_keep_their_centre_of_mass_set(omi, clean_scene):
-    """Settings of version 2 (before the switch) held a centre of mass for every body: the migration sets the
-    switch on those, so their exports stay as they were; an object that never was a body gets nothing."""
+    """Settings of version 2 (before the switch) held a centre of mass for every body: the switch's default
+    (on) keeps it, so their exports stay as they were, and the upgrade writes nothing into the groups."""
     migrate = omi("properties.migrate")
     body = bpy.data.objects.new("OldBody", None)
     collider = bpy.data.objects.new("OldCollider", None)
@@ -156,6 +158,6 @@ def test_old_files_keep_their_centre_of_mass_set(omi, clean_scene):
     for obj in (body, collider):
         obj.omi_physics["version"] = 2
     migrate.migrate_on_load()
+    assert "motion" not in body.omi_physics and "motion" not in collider.omi_physics  # (reading makes it)
     assert body.omi_physics.motion.use_center_of_mass is True
-    assert "motion" not in collider.omi_physics and collider.omi_physics.motion.use_center_of_mass is False
     assert body.omi_physics["version"] == collider.omi_physics["version"] == migrate.SETTINGS_VERSION
