@@ -7,7 +7,9 @@
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
 #   OMI_WORKERS=N  pytest processes per run (pytest-xdist, files shared out whole: --dist loadfile);
 #                  default the machine's cores (nproc), 1 for a single process
-# The real-Blender job (scripts/real_blender.sh) is separate; .ci/run runs it after this.
+# A failing pytest run does not stop the next; the script fails at the end, naming the runs that failed.
+# The Godot and real-Blender jobs (scripts/godot.sh, scripts/real_blender.sh) are separate; .ci/run runs them
+# beside this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -35,14 +37,16 @@ rm -rf "$ADDON_ROOT"
 echo "== ruff and mypy done: $SECONDS s"
 
 WORKERS=${OMI_WORKERS:-$(nproc)}
+FAILED=()  # the pytest runs that failed: each run goes on to the next, the script fails at the end
 run() {  # run LABEL VENV [pytest args]
-  local label=$1 venv=$2 start=$SECONDS parallel=()
+  local label=$1 venv=$2 start=$SECONDS parallel=() status=0
   shift 2
   # Whole files per worker: a module's fixtures (the demo's run, the hostile corpus) are built once.
   [ "$WORKERS" -le 1 ] || parallel=(-n "$WORKERS" --dist loadfile)
   echo "== $label${parallel:+, $WORKERS workers}"
-  "$venv/bin/python" -m pytest "${parallel[@]}" "$@"
-  echo "== $label: $((SECONDS - start)) s"
+  "$venv/bin/python" -m pytest "${parallel[@]}" "$@" || status=$?
+  echo "== $label: $((SECONDS - start)) s$([ "$status" = 0 ] || echo ", FAILED (pytest status $status)")"
+  [ "$status" = 0 ] || FAILED+=("$label")
 }
 
 run "pure core without bpy ($(.venv-core/bin/python -V))" .venv-core tests/unit tests/test_layers.py "$@"
@@ -58,4 +62,8 @@ elif [ -x .venv-5.2/bin/python ]; then
   run "Blender 5.2 LTS (bpy wheel, $(.venv-5.2/bin/python -V))" .venv-5.2 "$@"
 else
   echo "== Blender 5.2 LTS: skipped (no Python 3.13 for the bpy 5.2 wheel; see scripts/setup.sh)"
+fi
+if [ "${#FAILED[@]}" -gt 0 ]; then
+  printf '== failed: %s\n' "${FAILED[@]}"
+  exit 1
 fi
