@@ -9,7 +9,8 @@
 #    `blender --command extension install-file -r user_default -e <zip>`;
 # 4. scripts/smoke_installed.py in that Blender: every file of the add-on is in the installed copy, it is
 #    enabled at startup, and the demo's export/import/simulate pipeline passes on it;
-# 5. the whole suite through pytest-blender in that Blender, on the installed copy (addon_loader finds it).
+# 5. scripts/overlay_undo.py in a window under Xvfb: the overlay draws after each undo and redo;
+# 6. the whole suite through pytest-blender in that Blender, on the installed copy (addon_loader finds it).
 #
 # Needs root (debootstrap, chroot, mounts) and Debian's package mirror. OMI_SKIP_REAL_BLENDER=1 skips the
 # job; so does a machine without root or debootstrap, with a message. OMI_ROOT_ONLY=1 stops once the root
@@ -21,7 +22,8 @@ CHECKOUT=$PWD
 ROOT=${OMI_BLENDER_ROOT:-$HOME/.cache/omi-physics/blender-sid}
 MIRROR=${OMI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES="blender python3-numpy python3-cattr python3-requests python3-pytest python3-jsonschema python3-hypothesis
-  python3-pip godot"  # godot: Godot 4 for tests/godot (scripts/godot.sh, and the suite below)
+  python3-pip godot xvfb xauth libgl1-mesa-dri imagemagick xdotool"  # godot: Godot 4 for tests/godot (scripts/godot.sh,
+  # and the suite below); Xvfb, ImageMagick, xdotool: a window for scripts/overlay_undo.py and scripts/screenshots.sh
 APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false)  # sid's Release reads as expired here
 START=$SECONDS
 
@@ -112,7 +114,12 @@ step "smoke test on the installed zip"
 in_root blender --background --python-exit-code 1 --python "$CHECKOUT/scripts/smoke_installed.py" \
   -- --out "$INNER_USER/smoke"
 
-# --- 5. the suite through pytest-blender -----------------------------------------------------------
+# --- 5. the overlay in a window: the artist's session, then undo and redo (issue 26) ----------------
+step "the overlay after undo and redo, in a window under Xvfb, on the installed zip"
+in_root timeout 1200 env OMI_FAST_PLAY=1 xvfb-run -a -s "-screen 0 1600x1200x24" blender --factory-startup \
+  --python "$CHECKOUT/scripts/overlay_undo.py" -- "$INNER_USER/overlay"
+
+# --- 6. the suite through pytest-blender -----------------------------------------------------------
 step "the suite inside Blender through pytest-blender, on the installed zip"
 in_root bash -c 'cd "$0" && exec python3 -m pytest --blender-executable /usr/bin/blender "$@"' "$CHECKOUT" "$@"
 step "done"
