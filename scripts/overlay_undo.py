@@ -284,7 +284,16 @@ def steps() -> Iterator[float]:
         yield from measure(f"undo after {name}")
         yield from press("ctrl+shift+z")
         yield from measure(f"redo after {name}")
+    # An undo brings the window back to the scene where the undone step happened (above: the emptied
+    # imported scene); a step in the first scene to undo there, with its physics in view.
+    main_window().scene = bpy.data.scenes[original_name]
+    yield from settle(0.5)
+    for name in ("Ball", "Crate"):
+        with bpy.context.temp_override(**override()):
+            session.select(bpy.data.objects[name])
+        undo_push(f"select {name}")
     yield from press("ctrl+z")
+    yield from measure("undo in the first scene")
     bpy.context.scene.omi_physics.show_overlay = False
     yield from settle(0.5)
     bpy.context.scene.omi_physics.show_overlay = True
