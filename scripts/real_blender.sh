@@ -116,7 +116,7 @@ in_root blender --background --python-exit-code 1 --python "$CHECKOUT/scripts/sm
 
 # --- 5. the overlay in a window: the artist's session, then undo and redo (issue 26) ----------------
 step "the overlay after undo and redo, in a window under Xvfb, on the installed zip"
-in_root timeout 1200 env OMI_FAST_PLAY=1 xvfb-run -a -s "-screen 0 1600x1200x24" blender --factory-startup \
+in_root timeout 1200 env OMI_FAST_PLAY=1 xvfb-run -a -s "-screen 0 1280x960x24" blender --factory-startup \
   --python "$CHECKOUT/scripts/overlay_undo.py" -- "$INNER_USER/overlay"
 
 # --- 6. the suite through pytest-blender -----------------------------------------------------------
