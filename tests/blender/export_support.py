@@ -299,6 +299,15 @@ def add_constraint(name: str, kind: str, object1, object2, *, location=(0.0, 0.0
     return obj
 
 
+def select(*objects: bpy.types.Object, active: bpy.types.Object | None = None) -> None:
+    """Select exactly these objects, `active` (else the first) the active one, as a click in the viewport."""
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(False)
+    for obj in objects:
+        obj.select_set(True)
+    bpy.context.view_layer.objects.active = active or objects[0]
+
+
 def close(a, b, tolerance: float = 1e-4) -> bool:
     return all(math.isclose(x, y, abs_tol=tolerance) for x, y in zip(a, b, strict=True))
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import bpy
 import pytest
+from export_support import select
 from mathutils import Vector
 
 FRAMES = 120
@@ -17,14 +18,6 @@ FRAMES = 120
 # the twelve bodies, 8.1 cm for the rolling Rock (an icosahedron: Bullet's contact order differs with the
 # order the import creates the bodies in).
 REST_TOLERANCE = 0.12
-
-
-def select(*objects, active=None):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(False)
-    for obj in objects:
-        obj.select_set(True)
-    bpy.context.view_layer.objects.active = active or objects[0]
 
 
 def add(operator, name: str, **options) -> bpy.types.Object:

@@ -11,17 +11,10 @@ from pathlib import Path
 
 import bpy
 import pytest
+from export_support import select
 from mathutils import Vector
 from test_panels import draw_panel, make_context
 from ui_recorder import Recorder
-
-
-def select(*objects, active=None):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(False)
-    for obj in objects:
-        obj.select_set(True)
-    bpy.context.view_layer.objects.active = active or objects[0]
 
 
 def cube(name, size=1.0, location=(0.0, 0.0, 0.0)):

@@ -7,15 +7,8 @@ import types
 
 import bpy
 import pytest
+from export_support import select
 from mathutils import Vector
-
-
-def select(*objects, active=None):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(False)
-    for obj in objects:
-        obj.select_set(True)
-    bpy.context.view_layer.objects.active = active or objects[0]
 
 
 def body(name, motion_type, location):
