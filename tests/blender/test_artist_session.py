@@ -10,7 +10,6 @@ from pathlib import Path
 
 import bpy
 import pytest
-from export_support import select
 from mathutils import Vector
 
 FRAMES = 120
@@ -18,6 +17,16 @@ FRAMES = 120
 # the twelve bodies, 8.1 cm for the rolling Rock (an icosahedron: Bullet's contact order differs with the
 # order the import creates the bodies in).
 REST_TOLERANCE = 0.12
+
+
+def select(*objects, active=None):
+    """Its own copy, not export_support's: scripts/overlay_undo.py loads this module outside pytest, where
+    tests/blender's support modules are not importable."""
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(False)
+    for obj in objects:
+        obj.select_set(True)
+    bpy.context.view_layer.objects.active = active or objects[0]
 
 
 def add(operator, name: str, **options) -> bpy.types.Object:
