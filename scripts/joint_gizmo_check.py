@@ -12,15 +12,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import bpy
 from bpy_extras import view3d_utils
 from mathutils import Quaternion, Vector
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # never the repo root: io/ shadows Python's io
-import addon_loader
+import window_session
 
 DRAG_PX = 100
 TOLERANCE = 1e-4  # m
@@ -103,25 +102,4 @@ def steps() -> Iterator[float]:
     print("OMI physics: joint gizmo check passed (drag, anchor with it, bodies still, one undo)")
 
 
-def run() -> Callable[[], float | None]:
-    sequence = steps()
-
-    def tick() -> float | None:
-        try:
-            return next(sequence)
-        except StopIteration:
-            bpy.ops.wm.quit_blender()
-        except Exception:
-            traceback.print_exc()
-            sys.stdout.flush()
-            os._exit(1)
-        return None
-
-    return tick
-
-
-bpy.context.preferences.view.show_splash = False
-addon_loader.enable()
-for factory_object in list(bpy.data.objects):  # the factory cube, camera and light
-    bpy.data.objects.remove(factory_object)
-bpy.app.timers.register(run(), first_interval=2.0, persistent=True)
+window_session.start(steps(), first_interval=2.0)

@@ -22,8 +22,7 @@ import os
 import subprocess
 import sys
 import time
-import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import bpy
@@ -33,6 +32,7 @@ SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shadow Python's io
 
 import addon_loader  # noqa: E402
+import window_session  # noqa: E402
 
 SETTLE = 1.0
 MIN_PIXELS = 200  # overlay-coloured pixels a scene of a dozen colliders shows at the very least
@@ -310,33 +310,17 @@ def steps() -> Iterator[float]:
     yield from legend_colors()
 
 
-def run() -> Callable[[], float | None]:
-    sequence = steps()
-
-    def tick() -> float | None:
-        try:
-            return next(sequence)
-        except StopIteration:
-            (OUT / "results.json").write_text(json.dumps({"steps": RESULTS, "legend": LEGEND_ROWS}, indent=1))
-            failed = [row for row in RESULTS if blank(row)]
-            for row in failed:
-                print("OMI physics: the overlay did not show after", row["step"], flush=True)
-            off = [row for row in LEGEND_ROWS if row["matching_pixels"] < MIN_SWATCH_PIXELS]
-            for row in off:
-                print("OMI physics: the legend's swatch differs from the overlay's colour:", row["role"], flush=True)
-            sys.stdout.flush()
-            os._exit(1 if failed or off else 0)
-        except Exception:
-            traceback.print_exc()
-            sys.stdout.flush()
-            os._exit(2)
-
-    return tick
+def report() -> int:
+    """The measured rows to OUT/results.json; 1 when the overlay did not show or a swatch is off."""
+    (OUT / "results.json").write_text(json.dumps({"steps": RESULTS, "legend": LEGEND_ROWS}, indent=1))
+    failed = [row for row in RESULTS if blank(row)]
+    for row in failed:
+        print("OMI physics: the overlay did not show after", row["step"], flush=True)
+    off = [row for row in LEGEND_ROWS if row["matching_pixels"] < MIN_SWATCH_PIXELS]
+    for row in off:
+        print("OMI physics: the legend's swatch differs from the overlay's colour:", row["role"], flush=True)
+    return 1 if failed or off else 0
 
 
 OUT.mkdir(parents=True, exist_ok=True)
-bpy.context.preferences.view.show_splash = False
-addon_loader.enable()
-for factory_object in list(bpy.data.objects):
-    bpy.data.objects.remove(factory_object)
-bpy.app.timers.register(run(), first_interval=SETTLE, persistent=True)
+window_session.start(steps(), first_interval=SETTLE, finish=report, error_code=2)

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import bpy
@@ -26,6 +25,7 @@ sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shado
 import addon_loader  # noqa: E402
 import demo_scene  # noqa: E402
 import screenshots_gravity  # noqa: E402
+import window_session  # noqa: E402
 
 SETTLE = 1.5  # seconds between a UI change and its capture: a few redraws under software OpenGL
 VIEW_EYE = Vector((5.5, -7.5, 4.0))  # the demo's camera (scripts/demo.py)
@@ -205,26 +205,4 @@ def addon_module(name: str):
     return sys.modules[f"{addon_loader.ADDON_MODULE}.{name}"]
 
 
-def run(out: Path) -> Callable[[], float | None]:
-    sequence = steps(out)
-
-    def tick() -> float | None:
-        try:
-            return next(sequence)
-        except StopIteration:
-            bpy.ops.wm.quit_blender()
-        except Exception:
-            traceback.print_exc()
-            sys.stdout.flush()
-            import os  # noqa: PLC0415
-            os._exit(1)
-        return None
-
-    return tick
-
-
-bpy.context.preferences.view.show_splash = False
-addon_loader.enable()
-for factory_object in list(bpy.data.objects):  # the factory cube, camera and light
-    bpy.data.objects.remove(factory_object)
-bpy.app.timers.register(run(out_dir()), first_interval=SETTLE, persistent=True)
+window_session.start(steps(out_dir()), first_interval=SETTLE)
