@@ -74,19 +74,7 @@ def enable() -> ModuleType:
         bpy.ops.preferences.addon_enable(module=ADDON_MODULE)
     if ADDON_MODULE not in bpy.context.preferences.addons:
         raise RuntimeError(f"Blender refused to enable {ADDON_MODULE}; see the log above")
-    if not is_checkout():
-        _point_at_specs()
     return importlib.import_module(ADDON_MODULE)
-
-
-def _point_at_specs() -> None:
-    """An installed copy looks for the specs beside itself, not beside this checkout: point it at the
-    checkout's ../shared copies through the add-on's own variables (unless they are set)."""
-    for module_name, variable, folder in (("io.omi.checks.schema", "SPEC_DIR_VARIABLE", "omi-spec"),
-                                          ("io.omi.checks.schema_khr", "KHR_DIR_VARIABLE", "khr-spec")):
-        path = REPO_ROOT.parent / "shared" / folder
-        if path.is_dir():
-            os.environ.setdefault(getattr(module(module_name), variable), str(path))
 
 
 def disable() -> None:

@@ -162,7 +162,7 @@ def text(result: DemoResult) -> str:
         "Exported files:",
     ]
     for check in result.exports:
-        schema = "schemas not found (../shared/omi-spec)" if check.schema_errors is None else (
+        schema = "schemas not checked (no jsonschema)" if check.schema_errors is None else (
             "schema-valid" if not check.schema_errors else f"{len(check.schema_errors)} schema errors")
         lines.append(f"  {check.path.name} ({check.path.stat().st_size:,} bytes): {schema}, "
                      f"{len(check.reader_issues)} reader issues")

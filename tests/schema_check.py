@@ -8,7 +8,6 @@ the tool).
 
 from __future__ import annotations
 
-import os
 import sys
 import warnings
 from pathlib import Path
@@ -23,9 +22,9 @@ import omi_physics_cli  # noqa: E402
 schema = omi_physics_cli.core("checks.schema")
 gltf_file = omi_physics_cli.core("gltf_file")
 
-# The spec folder with its examples: $OMI_SPEC_DIR, else the project's copy beside the checkout (the add-on
-# itself carries only the schemas, io/omi/schemas, which is what the checks use by default).
-SPEC_DIR = Path(os.environ.get(schema.SPEC_DIR_VARIABLE) or REPO_ROOT.parent / "shared" / "omi-spec")
+# The spec folder with its examples: the tests' copy (tests/data/README.md). The add-on itself carries only
+# the schemas, io/omi/schemas, which is what the checks use unless $OMI_SPEC_DIR names another folder.
+SPEC_DIR = REPO_ROOT / "tests" / "data" / "omi-spec"
 
 
 def schemas_available() -> bool:
@@ -39,9 +38,8 @@ def omi_schema_errors(gltf: Any, *, allow_legacy: bool = False) -> list[str]:
 
     Also checks that the document is strict JSON (no NaN/Infinity), that the OMI extensions used are
     listed in extensionsUsed, and, unless `allow_legacy`, that no legacy form (OMI_collider, node-level
-    OMI_physics_shape, body `type`) is left. Without the spec folder (a fresh clone has no ../shared) or
-    jsonschema, only those checks run, and a SchemasNotChecked warning in pytest's summary says so: the
-    tests that are about the schemas themselves use the `spec_dir` fixture and skip instead.
+    OMI_physics_shape, body `type`) is left. Without the schemas ($OMI_SPEC_DIR naming a folder without
+    them) or jsonschema, only those checks run, and a SchemasNotChecked warning in pytest's summary says so.
     """
     reason = schema.unavailable_reason()
     if reason is not None:

@@ -22,7 +22,7 @@ import numpy as np
 
 TESTS_DIR = Path(__file__).resolve().parent.parent
 REFERENCE_ROOT = TESTS_DIR / "data" / "reference_exports"
-SPEC_DIR = TESTS_DIR.parent.parent / "shared" / "omi-spec"
+SPEC_DIR = TESTS_DIR / "data" / "omi-spec"
 CONSTRAINT_TYPES = ('FIXED', 'POINT', 'HINGE', 'SLIDER', 'PISTON', 'GENERIC', 'GENERIC_SPRING', 'MOTOR')
 
 

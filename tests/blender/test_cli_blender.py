@@ -70,7 +70,7 @@ def test_spec_examples_keep_their_physics(spec_dir, canonical, tmp_path, name):
 
 @pytest.mark.parametrize(("name", "dynamic"), DATA_ROUND_TRIPS.items())
 def test_fixture_files_keep_their_physics(canonical, opened, tmp_path, name, dynamic):
-    """Runs without ../shared: the project's own legacy GLB and current-revision file."""
+    """The project's own legacy GLB and current-revision file."""
     blend = _round_trip(canonical, DATA / name, tmp_path)
     body = opened(blend).objects[dynamic]
     assert body.omi_physics.use_motion and body.omi_physics.motion.motion_type == 'DYNAMIC'

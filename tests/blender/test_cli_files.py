@@ -1,6 +1,6 @@
 """The command-line tool's `validate` and `upgrade`, in-process, on the project's own fixture files in
-tests/data/cli, so they run on a fresh clone without ../shared (the schema part then falls back to the
-rules, which the tool says); test_cli_blender.py runs `import` and `export` on them:
+tests/data/cli, also with the schemas out of reach ($OMI_SPEC_DIR naming a folder without them: the schema
+part then falls back to the rules, which the tool says); test_cli_blender.py runs `import` and `export` on them:
 
 - legacy_collider.gltf: OMI_collider with a full-height capsule and an isTrigger sphere, plus non-OMI extras;
 - legacy_body_type.glb: the body `type` enum with flat shapes on shape nodes, a mesh in the binary chunk;

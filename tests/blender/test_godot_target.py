@@ -96,14 +96,3 @@ def test_a_scaled_body_for_godot_imports_back_with_the_same_physics(clean_scene,
     for name in ("Ball", "Crate"):
         assert (ends[0][name] - ends[1][name]).length < 0.01, (name, ends)
     assert ends[1]["Ball"].z == pytest.approx(0.75, abs=0.05)  # resting on its scaled radius
-
-
-def test_a_uniformly_scaled_body_with_a_child_says_nothing_turned(clean_scene, tmp_path):
-    """A dynamic empty scaled (2, 2, 2) with one box child: nothing is turned inside an uneven scale."""
-    body = build.empty("Body", scale=(2.0, 2.0, 2.0))
-    build.tag_motion(body)
-    part = build.mesh_object("Part", location=(0.5, 0.0, 0.0))
-    part.parent = body
-    build.tag_shape(part, "collider", 'BOX')
-    godot = _export(tmp_path, "uniform_godot", 'GODOT')
-    assert not [message for message in godot.messages if "unevenly scaled" in message], godot.messages

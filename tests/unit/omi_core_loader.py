@@ -11,8 +11,10 @@ from types import ModuleType
 
 CORE_DIR = Path(__file__).resolve().parent.parent.parent / "io" / "omi"
 CORE_PACKAGE = "omi_core"
-SPEC_DIR = CORE_DIR.parent.parent.parent / "shared" / "omi-spec"
-KHR_DIR = SPEC_DIR.parent / "khr-spec"
+TESTS_DATA = CORE_DIR.parent.parent / "tests" / "data"
+SPEC_DIR = TESTS_DATA / "omi-spec"  # copies of the specs' texts, schemas and examples (tests/data/README.md)
+KHR_DIR = TESTS_DATA / "khr-spec"
+ORIGINALS = CORE_DIR.parent.parent.parent / "shared"  # the project's copies the above were taken from
 
 
 def load_package(directory: Path, package: str) -> ModuleType:

@@ -214,8 +214,6 @@ def test_the_add_on_carries_the_schemas_it_checks_with(monkeypatch):
     assert schema.find_spec_dir() == bundled / "omi-spec" and schema_khr.khr_dir_candidate() == bundled / "khr-spec"
     assert (bundled / "omi-spec" / "LICENSE-W3C-spec.md").is_file()
     assert (bundled / "khr-spec" / "LICENSE-KhronosSpecCopyright.txt").is_file()
-    if not SPEC_DIR.is_dir():
-        pytest.skip("../shared is absent: the copies cannot be compared with it")
     for copy_dir, spec in ((bundled / "omi-spec", SPEC_DIR), (bundled / "khr-spec", KHR_DIR)):
         copies = sorted(path.relative_to(copy_dir) for path in copy_dir.rglob("*.schema.json"))
         assert copies == sorted(path.relative_to(spec) for path in spec.rglob("*.schema.json"))

@@ -150,24 +150,3 @@ def test_an_unevenly_scaled_sphere_is_said(godot):
     assert (note.severity, note.message) == ("info", godot.PROJECT_NOTE)  # once, for the dynamic body
     assert "sphere scaled unevenly" in issue.message and issue.message.endswith("'Egg'")
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][-1] == {"type": "sphere", "sphere": {"radius": 1.0}}
-
-
-def test_float_noise_in_a_scale_is_not_uneven(godot):
-    """A ragdoll part's scale comes out of Blender's matrices as [1, 0.99999994, 1]: no turned-child warning
-    and no uneven-shape warning for what is a uniform scale within float32 noise."""
-    doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
-        {"name": "Thigh", "scale": [1.0, 0.99999994, 1.0], "children": [1],
-         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
-        {"name": "Knee", "rotation": [0.0, 0.0, 0.38268343, 0.9238795]},
-    ])
-    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
-
-
-def test_an_empty_matrix_is_no_matrix(godot):
-    """Blender's exporter gives every node `matrix=[]`: a child of a scaled body is then not turned."""
-    doc = _doc([{"type": "box", "box": {"size": [1, 1, 1]}}], [
-        {"name": "Body", "scale": [2.0, 2.0, 2.0], "children": [1],
-         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
-        {"name": "Part", "matrix": [], "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
-    ])
-    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]

@@ -222,7 +222,8 @@ def _check(core, gltf) -> list:
     return doc.issues
 
 
-needs_schemas = pytest.mark.skipif(not schema_check.schemas_available(), reason="../shared/omi-spec is absent")
+needs_schemas = pytest.mark.skipif(not schema_check.schemas_available(),
+                                   reason="the jsonschema package is not installed")
 
 
 @needs_schemas

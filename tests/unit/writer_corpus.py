@@ -21,7 +21,7 @@ from typing import Any
 from omi_core_loader import load_package
 
 TESTS = Path(__file__).resolve().parent.parent
-SPEC_DIR = TESTS.parent.parent / "shared" / "omi-spec"
+SPEC_DIR = TESTS / "data" / "omi-spec"
 FIXTURE = Path(__file__).resolve().parent / "data" / "writer_before.json.gz"
 
 
@@ -36,7 +36,8 @@ def record(reader: ModuleType, writer: ModuleType, gltf: Any) -> dict:
 
 
 def file_inputs() -> Iterator[tuple[str, Any]]:
-    paths = sorted(SPEC_DIR.glob("**/examples/**/*.gltf")) + sorted((TESTS / "data").glob("**/*.gltf"))
+    paths = sorted(SPEC_DIR.glob("**/examples/**/*.gltf")) + sorted(
+        path for path in (TESTS / "data").glob("**/*.gltf") if SPEC_DIR not in path.parents)
     for path in paths:
         name = str(path.relative_to(SPEC_DIR if SPEC_DIR in path.parents else TESTS))
         yield name, json.loads(path.read_text(encoding="utf-8"))
