@@ -1,10 +1,12 @@
 """OMI Physics for glTF: author, export and import OMI physics in Blender.
 
-Blender calls register()/unregister(); the glTF add-on looks up the user-extension classes, the
+Blender calls register()/unregister() (which also register the command line, `blender --command
+omi_physics`); the glTF add-on looks up the user-extension classes, the
 dialog draw functions and the pre/post export callbacks on this module by name.
 """
 
 from . import operators, panels, properties, viewport
+from .io import cli_blender
 from .io.gltf_export import glTF2_post_export_callback, glTF2_pre_export_callback, glTF2ExportUserExtension
 from .io.gltf_import import glTF2ImportUserExtension
 from .panels.gltf_dialogs import draw_export, draw_import
@@ -20,7 +22,7 @@ __all__ = [
     "unregister",
 ]
 
-_MODULES = (properties, operators, panels, viewport)
+_MODULES = (properties, operators, panels, viewport, cli_blender)
 
 
 def register() -> None:

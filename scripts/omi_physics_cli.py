@@ -1,8 +1,8 @@
-"""omi_physics_cli: check, upgrade, import and export OMI physics in glTF files, for pipelines.
+"""omi_physics_cli: check, upgrade, convert, import and export glTF physics (OMI and KHR), for pipelines.
 
     python scripts/omi_physics_cli.py validate FILE_OR_DIR... [--json] [--strict] [--jobs N]
     python scripts/omi_physics_cli.py upgrade FILE... (--out FILE | --out-dir DIR | --in-place) [--force]
-    python scripts/omi_physics_cli.py convert FILE... --to {OMI,KHR} (--out FILE | --out-dir DIR | --in-place)
+    python scripts/omi_physics_cli.py convert FILE... --to {OMI,KHR,GODOT} (--out FILE | --out-dir DIR | --in-place)
     python scripts/omi_physics_cli.py import FILE --out scene.blend [--no-physics] [--no-rigid-bodies]
     python scripts/omi_physics_cli.py export scene.blend --out file.glb [--target {omi,godot,khr,both}]
                                       [--no-physics] [--no-untagged-rigid-bodies]
@@ -11,12 +11,13 @@
 
 Exit status: 0 clean (warnings allowed unless --strict), 1 problems found, 2 usage or I/O error.
 
-This file is only the front end. `validate` and `upgrade` live in the add-on's pure core (io/omi/cli/commands.py),
-loaded by path as the package `omi_core` without bpy, so a pool of worker processes stays cheap; the checkout
-itself never goes on sys.path (its io/ would shadow Python's io). `import` and `export` (omi_cli_blender.py, next
-to this file) run Blender's glTF operators with the add-on enabled, in a child process that a crash cannot take
-the report down with. A run that imported bpy ends with os._exit, because the bpy 4.2 module can crash at
-interpreter exit after a glTF export and the exit status must be the one chosen here.
+The tool lives in the add-on (io/omi/cli, and io/cli_blender.py for what needs Blender), which also
+registers it as `blender --command omi_physics ...`. This file runs it in a plain Python: the pure core is
+loaded by path as the package `omi_core` without bpy, so a pool of worker processes stays cheap (the checkout
+itself never goes on sys.path: its io/ would shadow Python's io). `import` and `export` run in a child process
+that a crash cannot take the report down with; that child imports bpy and enables the add-on (addon_loader).
+A run that imported bpy ends with os._exit, because the bpy 4.2 module can crash at interpreter exit after a
+glTF export and the exit status must be the one chosen here.
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from pathlib import Path
 from types import ModuleType
 
 CHECKOUT = Path(__file__).resolve().parent.parent
+SCRIPT = Path(__file__).resolve()
 CORE_PACKAGE = "omi_core"
+PROG = "omi_physics_cli"
 COMMANDS = ("validate", "upgrade", "convert", "import", "export")
 
 
@@ -47,39 +50,43 @@ def core(name: str) -> ModuleType:
     return importlib.import_module(f"{CORE_PACKAGE}.{name}")
 
 
-def _blender_commands() -> ModuleType:
-    core("cli.results")  # omi_cli_blender imports from omi_core
-    if str(Path(__file__).resolve().parent) not in sys.path:
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
-    return importlib.import_module("omi_cli_blender")
+def _addon_loader() -> ModuleType:
+    tests = str(CHECKOUT / "scripts")
+    if tests not in sys.path:
+        sys.path.insert(0, tests)
+    return importlib.import_module("addon_loader")
+
+
+class WheelHost:
+    """`import` and `export` in a Python with the bpy module: the add-on installed from this checkout (or an
+    installed copy) by addon_loader; a guarded child is this script again."""
+
+    def child_command(self) -> list[str] | None:
+        bpy = sys.modules.get("bpy")
+        if bpy is not None and bpy.app.binary_path:  # inside a Blender executable: Blender runs the script
+            return list(_addon_loader().script_command(SCRIPT))
+        return [sys.executable, str(SCRIPT)]
+
+    def run(self, args: argparse.Namespace) -> int:
+        try:
+            import bpy  # noqa: F401, PLC0415 - only import/export need Blender
+        except ImportError:
+            print("error: the import and export commands need Blender's Python module (pip install bpy; see "
+                  "requirements.txt)", file=sys.stderr)
+            return 2
+        loader = _addon_loader()
+        loader.enable()
+        return int(loader.module("io.cli_blender").run(args, loader.enable))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="omi_physics_cli", description=(__doc__ or "").split("\n\n")[0],
-                                     epilog="exit status: 0 clean (warnings allowed unless --strict), 1 problems "
-                                            "found, 2 usage or I/O error")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    core("cli.commands").add_commands(commands)
-    _blender_commands().add_commands(commands)
-    return parser
+    return core("cli.front").build_parser(PROG)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; the exit status. Tests call this in-process."""
     arguments = list(sys.argv[1:] if argv is None else argv)
-    try:
-        args = build_parser().parse_args(arguments)
-    except SystemExit as stop:
-        dashed = [word for word in arguments if word.startswith("-") and word.lower().endswith((".gltf", ".glb"))]
-        if stop.code == 2 and dashed:
-            command = next((word for word in arguments if word in COMMANDS), "COMMAND")
-            print(f"hint: a file whose name starts with '-' goes after '--', as in: "
-                  f"omi_physics_cli {command} [options] -- {dashed[0]}", file=sys.stderr)
-        raise
-    if args.command in ("import", "export"):
-        _blender_commands().enable_crash_trace(args)
-        return int(args.run(args, arguments))
-    return int(args.run(args))
+    return int(core("cli.front").main(arguments, WheelHost(), PROG))
 
 
 if __name__ == "__main__":

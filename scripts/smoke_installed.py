@@ -9,7 +9,9 @@
    and every installed module imports: a file the build left out of the zip fails here;
 3. the demo's pipeline on the installed copy (scripts/demo.py without the render): author a scene with
    the add-on's operators, export .glb and .gltf, check both files, import the .glb into a fresh scene,
-   simulate and check that the bodies move as the physics says.
+   simulate and check that the bodies move as the physics says;
+4. the command line from the installed copy, through Blender's own: `blender --command omi_physics validate`
+   of the demo's .glb and of a broken file (the exit status and the summary line of each).
 
 Exit status 0 when all passed, 1 otherwise (the reason is printed).
 """
@@ -18,7 +20,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
+import os
 import pkgutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -77,6 +82,27 @@ def check_enabled_and_importable() -> int:
     return len(names)
 
 
+def check_command(out: Path) -> None:
+    """`blender --command omi_physics validate` in a new Blender with this one's user folders (the installed
+    zip, enabled from the saved preferences): exit 0 on the demo's .glb, 1 on a file with a negative size."""
+    broken = out / "negative_size.gltf"
+    broken.write_text(json.dumps({
+        "asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, -2, 3]}}]}},
+        "nodes": [{"name": "Crate", "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}}],
+        "scenes": [{"nodes": [0]}]}), encoding="utf-8")
+    for file, status, summary in ((out / "demo.glb", 0, "1 file, 0 errors, 0 warnings"),
+                                  (broken, 1, "1 file, 1 error, 0 warnings")):
+        command = [bpy.app.binary_path, "--quiet", "--command", "omi_physics", "validate", str(file)]
+        run = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False, env=os.environ)
+        said = run.stdout.strip().splitlines()
+        if run.returncode != status or not said or said[-1] != summary:
+            raise SmokeTestError(f"{' '.join(command[1:])}: exit status {run.returncode} (wanted {status}), "
+                                 f"last line {said[-1] if said else '(none)'!r} (wanted {summary!r}); "
+                                 f"stderr: {run.stderr.strip()[-500:]}")
+        print(f"OMI smoke: blender --command omi_physics validate {file.name}: exit {status}, {summary}")
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, help="output folder (default: a temporary folder)")
@@ -97,6 +123,7 @@ def main(argv: list[str]) -> int:
             raise SmokeTestError(f"the demo ran on {addon_loader.location()}, not on the installed copy")
         if not result.passed:
             raise SmokeTestError("a check of the demo failed (see the summary above)")
+        check_command(out.resolve())
     except SmokeTestError as failure:
         print(f"OMI smoke: FAILED: {failure}", file=sys.stderr)
         return 1

@@ -219,17 +219,15 @@ def test_a_failed_operator_is_said_in_one_sentence():
     is the sentence (Python's own exception types named, the importer's messages as they are)."""
     import omi_physics_cli
 
-    omi_physics_cli.build_parser()  # loads the Blender commands' module
-    import omi_cli_blender
-
+    one_sentence = omi_physics_cli.core("cli.guard").one_sentence
     traceback = ("Error: Python: Traceback (most recent call last):\n  File \"mesh.py\", line 603, in f\n"
                  "    tris = np.empty((len(indices) - 2) * 3)\nValueError: negative dimensions are not allowed\n"
                  "Location: /x/bpy/ops.py:109\n")
-    assert omi_cli_blender.one_sentence(traceback) == \
+    assert one_sentence(traceback) == \
         "its glTF importer raised ValueError (negative dimensions are not allowed)"
-    assert omi_cli_blender.one_sentence("Error: Python: Traceback...\nImportError: Missing resource, 'a.bin'.\n") \
+    assert one_sentence("Error: Python: Traceback...\nImportError: Missing resource, 'a.bin'.\n") \
         == "Missing resource, 'a.bin'."
-    assert omi_cli_blender.one_sentence("Error: glTF version must be 2.0; got 1.0\n") == \
+    assert one_sentence("Error: glTF version must be 2.0; got 1.0\n") == \
         "glTF version must be 2.0; got 1.0"
 
 

@@ -68,21 +68,19 @@ def test_import_and_export_through_the_crash_guard(canonical, tmp_path):
     assert "glTF" in exported.stderr  # and shown with --verbose (read back from the child's held log)
 
 
-def test_the_crash_guard_reports_what_blender_printed(tmp_path, monkeypatch, capsys):
+def test_the_crash_guard_reports_what_blender_printed(tmp_path, capsys):
     """A child that dies by a signal: the parent prints the child's held output and one sentence."""
     import omi_physics_cli
 
-    omi_physics_cli.build_parser()  # loads the Blender commands' module
-    import omi_cli_blender
-
+    guard = omi_physics_cli.core("cli.guard")
     dying = tmp_path / "dying.py"
     dying.write_text("import os, signal, sys\n"
                      "log = open(sys.argv[sys.argv.index('--blender-log') + 1], 'a')\n"
                      "log.write('Blender create Mesh node 0\\n')\n"
                      "log.close()\n"
                      "os.kill(os.getpid(), signal.SIGSEGV)\n", encoding="utf-8")
-    monkeypatch.setattr(omi_cli_blender, "SCRIPT", dying)
-    status = omi_cli_blender.run_guarded(["import", "x.gltf", "--out", "x.blend"], "importing x.gltf")
+    status = guard.run_guarded([sys.executable, str(dying), "import", "x.gltf", "--out", "x.blend"], 2,
+                               "importing x.gltf")
     printed = capsys.readouterr()
     assert status == 1
     assert printed.out.strip() == "error: Blender crashed (SIGSEGV) while importing x.gltf; nothing was written"

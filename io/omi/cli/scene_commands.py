@@ -1,0 +1,131 @@
+"""The options of `import` and `export` and the checks made before Blender starts.
+
+Everything here is pure: the command line is read and its usage errors said without loading Blender, so a
+wrong option costs no Blender start-up and the crash guard's parent process never imports bpy. Blender's
+side (io/cli_blender.py) runs the glTF operators with what these checks leave in the arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..dialects import registry
+from .commands import spec_dir_problem
+from .resources import output_folder
+from .results import EXIT_PROBLEMS, EXIT_USAGE
+from .upgrade_file import GLTF_SUFFIXES
+from .validate_file import fatal_structure, read_file
+
+SCENE_COMMANDS = ("import", "export")
+GLTF_OPTION_EXAMPLES = {"import": "merge_vertices=true", "export": "export_apply=true"}  # options of each operator
+OWN_OPTIONS = {"import": ("filepath",), "export": ("filepath", "export_format")}  # set by the tool itself
+
+
+def add_commands(commands: Any) -> None:
+    """Add `import` and `export` to the front end's subparsers."""
+    importer = commands.add_parser("import", help="import a glTF/GLB file into a new .blend (needs bpy)")
+    importer.add_argument("file", metavar="FILE")
+    importer.add_argument("--out", "-o", required=True, help="the .blend file to save")
+    importer.add_argument("--no-rigid-bodies", action="store_true", help="do not create Blender rigid bodies")
+    _blender_options(importer, verb="import")
+
+    exporter = commands.add_parser("export", help="export a .blend file to glTF/GLB (needs bpy)")
+    exporter.add_argument("file", metavar="SCENE.blend")
+    exporter.add_argument("--out", "-o", required=True, help="the .glb or .gltf file to write")
+    exporter.add_argument("--format", choices=("glb", "gltf"), help="default: from the --out name")
+    exporter.add_argument("--no-untagged-rigid-bodies", "--no-rigid-bodies", action="store_true",
+                          help="leave out objects that have only a Blender rigid body (no OMI settings)")
+    exporter.add_argument("--spec-dir", help="the OMI spec folder, to check the written file's schema")
+    targets = [target.name.lower() for target in registry.targets()]
+    exporter.add_argument("--target", "--dialect", dest="target", type=str.lower, default=targets[0], choices=targets,
+                          help="what the physics is written for: "
+                               + ", ".join(f"{target.name.lower()} ({target.label})" for target in registry.targets())
+                               + "; --dialect is the old name")
+    _blender_options(exporter, verb="export")
+
+
+def _blender_options(command: argparse.ArgumentParser, *, verb: str) -> None:
+    command.add_argument("--no-physics", action="store_true", help=f"do not {verb} OMI physics")
+    command.add_argument("--gltf-option", action="append", default=[], metavar="KEY=VALUE",
+                         help=f"pass an option to Blender's glTF {verb}er (VALUE as JSON, e.g. "
+                              f"{GLTF_OPTION_EXAMPLES[verb]})")
+    command.add_argument("--verbose", "-v", action="store_true", help="also print notes and the glTF log")
+    command.add_argument("--quiet", "-q", action="store_true", help="print errors only")
+    command.add_argument("--in-process", action="store_true",
+                         help="run Blender in this process (no crash report if Blender dies)")
+    command.add_argument("--blender-log", help=argparse.SUPPRESS)  # where the child holds Blender's output
+
+
+def gltf_options(pairs: list[str], verb: str) -> dict[str, Any]:
+    """--gltf-option KEY=VALUE pairs for the glTF operator; VALUE is JSON (true, 2, "x") or else a string.
+    The options the tool sets itself are refused with the flag that sets them."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, separator, value = pair.partition("=")
+        if not separator or not key:
+            raise ValueError(f"--gltf-option {pair!r} is not KEY=VALUE")
+        if key in OWN_OPTIONS[verb]:
+            raise ValueError(f"--gltf-option {key} is set by the tool: use "
+                             f"{'--out' if key == 'filepath' else '--format or the --out name'} instead")
+        try:
+            options[key] = json.loads(value)
+        except json.JSONDecodeError:
+            options[key] = value
+    return options
+
+
+def preflight(args: argparse.Namespace) -> int | None:
+    """Say a usage error or a file Blender cannot open before Blender starts; its exit status, or None when
+    Blender may run. Leaves the glTF operator's options in `args.gltf_options` and the export's format in
+    `args.format`."""
+    check = _import_problem if args.command == "import" else _export_problem
+    status = check(args)
+    if status is not None:
+        return status
+    try:
+        args.gltf_options = gltf_options(args.gltf_option, args.command)
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    problem = output_folder(args.out)
+    if problem is not None:
+        print(f"error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    return None
+
+
+def _import_problem(args: argparse.Namespace) -> int | None:
+    source, out = Path(args.file), Path(args.out)
+    if out.suffix.lower() != ".blend":
+        print(f"error: --out must name a .blend file, not {out.name!r}", file=sys.stderr)
+        return EXIT_USAGE
+    parsed, problem = read_file(str(source))
+    if parsed is None:
+        print(f"{source}: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    fatal = fatal_structure(parsed, str(source))
+    if fatal is not None:  # said before Blender starts, in one sentence
+        print(f"{source}: error: Blender's glTF importer cannot open it: {fatal}")
+        return EXIT_PROBLEMS
+    return None
+
+
+def _export_problem(args: argparse.Namespace) -> int | None:
+    source, out = Path(args.file), Path(args.out)
+    args.format = args.format or ("glb" if out.suffix.lower() == ".glb" else "gltf")
+    if out.suffix.lower() not in GLTF_SUFFIXES or (out.suffix.lower() == ".glb") != (args.format == "glb"):
+        print(f"error: --out {out.name!r} does not fit the format {args.format} (name it .{args.format})",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if not source.is_file():
+        print(f"{source}: error: cannot read: no such file", file=sys.stderr)
+        return EXIT_USAGE
+    problem = spec_dir_problem(args.spec_dir)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return EXIT_USAGE
+    return None
