@@ -147,7 +147,7 @@ def text(result: DemoResult) -> str:
     """The summary: what was built, what the files hold, what the import made, what the simulation did."""
     recording, found = result.recording, result.measurements
     lines = [
-        "OMI Physics for Blender: demo",
+        "OMI Physics for glTF: demo",
         "=============================",
         f"Blender {bpy.app.version_string}; {recording.count} frames at {recording.fps:g} fps "
         f"({recording.count / recording.fps:.1f} s)",

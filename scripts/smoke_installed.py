@@ -44,9 +44,9 @@ class SmokeTestError(Exception):
 
 def shipped_files(checkout: Path) -> set[str]:
     """What the add-on is made of, found without the build's rules (which are what this checks): the root's
-    `__init__.py` and manifest, every module of the top-level packages (folders with an `__init__.py`), and
+    `__init__.py`, manifest and licence, every module of the top-level packages (folders with an `__init__.py`), and
     the schemas it carries."""
-    found = {"__init__.py", "blender_manifest.toml"}
+    found = {"__init__.py", "blender_manifest.toml", "LICENSE"}
     for package in sorted(path.parent for path in checkout.glob("*/__init__.py")):
         found.update(path.relative_to(checkout).as_posix() for path in package.rglob("*.py")
                      if "__pycache__" not in path.parts)

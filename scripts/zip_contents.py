@@ -1,8 +1,9 @@
-"""What the extension zip may hold: the add-on's Python, its manifest, the schemas it carries, the wheels.
+"""What the extension zip may hold: the add-on's Python, its manifest and licence, the schemas it carries,
+the wheels.
 
 scripts/build.sh runs this on the zip Blender's `blender_ext.py build` made and deletes the zip when anything
 else is in it (a demo's output, pictures, caches), so that a stray file is a failed build rather than a
-bigger download. The manifest's `paths_exclude_pattern` keeps the usual strays out; this list is the check.
+bigger download. The manifest's `paths_exclude_pattern` names what goes in; this list is the check.
 
     python scripts/zip_contents.py dist/omi_physics-0.1.0.zip    # exit 1 and one line per stray entry
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 
 ALLOWED = (
     r"blender_manifest\.toml",
+    r"LICENSE",
     r"__init__\.py",
     r"(io|operators|panels|properties|viewport)/([\w]+/)*[\w]+\.py",
     r"io/omi/schemas/([\w.-]+/)*[\w.-]+\.(json|md|txt)",
