@@ -2,7 +2,8 @@
 # The Godot job: tests/godot on the bpy wheel, with Debian sid's Godot 4 (package `godot`) run headless
 # inside the same debootstrap root as the real-Blender job (scripts/real_blender.sh makes or updates it,
 # with godot in its package list). Godot loads the exported files with its own glTF importer, and runs its
-# physics; the tests compare both with the Blender scene.
+# physics; the tests compare both with the Blender scene. The omi-godot tests add the OMI group's Godot
+# add-on from ../shared/omi-godot (tests/godot/omi_godot.py).
 #
 # Needs root (debootstrap, chroot, mounts). OMI_SKIP_GODOT=1 skips the job; so does a machine without root,
 # with a message. OMI_BLENDER_ROOT moves the root. Extra arguments go to pytest.
@@ -31,4 +32,6 @@ mount_once "$ROOT/dev" --rbind /dev
 
 echo "== Godot: $(chroot "$ROOT" /usr/bin/env -i PATH=/usr/bin:/bin godot --headless --version 2>/dev/null | tail -n 1)"
 [ -x .venv/bin/python ] || OMI_SKIP_52=1 bash scripts/setup.sh --no-4.2
+[ -d ../shared/omi-godot/addons/omi_extensions ] ||
+  echo "== Godot: the omi-godot tests skip (../shared/omi-godot, the OMI group's Godot add-on, is absent)"
 OMI_GODOT_ROOT=$ROOT .venv/bin/python -m pytest tests/godot "$@"

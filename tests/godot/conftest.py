@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 from pathlib import Path
 
@@ -21,3 +22,16 @@ def godot():
     if reason is not None:
         pytest.skip(reason)
     return godot_runner
+
+
+@pytest.fixture(scope="session")
+def omi_godot_project(godot):
+    """A project holding omi-godot, imported once per session; skips (one reason) without ../shared."""
+    import omi_godot
+
+    reason = omi_godot.unavailable_reason()
+    if reason is not None:
+        pytest.skip(reason)
+    project = omi_godot.make_project()
+    yield project
+    shutil.rmtree(project, ignore_errors=True)

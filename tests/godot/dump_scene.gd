@@ -2,8 +2,15 @@
 # class, global transform (glTF axes = Godot axes), shapes and sizes, body masses, layers/masks, meshes.
 # With a step count, runs Godot's physics for that many physics frames and dumps again.
 # Run inside a project folder (physics only steps in a project):
-#   godot --headless --path DIR --script dump_scene.gd -- FILE.glb OUT.json [PHYSICS_FRAMES]
+#   godot --headless --path DIR --script dump_scene.gd -- FILE.glb OUT.json [PHYSICS_FRAMES [omi]]
+# "omi": the project holds omi-godot (tests/godot/omi_godot.py): its glTF extensions are registered first.
 extends SceneTree
+
+# omi_extensions_plugin.gd's registrations, in its order: (script, first priority)
+const OMI_EXTENSIONS := [["res://addons/omi_extensions/seat/omi_seat_doc_ext.gd", true],
+	["res://addons/omi_extensions/misc/omi_spawn_point.gd", false],
+	["res://addons/omi_extensions/physics_joint/omi_physics_joint_doc_ext.gd", false],
+	["res://addons/omi_extensions/vehicle/omi_vehicle_doc_ext.gd", true]]
 
 var _scene: Node
 var _out: String
@@ -17,6 +24,9 @@ func _initialize() -> void:
 	_out = args[1]
 	if args.size() > 2:
 		_frames = int(args[2])
+	if args.size() > 3 and args[3] == "omi":
+		for registration in OMI_EXTENSIONS:
+			GLTFDocument.register_gltf_document_extension(load(registration[0]).new(), registration[1])
 	var document := GLTFDocument.new()
 	var state := GLTFState.new()
 	var error := document.append_from_file(args[0], state)
@@ -107,6 +117,18 @@ func _dump(root: Node) -> Array:
 			var t: Transform3D = node.global_transform
 			entry["origin"] = _vec(t.origin)
 			entry["basis"] = _basis(t.basis)
+		var script: Script = node.get_script()
+		if script != null:
+			entry["script_class"] = String(script.get_global_name())
+		if not node.get_meta_list().is_empty():
+			var meta := {}
+			for key in node.get_meta_list():
+				meta[String(key)] = var_to_str(node.get_meta(key))
+			entry["meta"] = meta
+		if node is Joint3D:
+			entry["node_a"] = _joined(root, node, node.node_a)
+			entry["node_b"] = _joined(root, node, node.node_b)
+			entry["params"] = _joint_params(node)
 		if node is CollisionObject3D:
 			entry["layer"] = node.collision_layer
 			entry["mask"] = node.collision_mask
@@ -141,3 +163,33 @@ func _dump(root: Node) -> Array:
 		for child in node.get_children():
 			stack.append(child)
 	return nodes
+
+
+func _joined(root: Node, joint: Joint3D, path: NodePath) -> Variant:
+	var body := joint.get_node_or_null(path)
+	return String(root.get_path_to(body)) if body != null else null
+
+
+func _joint_params(joint: Joint3D) -> Dictionary:
+	var out := {}
+	if joint is HingeJoint3D:
+		out["use_limit"] = joint.get_flag(HingeJoint3D.FLAG_USE_LIMIT)
+		out["lower"] = _num(joint.get_param(HingeJoint3D.PARAM_LIMIT_LOWER))
+		out["upper"] = _num(joint.get_param(HingeJoint3D.PARAM_LIMIT_UPPER))
+		out["softness"] = _num(joint.get_param(HingeJoint3D.PARAM_LIMIT_SOFTNESS))
+		out["relaxation"] = _num(joint.get_param(HingeJoint3D.PARAM_LIMIT_RELAXATION))
+		out["motor"] = joint.get_flag(HingeJoint3D.FLAG_ENABLE_MOTOR)
+	elif joint is SliderJoint3D:
+		out["linear_lower"] = _num(joint.get_param(SliderJoint3D.PARAM_LINEAR_LIMIT_LOWER))
+		out["linear_upper"] = _num(joint.get_param(SliderJoint3D.PARAM_LINEAR_LIMIT_UPPER))
+		out["angular_lower"] = _num(joint.get_param(SliderJoint3D.PARAM_ANGULAR_LIMIT_LOWER))
+		out["angular_upper"] = _num(joint.get_param(SliderJoint3D.PARAM_ANGULAR_LIMIT_UPPER))
+		out["linear_softness"] = _num(joint.get_param(SliderJoint3D.PARAM_LINEAR_LIMIT_SOFTNESS))
+	elif joint is PinJoint3D:
+		out["bias"] = _num(joint.get_param(PinJoint3D.PARAM_BIAS))
+		out["damping"] = _num(joint.get_param(PinJoint3D.PARAM_DAMPING))
+	return out
+
+
+func _num(value: float) -> Variant:
+	return value if is_finite(value) else str(value)  # JSON has no inf or nan

@@ -84,28 +84,45 @@ class GodotScene:
         return [node for node in self.nodes.values() if node.data["class"] == name]
 
 
-def godot_script(script: Path, files: list[Path], args: list[str], outputs: Path) -> str:
-    """Run `script` in a throwaway project with `files` beside it; `args` name files by their base name
-    ("OUT/" names the output folder). What the run wrote there is copied into `outputs`; Godot's log."""
+def scratch_dir(prefix: str) -> Path:
+    """A new folder Godot can see (inside the root's /tmp when it runs through chroot)."""
+    root = _root()
+    return Path(tempfile.mkdtemp(prefix=prefix, dir=str(root / "tmp") if root else None))
+
+
+def inner_path(path: Path) -> Path:
+    """A `scratch_dir` folder as Godot sees it."""
+    return Path("/tmp") / path.name if _root() else path
+
+
+def godot_command(arguments: list[str]) -> subprocess.CompletedProcess[str]:
+    """`godot ARGUMENTS` (through chroot into the root when there is one)."""
+    command = ["godot", *arguments]
+    if _root() is not None:
+        command = ["chroot", str(_root()), "/usr/bin/env", "-i", "HOME=/root", "PATH=/usr/bin:/bin", *command]
+    return subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+
+
+def godot_script(script: Path, files: list[Path], args: list[str], outputs: Path, project: Path | None = None) -> str:
+    """Run `script` in a throwaway project (or in `project`, a `scratch_dir` folder) with `files` beside it;
+    `args` name files by their base name ("OUT/" names the output folder). What the run wrote there is
+    copied into `outputs`; Godot's log."""
     reason = unavailable_reason()
     if reason is not None:
         raise RuntimeError(reason)
-    root = _root()
-    base = Path(tempfile.mkdtemp(prefix="omi-godot-", dir=str(root / "tmp") if root else None))
+    base = scratch_dir("omi-godot-")
     try:
-        (base / "project").mkdir()
+        if project is None:
+            (base / "project").mkdir()
+            (base / "project" / "project.godot").write_text(PROJECT)
         (base / "out").mkdir()
-        (base / "project" / "project.godot").write_text(PROJECT)
         for path in (script, *files):
             shutil.copy(path, base / path.name)
-        inner = Path("/tmp") / base.name if root else base  # the same folder as Godot sees it
+        inner = inner_path(base)  # the same folder as Godot sees it
         named = [str(inner / "out" / arg[4:]) if arg.startswith("OUT/") else
                  str(inner / arg) if (base / arg).exists() else arg for arg in args]
-        command = ["godot", "--headless", "--path", str(inner / "project"), "--script", str(inner / script.name),
-                   "--", *named]
-        if root is not None:
-            command = ["chroot", str(root), "/usr/bin/env", "-i", "HOME=/root", "PATH=/usr/bin:/bin", *command]
-        done = subprocess.run(command, capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        where = inner_path(project) if project is not None else inner / "project"
+        done = godot_command(["--headless", "--path", str(where), "--script", str(inner / script.name), "--", *named])
         outputs.mkdir(parents=True, exist_ok=True)
         for made in (base / "out").iterdir():
             if made.is_dir():
@@ -117,12 +134,15 @@ def godot_script(script: Path, files: list[Path], args: list[str], outputs: Path
         shutil.rmtree(base, ignore_errors=True)
 
 
-def run(path: Path, physics_frames: int = 0, beside: tuple[Path, ...] = ()) -> dict[str, Any]:
+def run(path: Path, physics_frames: int = 0, beside: tuple[Path, ...] = (), project: Path | None = None,
+        options: tuple[str, ...] = ()) -> dict[str, Any]:
     """Godot's dump of `path` (and, with frames, of the scene after that many physics frames at 60 Hz);
-    `beside`: files the glTF refers to (its .bin)."""
+    `beside`: files the glTF refers to (its .bin); `project`: a prepared project (`omi_godot.project`, whose
+    dumps register omi-godot's extensions); `options`: dump_scene.gd's further arguments."""
     outputs = Path(tempfile.mkdtemp(prefix="omi-godot-dump-"))
+    args = [path.name, "OUT/dump.json", str(physics_frames), *(("omi",) if project is not None else ()), *options]
     try:
-        log = godot_script(DUMPER, [path, *beside], [path.name, "OUT/dump.json", str(physics_frames)], outputs)
+        log = godot_script(DUMPER, [path, *beside], args, outputs, project)
         out = outputs / "dump.json"
         if not out.exists():
             raise AssertionError(f"Godot wrote no dump:\n{log}")
