@@ -142,12 +142,26 @@ def duplicate_key_issues(gltf: Any) -> list[model.Issue]:
             for at in gltf_file.duplicate_keys_of(data)]
 
 
+def outside_uri_issues(gltf: Any) -> list[model.Issue]:
+    """One warning for the buffers and images the file names outside its own folder ('..', an absolute path, a
+    symbolic link leading out): Blender's importer opens them itself, so the add-on can only say so (the
+    command line refuses such a file before Blender reads it)."""
+    uris = {key: [{"uri": item.uri} for item in _array(gltf.data, key)] for key in ("buffers", "images")}
+    found = gltf_file.outside_resources(uris, os.path.dirname(getattr(gltf, "filename", "") or ""))
+    if not found:
+        return []
+    names = ", ".join(repr(resource.uri) for resource, _reason in found[:3]) + (", ..." if len(found) > 3 else "")
+    return [model.Issue(found[0][0].pointer, f"{len(found)} file(s) named outside the glTF's folder ({names}): "
+                                             "Blender's glTF importer reads them; check that you trust this file",
+                        "warning")]
+
+
 def repair(gltf: Any) -> list[model.Issue]:
     """Apply every repair the structure check offers; a warning for each, an error for what stays broken.
     When Blender's importer cannot open the file at all, the import builds nothing (the error says why)
     instead of failing with a traceback."""
     data = gltf.data
-    issues: list[model.Issue] = duplicate_key_issues(gltf)
+    issues: list[model.Issue] = duplicate_key_issues(gltf) + outside_uri_issues(gltf)
     dropped_children: dict[int, set[int]] = {}
     dropped_scene_nodes: dict[int, set[int]] = {}
     dropped_primitives: dict[int, set[int]] = {}

@@ -13,11 +13,14 @@ from __future__ import annotations
 import codecs
 import json
 import os
+import posixpath
+import re
 import struct
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from .json_types import escape_token
 
@@ -27,6 +30,7 @@ JSON_CHUNK = b"JSON"
 BIN_CHUNK = b"BIN\x00"
 _HEADER = struct.Struct("<4sII")  # magic, version, total length
 _CHUNK_HEADER = struct.Struct("<I4s")  # length, type
+_DRIVE = re.compile(r"[A-Za-z]:")  # an absolute path on Windows, where Blender also runs
 
 
 class GltfFileError(ValueError):
@@ -229,16 +233,62 @@ def _default_mode() -> int:
     return 0o666 & ~umask
 
 
-def relative_uris(document: Any) -> list[str]:
-    """The buffer and image URIs that name files next to the glTF (not data: URIs, not absolute URLs)."""
-    found: list[str] = []
+@dataclass(frozen=True)
+class Resource:
+    """A file a glTF names by a URI (a buffer's or an image's), under the name Blender's importer opens."""
+
+    pointer: str  # the URI's JSON pointer, e.g. /images/0/uri
+    uri: str
+    path: str  # the URI as a path: '\\' read as '/', percent-decoded, normalised (io_scene_gltf2's uri_to_path)
+
+
+def resources(document: Any) -> list[Resource]:
+    """The buffer and image URIs that name files (not data: URIs, not absolute URLs), in document order."""
+    found: list[Resource] = []
     if not isinstance(document, dict):
         return found
     for key in ("buffers", "images"):
         items = document.get(key)
-        for item in items if isinstance(items, list) else ():
+        for index, item in enumerate(items if isinstance(items, list) else ()):
             uri = item.get("uri") if isinstance(item, dict) else None
-            if isinstance(uri, str) and uri and not uri.startswith("data:") and "://" not in uri \
-                    and not uri.startswith("/") and uri not in found:
-                found.append(uri)
+            if isinstance(uri, str) and uri and not uri.startswith("data:") and "://" not in uri:
+                found.append(Resource(f"/{key}/{index}/uri", uri, uri_path(uri)))
     return found
+
+
+def uri_path(uri: str) -> str:
+    """The relative path a URI names, decoded as Blender's importer decodes it (so a check sees what it opens)."""
+    return posixpath.normpath(unquote(uri.replace("\\", "/")))
+
+
+def outside_folder(path: str, folder: str | os.PathLike[str]) -> str | None:
+    """Why the decoded URI path names a file outside `folder` (after '..' and symbolic links), or None."""
+    if "\x00" in path:
+        return "it holds a NUL character"
+    lexical = posixpath.normpath(path.replace("\\", "/"))  # as Windows reads it too: '%5C' is a separator there
+    if lexical.startswith("/") or _DRIVE.match(lexical):
+        return "an absolute path"
+    if lexical == ".." or lexical.startswith("../"):
+        return "it climbs out with '..'"
+    base = Path(folder).absolute()
+    try:
+        inside = (base / path).resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # a loop of symbolic links
+        return "a loop of symbolic links"
+    return None if inside else "a symbolic link leads out of it"
+
+
+def outside_resources(document: Any, folder: str | os.PathLike[str]) -> list[tuple[Resource, str]]:
+    """(resource, why) for each URI that names a file outside the glTF's folder."""
+    found = []
+    for resource in resources(document):
+        reason = outside_folder(resource.path, folder)
+        if reason is not None:
+            found.append((resource, reason))
+    return found
+
+
+def outside_message(resource: Resource, reason: str) -> str:
+    """What the command line says of a URI outside the glTF's folder (it reads and writes nothing there)."""
+    return f"{resource.uri!r} names a file outside the glTF's folder ({reason}): refused, nothing is read from " \
+           "or copied out of there"

@@ -71,7 +71,8 @@ def test_write_is_atomic_and_relative_uris(gltf_file, tmp_path):
     document = {"buffers": [{"uri": "a%20b.bin"}, {"uri": "data:application/octet-stream;base64,AA=="},
                             {"uri": "https://example.com/x.bin"}, {"byteLength": 4}],
                 "images": [{"uri": "tex/albedo.png"}, {"uri": "a%20b.bin"}, {"bufferView": 0}]}
-    assert gltf_file.relative_uris(document) == ["a%20b.bin", "tex/albedo.png"]
+    assert [(found.pointer, found.path) for found in gltf_file.resources(document)] == [
+        ("/buffers/0/uri", "a b.bin"), ("/images/0/uri", "tex/albedo.png"), ("/images/1/uri", "a b.bin")]
 
 
 def _shapes(*shapes: dict) -> dict:

@@ -97,10 +97,10 @@ def _accessor_problem(accessor: Any, views: list[Any], broken_views: dict[int, s
     return None
 
 
-def file_buffer_data(binary: bytes | None, read_file: Callable[[str], bytes | int]) -> BufferData:
+def file_buffer_data(binary: bytes | None, read_file: Callable[[str], bytes | int | None]) -> BufferData:
     """BufferData for a file: a GLB's BIN chunk (the first buffer without a URI), data: URIs decoded as
-    Blender's importer decodes them, other URIs through `read_file(uri)` (bytes or a size; OSError when
-    missing)."""
+    Blender's importer decodes them, other URIs through `read_file(uri)` (bytes or a size; None for a file
+    not to be read, whose finding is made elsewhere; OSError when missing)."""
     def data(index: int, buffer: Any) -> bytes | str | int | None:
         uri = buffer.get("uri") if isinstance(buffer, dict) else None
         if uri is None:

@@ -171,6 +171,8 @@ def _done_text(command: str, args: argparse.Namespace, result: Result) -> str:
         return "nothing to upgrade, left unchanged"
     if result["status"] == "copied":
         return "nothing to upgrade, copied unchanged"
+    if result["status"] != "written" and resources.refused(result):
+        return "NOT written (it names files outside its folder: refused, even with --force)"
     if result["status"] != "written":
         return "NOT written (errors above; --force writes anyway)"
     if command == "convert":

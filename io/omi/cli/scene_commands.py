@@ -15,7 +15,7 @@ from typing import Any
 
 from ..dialects import registry
 from .commands import spec_dir_problem
-from .resources import output_folder
+from .resources import output_folder, outside_uris
 from .results import EXIT_PROBLEMS, EXIT_USAGE
 from .upgrade_file import GLTF_SUFFIXES
 from .validate_file import fatal_structure, read_file
@@ -110,6 +110,10 @@ def _import_problem(args: argparse.Namespace) -> int | None:
     fatal = fatal_structure(parsed, str(source))
     if fatal is not None:  # said before Blender starts, in one sentence
         print(f"{source}: error: Blender's glTF importer cannot open it: {fatal}")
+        return EXIT_PROBLEMS
+    refused = outside_uris(parsed.document, source)  # Blender's importer would read them: refused before it runs
+    if refused:
+        print("\n".join(f"{source}: error {item['pointer']}: {item['message']}" for item in refused))
         return EXIT_PROBLEMS
     return None
 

@@ -75,22 +75,31 @@ def needs_upgrade(document: Any, doc: PhysicsDocument, spec_dir: str | None) -> 
 def _unchanged(source: str, target: str, issues: list[dict[str, str]], force: bool) -> Result:
     """Nothing to upgrade: the output is the input, byte for byte (the input itself is not even rewritten);
     like an upgrade, not copied when the file has errors, unless forced."""
-    result = counted({"file": source, "out": target, "status": "unchanged", "converted": [], "issues": issues})
     source_path, target_path = Path(source), Path(target)
-    if source_path.resolve() == target_path.resolve():
-        return result
-    if result["errors"] and not force:
-        result["status"] = "not written"
-        return result
     try:
         document = gltf_file.read(source).document
-        copies, missing = resources.resource_copies(document, source_path, target_path)
-        if missing:
-            return counted({**result, "status": "not written", "issues": issues + missing})
-        resources.copy_unchanged(source_path, target_path)
-        problem = resources.copy_resources(copies)
     except (OSError, gltf_file.GltfFileError) as error:
-        problem = f"cannot write {target}: {getattr(error, 'strerror', None) or error}"
+        return failed(source, f"cannot read: {getattr(error, 'strerror', None) or error}", out=target)
+    copies, missing = resources.resource_copies(document, source_path, target_path)
+    result = counted({"file": source, "out": target, "status": "unchanged", "converted": [],
+                      "issues": issues + missing})
+    if resources.refused(result):
+        result["status"] = "not written"
+        return result
+    if source_path.resolve() == target_path.resolve():
+        return result
+    if missing or (result["errors"] and not force):
+        result["status"] = "not written"
+        return result
+    made, problem = resources.copy_resources(copies)
+    try:
+        if problem is None:
+            resources.copy_unchanged(source_path, target_path)
+    except BaseException as error:
+        resources.remove(made)
+        if not isinstance(error, OSError):
+            raise
+        problem = f"cannot write {target}: {error.strerror or error}"
     if problem is not None:
         return failed(source, problem, "failed", out=target)
     result["status"] = "copied"
@@ -101,17 +110,20 @@ def write_unless_errors(result: Result, parsed: gltf_file.GltfFile, written: Any
                         copies: resources.Copies | None = None) -> Result:
     """Write the rewritten file to result["out"] (and the resources it needs next to it) unless the result has
     errors (and not `force`)."""
-    if result["errors"] and not force:
+    if resources.refused(result) or (result["errors"] and not force):
         result["status"] = "not written"
         return result
     target = result["out"]
-    try:
-        gltf_file.write(target, parsed, written)
-    except OSError as error:
-        return failed(result["file"], f"cannot write {target}: {error.strerror or error}", "failed", out=target)
-    problem = resources.copy_resources(copies or [])
+    made, problem = resources.copy_resources(copies or [])  # first: the .gltf is never left without them
     if problem is not None:
         return failed(result["file"], problem, "failed", out=target)
+    try:
+        gltf_file.write(target, parsed, written)
+    except BaseException as error:
+        resources.remove(made)
+        if not isinstance(error, OSError):
+            raise
+        return failed(result["file"], f"cannot write {target}: {error.strerror or error}", "failed", out=target)
     result["status"] = "written"
     return result
 

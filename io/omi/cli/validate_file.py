@@ -10,7 +10,6 @@ from collections.abc import Callable
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
-from urllib.parse import unquote
 
 from .. import gltf_file
 from ..checks import (
@@ -27,6 +26,7 @@ from ..dialects import builtin, pointers, registry, unknown_keys  # noqa: F401 -
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
 from ..read import mixed, reader, writers
+from . import resources
 from .batch import not_a_file
 from .results import Result, counted, failed, from_issues, issue
 
@@ -66,8 +66,13 @@ def legacy_hint(revisions: set[str]) -> list[dict[str, str]]:
 
 def buffer_reader(parsed: GltfFile, path: str) -> gltf_structure.BufferData:
     """The file's buffers as Blender's importer reads them (each read once, kept for the next checker)."""
-    folder = Path(path).parent
-    read = gltf_structure.file_buffer_data(parsed.binary, lambda uri: (folder / unquote(uri)).read_bytes())
+    folder = Path(path).absolute().parent
+
+    def read_file(uri: str) -> bytes | None:
+        name = gltf_file.uri_path(uri)
+        return None if gltf_file.outside_folder(name, folder) is not None else (folder / name).read_bytes()
+
+    read = gltf_structure.file_buffer_data(parsed.binary, read_file)
     cache: dict[int, bytes | str | int | None] = {}
 
     def data(index: int, buffer: Any) -> bytes | str | int | None:
@@ -99,6 +104,7 @@ def structure_issues(parsed: GltfFile, path: str,
     """What Blender's glTF importer cannot open (gltf_structure), and the file's encoding problems, as errors."""
     findings = gltf_structure.check(parsed.document, buffers or buffer_reader(parsed, path))
     issues = [issue(found.severity, found.pointer, found.as_error(), "structure") for found in findings]
+    issues += resources.outside_uris(parsed.document, Path(path))
     if parsed.byte_order_mark:
         issues.append(issue("error", "", "the JSON starts with a UTF-8 byte order mark, which glTF forbids (Blender's "
                                          f"glTF importer {gltf_structure.FATAL})", "structure"))
