@@ -188,3 +188,21 @@ def test_khr_rules_from_the_spec_text():
     assert "/nodes/5/extensions/KHR_physics_rigid_bodies/collider" in kinds
     assert 3 not in doc.nodes and 5 not in doc.nodes and 6 not in doc.nodes
     assert doc.nodes[4].collider.shape.radius_top == 0.0  # a cone is not degenerate
+
+
+def test_physics_joints_are_optional_in_khr_but_not_in_omi():
+    body = {"collider": {"geometry": {"shape": 0}, "physicsMaterial": 0}, "motion": {"mass": 1.0}}
+    gltf = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
+            "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]},
+                           "KHR_physics_rigid_bodies": {"physicsMaterials": [{"staticFriction": 0.5}]}},
+            "nodes": [{"extensions": {"KHR_physics_rigid_bodies": body}}], "scenes": [{"nodes": [0]}]}
+    doc = reader.read_document(gltf)
+    assert [found.message for found in doc.issues if "physicsJoints" in found.message] == []
+    issues: list = []
+    written = writer.write_document(doc, gltf, ("KHR",), issues=issues)
+    assert "physicsJoints" not in written["extensions"]["KHR_physics_rigid_bodies"]
+    assert [str(found) for found in issues if "physicsJoints" in str(found)] == []
+    omi = {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_joint"],
+           "extensions": {"OMI_physics_joint": {}}, "nodes": []}
+    assert [found.message for found in reader.read_document(omi).issues if "physicsJoints" in found.message] == \
+        ["physicsJoints is missing (the schema wants at least one)"]

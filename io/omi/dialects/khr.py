@@ -123,4 +123,5 @@ KHR = Dialect(
                      "physicsMaterials": (("collider", "physicsMaterial"),), "physicsJoints": (("joint", "joint"),)},
     paired_drive_gains=True,
     degenerate_shapes_dropped=True,
+    required_arrays=("shapes",),  # KHR_physics_rigid_bodies requires none of its arrays
 )

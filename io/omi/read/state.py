@@ -146,12 +146,13 @@ def resolve(state: ReadState, value: object, items: Sequence[Any], at: Where, wh
 
 
 def document_array(state: ReadState, extension: str, key: str) -> tuple[Where, list[Any]]:
-    """A document-level array of an extension (missing or empty ones of a schema-required kind noted)."""
+    """A document-level array of an extension (empty ones noted, and missing ones the dialect's schema requires)."""
     at = join(ROOT, "extensions", extension)
     container = obj_or_none(get(state.extensions, extension), at, state.issues, extension)
     items = list_or_none(get(container, key), join(at, key), state.issues, key) if container is not None else None
+    required = key in state.dialect.required_arrays or key == "colliders"
     if key in ("shapes", "physicsJoints", "colliders") and container is not None and (
-            items == [] or key not in container):
+            items == [] or (key not in container and required)):
         found = "empty" if items == [] else "missing"
         state.issues.append(rules.issue(join(at, key), f"{key} is {found} (the schema wants at least one)", "info"))
     return join(at, key), items or []
