@@ -70,8 +70,8 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
     linear = Vector(axes.vec_to_blender(motion.linear_velocity)) if not infinite_mass else Vector()
     angular = Vector(axes.vec_to_blender(motion.angular_velocity)) if not all(infinite_axes) else Vector()
     if linear.length or angular.length:
-        start_velocities(site, owner, rigid_object, at=world.to_translation(), linear=rotation @ linear,
-                         angular=rotation @ angular)
+        start_velocities(site, owner, rigid_object, at=world.to_translation(), orientation=rotation,
+                         linear=rotation @ linear, angular=rotation @ angular)
         report.approximate(START_VELOCITY, owner)
 
 
