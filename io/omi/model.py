@@ -17,6 +17,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard, TypeVar
 
+from .unit_values import NO_UNIT_VALUES, UnitValues
+
 # The extension names, one home each (reader and writer re-export them as BODY, SHAPE, JOINT, ...).
 SHAPE_EXTENSION = "OMI_physics_shape"
 BODY_EXTENSION = "OMI_physics_body"
@@ -349,11 +351,12 @@ class NodePhysics:
     joint: Joint | None = None
     unknown: Unknown = NOTHING_UNKNOWN  # of the node-level body extension object (beside motion, collider, ...)
     gravity: GravityVolume | None = None  # only on a base trigger (OMI_physics_gravity)
+    extensions: UnitValues = NO_UNIT_VALUES  # extension units' values (vehicles, seats, spawn points, ...)
 
     @property
     def is_empty(self) -> bool:
         return self.motion is None and self.collider is None and self.trigger is None and self.joint is None \
-            and self.gravity is None
+            and self.gravity is None and not self.extensions
 
 
 # Every message the add-on writes to the glTF log starts with LOG_PREFIX; one that reports a failed
@@ -387,6 +390,7 @@ class PhysicsDocument:
     revisions: set[str] = field(default_factory=set)  # which spec revisions the file used
     unknown: dict[str, Unknown] = field(default_factory=dict)  # extension name -> its document-level unknown keys
     gravity: WorldGravity | None = None  # the document-level OMI_physics_gravity
+    extensions: dict[str, Any] = field(default_factory=dict)  # extension units' document-level values, by unit
 
     def warn(self, pointer: str, message: str, severity: Severity = "warning") -> None:
         self.issues.append(Issue(pointer, message, severity))

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..dialects import gravity as gravity_unit
+from ..dialects import registry
 from ..dialects.fields import Field
 from ..dialects.omi import OMI
 from ..json_types import get, sequence_items
@@ -209,6 +210,10 @@ def canonical_physics(gltf: Mapping[str, Any]) -> dict[str, Any]:
         entry = {"motion": _motion(physics.motion), "collider": _collider(physics.collider, gltf),
                  "trigger": _trigger(physics.trigger, gltf, paths), "joint": _joint(physics.joint, paths),
                  "gravity": _volume(physics.gravity, gltf)}
+        for name, value in physics.extensions.items():  # each extension unit's own form
+            unit = registry.extension_unit(name)
+            if unit is not None and unit.canonical is not None:
+                entry[name] = unit.canonical(value, paths)
         nodes[paths.get(index, f"#{index}")] = {key: value for key, value in entry.items() if value is not None}
     found: dict[str, Any] = {MARKER: 1, "nodes": dict(sorted(nodes.items()))}
     world = _world(doc.gravity)

@@ -8,6 +8,7 @@ one first, so the built-in units are there.
 
 from __future__ import annotations
 
+from .. import units
 from ..checks import schema, schema_khr
 from ..read import khr as read_khr
 from ..read import omi as read_omi
@@ -20,13 +21,15 @@ KHR = khr.KHR
 
 registry.register(registry.DialectUnit(
     OMI, read_omi.read, write_omi.node_extensions, default=True,
-    schema_check=lambda document, spec_dir, legacy: schema.schema_errors(document, spec_dir, allow_legacy=legacy)))
+    schema_check=lambda document, spec_dir, legacy: [*schema.schema_errors(document, spec_dir, allow_legacy=legacy),
+                                                     *registry.unit_schema_errors(document, omi.NAME)]))
 registry.register(registry.DialectUnit(
     KHR, read_khr.read, write_khr.node_extensions_khr,
     schema_check=lambda document, _spec_dir, _legacy: schema_khr.khr_schema_errors(document)))
 
 registry.register(registry.ExtensionUnit(
-    gravity.GRAVITY, omi.NAME, gravity.read_gravity, write_node=gravity.node_json,
+    gravity.GRAVITY, omi.NAME, gravity.read_gravity,
+    write_node=lambda node, refs, at, issues: gravity.node_json(node, refs.item, refs.shape, at, issues),
     write_document=lambda doc, out, issues: gravity.write_world(doc, out, omi.NAME, issues),
     node_losses=gravity.khr_losses, document_losses=gravity.khr_world_loss))
 
@@ -44,3 +47,5 @@ registry.register(registry.Target(
                                         "shapes in Godot's form; what Godot ignores is reported", (omi.NAME,),
     transform=lambda document, issues: (issues if issues is not None else []).extend(godot.to_godot(document)),
     recognise=lambda document: bool(godot.mesh_children(document))))
+
+units.register_all()  # the extension units of io/omi/units, after the dialect that carries them

@@ -74,6 +74,7 @@ class Field:
     size: int = 1
     minimum: float | None = None
     exclusive_minimum: float | None = None
+    maximum: float | None = None  # "number"/"vector": above it the read default is used (reported)
     choices: tuple[str, ...] = ()
     what: str = ""
     absent: Any = SAME
@@ -120,11 +121,13 @@ def read_field(spec: Field, container: Mapping[str, Any], at: Where, issues: Iss
     where = join(at, spec.key)
     default = spec.read_default
     if spec.kind == "number":
-        return float_or(value, default, where, issues, minimum=spec.minimum,
-                        exclusive_minimum=spec.exclusive_minimum, what=spec.label)
+        number = float_or(value, default, where, issues, minimum=spec.minimum,
+                          exclusive_minimum=spec.exclusive_minimum, what=spec.label)
+        return _at_most(spec, number, default, where, issues)
     if spec.kind == "vector":
-        return vec_or(value, spec.size, default, where, issues, minimum=spec.minimum,
-                      exclusive_minimum=spec.exclusive_minimum, what=spec.label)
+        numbers = vec_or(value, spec.size, default, where, issues, minimum=spec.minimum,
+                         exclusive_minimum=spec.exclusive_minimum, what=spec.label)
+        return _at_most(spec, numbers, default, where, issues)
     if spec.kind == "choice":
         text = str_or(value, default, where, issues, spec.label)
         if text not in spec.choices:
@@ -152,6 +155,18 @@ def read_field(spec: Field, container: Mapping[str, Any], at: Where, issues: Iss
     raise ValueError(f"field {spec.key} of kind {spec.kind} is read by its item's own code")
 
 
+def _at_most(spec: Field, value: Any, default: Any, at: Where, issues: Issues) -> Any:
+    """`value` unless a number of it is above the Field's maximum (then the default, reported)."""
+    if spec.maximum is None or value is None or value is default:
+        return value
+    numbers = value if isinstance(value, tuple) else (value,)
+    if any(number > spec.maximum for number in numbers):
+        report(issues, at, f"{spec.label} {describe(list(numbers) if len(numbers) > 1 else numbers[0])} is above "
+               f"the maximum {spec.maximum:g}; using the default")
+        return default
+    return value
+
+
 def read_fields(fields: Iterable[Field], container: Mapping[str, Any], at: Where, issues: Issues) -> dict[str, Any]:
     """attr -> model value for every non-special field."""
     return {spec.attr: read_field(spec, container, at, issues) for spec in fields if spec.kind != "special"}
@@ -173,6 +188,8 @@ def finite(value: object) -> bool:
 def _within(spec: Field, number: float) -> bool:
     if spec.minimum is not None and number < spec.minimum:
         return False
+    if spec.maximum is not None and number > spec.maximum:
+        return False
     return spec.exclusive_minimum is None or number > spec.exclusive_minimum
 
 
@@ -188,7 +205,7 @@ def json_value(spec: Field, value: Any) -> Any:
         numbers = tuple(value)
         if len(numbers) != spec.size:
             return MISSING
-        bounded = spec.minimum is not None or spec.exclusive_minimum is not None
+        bounded = spec.minimum is not None or spec.exclusive_minimum is not None or spec.maximum is not None
         for number in numbers:
             if not finite(number) or (bounded and not _within(spec, number)):
                 return MISSING

@@ -19,20 +19,20 @@ from typing import Any, Literal
 from .. import model
 from ..json_types import escape_token, get, is_index
 from ..model import Issue
-from . import gravity
+from . import gravity, registry
 from .base import Dialect
 from .fields import Field
 from .khr import KHR
 from .omi import OMI
 
-ObjectModelType = Literal["float", "float3", "float4", "bool", "int", "float[]"]
+ObjectModelType = Literal["float", "float2", "float3", "float4", "bool", "int", "float[]"]
 ANIMATION_POINTER_EXTENSION = "KHR_animation_pointer"
 
 # Accessor type and component count each Object Model type is animated with (KHR_animation_pointer).
 # A float[] (line gravity points) is animated with SCALAR outputs, as many per key as the array holds.
-ACCESSOR_TYPES: dict[str, str] = {"float": "SCALAR", "float3": "VEC3", "float4": "VEC4", "bool": "SCALAR",
-                                  "int": "SCALAR", "float[]": "SCALAR"}
-COMPONENTS: dict[str, int] = {"float": 1, "float3": 3, "float4": 4, "bool": 1, "int": 1, "float[]": 1}
+ACCESSOR_TYPES: dict[str, str] = {"float": "SCALAR", "float2": "VEC2", "float3": "VEC3", "float4": "VEC4",
+                                  "bool": "SCALAR", "int": "SCALAR", "float[]": "SCALAR"}
+COMPONENTS: dict[str, int] = {"float": 1, "float2": 2, "float3": 3, "float4": 4, "bool": 1, "int": 1, "float[]": 1}
 DOCUMENT = ""  # PointerTemplate.array of a document-level extension's own value (`/extensions/<ext>/...`)
 
 _ITEM = "{}"
@@ -93,7 +93,8 @@ def _item(extension: str, array: str, path: str, kind: ObjectModelType, default:
 
 
 _TYPES: dict[tuple[str, int], ObjectModelType] = {
-    ("number", 1): "float", ("infinity", 1): "float", ("vector", 3): "float3", ("vector", 4): "float4",
+    ("number", 1): "float", ("infinity", 1): "float", ("vector", 2): "float2", ("vector", 3): "float3",
+    ("vector", 4): "float4",
     ("bool", 1): "bool"}
 
 
@@ -157,6 +158,28 @@ PHYSICS_EXTENSIONS: frozenset[str] = frozenset(
     {*model.ALL_EXTENSIONS, *(template.extension for template in ALL_POINTERS)})
 
 
+def node_rows(extension: str, fields: tuple[Field, ...], part: str, head: str = "") -> tuple[PointerTemplate, ...]:
+    """An extension unit's node-level rows: every number, vector and bool of `fields` (below `head/`)."""
+    return tuple(_node(extension, f"{head}{spec.key}", kind, spec.default, part=part, spec=spec)
+                 for spec, kind in _animatable(fields))
+
+
+def item_rows(extension: str, array: str, fields: tuple[Field, ...], part: str) -> tuple[PointerTemplate, ...]:
+    """An extension unit's rows of the items of one of its document-level arrays."""
+    return tuple(_item(extension, array, spec.key, kind, spec.default, part=part, spec=spec)
+                 for spec, kind in _animatable(fields))
+
+
+def all_pointers() -> tuple[PointerTemplate, ...]:
+    """Every Object Model row: the dialects', gravity's and the registered extension units'."""
+    return (*ALL_POINTERS, *registry.unit_pointers())
+
+
+def _physics_extensions() -> frozenset[str]:
+    units = {unit.name for unit in registry.extension_units()}
+    return PHYSICS_EXTENSIONS | units if units else PHYSICS_EXTENSIONS
+
+
 @dataclass(frozen=True)
 class PointerMatch:
     """A concrete pointer matched to its template: the node or item index, and nested array indices."""
@@ -177,16 +200,17 @@ def is_physics_pointer(pointer: str) -> bool:
     """True when the pointer leads into a physics extension (whether or not the Object Model lists it)."""
     tokens = split(pointer) or []
     if len(tokens) >= 4 and tokens[0] == "nodes" and tokens[2] == "extensions":
-        return tokens[3] in PHYSICS_EXTENSIONS
-    return len(tokens) >= 2 and tokens[0] == "extensions" and tokens[1] in PHYSICS_EXTENSIONS
+        return tokens[3] in _physics_extensions()
+    return len(tokens) >= 2 and tokens[0] == "extensions" and tokens[1] in _physics_extensions()
 
 
-def match(pointer: str, templates: tuple[PointerTemplate, ...] = ALL_POINTERS) -> PointerMatch | None:
-    """The template a concrete pointer instantiates, or None when it names no Object Model property."""
+def match(pointer: str, templates: tuple[PointerTemplate, ...] | None = None) -> PointerMatch | None:
+    """The template a concrete pointer instantiates (among `templates`, default all), or None when it names no
+    Object Model property."""
     tokens = split(pointer)
     if tokens is None:
         return None
-    for template in templates:
+    for template in all_pointers() if templates is None else templates:
         pattern = [*_head(template)[1:], *template.path]
         if len(pattern) != len(tokens):
             continue
@@ -260,7 +284,7 @@ def leaves(extension: str, array: str | None, content: object) -> dict[tuple[str
     of a document-level array. Keys are (template text, nested indices); absent keys give their default,
     and values with no default that are absent are left out."""
     found: dict[tuple[str, tuple[int, ...]], Any] = {}
-    for template in ALL_POINTERS:
+    for template in all_pointers():
         if template.extension != extension or template.array != array:
             continue
         for nested in _nested_indices(content, template.path):

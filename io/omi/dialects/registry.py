@@ -14,16 +14,21 @@ target list iterate this registry; no other module spells a dialect's name. Thre
   target = the OMI dialect + a rewrite of what Godot's importer reads differently) and an optional
   `recognise` for the import side (a document this target wrote). `number` is the export dialog's
   stable enum number (stored in .blend files: never reuse one).
-- `ExtensionUnit`: an extension carried by one dialect (`OMI_physics_gravity`: document level and node
-  level). `read` runs after any dialect's reading, with the document-level shapes that dialect read when
-  it is the carrying one (else none); `write_node` gives a node's object of the extension (or MISSING),
-  called by the carrying dialect's node writer with a `shape_ref` that places a shape; `write_document`
-  writes its document-level part into the output and returns the names it wrote (extensionsUsed). Another
-  dialect's writers name what they cannot hold through `node_losses` and `document_losses`.
+- `ExtensionUnit`: an extension carried by one dialect (`OMI_physics_gravity`, the vehicle, seat and spawn
+  point units of `io/omi/units`). `read` runs after any dialect's reading, with the document-level shapes
+  that dialect read when it is the carrying one (else none); `write_node` gives a node's object of the
+  extension (or MISSING), called by the carrying dialect's node writer with `Refs` that place a shape, a
+  document-level item, a node or a mesh; `arrays` are the document-level arrays the extension object holds
+  (the writer deduplicates what `write_node` hands to `refs.item` into them); `write_document` writes
+  any other document-level part and returns the names it wrote (extensionsUsed). Another dialect's writers
+  name what they cannot hold through `node_losses` and `document_losses`, an engine target through
+  `engine_loss`. `pointers` are its Object Model rows, `canonical` its part of the canonical form,
+  `schema_check` checks a written file against its own schemas.
 
-A new unit is one module that builds its value and calls `register`; the built-in ones are imported by
-`dialects/builtin.py` (one line each; a test module registers its own, see tests/unit/toy_dialect.py).
-This module imports no unit, so any module may import it.
+A new unit is one module that builds its value and calls `register`; the built-in dialects and targets are
+registered by `dialects/builtin.py`, the extension units by `units.register_all()` (one line each; a test
+module registers its own, see tests/unit/toy_dialect.py). This module imports no unit, so any module may
+import it.
 """
 
 from __future__ import annotations
@@ -97,16 +102,36 @@ ShapeRef = Callable[[Shape], tuple[bool, Any]]  # a shape -> (usable, what stand
 
 
 @dataclass(frozen=True)
+class Refs:
+    """What a node writer hands an extension unit: what stands for the index of a document-level item
+    (`item(array, json)`), of a shape (`shape(shape)` -> (usable, index)), of a node and of a mesh."""
+
+    item: Ref
+    shape: ShapeRef
+    node: Callable[[NodeRef], Any]
+    mesh: Callable[[MeshRef], Any]
+
+
+# (document, node index -> name path) -> the unit's document-level or node-level part of the canonical form
+Canonical = Callable[[Any, Mapping[int, str]], Any]
+
+
+@dataclass(frozen=True)
 class ExtensionUnit:
     """An extension carried by one dialect's reader and writer (document-level and/or node-level)."""
 
     name: str  # the glTF extension name
     dialect: str  # the dialect unit that carries it
     read: Callable[[Mapping[str, Any], PhysicsDocument, Sequence[Shape | None]], None]
-    write_node: Callable[[NodePhysics, Ref, ShapeRef, Where, Issues], Any] | None = None  # MISSING: none
+    write_node: Callable[[NodePhysics, Refs, Where, Issues], Any] | None = None  # MISSING: none
     write_document: Callable[[PhysicsDocument, dict[str, Any], Issues], tuple[str, ...]] | None = None
     node_losses: Callable[[NodePhysics, Where], list[Issue]] | None = None  # what another dialect drops
     document_losses: Callable[[PhysicsDocument], list[Issue]] | None = None
+    arrays: tuple[str, ...] = ()  # document-level arrays of the extension object, filled through `Refs.item`
+    pointers: tuple[Any, ...] = ()  # its Object Model rows (`pointers.PointerTemplate`; that module imports this)
+    canonical: Canonical | None = None  # a node's value in the canonical form (None: not compared)
+    schema_check: Callable[[Any], list[Issue]] | None = None  # a written document against its schemas
+    engine_loss: str = ""  # what an engine target's core ignores of it, e.g. "seats"; "" when it reads it
 
 
 _DIALECTS: dict[str, DialectUnit] = {}
@@ -176,6 +201,26 @@ def extensions_of(dialect: str) -> tuple[ExtensionUnit, ...]:
 def extension_units() -> tuple[ExtensionUnit, ...]:
     """Every extension unit, in registration order."""
     return tuple(_EXTENSIONS.values())
+
+
+def extension_unit(name: str) -> ExtensionUnit | None:
+    return _EXTENSIONS.get(name)
+
+
+def unit_pointers() -> tuple[Any, ...]:
+    """Every extension unit's Object Model rows."""
+    return tuple(row for unit in _EXTENSIONS.values() for row in unit.pointers)
+
+
+def array_homes(dialect: str) -> dict[str, str]:
+    """Document-level array -> the extension unit (of `dialect`) whose object holds it."""
+    return {array: unit.name for unit in extensions_of(dialect) for array in unit.arrays}
+
+
+def unit_schema_errors(document: Any, dialect: str) -> list[Issue]:
+    """The findings of the schema checks of `dialect`'s extension units."""
+    return [found for unit in extensions_of(dialect) if unit.schema_check is not None
+            for found in unit.schema_check(document)]
 
 
 def owned_names(dialect: str) -> tuple[str, ...]:

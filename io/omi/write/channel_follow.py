@@ -89,7 +89,7 @@ class _Follower:
         """The pointer of the same value in the written document, or None when it has no single place."""
         found = pointers.match(pointer, self.source_templates)
         if found is None:
-            return None if pointers.match(pointer, pointers.ALL_POINTERS) is not None else pointer
+            return None if pointers.match(pointer) is not None else pointer
         target = self.target_rows.get(_row_key(self.source_dialect, found.template))
         if target is None:
             return None

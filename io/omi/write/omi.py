@@ -148,10 +148,11 @@ def node_extensions(
         joint = _joint_json(node.joint, ref, node_ref, joint_at, issues, dialect=dialect)
         if joint is not None:
             result[dialect.joint_extension] = joint
-    for extension in registry.extensions_of(dialect.name):  # e.g. a gravity volume
+    refs = registry.Refs(ref, lambda shape: _shape_ref(shape, ref, mesh_ref, at, issues, dialect=dialect),
+                         node_ref, mesh_ref)
+    for extension in registry.extensions_of(dialect.name):  # e.g. a gravity volume, a seat
         if extension.write_node is not None:
-            value = extension.write_node(node, ref, lambda shape: _shape_ref(shape, ref, mesh_ref, at, issues,
-                                                                             dialect=dialect), at, issues)
+            value = extension.write_node(node, refs, at, issues)
             if value is not MISSING:
                 result[extension.name] = value
     return result

@@ -64,7 +64,8 @@ class ItemArrays:
 
     def __init__(self, *, explicit_empty_shapes: bool = False, dialect: Dialect = OMI) -> None:
         self.dialect = dialect
-        self.arrays: dict[str, list[dict[str, Any]]] = {kind: [] for kind in dialect.homes}
+        self.homes = {**dialect.homes, **registry.array_homes(dialect.name)}  # extension units' arrays too
+        self.arrays: dict[str, list[dict[str, Any]]] = {kind: [] for kind in self.homes}
         self._seen: dict[tuple[str, str], int] = {}
         self._explicit_empty_shapes = explicit_empty_shapes
 
@@ -81,8 +82,9 @@ class ItemArrays:
     def by_extension(self) -> dict[str, dict[str, list[dict[str, Any]]]]:
         """{extension: {array key: items}} for the non-empty arrays, in the dialect's order."""
         found: dict[str, dict[str, list[dict[str, Any]]]] = {}
-        for extension in self.dialect.extensions:
-            content = {kind: self.arrays[kind] for kind in self.dialect.arrays_of(extension) if self.arrays[kind]}
+        for extension in dict.fromkeys(self.homes.values()):
+            content = {kind: self.arrays[kind] for kind, home in self.homes.items() if home == extension
+                       and self.arrays[kind]}
             if content:
                 found[extension] = content
         return found
@@ -178,7 +180,8 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
     document_extensions = out.get("extensions")
     if isinstance(document_extensions, dict):
         for name in owned:
-            if not any(name in unit.tables.extensions for unit in units):
+            if not any(name in unit.tables.extensions or name in registry.array_homes(unit.name).values()
+                       for unit in units):
                 document_extensions.pop(name, None)
     for unit in units:
         dialect, dialect_name = unit.tables, unit.name
@@ -195,9 +198,10 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
                 node_json["extensions"] = {}
             node_json["extensions"].update(extensions)
             used.update(extensions)
-        for name in dialect.extensions:
+        for name in dict.fromkeys((*dialect.extensions, *items.homes.values())):
             kept = doc.unknown.get(name)
-            if _set_document_extension(out, name, items.arrays, dialect.arrays_of(name),
+            keys = [kind for kind, home in items.homes.items() if home == name]
+            if _set_document_extension(out, name, items.arrays, keys,
                                        kept if kept is not None and kept.dialect == dialect_name else None,
                                        dialect=dialect, issues=issues):
                 used.add(name)
