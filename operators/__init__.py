@@ -3,6 +3,7 @@
 import bpy
 
 from . import (
+    adopt_peers,
     assign,
     body,
     copy,
@@ -20,7 +21,8 @@ from . import (
 )
 
 _CLASSES: tuple[type, ...] = (
-    *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES, *gravity.CLASSES, *joint.CLASSES,
+    *adopt_peers.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES,
+    *gravity.CLASSES, *joint.CLASSES,
     *joint_pivot.CLASSES, *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES,
     *validate.CLASSES,
 )

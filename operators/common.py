@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 import bpy
 
+from ..io.omi import named
 from ..properties import object_physics
 
 # The base of an operator mixin (a class whose users also subclass bpy.types.Operator): the type checker sees
@@ -37,13 +38,7 @@ def in_object_mode(context: bpy.types.Context) -> bool:
     return getattr(context, "mode", 'OBJECT') == 'OBJECT'
 
 
-def plural(count: int, noun: str) -> str:
-    """'1 body', '3 bodies', '2 colliders'."""
-    if count == 1:
-        return f"{count} {noun}"
-    if noun.endswith("y") and noun[-2:-1] not in "aeiou":
-        return f"{count} {noun[:-1]}ies"
-    return f"{count} {noun}es" if noun.endswith(("s", "sh", "ch", "x")) else f"{count} {noun}s"
+plural = named.plural  # one home: the export and import messages count the same way
 
 
 def uses(count: int) -> str:

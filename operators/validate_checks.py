@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import bmesh
 import bpy
 
+from ..io.blender.adopt import peer_findings
 from ..io.omi.conventions import HULL_VERTEX_LIMIT
 from ..properties import gravity_checks, library, object_physics, scene_physics
 from ..properties.shape import MESH_SHAPES, ROUND_SHAPES, OMIShapeSettings
@@ -227,10 +228,23 @@ def _check_filters(scene: bpy.types.Scene, problems: list[Problem]) -> None:
                 "it is exported as 'collide with all'")))
 
 
+def _check_peers(objects: list[bpy.types.Object], problems: list[Problem]) -> None:
+    """What the file cannot hold as the artist set it up: another add-on's settings, Blender's damping."""
+    for found in peer_findings.unadopted(objects):
+        problems.append(Problem(found.obj.name, "PEER_NOT_ADOPTED", (
+            f"carries {found.peer} physics settings that export does not read; {peer_findings.ADOPT_HINT}")))
+    for obj, linear, angular in peer_findings.damped(objects):
+        problems.append(Problem(obj.name, "BLENDER_DAMPING", (
+            f"Blender damps this body (translation {linear:.3g}, rotation {angular:.3g}); "
+            "glTF has no damping, so engines use their own"), 'INFO'))
+
+
 def check_objects(objects: Iterable[bpy.types.Object], scene: bpy.types.Scene,
                   depsgraph: bpy.types.Depsgraph | None = None) -> list[Problem]:
     """Every problem of the objects' OMI settings, errors first, then by object name."""
     problems: list[Problem] = []
+    objects = list(objects)
+    _check_peers(objects, problems)
     descendants = Descendants()
     members: set[str] | None = None  # compound trigger members, found once a gravity volume needs them
     for obj in objects:

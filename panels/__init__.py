@@ -2,7 +2,7 @@
 
 import bpy
 
-from . import gltf_dialogs, gravity, lists, overlay_legend, properties_editor, sidebar
+from . import gltf_dialogs, gravity, lists, overlay_legend, peers, properties_editor, sidebar
 
 _CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES, *gravity.CLASSES,
                              *overlay_legend.CLASSES)
@@ -12,9 +12,11 @@ def register() -> None:
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
     gltf_dialogs.register()
+    peers.register()
 
 
 def unregister() -> None:
+    peers.unregister()
     gltf_dialogs.unregister()
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)

@@ -11,7 +11,7 @@ from ..properties.body import MOTION_TYPE_ITEMS
 from ..properties.joint import JOINT_PRESET_ITEMS
 from ..properties.session import authoring_state
 from ..properties.shape import SHAPE_TYPE_ITEMS
-from . import draw, summary
+from . import draw, peers, summary
 from .base import PanelMixin, polled_scene
 from .draw import registered
 from .overlay_legend import draw_legend
@@ -31,6 +31,7 @@ class VIEW3D_PT_omi_physics(_Sidebar, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         selected = len(getattr(context, "selected_objects", ()) or ())
+        peers.draw_notice(layout, context)
         layout.label(text=f"{selected} selected", icon='RESTRICT_SELECT_OFF')
 
         layout.label(text="Body")

@@ -34,11 +34,6 @@ from ..tables.bullet import BULLET_COMBINE
 
 COLLISION_SYSTEM_NAME = "Collision Collection {}"
 MIN_THICKNESS = 0.01  # metres given to a flat side: OMI sizes must be > 0
-BLENDER_LINEAR_DAMPING = 0.04
-BLENDER_ANGULAR_DAMPING = 0.1
-# Damping the export does not name: none (what an import builds) and Blender's defaults (every new rigid body
-# has them; naming each would drown the rest). Neither dialect holds damping, so neither is written.
-UNNAMED_DAMPING = ((0.0, 0.0), (BLENDER_LINEAR_DAMPING, BLENDER_ANGULAR_DAMPING))
 
 @dataclass(frozen=True)
 class RigidBodyMesh:
@@ -141,11 +136,7 @@ def _motion(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject,
         warn(issues, obj, "its rigid body has 'Dynamic' off, so it only follows its animation: exported as "
               "kinematic", "info")
         return _KINEMATIC
-    damping = (rigid_body.linear_damping, rigid_body.angular_damping)
-    if not any(all(math.isclose(value, usual, abs_tol=1e-6) for value, usual in zip(damping, pair, strict=True))
-               for pair in UNNAMED_DAMPING):
-        warn(issues, obj, f"its rigid body damping (translation {damping[0]:.3g}, rotation {damping[1]:.3g}) is in "
-              "neither OMI nor KHR and was not exported: engines simulate the body undamped")
+    # damping (in neither OMI nor KHR) is named once for the whole export: peer_findings.damped
     # The newest stubs type bpy_prop_array without items (not iterable): three switches each.
     if any(cast("Iterable[bool]", obj.lock_location)) or any(cast("Iterable[bool]", obj.lock_rotation)):
         warn(issues, obj, "its transform locks keep it from moving or turning in Blender's simulation; OMI has "

@@ -303,7 +303,7 @@ class Builder:
         kind = collision_shape(shape.shape)
         if cast(bpy.types.ID, rigid.id_data).get(GENERATED) == "shape hull":  # id_data: the object holding it
             kind = 'CONVEX_HULL'
-        if is_tapered(shape.shape):
+        if kind == 'CONVEX_HULL' and is_tapered(shape.shape):  # a cone is Blender's own CONE: exact
             self.report.cannot(TAPERED, shape.carrier)
         rigid.collision_shape = kind  # type: ignore[assignment]  # one of Blender's names (collision_shape); the newest stubs want the Literal
         if kind in ('CONVEX_HULL', 'MESH'):

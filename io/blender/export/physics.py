@@ -28,6 +28,7 @@ from ...omi import model
 from ...omi.dialects import registry, unknown_keys
 from ...omi.dialects.godot import NAME as GODOT_TARGET
 from ...omi.write import writer
+from ..adopt import peer_findings
 from ..animation import static_values
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
@@ -125,6 +126,7 @@ class PhysicsExport:
         # animated properties hold the file's static values the import kept (static_values: issue #27)
         with collector_paused(), static_values.held([bl_scene, *(obj for _node, obj in records)]):
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
+        self.report(peer_findings.findings(obj for _node, obj in records))
 
     # --- finishing ---------------------------------------------------------------------------------
 

@@ -30,12 +30,19 @@ LOCKS = "omi_physics_locks"  # on a body: the transform locks the build set for 
 BUILT = "omi_built"  # on an object with a rigid body: what the last build wrote into it (builder/built_values)
 STATIC_VALUES = "omi_static_values"  # on a datablock with imported physics keys: the file's static values (JSON)
 DRIVEN = "omi_velocity_drivers"  # on a kinematic body: its delta transforms are driven at its velocity
-PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, STATIC_VALUES, DRIVEN)
+ADOPTED = "omi_adopted"  # on an object whose other add-on's physics settings were adopted: that add-on's name
+PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, STATIC_VALUES, DRIVEN,
+                      ADOPTED)
 
 
 def is_generated(id_data: bpy.types.ID) -> bool:
     """True for objects and meshes generated for Blender's simulation: export skips them, clear deletes them."""
     return id_data.get(GENERATED) is not None
+
+
+def is_adopted(obj: bpy.types.Object) -> bool:
+    """True once Adopt turned the object's other add-on's settings into this add-on's (adopt/peer_props)."""
+    return obj.get(ADOPTED) is not None
 
 
 def is_shape_mesh(obj: bpy.types.Object) -> bool:
