@@ -42,6 +42,8 @@ def test_world_gravity_sets_the_scene_gravity(spec_dir, omi_addon, tmp_path):
     assert tuple(scene.gravity) == (0.0, 0.0, 0.0) and scene.use_gravity  # the file's 0 m/s^2
     notes = [text for _level, text in imported.messages]
     assert any("sets the scene's gravity to (0, 0, 0)" in text for text in notes), notes
+    named = [text for text in imported.notes if "gravity volumes (" in text]  # Blender simulates none of them
+    assert len(named) == 1 and "pull nothing" in named[0], imported.notes
     exported = export_support.export(tmp_path, "scene", "GLTF_SEPARATE")
     assert exported.gltf["extensions"][GRAVITY] == {"gravity": 0.0}
 

@@ -41,7 +41,7 @@ from ..tables.markers import is_generated
 from . import built_values, collision_filters
 from .inputs import ObjectPhysics, PhysicsOf, Switches
 from .plan import PlannedBody, children_map, plan_bodies, rigid_body_owner, rigid_object
-from .report import TRIGGERS, Report
+from .report import GRAVITY_VOLUMES, TRIGGERS, Report
 from .steps import Builder
 from .world import clear_rigid_bodies
 
@@ -99,6 +99,9 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             joints.append(obj)
         if parts.trigger:
             report.cannot(TRIGGERS, obj)
+            found = switches.physics(obj)
+            if found is not None and found.physics.gravity is not None:
+                report.cannot(GRAVITY_VOLUMES, obj)
     bodies = plan_bodies(kept, children_map(), switches)
     if not bodies and not joints:
         report.finish()

@@ -34,6 +34,7 @@ from .plan import (
 from .report import (
     BAKED_SCALE,
     FRICTION_COMBINE,
+    RESTITUTION,
     RESTITUTION_COMBINE,
     STATIC_FRICTION,
     TAPERED,
@@ -323,6 +324,8 @@ class Builder:
             self.report.cannot(FRICTION_COMBINE, body.owner)
         if material.restitution_combine != BULLET_COMBINE:
             self.report.cannot(RESTITUTION_COMBINE, body.owner)
+        if material.restitution > 0.0:
+            self.report.approximate(RESTITUTION, body.owner)
         if not math.isclose(material.static_friction, material.dynamic_friction, abs_tol=1e-6):
             self.report.cannot(STATIC_FRICTION, body.owner)
         return material
