@@ -7,10 +7,12 @@ into those values (with `properties/convert`), as the Sync operators do.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import bpy
 
 from ..properties import convert, object_physics, scene_physics
+from . import kept_extensions
 from .blender.export.parts import Derived
 from .omi import model
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
@@ -44,6 +46,11 @@ class TaggedSettings:
                 found.append(f"object {obj.name!r}: its physics is not exported, because the exporter leaves "
                              f"out {obj.type.lower()}s (turn on Include > {option[1]})")
         return found
+
+    @staticmethod
+    def kept_extensions(obj: bpy.types.Object) -> dict[str, Any]:
+        """The node extensions kept verbatim from an imported file (io/kept_extensions.py)."""
+        return kept_extensions.of_object(obj)
 
     @staticmethod
     def document_unknown(bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:

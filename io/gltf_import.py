@@ -13,7 +13,7 @@ import bpy
 
 from ..properties import scene_physics
 from ..properties.session import list_problems
-from . import animation_import, godot_layout
+from . import animation_import, godot_layout, kept_extensions
 from .blender import import_repair, recursion_room
 from .blender.builder import world
 from .blender.export import structure_moves
@@ -80,6 +80,11 @@ class glTF2ImportUserExtension:
         """Write the settings into the created objects and build the Blender rigid bodies."""
         if self.plan is not None and self.plan.doc.gravity is not None:
             self.issues.extend(world_gravity.to_scene(self.plan.doc.gravity, bl_scene))
+        try:
+            if self.plan is not None:  # a file without physics may hold extensions nobody here reads
+                self.issues.extend(kept_extensions.keep(gltf, self.plan.objects(gltf)))
+        except Exception as error:
+            self._failed(gltf, "keeping the extensions it does not read", error)
         try:
             if self.plan is not None and self.plan.doc.nodes:
                 with collector_paused():

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import bpy
 
-from . import body, gravity, joint, migrate, scene, session, shape
+from . import body, gravity, joint, migrate, scene, session, shape, unit_bindings, units
 from . import object as object_settings
 
 # Dependencies first: a PropertyGroup must be registered before one that points at it.
 _CLASSES: tuple[type, ...] = (*shape.CLASSES, *gravity.CLASSES, *body.CLASSES, *joint.CLASSES, *scene.CLASSES,
-                           *object_settings.CLASSES, *session.CLASSES)
+                           units.OMIUnitSettings, *object_settings.CLASSES, *session.CLASSES)
 
 
 def object_physics(obj: bpy.types.Object) -> object_settings.OMIObjectSettings:
@@ -30,6 +30,10 @@ def _add_setting(owner: type[bpy.types.ID], name: str, group: type[bpy.types.Pro
 
 def register() -> None:
     for cls in _CLASSES:
+        if cls is units.OMIUnitSettings:
+            bpy.utils.register_class(cls)
+            unit_bindings.register()  # each unit's settings below it, before the object settings point at it
+            continue
         bpy.utils.register_class(cls)
     _add_setting(bpy.types.Object, "omi_physics", object_settings.OMIObjectSettings)
     _add_setting(bpy.types.Scene, "omi_physics", scene.OMISceneSettings)
@@ -46,3 +50,5 @@ def unregister() -> None:
             del owner.omi_physics
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)
+        if cls is units.OMIUnitSettings:
+            unit_bindings.unregister()

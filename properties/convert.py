@@ -20,7 +20,7 @@ from mathutils import Euler, Matrix
 from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.blender.tables import axes
 from ..io.omi import model
-from . import library, object_physics, scene_physics
+from . import library, object_physics, scene_physics, units
 from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI, OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .convert_common import issue as _issue
 from .convert_common import kept
@@ -38,7 +38,7 @@ _MESH_LIKE_TYPES = {'MESH', 'CURVE', 'SURFACE', 'META', 'FONT'}
 def is_tagged(obj: bpy.types.Object) -> bool:
     """True when the object has any OMI part enabled."""
     settings = getattr(obj, "omi_physics", None)
-    return bool(settings is not None and settings.has_physics)
+    return bool(settings is not None and (settings.has_physics or units.has_values(obj)))
 
 
 def object_scene(obj: bpy.types.Object) -> bpy.types.Scene:
@@ -198,6 +198,7 @@ def node_from_object(obj: bpy.types.Object, issues: list[model.Issue] | None = N
         joint=joint_to_model(settings.joint, obj, issues) if settings.use_joint else None,
         unknown=kept(settings.body_unknown_json),
         gravity=gravity_to_model(settings.gravity, obj, shape_to_model, issues) if settings.use_gravity else None,
+        extensions=units.values_from_object(obj),
     )
 
 
@@ -356,6 +357,7 @@ def apply_node_to_object(node: model.NodePhysics, obj: bpy.types.Object, *, scen
     if node.joint is not None:
         apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node, issues=issues)
     apply_gravity(node.gravity, settings, obj, shape_values, resolve_mesh=resolve_mesh, issues=issues)
+    units.apply_values(node.extensions, obj, resolve_node)
 
 
 # --- document-level keys kept from imported files -------------------------------------------------------

@@ -9,6 +9,7 @@ from .body import OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .gravity import OMIGravitySettings
 from .joint import OMIJointSettings
 from .migrate import SETTINGS_VERSION
+from .units import OMIUnitSettings
 
 
 class OMIObjectSettings(bpy.types.PropertyGroup):
@@ -46,6 +47,7 @@ class OMIObjectSettings(bpy.types.PropertyGroup):
     )
     gravity: PointerProperty(type=OMIGravitySettings)
     body_unknown_json: StringProperty(options={'HIDDEN'})  # the body extension object's keys beside its parts
+    units: PointerProperty(type=OMIUnitSettings)  # the extension units' settings (properties/units.py)
 
     @property
     def has_physics(self) -> bool:

@@ -88,7 +88,8 @@ class Output:
         for name, content in extensions.items():
             self.node_extensions_used.add(name)
             trigger = content.get("trigger")
-            if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger):
+            if name == writer.JOINT or MESH_CARRIER_KEY in content or (trigger is not None and "nodes" in trigger) \
+                    or any(isinstance(value, NodeSlot) for value in content.values()):  # a unit's node reference
                 self.pending.append((carrier.node, name, content, carrier.obj.name))
         if carrier.meshes:
             put(carrier.node, extensions)

@@ -5,7 +5,7 @@ PropertyGroups itself).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -13,6 +13,7 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
+from ...omi.unit_values import NO_UNIT_VALUES, UnitValues
 from ..adopt.from_constraints import ConstraintJoint
 
 # Collision-only meshes ride in their shape node's extension dict under this key so that the exporter's
@@ -75,6 +76,7 @@ class Carrier:
     meshes: list[Any] = field(default_factory=list)
     unknown: model.Unknown = model.NOTHING_UNKNOWN  # the body extension object's kept keys (of the object's node)
     gravity: model.GravityVolume | None = None  # on the node that carries the object's trigger
+    extensions: UnitValues = NO_UNIT_VALUES  # extension units' values (of the object's node)
 
 
 class SettingsReader(Protocol):
@@ -102,6 +104,17 @@ class SettingsReader(Protocol):
 
 def node_ref(value: Any) -> Any:
     return value if isinstance(value, NodeSlot) else None
+
+
+def object_node_ref(nodes_of: Mapping[Any, Any], slot: Callable[[Any], NodeSlot]) -> Callable[[Any], Any]:
+    """`node_ref` that also takes an object (a unit's node reference, e.g. a pilot seat): its node's slot, None
+    when the object is not exported."""
+    def resolve(value: Any) -> Any:
+        if isinstance(value, bpy.types.Object):
+            node = nodes_of.get(value)
+            return None if node is None else slot(node)
+        return node_ref(value)
+    return resolve
 
 
 def mesh_ref(value: Any) -> Any:

@@ -53,6 +53,8 @@ class PhysicsExport:
         self.target: str = str(getattr(tagged, "export_target", respell.home().name.lower()))  # see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
+        self._kept_of = getattr(tagged, "kept_extensions", None)
+        self._kept: list[tuple[Any, dict[str, Any]]] = []
         # The session's helpers, one job each: what was asked, what goes into the document, the messages, the
         # animated values.
         self.options = Options(export_settings, tagged, self.dialects, bool(tagged.export_rigid_bodies), bl_scene)
@@ -114,6 +116,9 @@ class PhysicsExport:
     def record(self, node: Any, obj: bpy.types.Object | None, node_world: Matrix | None = None) -> None:
         if self.enabled and obj is not None:
             self._records.append((node, obj))
+            kept = self._kept_of(obj) if self._kept_of is not None else None
+            if kept:  # extensions of an imported file nobody here reads: written back as they were
+                self._kept.append((node, kept))
             if node_world is not None:
                 self.output.node_worlds[obj] = node_world
 
@@ -149,6 +154,12 @@ class PhysicsExport:
     def _finish(self, gltf: Any) -> None:
         for node, extensions in self.output.late:
             put(node, extensions)
+        for node, kept in self._kept:
+            node.extensions = node.extensions or {}
+            for name, value in kept.items():
+                node.extensions.setdefault(name, value)
+                if name not in gltf.extensions_used:
+                    gltf.extensions_used.append(name)
         node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
         mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
         for node, name, content, obj_name in self.output.pending:
@@ -161,6 +172,8 @@ class PhysicsExport:
                     node.extensions.pop(name, None)
                 else:
                     content["connectedNode"] = index
+            else:
+                self._unit_slots(node, name, content, node_index, obj_name)
             trigger = content.get("trigger") if name == writer.BODY else None
             if trigger and "nodes" in trigger:
                 members = [node_index.get(id(slot.node)) for slot in trigger["nodes"]]
@@ -200,6 +213,18 @@ class PhysicsExport:
                     self.warn(f"some animated values have no {', '.join(unit.name for unit in others)} spelling: "
                               f"the {home} physics is written too, for their channels (an export target with "
                               "both)")
+
+    def _unit_slots(self, node: Any, name: str, content: dict, node_index: dict[int, int], obj_name: str) -> None:
+        """An extension unit's node references (e.g. a pilot seat) become indices; one whose node the exporter
+        removed is left out, said."""
+        for key, value in list(content.items()):
+            if isinstance(value, NodeSlot):
+                index = node_index.get(id(value.node))
+                if index is None:
+                    self.warn(f"object {obj_name!r}: {name} {key} names a node the exporter removed; left out")
+                    del content[key]
+                else:
+                    content[key] = index
 
     def passthrough(self, gltf: Any) -> tuple[str, ...]:
         """The physics extensions the exporter may write as they are, without its clean-up passes (Blender

@@ -23,7 +23,7 @@ from . import gltf_meshes, joint_nodes, node_frames
 from .messages import Messages
 from .options import Options
 from .output import Output
-from .parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, node_ref
+from .parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, object_node_ref
 from .shared_json import RememberedJson
 
 _Result = TypeVar("_Result")  # what a guarded step returns
@@ -128,6 +128,8 @@ class SceneWrite:
         physics = derived.physics
         if physics.unknown:
             self.carrier(node, obj).unknown = physics.unknown
+        if physics.extensions:
+            self.carrier(node, obj).extensions = physics.extensions
         if physics.motion is not None:
             self.carrier(node, obj).motion = physics.motion
         if physics.collider is not None:
@@ -335,12 +337,14 @@ class SceneWrite:
         if trigger is not None and trigger.shape is None:
             trigger = self._members(carrier)
         part = model.NodePhysics(motion=carrier.motion, collider=carrier.collider, trigger=trigger,
-                                 joint=carrier.joint, unknown=carrier.unknown, gravity=carrier.gravity)
+                                 joint=carrier.joint, unknown=carrier.unknown, gravity=carrier.gravity,
+                                 extensions=carrier.extensions)
         if part.is_empty:
             return
         tracked = self._track_animation(carrier, part)
         # The common cases, written once per distinct value (a body of motion and collider; a joint's own node)
         if tracked is None and trigger is None and not carrier.unknown and carrier.gravity is None \
+                and not carrier.extensions \
                 and (carrier.joint is None or (carrier.motion is None and carrier.collider is None)):
             extensions: dict[str, dict[str, Any]] = {}
             for key, value in (("motion", carrier.motion), ("collider", carrier.collider)):
@@ -356,7 +360,8 @@ class SceneWrite:
             self.out.note_kept(part)
             issues: list[model.Issue] = []
             ref = self.out.ref if tracked is None else tracked[1]
-            extensions = writer.node_extensions(part, ref, node_ref, mesh_ref, issues)
+            extensions = writer.node_extensions(part, ref, object_node_ref(self.nodes_of, self.out.node_slot),
+                                                mesh_ref, issues)
             self.say.report(issues, carrier.obj)
             if tracked is not None:
                 self._guarded_animation(carrier, lambda: self.animation.written(

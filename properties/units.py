@@ -1,0 +1,202 @@
+"""The Blender binding of the extension units (io/omi/units): one typed PropertyGroup per unit, made from
+the unit's Field tables (keys, defaults and bounds have their one home there), hung below
+`Object.omi_physics.units.<attr>`, and the two directions between it and the unit's model value.
+
+A unit's `properties/<unit>.py` declares its `Binding` (the tables, the value class, a label, and hooks for
+what the tables cannot say: a node reference, a string); `BINDINGS` lists them, one line each, and every
+layer above (import, export, panels, operators) iterates it, never naming an extension. Values are stored
+in the file's frame (glTF: Y up), as the model holds them.
+
+Extensions of a node that no unit or dialect reads are kept verbatim here too (`kept_extensions_json`, a
+hidden string a file cannot set through extras) and written back by the export where the object still is.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import bpy
+from bpy.props import BoolProperty, FloatProperty, FloatVectorProperty, IntProperty, PointerProperty, StringProperty
+
+from ..io.omi.dialects.fields import Field
+from ..io.omi.model import NOTHING_UNKNOWN, Unknown
+from ..io.omi.unit_values import NO_UNIT_VALUES, UnitValues
+
+SETTINGS_VERSION = 1  # of every unit's settings; a unit's migrate step reads `version`
+NodeResolver = Callable[[Any], "bpy.types.Object | None"]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """One unit's settings: `attr` below `omi_physics.units`, the PropertyGroup made from `fields`, and the
+    hooks for its special fields (`special`: attr -> Blender property; `read_special(settings)` -> model
+    values, `write_special(value, settings, resolve_node)`)."""
+
+    unit: str  # the glTF extension name
+    attr: str
+    label: str
+    fields: tuple[Field, ...]
+    make: Callable[..., Any]
+    special: Mapping[str, Any] = field(default_factory=dict)
+    read_special: Callable[[Any], dict[str, Any]] | None = None
+    write_special: Callable[[Any, Any, NodeResolver], None] | None = None
+    migrate: Callable[[Any, int], None] | None = None  # (settings, stored version): the steps up to the current
+    settings: list[type[bpy.types.PropertyGroup]] = field(default_factory=list, compare=False)
+
+    @property
+    def group(self) -> type[bpy.types.PropertyGroup]:
+        """The PropertyGroup class (made on first use)."""
+        if not self.settings:
+            self.settings.append(_settings_class(self))
+        return self.settings[0]
+
+
+FLOAT_LIMIT = 3.402823e38  # Blender's float property range when none is given
+
+
+def _property(spec: Field) -> Any:
+    label = (spec.what or spec.attr.replace("_", " ")).capitalize()
+    low = spec.minimum if spec.minimum is not None else spec.exclusive_minimum
+    low = -FLOAT_LIMIT if low is None else low
+    high = FLOAT_LIMIT if spec.maximum is None else spec.maximum
+    if spec.kind == "number":
+        return FloatProperty(name=label, default=float(spec.default or 0.0), min=low, max=high)
+    if spec.kind == "vector":
+        default = tuple(spec.default) if spec.default is not None else (0.0,) * spec.size
+        return FloatVectorProperty(name=label, size=spec.size, default=default, min=low, max=high)
+    if spec.kind == "bool":
+        return BoolProperty(name=label, default=bool(spec.default))
+    return None
+
+
+def _settings_class(binding: Binding) -> type[bpy.types.PropertyGroup]:
+    annotations: dict[str, Any] = {
+        "enabled": BoolProperty(name=binding.label, description=f"This object holds {binding.unit}", default=False),
+        "version": IntProperty(default=SETTINGS_VERSION, options={'HIDDEN'}),
+        "unknown_json": StringProperty(options={'HIDDEN'}),  # the file's keys the unit does not read
+        "node_unknown_json": StringProperty(options={'HIDDEN'}),  # a part node's own object's
+    }
+    for spec in binding.fields:
+        made = _property(spec) if spec.kind != "special" else None
+        if made is not None:
+            annotations[spec.attr] = made
+    annotations.update(binding.special)
+    name = "OMIUnit" + "".join(word.capitalize() for word in binding.attr.split("_")) + "Settings"
+    return type(name, (bpy.types.PropertyGroup,), {"__annotations__": annotations, "__doc__": binding.label})
+
+
+def _plain(value: Any) -> Any:
+    return tuple(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
+
+
+def to_model(binding: Binding, settings: Any) -> Any:
+    """The unit's value of enabled settings, else None."""
+    if not settings.enabled:
+        return None
+    values = {spec.attr: _plain(getattr(settings, spec.attr)) for spec in binding.fields
+              if spec.kind != "special" and spec.attr in settings.bl_rna.properties}
+    if binding.read_special is not None:
+        values.update(binding.read_special(settings))
+    held = {item.name for item in dataclasses.fields(binding.make)} if dataclasses.is_dataclass(binding.make) else set()
+    if "node_unknown" in held:
+        values["node_unknown"] = Unknown.from_text(settings.node_unknown_json)
+    return binding.make(**values, unknown=Unknown.from_text(settings.unknown_json))
+
+
+def from_model(binding: Binding, value: Any, settings: Any, resolve_node: NodeResolver) -> None:
+    """Write a unit's model value into its settings (enabled)."""
+    settings.enabled = True
+    for spec in binding.fields:
+        if spec.kind != "special" and spec.attr in settings.bl_rna.properties:
+            current = getattr(value, spec.attr)
+            setattr(settings, spec.attr, current if current is not None else getattr(settings, spec.attr))
+    if binding.write_special is not None:
+        binding.write_special(value, settings, resolve_node)
+    settings.unknown_json = getattr(value, "unknown", NOTHING_UNKNOWN).text
+    settings.node_unknown_json = getattr(value, "node_unknown", NOTHING_UNKNOWN).text
+
+
+class OMIUnitSettings(bpy.types.PropertyGroup):
+    """Every extension unit's settings of one object (one pointer per binding, added at register)."""
+
+    kept_extensions_json: StringProperty(options={'HIDDEN'})  # node extensions no unit reads, verbatim
+
+
+BINDINGS: list[Binding] = []
+
+
+def units_of(obj: bpy.types.Object) -> Any:
+    return obj.omi_physics.units  # type: ignore[attr-defined]  # added by register
+
+
+def settings_of(obj: bpy.types.Object, binding: Binding) -> Any:
+    return getattr(units_of(obj), binding.attr)
+
+
+def attach(binding: Binding) -> None:
+    """Register one binding's PropertyGroup and hang it below `units` (also after the add-on registered)."""
+    if binding not in BINDINGS:
+        BINDINGS.append(binding)
+    group = binding.group
+    if not getattr(group, "is_registered", False):
+        bpy.utils.register_class(group)
+    setattr(OMIUnitSettings, binding.attr, PointerProperty(type=group))
+
+
+def detach(binding: Binding) -> None:
+    if hasattr(OMIUnitSettings, binding.attr):
+        delattr(OMIUnitSettings, binding.attr)
+    if getattr(binding.group, "is_registered", False):
+        bpy.utils.unregister_class(binding.group)
+    if binding in BINDINGS:
+        BINDINGS.remove(binding)
+
+
+def values_from_object(obj: bpy.types.Object) -> UnitValues:
+    """The object's enabled unit settings as model values."""
+    container = getattr(getattr(obj, "omi_physics", None), "units", None)
+    if container is None:
+        return NO_UNIT_VALUES
+    found = {}
+    for binding in BINDINGS:
+        value = to_model(binding, getattr(container, binding.attr))
+        if value is not None:
+            found[binding.unit] = value
+    return UnitValues(found) if found else NO_UNIT_VALUES
+
+
+def apply_values(values: Mapping[str, Any], obj: bpy.types.Object, resolve_node: NodeResolver) -> None:
+    """Write a node's unit values into the object's settings; the units it does not hold are disabled."""
+    container = units_of(obj)
+    for binding in BINDINGS:
+        settings = getattr(container, binding.attr)
+        value = values.get(binding.unit)
+        if value is not None:
+            from_model(binding, value, settings, resolve_node)
+        elif settings.enabled:
+            settings.enabled = False
+
+
+def has_values(obj: bpy.types.Object) -> bool:
+    container = getattr(getattr(obj, "omi_physics", None), "units", None)
+    return container is not None and (any(getattr(container, b.attr).enabled for b in BINDINGS)
+                                      or bool(container.kept_extensions_json))
+
+
+def kept_extensions(obj: bpy.types.Object) -> dict[str, Any]:
+    """The node extensions kept verbatim from an imported file."""
+    container = getattr(getattr(obj, "omi_physics", None), "units", None)
+    text = container.kept_extensions_json if container is not None else ""
+    try:
+        found = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def keep_extensions(obj: bpy.types.Object, extensions: Mapping[str, Any]) -> None:
+    units_of(obj).kept_extensions_json = json.dumps(dict(extensions), separators=(",", ":")) if extensions else ""

@@ -1,0 +1,59 @@
+"""The vehicle, seat and spawn point units through Blender's own glTF importer and exporter: each spec
+example imports into the units' settings and exports back unchanged in meaning; an extension nobody here
+reads is kept on its object, written back as it was, and named once on import."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import addon_loader
+import export_support
+import import_support
+import pytest
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "data" / "omi_vehicles"
+FILES = sorted(EXAMPLES.glob("*/examples/*.gltf"))
+
+
+def _core(name: str):
+    return addon_loader.module(f"io.omi.{name}")
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
+def test_an_example_imports_into_settings_and_exports_unchanged_in_meaning(omi_addon, path, tmp_path):
+    gltf = json.loads(path.read_text())
+    imported = import_support.import_gltf(path)
+    assert imported.failures == []
+    assert [text for text in imported.warnings if "OMI_vehicle" in text or "OMI_seat" in text or "spawn" in text] == []
+    exported = export_support.export(tmp_path, fmt="GLTF_SEPARATE", check=False)
+    assert _core("checks.canonical").diff_physics(gltf, exported.gltf) == []
+    assert _core("dialects.registry").default().schema_check(exported.gltf, None, False) == []
+
+
+def test_the_car_holds_its_settings(omi_addon):
+    import_support.import_gltf(next(path for path in FILES if path.name == "simple_car.gltf"))
+    units = addon_loader.module("properties.units")
+    car = import_support.Imported(set(), []).obj("SimpleCar")
+    body = next(binding for binding in units.BINDINGS if binding.attr == "vehicle_body")
+    wheel = next(binding for binding in units.BINDINGS if binding.attr == "vehicle_wheel")
+    settings = units.settings_of(car, body)
+    assert settings.enabled and settings.pilot_seat.name == "SeatPilot"
+    front = units.settings_of(import_support.Imported(set(), []).obj("WheelFrontLeft"), wheel)
+    assert front.enabled and front.radius == pytest.approx(0.35) and front.max_steering_angle == pytest.approx(0.5)
+
+
+def test_an_unknown_extension_round_trips_with_one_info_line(omi_addon, tmp_path):
+    gltf = json.loads(next(path for path in FILES if path.name == "spawn_point.gltf").read_text())
+    gltf["nodes"][1]["extensions"]["EXT_unknown_thing"] = {"a": [1, 2], "b": {"c": "d"}}
+    gltf["nodes"][0].setdefault("extensions", {})["EXT_unknown_thing"] = {"root": True}
+    gltf["extensionsUsed"].append("EXT_unknown_thing")
+    source = import_support.write_gltf(tmp_path, "unknown", gltf)
+    imported = import_support.import_gltf(source)
+    kept = [note for note in imported.notes if "EXT_unknown_thing" in note]
+    assert len(kept) == 1 and "kept, not edited" in kept[0] and "(2 nodes)" in kept[0]
+    exported = export_support.export(tmp_path, "out", check=False)
+    by_name = {node.get("name"): node for node in exported.nodes}
+    assert by_name["SpawnPoint"]["extensions"]["EXT_unknown_thing"] == {"a": [1, 2], "b": {"c": "d"}}
+    assert by_name[gltf["nodes"][0]["name"]]["extensions"]["EXT_unknown_thing"] == {"root": True}
+    assert "EXT_unknown_thing" in exported.gltf["extensionsUsed"]
