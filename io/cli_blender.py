@@ -125,7 +125,7 @@ def _import(args: argparse.Namespace, enable: Callable[[], object]) -> int:
     enable()
     settings = scene_physics(_scene())
     settings.import_physics = not args.no_physics
-    settings.import_rigid_bodies = not args.no_rigid_bodies
+    settings.import_rigid_bodies = not args.no_blender_rigid_bodies
     records, status, why = _run_operator(args, bpy.ops.import_scene.gltf, filepath=str(source.resolve()),
                                          **args.gltf_options)
     if status is not None:

@@ -2,9 +2,10 @@
 
     python scripts/omi_physics_cli.py validate FILE_OR_DIR... [--json] [--strict] [--jobs N]
     python scripts/omi_physics_cli.py upgrade FILE... (--out FILE | --out-dir DIR | --in-place) [--force]
-    python scripts/omi_physics_cli.py convert FILE... --to {OMI,KHR,GODOT} (--out FILE | --out-dir DIR | --in-place)
-    python scripts/omi_physics_cli.py import FILE --out scene.blend [--no-physics] [--no-rigid-bodies]
-    python scripts/omi_physics_cli.py export scene.blend --out file.glb [--target {omi,godot,khr,both}]
+    python scripts/omi_physics_cli.py convert FILE... --to {omi,khr,both,godot}
+                                      (--out FILE | --out-dir DIR | --in-place)
+    python scripts/omi_physics_cli.py import FILE --out scene.blend [--no-physics] [--no-blender-rigid-bodies]
+    python scripts/omi_physics_cli.py export scene.blend --out file.glb [--target {omi,khr,both,godot}]
                                       [--no-physics] [--no-untagged-rigid-bodies]
     (import/export: --in-process runs Blender in this process, without the crash guard's child process;
     a file whose name starts with "-" goes after "--": validate -- -v.gltf)

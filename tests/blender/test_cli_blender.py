@@ -115,9 +115,9 @@ def test_import_and_validate_give_the_same_verdict(tmp_path):
 
 def test_import_options(spec_dir, opened, tmp_path):
     source = spec_dir / "OMI_physics_body/examples/basic/dynamic_box.gltf"
-    for flags, physics, rigid_bodies in (((), True, True), (("--no-rigid-bodies",), True, False),
-                                          (("--no-physics",), False, False)):
-        blend = tmp_path / f"scene{len(flags)}{physics}.blend"
+    for flags, physics, rigid_bodies in (((), True, True), (("--no-blender-rigid-bodies",), True, False),
+                                          (("--no-rigid-bodies",), True, False), (("--no-physics",), False, False)):
+        blend = tmp_path / f"scene{''.join(flags)}.blend"
         result = blender_cli("import", source, "--out", blend, *flags)
         assert result.returncode == 0, result.stdout + result.stderr
         scene = opened(blend)
@@ -150,6 +150,7 @@ def test_export_options(omi_addon, clean_scene, tmp_path):
     crate = next(node for node in default["nodes"] if node.get("name") == "Crate")
     assert crate["extensions"]["OMI_physics_body"]["motion"]["type"] == "dynamic"
     assert not _has_omi(export("--no-untagged-rigid-bodies", out="untagged.glb"))
+    assert not _has_omi(export("--no-rigid-bodies", out="old_name.glb"))  # the old name still works
     assert not _has_omi(export("--no-physics", out="none.glb"))
     as_text = export("--format", "gltf", "--gltf-option", "export_extras=true", out="text.gltf")
     assert _has_omi(as_text) and (tmp_path / "text.gltf").read_bytes().startswith(b"{")
@@ -201,7 +202,7 @@ def test_bad_input_exits_2(tmp_path):
     not_blend = blender_cli("export", garbage, "--out", tmp_path / "x.glb")
     assert not_blend.returncode == 2 and f"{garbage}: error: cannot read" in not_blend.stderr
     mismatch = blender_cli("export", garbage, "--out", tmp_path / "x.glb", "--format", "gltf")
-    assert mismatch.returncode == 2 and "does not fit the format" in mismatch.stderr
+    assert mismatch.returncode == 2 and "does not fit --format gltf" in mismatch.stderr
     option = blender_cli("export", garbage, "--out", tmp_path / "x.glb", "--gltf-option", "no_equals_sign")
     assert option.returncode == 2 and "is not KEY=VALUE" in option.stderr
     assert not (tmp_path / "x.glb").exists()
@@ -298,3 +299,16 @@ def test_reexport_keeps_an_animated_material_apart_from_equal_still_ones(tmp_pat
         animated = int(channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"].split("/")[4])
         assert used["Floor"] == animated and animated not in (used["Door"], used["Post"]), used
         source = out
+
+
+def test_export_for_both_dialects_does_not_warn_about_its_own_copies(tmp_path):
+    """A static post holding a hinge (OMI's bare static motion, KHR's collider alone) and a cylinder of default
+    height, exported with `--target both`: the two copies agree, so the export and `validate --strict` pass."""
+    blend, out = tmp_path / "scene.blend", tmp_path / "both.glb"
+    assert blender_cli("import", DATA / "current_scene.gltf", "--out", blend).returncode == 0
+    exported = blender_cli("export", blend, "--out", out, "--target", "BOTH")
+    assert exported.returncode == 0, exported.stdout + exported.stderr
+    assert "carries both" not in exported.stdout + exported.stderr
+    assert {"OMI_physics_body", "KHR_physics_rigid_bodies"} <= set(schema_check.load_gltf(out)["extensionsUsed"])
+    validated = run_cli("validate", "--strict", out)
+    assert validated.returncode == 0, validated.stdout

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..checks import schema
-from ..write import dialect_convert
+from ..dialects import registry
 from . import resources
 from .batch import expand_paths, run_pool, useful_jobs
 from .convert_file import convert_one
@@ -22,10 +22,13 @@ from .validate_file import validate_one
 
 
 def add_commands(commands: Any) -> None:
-    """Add `validate` and `upgrade` to the front end's subparsers."""
-    validate = commands.add_parser("validate", help="check OMI physics in glTF/GLB files against the specs",
-                                   description="Check every OMI physics rule and the OMI JSON schemas. Prints "
-                                               "`FILE: SEVERITY POINTER: message` lines and a summary line.")
+    """Add `validate`, `upgrade` and `convert` to the front end's subparsers."""
+    validate = commands.add_parser(
+        "validate", help="check the physics (OMI and KHR) in glTF/GLB files against the specs",
+        description="Check every rule of the physics extensions a file uses (OMI, with the fixes of ERRATA.md; "
+                    "KHR_physics_rigid_bodies and KHR_implicit_shapes), their JSON schemas and the animation "
+                    "channels into physics values. Prints `FILE: SEVERITY POINTER: message` lines and a summary "
+                    "line.")
     validate.add_argument("files", nargs="+", metavar="FILE", help=".gltf/.glb files or folders holding them")
     validate.add_argument("--strict", action="store_true", help="warnings fail too (exit status 1)")
     batch_options(validate)
@@ -38,15 +41,24 @@ def add_commands(commands: Any) -> None:
     rewrite_options(upgrade, "write even when values had to be dropped")
     upgrade.set_defaults(run=cmd_upgrade)
 
-    converter = commands.add_parser("convert", help="rewrite the physics in the other dialect (OMI <-> KHR)",
-                                    description="Rewrite a file's physics as KHR_physics_rigid_bodies + "
-                                                "KHR_implicit_shapes or as OMI (any OMI revision is read); nothing "
-                                                "else changes. Refuses to write when a value cannot be held by the "
-                                                "target (each named with its pointer) unless --force.")
-    converter.add_argument("--to", required=True, type=str.upper, choices=dialect_convert.targets(),
-                           help="the dialect or engine target to write (any case)")
+    converter = commands.add_parser(
+        "convert", help="rewrite the physics for another dialect or engine (OMI, KHR, both, Godot)",
+        description="Rewrite a file's physics for a target: OMI (any OMI revision is read), KHR "
+                    "(KHR_physics_rigid_bodies + KHR_implicit_shapes), both in one file, or Godot's layout; "
+                    "nothing else changes. Refuses to write when a value cannot be held by the target (each "
+                    "named with its pointer) unless --force.")
+    target_option(converter, "--to", required=True, what="what to write")
     rewrite_options(converter, "write even when meaning is lost")
     converter.set_defaults(run=cmd_convert)
+
+
+def target_option(command: argparse.ArgumentParser, *flags: str, what: str, required: bool = False,
+                  old: str = "") -> None:
+    """The export target's option (convert --to, export --target): names in lower case, any case accepted."""
+    names = [target.name.lower() for target in registry.targets()]
+    listed = ", ".join(f"{target.name.lower()} ({target.label})" for target in registry.targets())
+    command.add_argument(*flags, dest=flags[0].lstrip("-"), type=str.lower, choices=names, required=required,
+                         default=None if required else names[0], help=f"{what}: {listed}; any case{old}")
 
 
 def rewrite_options(command: argparse.ArgumentParser, force_help: str) -> None:
@@ -65,8 +77,9 @@ def batch_options(command: argparse.ArgumentParser) -> None:
     command.add_argument("--jobs", "-j", type=int, help="worker processes for several files (default: the "
                                                              "CPU count, when the files are big enough to gain)")
     command.add_argument("--json", action="store_true", help="print one JSON document instead of text lines")
-    command.add_argument("--spec-dir", help="the OMI spec folder with the schemas (default: $OMI_SPEC_DIR, "
-                                            "else the copy the add-on carries, io/omi/schemas)")
+    command.add_argument("--spec-dir", help="the OMI spec folder with the OMI schemas (default: $OMI_SPEC_DIR, "
+                                            "else the copy the add-on carries, io/omi/schemas; the KHR schemas: "
+                                            "$OMI_KHR_SPEC_DIR, else the add-on's copy)")
     command.add_argument("--no-progress", action="store_true", help="no progress lines on stderr")
     command.add_argument("--quiet", "-q", action="store_true", help="print errors only")
     command.add_argument("--verbose", "-v", action="store_true", help="also print notes (info)")
@@ -176,7 +189,7 @@ def _done_text(command: str, args: argparse.Namespace, result: Result) -> str:
     if result["status"] != "written":
         return "NOT written (errors above; --force writes anyway)"
     if command == "convert":
-        return f"converted from {result['converted'][0]} to {args.to}"
+        return f"converted from {result['converted'][0]} to {registry.target(args.to).label}"
     if result["converted"]:
         return f"upgraded from {', '.join(result['converted'])}"
     return "upgraded (forms ERRATA tolerates)"
@@ -201,8 +214,8 @@ def _rewrite(args: argparse.Namespace, command: str) -> int:
     schema_note(args.spec_dir, args.quiet)
     shown = shown_severities(args.quiet, args.verbose)
     pairs = zip(files, targets, strict=True)
-    tasks: list[Any] = [(source, target, args.force, args.spec_dir) for source, target in pairs] \
-        if command == "upgrade" else [(source, target, args.to, args.force, args.spec_dir) for source, target in pairs]
+    chosen = [] if command == "upgrade" else [registry.target(args.to).name]
+    tasks: list[Any] = [(source, target, *chosen, args.force, args.spec_dir) for source, target in pairs]
     results = []
     work = upgrade_one if command == "upgrade" else convert_one
     for position, result in enumerate(run_pool(work, tasks, useful_jobs(files, args.jobs)), 1):

@@ -31,8 +31,8 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     lost = {(found.pointer, found.message) for found in conversion.lost}
     issues = [{**item, "severity": "error"} if (item["pointer"], item["message"]) in lost else item
               for item in from_issues(conversion.issues, "convert")]
-    check = registry.get(registry.target(dialect).dialects[0]).schema_check
-    checked = check(written, spec_dir, False) if check is not None else []
+    checks = [registry.get(name).schema_check for name in registry.target(dialect).dialects]
+    checked = [item for check in checks if check is not None for item in check(written, spec_dir, False)]
     issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}
                for item in from_issues(checked, "convert") if item["severity"] == "error"]
     copies, missing = resources.resource_copies(written, Path(source), Path(target))

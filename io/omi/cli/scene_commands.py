@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..dialects import registry
+from . import commands as commands_module
 from .commands import spec_dir_problem
 from .resources import output_folder, outside_uris
 from .results import EXIT_PROBLEMS, EXIT_USAGE
@@ -27,29 +27,43 @@ OWN_OPTIONS = {"import": ("filepath",), "export": ("filepath", "export_format")}
 
 def add_commands(commands: Any) -> None:
     """Add `import` and `export` to the front end's subparsers."""
-    importer = commands.add_parser("import", help="import a glTF/GLB file into a new .blend (needs bpy)")
-    importer.add_argument("file", metavar="FILE")
+    importer = commands.add_parser(
+        "import", help="import a glTF/GLB file into a new .blend (needs Blender)",
+        description="Import a glTF/GLB file with Blender's glTF importer and this add-on into an empty scene, "
+                    "build Blender rigid bodies and constraints from its physics (OMI or KHR), and save the "
+                    "scene as a .blend. Prints what `validate` finds in the file, what the import reports, and "
+                    "a summary line.")
+    importer.add_argument("file", metavar="FILE", help="the .gltf or .glb file to import")
     importer.add_argument("--out", "-o", required=True, help="the .blend file to save")
-    importer.add_argument("--no-rigid-bodies", action="store_true", help="do not create Blender rigid bodies")
-    _blender_options(importer, verb="import")
+    importer.add_argument("--no-blender-rigid-bodies", action="store_true",
+                          help="keep the physics as the add-on's settings only: build no Blender rigid bodies "
+                               "or constraints")
+    importer.add_argument("--no-rigid-bodies", dest="no_blender_rigid_bodies", action="store_true",
+                          help=argparse.SUPPRESS)  # the old name
+    _blender_options(importer, verb="import", physics="import no physics (OMI or KHR): a plain glTF import")
 
-    exporter = commands.add_parser("export", help="export a .blend file to glTF/GLB (needs bpy)")
-    exporter.add_argument("file", metavar="SCENE.blend")
+    exporter = commands.add_parser(
+        "export", help="export a .blend file to glTF/GLB with physics for a target (needs Blender)",
+        description="Open a .blend and export it with Blender's glTF exporter and this add-on, the physics "
+                    "written for --target; the written file is then checked as `validate` checks it. Prints "
+                    "what the export reports, what `validate` finds in the written file, and a summary line.")
+    exporter.add_argument("file", metavar="SCENE.blend", help="the .blend file to export")
     exporter.add_argument("--out", "-o", required=True, help="the .glb or .gltf file to write")
     exporter.add_argument("--format", choices=("glb", "gltf"), help="default: from the --out name")
-    exporter.add_argument("--no-untagged-rigid-bodies", "--no-rigid-bodies", action="store_true",
-                          help="leave out objects that have only a Blender rigid body (no OMI settings)")
+    exporter.add_argument("--no-untagged-rigid-bodies", action="store_true",
+                          help="leave out objects that have only a Blender rigid body (none of the add-on's "
+                               "physics settings)")
+    exporter.add_argument("--no-rigid-bodies", dest="no_untagged_rigid_bodies", action="store_true",
+                          help=argparse.SUPPRESS)  # the old name
     exporter.add_argument("--spec-dir", help="the OMI spec folder, to check the written file's schema")
-    targets = [target.name.lower() for target in registry.targets()]
-    exporter.add_argument("--target", "--dialect", dest="target", type=str.lower, default=targets[0], choices=targets,
-                          help="what the physics is written for: "
-                               + ", ".join(f"{target.name.lower()} ({target.label})" for target in registry.targets())
-                               + "; --dialect is the old name")
-    _blender_options(exporter, verb="export")
+    commands_module.target_option(exporter, "--target", "--dialect", what="what the physics is written for",
+                                  old="; --dialect is the old name")
+    _blender_options(exporter, verb="export", physics="write no physics, whatever --target says: a plain glTF "
+                                                      "export")
 
 
-def _blender_options(command: argparse.ArgumentParser, *, verb: str) -> None:
-    command.add_argument("--no-physics", action="store_true", help=f"do not {verb} OMI physics")
+def _blender_options(command: argparse.ArgumentParser, *, verb: str, physics: str) -> None:
+    command.add_argument("--no-physics", action="store_true", help=physics)
     command.add_argument("--gltf-option", action="append", default=[], metavar="KEY=VALUE",
                          help=f"pass an option to Blender's glTF {verb}er (VALUE as JSON, e.g. "
                               f"{GLTF_OPTION_EXAMPLES[verb]})")
@@ -121,8 +135,12 @@ def _import_problem(args: argparse.Namespace) -> int | None:
 def _export_problem(args: argparse.Namespace) -> int | None:
     source, out = Path(args.file), Path(args.out)
     args.format = args.format or ("glb" if out.suffix.lower() == ".glb" else "gltf")
-    if out.suffix.lower() not in GLTF_SUFFIXES or (out.suffix.lower() == ".glb") != (args.format == "glb"):
-        print(f"error: --out {out.name!r} does not fit the format {args.format} (name it .{args.format})",
+    if out.suffix.lower() not in GLTF_SUFFIXES:
+        print(f"error: --out {out.name!r} is no glTF file name: name it .glb (one binary file) or .gltf (JSON "
+              "with a .bin beside it)", file=sys.stderr)
+        return EXIT_USAGE
+    if (out.suffix.lower() == ".glb") != (args.format == "glb"):
+        print(f"error: --out {out.name!r} does not fit --format {args.format} (name it .{args.format})",
               file=sys.stderr)
         return EXIT_USAGE
     if not source.is_file():

@@ -49,10 +49,26 @@ def read_file(path: str) -> tuple[GltfFile | None, str | None]:
         looks = "it holds JSON text: name it .gltf" if data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"{" else \
             f"it starts with {data[:4]!r}"
         return None, f"cannot read: named .glb but not a GLB file (no 'glTF' magic at its start; {looks})"
+    if Path(path).suffix.lower() == ".bin" and data[:4] != gltf_file.GLB_MAGIC and \
+            data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] != b"{":
+        return None, f"cannot read: a .bin file is a glTF buffer (the binary data a .gltf refers to), not a glTF; " \
+                     f"{_naming_gltf(Path(path))}"
     try:
         return gltf_file.parse(data), None
     except gltf_file.GltfFileError as error:
         return None, f"cannot read: {error}"
+
+
+def _naming_gltf(buffer: Path) -> str:
+    """Which .gltf beside a buffer names it, as advice on what to validate instead."""
+    quoted = f'"{buffer.name}"'
+    for candidate in sorted(buffer.parent.glob("*.gltf"))[:50]:
+        try:
+            if not_a_file(candidate) is None and quoted in candidate.read_text(encoding="utf-8", errors="replace"):
+                return f"validate {candidate.name}, which names it"
+        except OSError:
+            continue
+    return "validate the .gltf that names it"
 
 
 def legacy_hint(revisions: set[str]) -> list[dict[str, str]]:

@@ -186,5 +186,4 @@ SPELLING = Spelling(
     shape_of=shape_of,
     joint_what="joint",
     joint_placement_rules=False,
-    joint_revision=rules.REV_JOINT,
 )

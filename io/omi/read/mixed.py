@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from ..model import ZERO3, Issue, NodePhysics, PhysicsDocument
+from ..model import ZERO3, Collider, Issue, Motion, NodePhysics, PhysicsDocument, Trigger
 
 ReadOne = Callable[[Mapping[str, Any], str], PhysicsDocument]
 
@@ -27,11 +27,29 @@ def _node_of(pointer: str) -> int | None:
     return None
 
 
+STILL = Motion(type="static")
+
+
 def _meaning(physics: NodePhysics) -> tuple[object, ...]:
     motion = physics.motion
     if motion is not None and motion.center_of_mass is None:  # KHR's "the engine computes it": OMI cannot say
         motion = replace(motion, center_of_mass=ZERO3)  # so, its nearest is its absent key (the origin)
     return motion, physics.collider, physics.trigger, physics.joint, physics.gravity
+
+
+def _compared(physics: NodePhysics) -> tuple[object, ...]:
+    """What two copies of one node must agree on: OMI's bare static motion is KHR's collider without motion
+    (a static body in both), so it compares as no motion; a height left to the default is that height."""
+    motion = _meaning(physics)[0]
+    return (None if motion == STILL else motion), _height_filled(physics.collider), \
+        _height_filled(physics.trigger), physics.joint, physics.gravity
+
+
+def _height_filled(part: Collider | Trigger | None) -> Collider | Trigger | None:
+    shape = part.shape if part is not None else None
+    if part is None or shape is None or shape.height is not None:
+        return part
+    return replace(part, shape=replace(shape, height=shape.effective_height))
 
 
 def _with_physics(doc: PhysicsDocument) -> set[int]:
@@ -73,7 +91,7 @@ def overlaps(gltf: Mapping[str, Any], first: PhysicsDocument, second: PhysicsDoc
     """What `read_both` says of the nodes both reads found physics on (`validate` reads each dialect whole
     and adds these): a warning per node whose two copies differ, one info line for those that agree."""
     shared = sorted(_with_physics(first) & _with_physics(second))
-    differ = [index for index in shared if _meaning(first.nodes[index]) != _meaning(second.nodes[index])]
+    differ = [index for index in shared if _compared(first.nodes[index]) != _compared(second.nodes[index])]
     found = []
     if len(shared) > len(differ):
         found.append(Issue("/nodes", f"{len(shared) - len(differ)} node(s) carry both {home} and {other} physics "

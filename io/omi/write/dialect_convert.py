@@ -2,7 +2,7 @@
 nothing else.
 
 `convert` reads the physics in the dialect the document uses (or `source`), writes it for `target` (an
-export target of the registry that writes one dialect, its transform applied) and removes every other
+export target of the registry: each of its dialects, its transform applied) and removes every other
 dialect's extensions; everything outside the physics extensions is kept as it was
 (as `write_document` promises). Each value one side cannot hold is an Issue with its pointer: found
 while reading (e.g. a KHR plane read as a box, an infinite mass) or while writing (e.g. an OMI static
@@ -25,8 +25,8 @@ from .writer import write_document
 
 
 def targets() -> tuple[str, ...]:
-    """What `convert` writes: the registry's export targets that write a single dialect."""
-    return tuple(target.name for target in registry.targets() if len(target.dialects) == 1)
+    """What `convert` writes: the registry's export targets (one dialect, several, or an engine's layout)."""
+    return tuple(target.name for target in registry.targets())
 
 
 @dataclass
