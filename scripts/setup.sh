@@ -6,8 +6,9 @@
 #   .venv-core no bpy, Python 3.11 (the pure core's tests)           requirements-core.txt
 #   .venv-types-4.2, .venv-types-newest  bpy stubs (fake-bpy-module) and mypy, no bpy: the whole add-on's
 #              type check against the oldest and newest Blender's API   requirements-types-*.txt
-# Idempotent: an environment is rebuilt only when its requirements file changed. `--no-4.2`, or
-# OMI_SKIP_42=1 / OMI_SKIP_52=1, leave an environment out. Without a Python 3.13 (`python3.13` on PATH,
+# Idempotent: an environment is rebuilt only when its requirements file changed. `--demo` makes only what
+# scripts/demo.sh needs (.venv and the second engine's npm packages); `--no-4.2`, or OMI_SKIP_42=1 /
+# OMI_SKIP_52=1, leave an environment out. Without a Python 3.13 (`python3.13` on PATH,
 # or one that pyenv has) .venv-5.2 is not made and the reason is printed; scripts/test.sh then skips it.
 # In a fresh checkout the environments are made in OMI_VENV_CACHE (default ~/.cache/omi-physics/venvs,
 # `off` for none) and linked, so a second clone on the same machine (every CI run) reuses them.
@@ -58,14 +59,25 @@ python313() {
   return 1
 }
 
+DEMO_ONLY= NO_42=${OMI_SKIP_42:-}
+for option in "$@"; do
+  case $option in
+    --demo) DEMO_ONLY=1 ;;
+    --no-4.2) NO_42=1 ;;
+    *) echo "usage: setup.sh [--demo] [--no-4.2]" >&2; exit 2 ;;
+  esac
+done
+
 make_env .venv requirements.txt "$PYTHON"
-make_env .venv-core requirements-core.txt "$PYTHON"
-make_env .venv-types-4.2 requirements-types-4.2.txt "$PYTHON"
-make_env .venv-types-newest requirements-types-newest.txt "$PYTHON"
-if [ "${1:-}" != "--no-4.2" ] && [ -z "${OMI_SKIP_42:-}" ]; then
+if [ -z "$DEMO_ONLY" ]; then
+  make_env .venv-core requirements-core.txt "$PYTHON"
+  make_env .venv-types-4.2 requirements-types-4.2.txt "$PYTHON"
+  make_env .venv-types-newest requirements-types-newest.txt "$PYTHON"
+fi
+if [ -z "$DEMO_ONLY" ] && [ -z "$NO_42" ]; then
   make_env .venv-4.2 requirements-blender42.txt "$PYTHON"
 fi
-if [ -z "${OMI_SKIP_52:-}" ]; then
+if [ -z "$DEMO_ONLY" ] && [ -z "${OMI_SKIP_52:-}" ]; then
   if PY313=$(python313); then
     make_env .venv-5.2 requirements-blender52.txt "$PY313"
   else

@@ -12,7 +12,7 @@ import bpy
 import pytest
 from cli_support import REPO_ROOT, blender_cli, run_cli, run_cli_subprocess
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 SOURCE = REPO_ROOT / "tests" / "data" / "cli" / "current_scene.gltf"
 

@@ -13,7 +13,7 @@ import schema_check
 from cli_support import CLI, REPO_ROOT, lines, run_cli, run_cli_subprocess
 from test_cli_validate import EXAMPLES, _broken_files
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 DATA = REPO_ROOT / "tests" / "data" / "cli"
 NO_BPY_PROBE = (

@@ -13,7 +13,7 @@ import export_support
 import import_support as support
 import pytest
 
-pytestmark = [pytest.mark.usefixtures("omi_addon"), pytest.mark.slow]  # slow: seconds per test (README)
+pytestmark = [pytest.mark.usefixtures("omi_addon"), pytest.mark.slow]  # slow: seconds per test (docs/development.md)
 
 DEPTH = 2_500  # more than twice what Blender's importer recurses through unaided
 

@@ -25,7 +25,7 @@ import schema_check
 from export_support import Exported
 from mathutils import Vector
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 ROLES = demo_scene.ROLES
 REST_SPEED = 0.05  # m/s

@@ -1,5 +1,5 @@
 """What Blender does with restitution, combine modes and gravityFactor, measured after the real importer:
-the numbers the README's "What Blender cannot express" quotes.
+the numbers docs/guide.md's "What Blender cannot express" quotes.
 
 - Restitution: Bullet multiplies the two bodies' restitution. A ball dropped 1 m with combine 'multiply'
   (0.4 on a floor of 1) comes back up e^2 = 0.16 m, as the file says (measured 0.18 m).

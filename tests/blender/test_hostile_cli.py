@@ -13,7 +13,7 @@ import pytest
 from cli_support import REPO_ROOT, run_cli_subprocess
 from hostile.cli_corpus import INTERNAL_FLAGS, write_cli_corpus
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 CASE_TIMEOUT = 120  # seconds per command; each takes under 10 s on the project's machine
 GOOD = json.loads((REPO_ROOT / "tests" / "data" / "cli" / "current_scene.gltf").read_text(encoding="utf-8"))

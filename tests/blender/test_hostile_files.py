@@ -14,7 +14,7 @@ import pytest
 from cli_support import REPO_ROOT
 from hostile.corpus import write_corpus
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 RUNNER = REPO_ROOT / "tests" / "hostile" / "run_corpus.py"
 CHILD_TIMEOUT = 600  # seconds for the whole corpus; on the project's machine it takes well under a minute

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from omi_core_loader import core
 from test_reader_properties import JSON_VALUES, SETTINGS, _at, omi_documents
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 KHR_FILES = sorted((Path(__file__).resolve().parent.parent / "data" / "khr").glob("*.gltf"))
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in KHR_FILES]

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from omi_core_loader import core
 
-pytestmark = pytest.mark.slow  # seconds per test (README: The test matrix, the fast suite)
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 MAX_EXAMPLES = 500 if os.environ.get("CI") else 100
 SETTINGS = settings(max_examples=MAX_EXAMPLES, deadline=None,
