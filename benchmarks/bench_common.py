@@ -23,11 +23,12 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "scripts"))  # not the repo root: io/ would shadow io
+sys.path.insert(0, str(HERE.parent / "tests"))  # addon_loader
 CHILD_MARK = "BENCHMARK-RESULT "
 
 
 def loader():
-    """scripts/addon_loader, imported on first use: it loads bpy, which a parent process never needs."""
+    """tests/addon_loader, imported on first use: it loads bpy, which a parent process never needs."""
     import addon_loader  # noqa: PLC0415
 
     return addon_loader

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))  # not the repo root: io/ would shadow io
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # addon_loader; never the repo root (io/)
 import addon_loader
 
 COUNTS = (1000, 5000, 15000)

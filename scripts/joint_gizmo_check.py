@@ -19,6 +19,7 @@ from bpy_extras import view3d_utils
 from mathutils import Quaternion, Vector
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # never the repo root: io/ shadows Python's io
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))  # addon_loader
 import window_session
 
 DRAG_PX = 100

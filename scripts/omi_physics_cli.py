@@ -16,7 +16,7 @@ The tool lives in the add-on (io/omi/cli, and io/cli_blender.py for what needs B
 registers it as `blender --command omi_physics ...`. This file runs it in a plain Python: the pure core is
 loaded by path as the package `omi_core` without bpy, so a pool of worker processes stays cheap (the checkout
 itself never goes on sys.path: its io/ would shadow Python's io). `import` and `export` run in a child process
-that a crash cannot take the report down with; that child imports bpy and enables the add-on (addon_loader).
+that a crash cannot take the report down with; that child imports bpy and enables the add-on (tests/addon_loader.py).
 A run that imported bpy ends with os._exit, because the bpy 4.2 module can crash at interpreter exit after a
 glTF export and the exit status must be the one chosen here.
 """
@@ -52,7 +52,7 @@ def core(name: str) -> ModuleType:
 
 
 def _addon_loader() -> ModuleType:
-    tests = str(CHECKOUT / "scripts")
+    tests = str(CHECKOUT / "tests")
     if tests not in sys.path:
         sys.path.insert(0, tests)
     return importlib.import_module("addon_loader")

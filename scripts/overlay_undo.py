@@ -30,6 +30,7 @@ import numpy as np
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shadow Python's io
+sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 import window_session  # noqa: E402

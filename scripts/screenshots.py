@@ -21,6 +21,7 @@ from mathutils import Vector
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shadow Python's io
+sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 import demo_scene  # noqa: E402

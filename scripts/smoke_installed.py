@@ -32,6 +32,7 @@ import bpy
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))
+sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 

@@ -2,7 +2,7 @@
 
 Runs the same way under plain pytest with the bpy wheel and inside a full Blender (pytest-blender).
 Nothing here imports bpy while the file loads: pytest-blender's outer pytest, which has no bpy, loads it
-too before it starts Blender. scripts/addon_loader.py (which needs bpy) is imported by the fixtures.
+too before it starts Blender. tests/addon_loader.py (which needs bpy) is imported by the fixtures.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "scripts"))  # never the repo root itself: io/ would shadow io
+sys.path.insert(0, str(REPO_ROOT / "tests"))  # addon_loader (first: inside pytest-blender too)
 SPEC_DIR = REPO_ROOT / "tests" / "data" / "omi-spec"  # the spec examples, copied (tests/data/README.md)
 
 
