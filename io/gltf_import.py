@@ -21,6 +21,7 @@ from .blender.gc_pause import collector_paused
 from .blender.gravity import world as world_gravity
 from .import_nodes import ImportPlan
 from .omi import model
+from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 
 
 class glTF2ImportUserExtension:
@@ -31,7 +32,8 @@ class glTF2ImportUserExtension:
 
         # Files that list the physics extensions (OMI, KHR) as required import instead of being refused.
         self.extensions = [Extension(name=name, extension={}, required=True)
-                           for name in (*model.ALL_EXTENSIONS, model.GRAVITY_EXTENSION, *model.KHR_EXTENSIONS)]
+                           for name in dict.fromkeys(name for dialect in registry.names()
+                                                     for name in registry.owned_names(dialect))]
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
         self._folds: godot_layout.MeshChildFold | None = None

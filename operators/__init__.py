@@ -15,16 +15,22 @@ from . import (
     library,
     naming,
     ragdoll,
+    seat,
     select,
+    spawn_point,
     sync,
     validate,
+    vehicle_body,
+    vehicle_thruster,
+    vehicle_wheel,
 )
 
 _CLASSES: tuple[type, ...] = (
     *adopt_peers.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES,
     *gravity.CLASSES, *joint.CLASSES,
     *joint_pivot.CLASSES, *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES,
-    *validate.CLASSES,
+    *validate.CLASSES, *vehicle_body.CLASSES, *vehicle_wheel.CLASSES, *vehicle_thruster.CLASSES, *seat.CLASSES,
+    *spawn_point.CLASSES,
 )
 
 

@@ -2,7 +2,7 @@
 
 import bpy
 
-from . import gltf_dialogs, gravity, lists, overlay_legend, peers, properties_editor, sidebar
+from . import gltf_dialogs, gravity, lists, overlay_legend, peers, properties_editor, sidebar, units
 
 _CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES, *gravity.CLASSES,
                              *overlay_legend.CLASSES)
@@ -13,9 +13,11 @@ def register() -> None:
         bpy.utils.register_class(cls)
     gltf_dialogs.register()
     peers.register()
+    units.register()  # after the Physics tab's parent panel
 
 
 def unregister() -> None:
+    units.unregister()
     peers.unregister()
     gltf_dialogs.unregister()
     for cls in reversed(_CLASSES):

@@ -67,7 +67,8 @@ def _property(spec: Field) -> Any:
         return FloatProperty(name=label, default=float(spec.default or 0.0), min=low, max=high)
     if spec.kind == "vector":
         default = tuple(spec.default) if spec.default is not None else (0.0,) * spec.size
-        return FloatVectorProperty(name=label, size=spec.size, default=default, min=low, max=high)
+        return FloatVectorProperty(name=label, size=spec.size, default=default, min=low, max=high,
+                                   subtype='XYZ' if spec.size == 3 else 'NONE')
     if spec.kind == "bool":
         return BoolProperty(name=label, default=bool(spec.default))
     return None

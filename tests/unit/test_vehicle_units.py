@@ -181,3 +181,38 @@ def test_an_unknown_node_extension_and_unknown_keys_round_trip():
     doc = reader.read_document(copy.deepcopy(gltf))
     written = writer.write_document(doc, gltf)
     assert written["nodes"][1]["extensions"] == gltf["nodes"][1]["extensions"]
+
+
+# --- no extension unit's name outside its unit ---------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[2]
+ADDON_DIRS = ("io", "properties", "operators", "panels", "viewport")
+
+
+def spelled(path: Path, names: set[str]) -> list[tuple[int, str]]:
+    """String constants (docstrings and comments aside) that hold one of `names`."""
+    import ast
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+            and any(name in node.value for name in names)]
+
+
+def test_no_unit_name_outside_its_unit():
+    """Import, export, validate, properties, panels and operators find the units in the registry."""
+    names = {unit.name for unit in registry.extension_units() if unit.name in UNITS}
+    sources = [path for path in sorted(ROOT.glob("**/*.py")) if path.relative_to(ROOT).parts[0] in ADDON_DIRS
+               and not any(part.startswith(".") for part in path.relative_to(ROOT).parts)]
+    assert len(sources) > 100 and len(names) == 6
+    found = {str(path.relative_to(ROOT)): hits for path in sources
+             if path.relative_to(ROOT).parts[:3] != ("io", "omi", "units") and (hits := spelled(path, names))}
+    assert found == {}
+
+
+def test_the_unit_name_check_sees_a_spelled_name(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text('if name == "OMI_seat" or text == f"a {x} OMI_vehicle_wheel":\n    pass\n')
+    assert [line for line, _text in spelled(module, {"OMI_seat", "OMI_vehicle_wheel"})] == [1, 1]

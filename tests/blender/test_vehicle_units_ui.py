@@ -1,0 +1,104 @@
+"""The units' operators and panels: Make Vehicle, Add Wheel, Add Thruster, Make Seat and Add Spawn Point on a
+small scene, exported through Blender's exporter into a file the units' schemas accept and the reader reads
+without a finding; the panels draw every field of each unit's tables."""
+
+from __future__ import annotations
+
+import types
+
+import addon_loader
+import bpy
+import export_support as support
+import pytest
+from ui_recorder import Recorder
+
+
+@pytest.fixture
+def car(omi_addon):
+    bpy.ops.wm.read_homefile(use_empty=True)
+    body = support.mesh_object("Car", "cube", (0.0, 0.0, 1.0))
+    body.scale = (1.0, 2.0, 0.5)
+    body.data.transform(__import__("mathutils").Matrix.Diagonal((1.0, 2.0, 0.5, 1.0)))
+    body.scale = (1.0, 1.0, 1.0)  # the shape in its mesh: the wheels keep their own size
+    bpy.context.view_layer.update()
+    wheels = []
+    for name, x, y in (("FL", -1.1, -1.5), ("FR", 1.1, -1.5), ("BL", -1.1, 1.5), ("BR", 1.1, 1.5)):
+        bpy.ops.mesh.primitive_cylinder_add(radius=0.4, depth=0.2, rotation=(0.0, 1.5708, 0.0))
+        wheel = bpy.context.active_object
+        wheel.name = f"Tire {name}"  # named like a wheel
+        wheel.parent = body
+        wheel.location = (x, y, -0.5)
+        wheels.append(wheel)
+    thruster = support.empty("Booster", (0.0, 1.0, 0.0))
+    thruster.parent = body
+    support.select(body, active=body)
+    return body, wheels, thruster
+
+
+def _core(name: str):
+    return addon_loader.module(f"io.omi.{name}")
+
+
+def test_a_made_vehicle_exports_valid_and_reads_clean(car, tmp_path):
+    _body, _wheels, thruster = car
+    assert bpy.ops.omi.make_vehicle() == {'FINISHED'}
+    support.select(thruster, active=thruster)
+    assert bpy.ops.omi.add_thruster(strength=500.0) == {'FINISHED'}
+    assert bpy.ops.omi.add_spawn_point(title="Start", team="Red") == {'FINISHED'}
+    exported = support.export(tmp_path, check=False)
+    gltf = exported.gltf
+    assert _core("dialects.registry").default().schema_check(gltf, None, False) == []
+    doc = _core("read.reader").read_document(gltf)
+    assert [str(issue) for issue in doc.issues] == []
+    vehicle = exported.node("Car")["extensions"]["OMI_vehicle_body"]
+    seat = exported.nodes[vehicle["pilotSeat"]]
+    assert "OMI_seat" in seat["extensions"] and seat["name"] == "Car Pilot Seat"
+    wheels_json = gltf["extensions"]["OMI_vehicle_wheel"]["wheels"]
+    front = wheels_json[exported.node("Tire FL")["extensions"]["OMI_vehicle_wheel"]["wheel"]]
+    rear = wheels_json[exported.node("Tire BR")["extensions"]["OMI_vehicle_wheel"]["wheel"]]
+    assert front["maxSteeringAngle"] == pytest.approx(0.5) and "maxPropulsionForce" not in front
+    assert rear["maxPropulsionForce"] > 0 and front["radius"] == pytest.approx(0.4, rel=1e-3)
+    assert front["width"] == pytest.approx(0.2, rel=1e-3)
+    booster = gltf["extensions"]["OMI_vehicle_thruster"]["thrusters"][0]
+    assert booster == {"maxForce": 500.0}
+    assert exported.node("Start")["extensions"]["OMI_spawn_point"] == {"title": "Start", "team": "Red"}
+
+
+def test_make_seat_places_the_points_from_the_chairs_bounds(omi_addon, tmp_path):
+    bpy.ops.wm.read_homefile(use_empty=True)
+    chair = support.mesh_object("Chair", "cube", (0.0, 0.0, 0.5))
+    support.select(chair, active=chair)
+    assert bpy.ops.omi.make_seat() == {'FINISHED'}
+    seat = support.export(tmp_path, check=False).node("Chair")["extensions"]["OMI_seat"]
+    back, knee, foot = (seat[name] for name in ("back", "knee", "foot"))
+    assert back[1] == pytest.approx(knee[1]) and foot[1] < knee[1]  # seat height; the foot on the floor
+    assert back[2] < knee[2] < foot[2]  # the character faces the file's +Z
+    assert foot[1] == pytest.approx(min(corner[2] for corner in chair.bound_box))  # the chair's bottom
+
+
+def test_a_wheel_outside_a_vehicle_is_named_by_validate(omi_addon, tmp_path):
+    bpy.ops.wm.read_homefile(use_empty=True)
+    wheel = support.mesh_object("Lonely Wheel", "cube")
+    support.select(wheel, active=wheel)
+    assert bpy.ops.omi.add_wheel() == {'FINISHED'}
+    gltf = support.export(tmp_path, check=False).gltf
+    found = _core("read.reader").read_document(gltf).issues
+    assert [issue.kind for issue in found] == ["OMI_vehicle_wheel:placement"]
+
+
+def test_the_panels_draw_each_units_fields(car, omi_addon):
+    body, _wheels, _thruster = car
+    bpy.ops.omi.make_vehicle()
+    panels, units = addon_loader.module("panels.units"), addon_loader.module("properties.units")
+    assert len(panels._MADE) == len(units.BINDINGS) == 6
+    context = types.SimpleNamespace(object=body, active_object=body, scene=bpy.context.scene)
+    for cls in panels._MADE:
+        layout = Recorder()
+        cls.draw(types.SimpleNamespace(layout=layout, binding=cls.binding), context)
+        drawn = layout.prop_set()
+        assert {spec.attr for spec in cls.binding.fields if spec.kind != "special"} <= drawn
+    sidebar = Recorder()
+    panels.VIEW3D_PT_omi_units.draw(types.SimpleNamespace(layout=sidebar), context)
+    assert sidebar.operators()[:5] == ["omi.make_vehicle", "omi.make_seat", "omi.add_spawn_point", "omi.add_wheel",
+                                       "omi.add_thruster"]
+    assert "pilot_seat" in sidebar.prop_set()
