@@ -22,6 +22,7 @@ from .blender.gravity import world as world_gravity
 from .import_nodes import ImportPlan
 from .omi import model
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
+from .omi.json_types import array_index
 
 
 class glTF2ImportUserExtension:
@@ -145,8 +146,9 @@ class glTF2ImportUserExtension:
     def _object_name(self, gltf: Any, pointer: str) -> str:
         """The name of the object the importer made for the node a pointer is in ('' for the scene)."""
         parts = pointer.split("/")
-        if len(parts) > 2 and parts[1] == "nodes" and parts[2].isdigit() and self.plan is not None:
-            obj = self.plan.objects(gltf).get(int(parts[2]))
+        index = array_index(parts[2]) if len(parts) > 2 and parts[1] == "nodes" else None
+        if index is not None and self.plan is not None:
+            obj = self.plan.objects(gltf).get(index)
             return obj.name if obj is not None else ""
         return ""
 
@@ -155,8 +157,9 @@ class glTF2ImportUserExtension:
         if not pointer:
             return ""
         parts = pointer.split("/")
-        if len(parts) > 2 and parts[1] == "nodes" and parts[2].isdigit() and self.plan is not None:
-            name = self.plan.node_name(gltf, int(parts[2]))
+        index = array_index(parts[2]) if len(parts) > 2 and parts[1] == "nodes" else None
+        if index is not None and self.plan is not None:
+            name = self.plan.node_name(gltf, index)
             if name:
                 return f"node {parts[2]} {name!r} ({pointer}): "
         return f"{pointer}: "

@@ -91,7 +91,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    status = main()
+    try:
+        status = main()
+    except KeyboardInterrupt:  # before the front end runs (while Python loads it): nothing was written yet
+        print(f"{PROG}: interrupted (Ctrl-C)", file=sys.stderr)
+        status = 130
     if "bpy" in sys.modules:  # bpy 4.2 may crash at interpreter exit: leave with the chosen status
         sys.stdout.flush()
         sys.stderr.flush()

@@ -30,6 +30,8 @@ JSON_CHUNK = b"JSON"
 BIN_CHUNK = b"BIN\x00"
 _HEADER = struct.Struct("<4sII")  # magic, version, total length
 _CHUNK_HEADER = struct.Struct("<I4s")  # length, type
+_JSON_KINDS = {list: "an array", type(None): "null", str: "a string", int: "a number", float: "a number",
+               bool: "a boolean"}
 _DRIVE = re.compile(r"[A-Za-z]:")  # an absolute path on Windows, where Blender also runs
 
 
@@ -95,13 +97,27 @@ def _parse_json(data: bytes, what: str) -> tuple[Any, tuple[str, ...]]:
         return result
 
     try:
-        document = json.loads(text, object_pairs_hook=pairs_hook)
-        return document, _pointers_of(document, repeated) if repeated else ()
+        try:
+            document = json.loads(text, object_pairs_hook=pairs_hook)
+        except json.JSONDecodeError:
+            raise
+        except ValueError:  # an integer too long for int(): read again, those as floats (no cost otherwise)
+            repeated.clear()
+            document = json.loads(text, object_pairs_hook=pairs_hook, parse_int=_number)
     except json.JSONDecodeError as error:
         raise GltfFileError(f"the {what} is not valid JSON: {error.msg} (line {error.lineno}, column "
                             f"{error.colno})") from None
     except RecursionError:
         raise GltfFileError(f"the {what} nests JSON too deeply to read") from None
+    if not isinstance(document, dict):
+        raise GltfFileError(f"the {what} holds {_JSON_KINDS.get(type(document), 'a value')}, not a glTF object")
+    return document, _pointers_of(document, repeated) if repeated else ()
+
+
+def _number(text: str) -> int | float:
+    """A JSON integer; one too long for int() (over 4,300 digits: Python refuses it) is read as a float, as
+    every glTF reader holds numbers, so the value checks name it instead of a ValueError."""
+    return int(text) if len(text) <= 4000 else float(text)
 
 
 def duplicate_keys_of(data: bytes) -> tuple[str, ...]:
@@ -197,29 +213,35 @@ def _layout(data: bytes) -> TextLayout:
 
 def dumps(file: GltfFile, document: Any = None) -> bytes:
     """The bytes of `file` with `document` (default: its own) as JSON; every other byte as it was read."""
+    return b"".join(_pieces(file, document))
+
+
+def _pieces(file: GltfFile, document: Any) -> list[bytes]:
+    """The file's bytes in pieces that refer to its chunks (not copied), to write one after the other."""
     document = file.document if document is None else document
     if not file.is_glb:
         layout = file.layout
         text = json.dumps(document, indent=layout.indent, ensure_ascii=layout.ensure_ascii, allow_nan=False)
-        return (text + ("\n" if layout.final_newline else "")).encode("utf-8")
+        return [(text + ("\n" if layout.final_newline else "")).encode("utf-8")]
     payload = json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
     payload += b" " * (-len(payload) % 4)  # JSON chunk padding is spaces (glTF 2.0, GLB format)
     parts = [_CHUNK_HEADER.pack(len(payload), JSON_CHUNK), payload]
     for chunk_type, data in file.chunks:
         parts += [_CHUNK_HEADER.pack(len(data), chunk_type), data]
-    body = b"".join(parts)
-    return _HEADER.pack(GLB_MAGIC, GLB_VERSION, _HEADER.size + len(body)) + body
+    return [_HEADER.pack(GLB_MAGIC, GLB_VERSION, _HEADER.size + sum(map(len, parts))), *parts]
 
 
 def write(path: str | os.PathLike[str], file: GltfFile, document: Any = None) -> None:
-    """Write atomically: a reader of `path` sees the old file or the new one, never half of it."""
+    """Write atomically: a reader of `path` sees the old file or the new one, never half of it. The pieces are
+    written one by one, so a large GLB is not copied again in memory."""
     target = Path(path)
-    data = dumps(file, document)
+    pieces = _pieces(file, document)
     mode = target.stat().st_mode & 0o7777 if target.exists() else _default_mode()
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
+            for piece in pieces:
+                stream.write(piece)
         os.chmod(temporary, mode)  # mkstemp makes the file private; keep the old file's (or the usual) mode
         os.replace(temporary, target)
     except BaseException:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import struct
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard, TypeVar
 
@@ -62,6 +63,15 @@ def escape_token(token: object) -> str:
     if "~" in text or "/" in text:
         return text.replace("~", "~0").replace("/", "~1")
     return text
+
+
+def array_index(token: str) -> int | None:
+    """A JSON pointer token as an array index: ASCII digits without a leading zero (RFC 6901), else None.
+    `str.isdigit` also takes superscript, fullwidth and Arabic-Indic digits, which int() refuses or reads as
+    another index."""
+    if not (token.isascii() and token.isdigit()) or (len(token) > 1 and token[0] == "0"):
+        return None
+    return int(token) if len(token) <= 18 else sys.maxsize  # past any array; int() refuses 4,300+ digits
 
 
 def pointer(*tokens: object) -> str:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import multiprocessing
 import os
+import signal
 import stat
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
-from .results import Result
+from .results import EXIT_INTERRUPTED, Result, failed
 
 GLTF_SUFFIXES = (".gltf", ".glb")
 POOL_MIN_BYTES = 1 << 20  # see useful_jobs
@@ -21,16 +23,40 @@ Task = TypeVar("Task")
 
 
 def run_pool(worker: Callable[[Task], Result], tasks: list[Task], jobs: int) -> Iterator[Result]:
-    """Results in task order; a process pool when there is more than one task and job."""
+    """Results in task order; a process pool when there is more than one task and job. A file too big for
+    the memory left is a failed result, not a MemoryError."""
     jobs = max(1, min(jobs, len(tasks)))
+    guarded = functools.partial(_guarded, worker)
     if jobs == 1:
-        yield from map(worker, tasks)
+        yield from map(guarded, tasks)
         return
     fork = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
     if fork:
         gc.freeze()  # the workers share the loaded schemas and modules without copying their pages
-    with multiprocessing.get_context("fork" if fork else "spawn").Pool(jobs) as pool:
-        yield from pool.imap(worker, tasks, chunksize=max(1, len(tasks) // (jobs * 32)))
+    with multiprocessing.get_context("fork" if fork else "spawn").Pool(jobs, initializer=_worker_signals) as pool:
+        yield from pool.imap(guarded, tasks, chunksize=max(1, len(tasks) // (jobs * 32)))
+
+
+def _guarded(worker: Callable[[Task], Result], task: Task) -> Result:
+    try:
+        return worker(task)
+    except MemoryError:
+        path = str(task[0]) if isinstance(task, tuple) and task else "?"
+        size = ""
+        with contextlib.suppress(OSError):
+            size = f" ({os.stat(path).st_size / 1e9:.2f} GB)"
+        return failed(path, f"not enough memory to process it{size}; nothing was written", "failed")
+
+
+def _worker_signals() -> None:
+    """Ctrl-C reaches the main process, which stops the pool; a worker stopped then cleans up as it ends
+    (the temporary files of an output it was writing go) instead of printing a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stop)
+
+
+def _stop(_number: int, _frame: object) -> None:
+    raise SystemExit(EXIT_INTERRUPTED)
 
 
 def useful_jobs(files: list[str], jobs: int | None) -> int:

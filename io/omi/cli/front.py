@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from . import commands, guard, scene_commands
+from .results import EXIT_INTERRUPTED
 
 COMMANDS = ("validate", "upgrade", "convert", "import", "export")
 MANIFEST = Path(__file__).resolve().parents[3] / "blender_manifest.toml"
@@ -63,6 +64,14 @@ def main(argv: list[str], host: BlenderHost, prog: str) -> int:
             print(f"hint: a file whose name starts with '-' goes after '--', as in: "
                   f"{prog} {command} [options] -- {dashed[0]}", file=sys.stderr)
         raise
+    try:
+        return _run(args, argv, host)
+    except KeyboardInterrupt:
+        print(f"{prog} {args.command}: interrupted (Ctrl-C); no output was left half-written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+def _run(args: argparse.Namespace, argv: list[str], host: BlenderHost) -> int:
     if args.command not in scene_commands.SCENE_COMMANDS:
         return int(args.run(args))
     status = scene_commands.preflight(args)

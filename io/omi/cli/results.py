@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ..json_types import array_index
 from ..model import Issue
 
 EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 SEVERITIES = ("error", "warning", "info")
 NOT_CHECKED = ("unreadable", "failed")  # statuses of a file that was never checked: exit status 2
 
@@ -29,7 +31,7 @@ def from_issues(issues: Iterable[Issue], source: str) -> list[dict[str, str]]:
 
 def _pointer_key(item: dict[str, str]) -> list[tuple[int, int | str]]:
     tokens = item["pointer"].split("/")[1:] if item["pointer"] else []
-    return [(0, int(token)) if token.isdigit() else (1, token) for token in tokens]
+    return [(1, token) if (number := array_index(token)) is None else (0, number) for token in tokens]
 
 
 def counted(result: Result) -> Result:

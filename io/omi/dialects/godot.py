@@ -26,6 +26,7 @@ from typing import Any
 
 from .. import model
 from ..checks import skin_joints
+from ..json_types import array_index
 from ..model import Issue
 from . import godot_scale
 from .omi import OMI_SHAPE_FIELDS
@@ -200,7 +201,8 @@ def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[
             if not isinstance(pointer, str) or "/OMI_physics" not in pointer:
                 continue
             parts = pointer.split("/")
-            name = _node_name(nodes, int(parts[2])) if len(parts) > 2 and parts[2].isdigit() else pointer
+            index = array_index(parts[2]) if len(parts) > 2 else None
+            name = _node_name(nodes, index) if index is not None else pointer
             found.append(("/".join(part for part in parts[3 if parts[1] == "nodes" else 1:]), name))
     return found
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .. import model
-from ..json_types import escape_token, get, is_index
+from ..json_types import array_index, escape_token, get, is_index
 from ..model import Issue
 from . import gravity, registry
 from .base import Dialect
@@ -217,9 +217,10 @@ def match(pointer: str, templates: tuple[PointerTemplate, ...] | None = None) ->
         numbers: list[int] = []
         for want, got in zip(pattern, tokens, strict=True):
             if want == _ITEM:
-                if not got.isdigit() or (len(got) > 1 and got.startswith("0")):
+                number = array_index(got)
+                if number is None:
                     break
-                numbers.append(int(got))
+                numbers.append(number)
             elif want != got:
                 break
         else:

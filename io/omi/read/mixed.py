@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from typing import Any
 
+from ..json_types import array_index
 from ..model import ZERO3, Collider, Issue, Motion, NodePhysics, PhysicsDocument, Trigger
 
 ReadOne = Callable[[Mapping[str, Any], str], PhysicsDocument]
@@ -22,9 +23,7 @@ ReadOne = Callable[[Mapping[str, Any], str], PhysicsDocument]
 def _node_of(pointer: str) -> int | None:
     """The node index a pointer into /nodes/N/... names, else None."""
     parts = pointer.split("/")
-    if len(parts) > 2 and parts[1] == "nodes" and parts[2].isdigit():
-        return int(parts[2])
-    return None
+    return array_index(parts[2]) if len(parts) > 2 and parts[1] == "nodes" else None
 
 
 STILL = Motion(type="static")

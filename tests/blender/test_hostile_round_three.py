@@ -1,0 +1,124 @@
+"""The third hostile round's command-line cases (tests/hostile/round_three.py), each ending with its exit status
+and its message, never a traceback; and the runs stopped half-way (Ctrl-C, too little memory), which leave
+no partial output behind and say so in one line."""
+
+from __future__ import annotations
+
+import json
+import resource
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from cli_support import CLI, REPO_ROOT, run_cli
+from hostile.round_three import write_round_three
+
+GOOD = json.loads((REPO_ROOT / "tests" / "data" / "cli" / "current_scene.gltf").read_text(encoding="utf-8"))
+
+
+def test_every_case_ends_clearly(tmp_path, monkeypatch, omi_addon):
+    cases = write_round_three(tmp_path, GOOD)
+    for name, case in sorted(cases.items()):
+        monkeypatch.chdir(tmp_path / name)
+        argv = [*case.argv, "--in-process"] if case.argv[0] == "import" else case.argv
+        result = run_cli(*argv)
+        printed = result.stdout + result.stderr
+        assert result.returncode == case.status, (name, printed)
+        assert "Traceback" not in printed, (name, printed)
+        assert all(word in printed for word in case.words), (name, case.words, printed)
+        assert case.check is None or case.check(tmp_path / name), (name, printed)
+
+
+def _scene_with_bin(folder: Path, size: int) -> Path:
+    """scene.gltf naming scene.bin, a sparse file of `size` bytes (nothing is read from the disk)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    with open(folder / "scene.bin", "wb") as stream:
+        stream.truncate(size)
+    (folder / "scene.gltf").write_text(json.dumps({**GOOD, "buffers": [{"uri": "scene.bin", "byteLength": size}]}),
+                                       encoding="utf-8")
+    return folder / "scene.gltf"
+
+
+def _raise_interrupt(*_args: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _half_copy(source: Any, stream: Any, *_args: object) -> None:
+    stream.write(source.read(1000))  # the .bin's copy is under way: its temporary file holds a part of it
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("moment", ["before the copy", "during the copy", "writing the .gltf"])
+def test_an_interrupted_convert_leaves_nothing_half_written(tmp_path, monkeypatch, moment):
+    import omi_physics_cli
+
+    source = _scene_with_bin(tmp_path / "in", 1 << 20)
+    out = tmp_path / "out"
+    if moment == "before the copy":
+        monkeypatch.setattr(omi_physics_cli.core("cli.resources"), "_copy_file", _raise_interrupt)
+    elif moment == "during the copy":
+        monkeypatch.setattr(shutil, "copyfileobj", _half_copy)
+    else:  # the .bin is complete and in place; the .gltf is being written
+        monkeypatch.setattr(omi_physics_cli.core("gltf_file"), "_pieces", _raise_interrupt)
+    result = run_cli("convert", source, "--to", "KHR", "--out", out / "scene.gltf")
+    assert result.returncode == 130
+    assert result.stderr.strip().splitlines() == [
+        "omi_physics_cli convert: interrupted (Ctrl-C); no output was left half-written"]
+    assert list(out.iterdir()) == []  # no .gltf, no .bin, no temporary file
+    monkeypatch.undo()
+    assert run_cli("convert", source, "--to", "KHR", "--out", out / "scene.gltf").returncode == 0  # a rerun works
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and sparse files as on Linux")
+def test_ctrl_c_of_the_real_tool_leaves_nothing_half_written(tmp_path):
+    """A real SIGINT at some point of a 1.5 GB copy: exit 130 and one line, or done; never a partial file."""
+    source = _scene_with_bin(tmp_path / "in", 1500 << 20)
+    for delay in (1.0, 2.0, 3.0):
+        out = tmp_path / f"out{delay}"
+        child = subprocess.Popen([sys.executable, str(CLI), "convert", str(source), "--to", "KHR", "--out",
+                                  str(out / "scene.gltf")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                 text=True)
+        time.sleep(delay)
+        child.send_signal(signal.SIGINT)
+        stdout, stderr = child.communicate(timeout=120)
+        assert "Traceback" not in stdout + stderr, stderr
+        made = sorted(path.name for path in out.iterdir()) if out.exists() else []
+        if child.returncode == 130:
+            assert len(stderr.strip().splitlines()) == 1 and "interrupted (Ctrl-C)" in stderr
+            assert made == []
+        else:
+            assert child.returncode == 0 and made == ["scene.bin", "scene.gltf"], (stdout, stderr)
+            assert (out / "scene.bin").stat().st_size == 1500 << 20
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and sparse files as on Linux")
+def test_a_glb_too_big_for_the_memory_left_is_said_in_one_line(tmp_path):
+    size = 600 << 20
+    payload = json.dumps({**GOOD, "buffers": [{"byteLength": size}]}).encode()
+    payload += b" " * (-len(payload) % 4)
+    total = 12 + 8 + len(payload) + 8 + size
+    glb = tmp_path / "huge.glb"
+    with open(glb, "wb") as stream:
+        stream.write(struct.pack("<4sII", b"glTF", 2, total) + struct.pack("<I4s", len(payload), b"JSON") + payload
+                     + struct.pack("<I4s", size, b"BIN\x00"))
+        stream.truncate(total)
+    limit = 1000 << 20
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    for argv in (["convert", str(glb), "--to", "KHR", "--out", str(tmp_path / "out" / "huge.glb")],
+                 ["validate", str(glb)]):
+        child = subprocess.run([sys.executable, str(CLI), *argv], capture_output=True, text=True, timeout=300,
+                               check=False,
+                               preexec_fn=limited)
+        assert child.returncode == 2, child.stdout + child.stderr
+        assert "huge.glb: error: not enough memory to process it (0.63 GB)" in child.stdout, child.stdout
+        assert "Traceback" not in child.stdout + child.stderr and "MemoryError" not in child.stdout + child.stderr
+    assert not (tmp_path / "out" / "huge.glb").exists()

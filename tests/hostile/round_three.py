@@ -1,0 +1,70 @@
+"""The third hostile round (issue #35), command-line cases: JSON that is no glTF object, integers too long for
+Python's int(), animation pointers whose node index is not ASCII digits. Pure Python, no bpy: like
+cli_corpus.py, `write_round_three(folder, good)` lays out each case's files (one subfolder each) and returns
+the cases; tests/blender/test_hostile_round_three.py runs them. The URI cases of the round are in
+tests/blender/test_cli_uris.py, the interrupted and out-of-memory runs there too.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from hostile.cli_corpus import CliCase
+from hostile.round_two import _animated
+
+BODY = "OMI_physics_body"
+INDEX_TOKENS = {"superscript": "\u00b2", "fullwidth": "\uff11", "arabic_indic": "\u0661", "leading_zero": "01"}
+
+
+def _velocity_of_digits(good: dict[str, Any], digits: int) -> str:
+    """The good document with a dynamic body whose linearVelocity's x is an integer of `digits` digits."""
+    document = json.loads(json.dumps(good))
+    document["nodes"][0]["extensions"][BODY]["motion"] = {"type": "dynamic", "linearVelocity": [0, 0, 0]}
+    return json.dumps(document).replace('"linearVelocity": [0, 0, 0]', f'"linearVelocity": [{"9" * digits}, 0, 0]')
+
+
+def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
+    cases: dict[str, CliCase] = {}
+
+    def case(name: str, built: CliCase, text: str) -> None:
+        cases[name] = built
+        (folder / name).mkdir(parents=True, exist_ok=True)
+        (folder / name / "in.gltf").write_text(text, encoding="utf-8")
+
+    for kind, text, said in (("array", f"[{json.dumps(good)}]", "an array"), ("null", "null", "null"),
+                             ("string", '"glTF"', "a string")):
+        for command, extra in (("validate", ()), ("upgrade", ("--out", "out.gltf")),
+                               ("convert", ("--to", "KHR", "--out", "out.gltf")), ("import", ("--out", "x.blend"))):
+            case(f"{kind}_json_{command}", CliCase([command, "in.gltf", *extra], 2,
+                                                   (f"in.gltf: error: cannot read: the file holds {said}, not a glTF "
+                                                    "object",)), text)
+
+    pointer = f"/nodes/0/extensions/{BODY}/motion/linearVelocity/0"
+    text = _velocity_of_digits(good, 5000)
+    for command, extra in (("validate", ()), ("upgrade", ("--out", "out.gltf")),
+                           ("convert", ("--to", "KHR", "--out", "out.gltf"))):
+        said = f"error {pointer}: linearVelocity item must be a finite number"
+        case(f"digits_5000_{command}", CliCase([command, "in.gltf", *extra], 1, (said,)), text)
+    case("digits_5000_import", CliCase(["import", "in.gltf", "--out", "x.blend"], 1, (
+        "Blender could not import it", "4300 digits")), text)
+
+    for name, token in INDEX_TOKENS.items():
+        animated = json.dumps(_animated([0, 1], [1, 2], pointer=f"/nodes/{token}/extensions/{BODY}/motion/mass"),
+                              ensure_ascii=False)
+        said = f"/nodes/{token}/extensions/{BODY}/motion/mass is not a physics property"
+        case(f"index_{name}_validate", CliCase(["validate", "in.gltf"], 0, (said,)), animated)
+        case(f"index_{name}_convert", CliCase(
+            ["convert", "in.gltf", "--to", "KHR", "--out", "out.gltf"], 0, (),
+            check=lambda where, token=token: _pointers(where / "out.gltf") == [
+                f"/nodes/{token}/extensions/{BODY}/motion/mass"]), animated)
+        case(f"index_{name}_import", CliCase(["import", "in.gltf", "--out", "x.blend", "--verbose"], 0, ()), animated)
+    return cases
+
+
+def _pointers(path: Path) -> list[str]:
+    """The animation pointers of a written file (a converted channel is never re-pointed to a real node)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+    return [channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
+            for animation in document.get("animations", []) for channel in animation["channels"]]
