@@ -1,7 +1,7 @@
 """glTF animation channels targeting physics values (KHR_animation_pointer) -> keyframes on the settings.
 
 The values go through the same translation as the still import: the document is read again with the
-channel's value at its pointer (`io/omi/reader`), and the part of the physics that changed is written into
+channel's value at its pointer (`io/omi/read/reader`), and the part of the physics that changed is written into
 the object's settings with the PropertyGroup conversion (`properties/convert.py`, the scene library for
 physics materials). Which settings a pointer feeds, and how, is read from the Object Model tables where a
 setting holds the value one-to-one (`animation_table`: motion values, library materials; no document read),

@@ -6,7 +6,7 @@ rest and at the channel's value nudged (once per component), the objects' rigid 
 built again and the properties that moved are read; each key within the bounds of the pointer's Field is
 then an affine map of those (`linear_keys`, checked at the keys' extremes), others are built whole; after
 the last key the build runs once more at rest and its objects get the keyframes. So Bullet's signs, the
-motor/spring split and the proxies of non-mesh bodies stay in their one home (`io/blender/build`). What the
+motor/spring split and the proxies of non-mesh bodies stay in their one home (`io/blender/builder`). What the
 build does not change (a shape's size, gravity factor, initial velocities, staticFriction) cannot play in
 Blender: the settings keep the keyframes, export writes them unchanged, and the import report names each
 such channel once.

@@ -1,4 +1,4 @@
-"""glTF exporter hooks (io_scene_gltf2 user extension): thin, calls io/blender/export_physics.
+"""glTF exporter hooks (io_scene_gltf2 user extension): thin, calls io/blender/export.
 
 The exporter swallows exceptions raised by hooks (it logs one line and carries on), so every hook
 catches at its boundary and reports through the export log, naming the object it was working on.

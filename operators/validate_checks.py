@@ -1,7 +1,7 @@
 """Checks of a Blender scene's OMI settings: everything that would make an export wrong or non-portable.
 
-`check_objects()` returns `Problem`s naming the offending object, so the Validate operator, the
-exporter and command-line tools can share it. It only reads; it never changes the scene.
+`check_objects()` returns `Problem`s naming the offending object, for the Validate operator (the
+export and the command line check the written file instead). It only reads; it never changes the scene.
 """
 
 from __future__ import annotations

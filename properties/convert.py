@@ -1,7 +1,7 @@
 """PropertyGroups <-> OMI data model: the one place where an object's settings become model values.
 
 The PropertyGroups hold Blender axes (Z-up, the object's local frame); the model holds glTF axes
-(Y-up). Every axis change goes through `io/blender/axes.py`. Materials and filters live in the scene
+(Y-up). Every axis change goes through `io/blender/tables/axes.py`. Materials and filters live in the scene
 library and are referenced by name; in the model they are values carrying that name.
 
 Problems are reported as `model.Issue`s whose pointer is a JSON pointer into the object's settings

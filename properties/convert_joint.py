@@ -1,5 +1,5 @@
 """Joint PropertyGroups <-> model, both directions side by side, and which special joint of the spec a
-set of limits is (read from `io/blender/constraints`, the table the Blender side uses too).
+set of limits is (read from `io/blender/tables/constraints`, the table the Blender side uses too).
 
 The PropertyGroups hold the joint object's local Blender axes; the model holds glTF axes (`axes`).
 """

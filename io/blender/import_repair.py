@@ -1,6 +1,6 @@
 """Mend the glTF importer's data before it builds anything, where Blender's importer would fail or crash.
 
-The findings come from io/omi/gltf_structure (the same ones `validate` reports as errors); each that
+The findings come from io/omi/checks/gltf_structure (the same ones `validate` reports as errors); each that
 carries a repair is applied to the importer's parsed glTF here and reported as a warning naming its JSON
 pointer. Runs first in the import hook, whatever the physics options, so a file with a cycle in its node
 tree or a two-vertex triangle primitive imports (without the bad link or primitive) instead of raising or
@@ -114,7 +114,7 @@ def physics_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
 
 
 def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
-    """Joints whose connected node starts outside the joint's limits (io/omi/joint_rest), on the nodes
+    """Joints whose connected node starts outside the joint's limits (io/omi/checks/joint_rest), on the nodes
     as the importer will build them (after the repairs)."""
     if not any(node.joint is not None for node in doc.nodes.values()):
         return []
@@ -122,7 +122,7 @@ def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue
 
 
 def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
-    """The mesh problems of the file's convex/trimesh shapes (io/omi/shape_meshes), on the importer's data
+    """The mesh problems of the file's convex/trimesh shapes (io/omi/checks/shape_meshes), on the importer's data
     and buffers (read through the importer, so each is read once)."""
     if not any(part is not None and part.shape is not None and part.shape.type in model.MESH_SHAPE_TYPES
                for node in doc.nodes.values() for part in (node.collider, node.trigger)):

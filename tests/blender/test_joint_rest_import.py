@@ -1,4 +1,4 @@
-"""The import names a joint whose connected body starts outside the joint's limits (io/omi/joint_rest, the
+"""The import names a joint whose connected body starts outside the joint's limits (io/omi/checks/joint_rest, the
 same check `validate` makes): a slider and a hinge, each inside its limits (no message) and outside
 (a warning naming the joint, the connected node, the axis and by how much). Bullet then pulls the body
 into range on the first frame, as the file's engines would."""

@@ -1,4 +1,4 @@
-"""io/omi/gltf_structure: what Blender's glTF importer cannot open, each finding at its JSON pointer with the
+"""io/omi/checks/gltf_structure: what Blender's glTF importer cannot open, each finding at its JSON pointer with the
 repair the add-on's import makes; and `validate` on the project's hostile corpus (tests/hostile/corpus.py)
 reporting each kind as an error, without a traceback. Pure: runs without bpy."""
 

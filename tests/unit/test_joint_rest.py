@@ -1,4 +1,4 @@
-"""io/omi/joint_rest: joints whose connected node starts outside the joint's own limits, from the file
+"""io/omi/checks/joint_rest: joints whose connected node starts outside the joint's own limits, from the file
 alone (the spec's limit metrics on the nodes' world frames); and io/omi/node_poses, the world frames.
 Small hand-made files: a slider and a hinge, each inside and outside its limits. Pure: runs without bpy."""
 

@@ -5,12 +5,12 @@ material's: `tables/animated_settings.Held`) is mapped to its pointer by the tab
 arithmetic (`direct`), checked against the still export's value at rest. Every other value goes through
 the same translation as the still export: for every sample time the animated properties are set from
 their F-curves, the object's physics is derived again (settings or Blender rigid body, `derive`), placed
-as the export placed it (shape scale baked in, joint turned round) and written with `io/omi/writer`;
-`io/omi/pointers` lists the Object Model values of what was written. Which of those F-curves feeds which
+as the export placed it (shape scale baked in, joint turned round) and written with `io/omi/write/writer`;
+`io/omi/dialects/pointers` lists the Object Model values of what was written. Which of those F-curves feeds which
 value is found by nudging each one at rest and seeing what changes, so axis swaps that depend on a
 joint's axes, Bullet signs and spec defaults stay in their one home each.
 
-The export session (`export_physics.py`) calls, per node it writes for an animated object:
+The export session (`export/scene.py`) calls, per node it writes for an animated object:
 `track(...)` before writing (the returned ref keeps items fed by the object's own F-curves out of the
 deduplication, so an animated shape is never merged with a still one that starts equal), then
 `written(...)`, which checks the still values against the rest snapshot and samples the animation.

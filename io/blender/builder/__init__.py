@@ -1,1 +1,1 @@
-"""io/blender/build."""
+"""Blender rigid bodies and constraints built from the physics model: plan, shapes, steps, report."""

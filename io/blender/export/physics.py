@@ -4,7 +4,7 @@ The hooks in io/gltf_export.py call, in this order:
 - `record(node, obj)` for every object node the exporter gathers;
 - `write_scene(scene)` once a scene's nodes are all gathered but not yet indexed: derive each recorded
   object's physics (its OMI settings, or else its Blender rigid body / rigid body constraint), add the
-  child nodes that shapes and joint frames need, and write node extensions with `io/omi/writer`. Node
+  child nodes that shapes and joint frames need, and write node extensions with `io/omi/write/writer`. Node
   and mesh references are placeholders (`export_parts.NodeSlot`, `MeshSlot`) because nothing has an index yet;
 - `finish(gltf)` once the exporter has indexed every node and mesh: placeholders become indices, and the
   document-level arrays (shapes, physics materials, collision filters, joints) and extensionsUsed are set.

@@ -2,7 +2,7 @@
 
 Each object's physics is derived (its OMI settings through the hook layer's reader, or its Blender rigid
 body and constraint), shapes and joint frames get the child nodes they need, and each node's extensions
-are written with `io/omi/writer`.
+are written with `io/omi/write/writer`.
 """
 
 from __future__ import annotations
@@ -378,7 +378,7 @@ class SceneWrite:
     # --- animation ---------------------------------------------------------------------------------
 
     def _track_animation(self, carrier: Carrier, part: model.NodePhysics) -> tuple | None:
-        """Keyframed physics of the carrier's object (io/blender/animation_export.py), or None."""
+        """Keyframed physics of the carrier's object (io/blender/animation/sample.py), or None."""
         animation = self.animation
         if not animation.animates(carrier.obj):
             return None

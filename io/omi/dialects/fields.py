@@ -4,8 +4,8 @@ A `Field` says everything both directions need about one value: the model attrib
 kind of JSON value, the spec default (absent in JSON means it; the writer omits it), the bounds and the
 enum spellings. `read_fields` narrows a JSON object into model values with exactly those rules (every
 dropped value reported with its pointer) and `write_fields` writes model values back, omitting defaults
-and never writing what the bounds forbid. The dialect tables (`dialects.py`) are lists of Fields; the
-canonical form and the tests read the same lists.
+and never writing what the bounds forbid. The dialect tables (`dialects/omi.py`, `dialects/khr.py`) are
+lists of Fields; the canonical form and the tests read the same lists.
 
 Values whose structure differs between dialects (a joint limit's axes, a drive's required `type`, a
 shape's mesh or geometry) are declared here too, with the kind `"special"`: the generic functions skip

@@ -53,7 +53,7 @@ __all__ = ["ItemArrays", "drive_to_json", "filter_to_json", "joint_settings_to_j
 class ItemArrays:
     """Document-level arrays filled by `ref(kind, item)`, equal items stored once; `ref` returns the index.
 
-    The one deduplication of the writer and of the glTF export hook (io/blender/export_physics.py).
+    The one deduplication of the writer and of the glTF export hook (io/blender/export/physics.py).
     Items are compared by `repr`: the writer builds every item of a kind with its keys in one fixed
     order, so the text is canonical (floats print exactly), found in O(1), and works for items holding
     placeholders (the export hook's node and mesh slots print as their own identity). With
