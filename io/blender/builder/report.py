@@ -22,6 +22,8 @@ RESTITUTION_COMBINE = (f"restitution combine modes other than {BULLET_COMBINE!r}
                        "bodies' restitution)")
 STATIC_FRICTION = "static friction (Blender has one friction: the dynamic one is used)"
 TRIGGERS = "triggers (no Blender rigid body: they must not collide)"
+NESTED_BODIES = ("nested dynamic bodies (a generated rigid body, unparented, moves each in world space as the file "
+                 "means, and the object follows it: Blender cannot simulate a rigid body whose parent is one)")
 GRAVITY_VOLUMES = "gravity volumes (Blender's rigid bodies feel the one scene gravity: the volumes pull nothing here)"
 RESTITUTION = ("restitution (Bullet multiplies the two bodies' values and its bounces do not keep the energy that "
                "gives: measured from 2 m, 1 on 1 rebounds to 2.20 m, then 2.28 m; 0.5 on 0.5 (0.25) to 0.18 m where "

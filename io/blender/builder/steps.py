@@ -34,6 +34,7 @@ from .plan import (
 from .report import (
     BAKED_SCALE,
     FRICTION_COMBINE,
+    NESTED_BODIES,
     RESTITUTION,
     RESTITUTION_COMBINE,
     STATIC_FRICTION,
@@ -89,7 +90,8 @@ class Builder:
     def prepare_body(self, body: PlannedBody, bodies: dict[bpy.types.Object, PlannedBody]) -> None:
         owner = body.owner
         shapes = body.shapes
-        rigid = body.rigid = owner if owner.type == 'MESH' else self._proxy(body)
+        nested = body.motion == 'DYNAMIC' and rigid_body_owner(owner.parent, self.switches) is not None
+        rigid = body.rigid = owner if owner.type == 'MESH' and not nested else self._proxy(body, nested=nested)
         ours = rigid is not owner or is_shape_mesh(owner)  # its mesh data may be replaced
         if len(shapes) == 1 and ours and shapes[0].shape.type in PRIMITIVE_TYPES and shapes[0].offset is None \
                 and (shapes[0].carrier is owner or is_identity(self.frames.relative(shapes[0].carrier, owner))):
@@ -109,15 +111,19 @@ class Builder:
             body.carriers.append(self._carrier(body, shape, bodies))
         self._link_body(rigid)
 
-    def _proxy(self, body: PlannedBody) -> bpy.types.Object:
-        """A generated mesh object that carries the rigid body of a body whose object is not a mesh.
+    def _proxy(self, body: PlannedBody, *, nested: bool = False) -> bpy.types.Object:
+        """A generated mesh object that carries the rigid body of a body whose object is not a mesh, or of a
+        dynamic body inside another body (`nested`: Blender cannot simulate a rigid body whose parent is one).
 
-        It starts where the body is; a dynamic body then follows it, and it follows any other body, with
-        a Child Of constraint on the follower.
+        It starts where the body is, unparented; a dynamic body then follows it, and it follows any other body,
+        with a Child Of constraint on the follower (Copy Transforms for a nested body, whose parent moves too).
         """
         owner = body.owner
-        self.report.warn(owner, "", f"a {owner.type.lower()} cannot be a Blender rigid body: a generated mesh "
-                                    f"object carries it, and a {FOLLOW!r} constraint keeps the two together")
+        if nested:
+            self.report.approximate(NESTED_BODIES, owner)
+        else:
+            self.report.warn(owner, "", f"a {owner.type.lower()} cannot be a Blender rigid body: a generated mesh "
+                                        f"object carries it, and a {FOLLOW!r} constraint keeps the two together")
         proxy = bpy.data.objects.new(f"{owner.name} rigid body", self.meshes.body())
         proxy[GENERATED] = "body"
         proxy[OWNER] = owner
@@ -125,6 +131,11 @@ class Builder:
         start = self.frames.world(owner)
         proxy.matrix_basis = start
         self.generated.objects.link(proxy)
+        if nested:
+            copy = cast(bpy.types.CopyTransformsConstraint, owner.constraints.new('COPY_TRANSFORMS'))
+            copy.name = FOLLOW
+            copy.target = proxy
+            return proxy
         follower, leader = (owner, proxy) if body.motion == 'DYNAMIC' else (proxy, owner)
         constraint = cast(bpy.types.ChildOfConstraint, follower.constraints.new('CHILD_OF'))
         constraint.name = FOLLOW
