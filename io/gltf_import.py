@@ -125,15 +125,14 @@ class glTF2ImportUserExtension:
     def _log(self, gltf: Any) -> None:
         """Each issue named by node: problems as warnings, counted in one popup; notes (what Blender
         cannot show, legacy forms read) as info in the Info editor, counted as no problem."""
-        listed: list[tuple[str, str, str]] = []
+        listed: list[tuple[str, model.Severity, str]] = []
         for issue in self.issues:
             message = f"{model.LOG_PREFIX}{self._where(gltf, issue.pointer)}{issue.message}"
             if issue.severity == "info":
                 gltf.log.info(message, popup=True)
             else:
                 gltf.log.warning(message)
-                listed.append((self._object_name(gltf, issue.pointer),
-                               'ERROR' if issue.severity == "error" else 'WARNING',
+                listed.append((self._object_name(gltf, issue.pointer), issue.severity,
                                f"import: {self._where(gltf, issue.pointer)}{issue.message}"))
         if listed:
             window_manager = bpy.context.window_manager

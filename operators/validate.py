@@ -31,10 +31,10 @@ class OMI_OT_validate_scene(bpy.types.Operator):
             item.name = problem.object_name
             item.code = problem.code
             item.message = problem.message
-            item.severity = problem.severity
+            item.severity = problem.severity.upper()  # the list's enum identifier
         state.problems_active_index = 0
         state.checked = True
-        errors = sum(problem.severity == 'ERROR' for problem in problems)
+        errors = sum(problem.severity == "error" for problem in problems)
         if not problems:
             self.report({'INFO'}, "No problems: the physics will export as shown")
         else:

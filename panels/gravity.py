@@ -57,7 +57,7 @@ def draw_gravity(layout: bpy.types.UILayout, context: bpy.types.Context, obj: bp
             lines = layout.column(align=True)
             lines.scale_y = 0.8
             for position, text in enumerate(textwrap.wrap(message, WRAP)):  # panels are narrow: wrapped
-                lines.label(text=text, icon=('ERROR' if severity == 'ERROR' else 'INFO') if not position else 'BLANK1')
+                lines.label(text=text, icon=('ERROR' if severity == "error" else 'INFO') if not position else 'BLANK1')
     note = layout.column(align=True)
     note.scale_y = 0.8
     note.label(text="Not simulated by Blender:", icon='INFO')  # narrow editors: short lines (Validate says why)

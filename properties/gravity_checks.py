@@ -11,6 +11,7 @@ from collections.abc import Iterable
 
 import bpy
 
+from ..io.omi import model
 from ..io.omi.dialects import gravity
 from . import object_physics
 from .convert import node_from_object
@@ -29,7 +30,7 @@ def compound_members(objects: Iterable[bpy.types.Object]) -> set[str]:
     return found
 
 
-def gravity_findings(obj: bpy.types.Object, members: set[str]) -> list[tuple[str, str, str]]:
+def gravity_findings(obj: bpy.types.Object, members: set[str]) -> list[tuple[str, str, model.Severity]]:
     """(code, message, severity) of each rule the object's gravity volume breaks."""
     physics = node_from_object(obj, [])
     volume = physics.gravity
@@ -40,5 +41,5 @@ def gravity_findings(obj: bpy.types.Object, members: set[str]) -> list[tuple[str
         findings.append(gravity.points_issue(volume.points, ""))
     if volume.type == "directional":
         findings.append(gravity.direction_issue(volume.direction, ""))
-    return [("GRAVITY", found.message, 'ERROR' if found.severity == "error" else 'WARNING')
+    return [("GRAVITY", found.message, "error" if found.severity == "error" else "warning")
             for found in findings if found is not None]

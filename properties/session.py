@@ -9,6 +9,8 @@ from __future__ import annotations
 import bpy
 from bpy.props import CollectionProperty, EnumProperty, IntProperty, StringProperty
 
+from ..io.omi.model import Severity
+
 SEVERITY_ITEMS = [
     ('ERROR', "Error", "The export will be wrong or rejected", 'ERROR', 0),
     ('WARNING', "Warning", "The export works but is not portable to every engine", 'INFO', 1),
@@ -60,13 +62,14 @@ def authoring_state(context: bpy.types.Context) -> OMIAuthoringState:
     return window_manager.omi_authoring  # type: ignore[attr-defined]  # added by register (properties/__init__)
 
 
-def list_problems(window_manager: bpy.types.WindowManager, problems: list[tuple[str, str, str]]) -> None:
+def list_problems(window_manager: bpy.types.WindowManager, problems: list[tuple[str, Severity, str]]) -> None:
     """Put (object name, severity, message) problems where the artist looks: the sidebar's Validate list
-    (an import's problems replace the last check's, and say so in their messages)."""
+    (an import's problems replace the last check's, and say so in their messages). Severities are spelled
+    as io/omi's Issues spell them; the list's enum identifiers are their upper case."""
     state = window_manager.omi_authoring  # type: ignore[attr-defined]  # added by register
     state.problems.clear()
     for name, severity, message in problems:
         item = state.problems.add()
-        item.name, item.severity, item.message, item.code = name, severity, message, "import"
+        item.name, item.severity, item.message, item.code = name, severity.upper(), message, "import"
     state.problems_active_index = 0
     state.checked = True

@@ -99,10 +99,10 @@ def test_validation_names_each_rule(omi, planet):
     pad.omi_physics.gravity.direction = (0.0, 0.0, -2.0)
     problems = {(p.object_name, p.severity): p.message for p in checks.check_scene(bpy.context.scene)
                 if p.code.startswith("GRAVITY")}
-    assert "not a trigger" in problems[(planet.name, 'ERROR')]
-    assert "at least 6" in problems[(line.name, 'ERROR')]
-    assert "normalised" in problems[(pad.name, 'WARNING')]
-    assert "do not feel gravity volumes" in problems[(bpy.context.scene.name, 'INFO')]
+    assert "not a trigger" in problems[(planet.name, "error")]
+    assert "at least 6" in problems[(line.name, "error")]
+    assert "normalised" in problems[(pad.name, "warning")]
+    assert "do not feel gravity volumes" in problems[(bpy.context.scene.name, "info")]
     layout = _draw(omi, line)
     assert "at least 6" in " ".join(layout.labels())  # wrapped over lines
 
