@@ -185,7 +185,7 @@ def _check_motion(obj: bpy.types.Object, descendants: Descendants, problems: lis
         if body_object(obj.parent) is not None:
             problems.append(Problem(obj.name, "nested_body", (
                 "dynamic body inside another body: engines move it on its own, and Blender simulates it from a "
-                "generated rigid body, unparented, that the object follows"), 'INFO'))
+                "generated rigid body, unparented, that the object follows"), "info"))
     if motion.use_center_of_mass and any(abs(c) > 1e-9 for c in motion.center_of_mass):
         problems.append(Problem(obj.name, "center_of_mass", (
             "center of mass is offset: not every engine supports it"), "info"))
