@@ -25,7 +25,7 @@ from typing import Any
 
 import bpy
 
-from ..properties import convert, library, object_physics
+from ..properties import convert, library, object_physics, units
 from . import animation_table
 from .animation_rigid import RigidFollow
 from .blender import gltf_compat
@@ -389,6 +389,8 @@ def _apply_node(rest: model.NodePhysics, node: model.NodePhysics, obj: bpy.types
                 library.write_material(entry, material)
     if node.joint is not None and rest.joint is not None and node.joint != rest.joint:
         convert.apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node)
+    if node.extensions != rest.extensions:
+        units.apply_values(node.extensions, obj, resolve_node)  # an extension unit's value (a throttle)
 
 
 def _arithmetic(field: Any, value: list[float], tangents: tuple[list[float], ...]) -> bool:

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import addon_loader
+import animation_support
 import export_support
 import import_support
 import pytest
@@ -57,3 +58,32 @@ def test_an_unknown_extension_round_trips_with_one_info_line(omi_addon, tmp_path
     assert by_name["SpawnPoint"]["extensions"]["EXT_unknown_thing"] == {"a": [1, 2], "b": {"c": "d"}}
     assert by_name[gltf["nodes"][0]["name"]]["extensions"]["EXT_unknown_thing"] == {"root": True}
     assert "EXT_unknown_thing" in exported.gltf["extensionsUsed"]
+
+
+def test_a_keyed_throttle_exports_and_imports_through_the_animation_pointer(omi_addon, tmp_path):
+    """The vehicle body's linearActivation (the throttle), keyed in Blender, becomes a KHR_animation_pointer
+    channel from the unit's Object Model rows, and imports back as keys on the same setting."""
+    import_support.import_gltf(next(path for path in FILES if path.name == "simple_car.gltf"))
+    units, curves = addon_loader.module("properties.units"), addon_loader.module("io.blender.animation.curves")
+    body = next(binding for binding in units.BINDINGS if binding.attr == "vehicle_body")
+    bpy = pytest.importorskip("bpy")
+    car = bpy.data.objects["SimpleCar"]
+    settings = units.settings_of(car, body)
+    for frame, throttle in ((1, 0.0), (25, 1.0)):
+        settings.linear_activation = (0.0, 0.0, throttle)
+        settings.keyframe_insert("linear_activation", frame=frame)
+    animation_support.set_interpolation('LINEAR')
+    exported = export_support.export(tmp_path, "keyed", check=False)
+    pointer = f"/nodes/{exported.index('SimpleCar')}/extensions/OMI_vehicle_body/linearActivation"
+    found = animation_support.channels(exported)
+    assert list(found) == [pointer]
+    assert found[pointer]["values"] == [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
+    assert found[pointer]["times"] == pytest.approx([1 / 24, 25 / 24])  # frames 1 and 25 at 24 fps
+    assert _core("dialects.pointers").check_animation(exported.gltf) == []
+
+    imported = import_support.import_gltf(exported.path)
+    assert [text for text in imported.warnings if "linearActivation" in text] == []
+    car = bpy.data.objects["SimpleCar"]
+    keyed = {(fcurve.data_path, fcurve.array_index): [tuple(point.co) for point in fcurve.keyframe_points]
+             for fcurve in curves.fcurves(car)}
+    assert keyed[("omi_physics.units.vehicle_body.linear_activation", 2)] == [(1.0, 0.0), (25.0, 1.0)]

@@ -216,3 +216,11 @@ def test_the_unit_name_check_sees_a_spelled_name(tmp_path):
     module = tmp_path / "module.py"
     module.write_text('if name == "OMI_seat" or text == f"a {x} OMI_vehicle_wheel":\n    pass\n')
     assert [line for line, _text in spelled(module, {"OMI_seat", "OMI_vehicle_wheel"})] == [1, 1]
+
+
+def test_the_godot_target_names_what_godot_core_ignores_of_each_unit():
+    godot = core("dialects.godot")
+    gltf = load("simple_car.gltf")
+    lines = [issue.message for issue in godot.to_godot(gltf) if issue.kind == "godot"]
+    assert any("ignores seats (omi-godot reads them): 'SeatBackLeft'" in line for line in lines)
+    assert sum("vehicle wheels" in line for line in lines) == 1  # one line per kind, naming the four wheels

@@ -39,7 +39,14 @@ from .curves import Channel
 
 _OWN_PREFIXES = ("omi_physics.", "rigid_body.", "rigid_body_constraint.")
 _LIBRARY_PREFIX = "omi_physics.physics_materials["
-_ARRAY_EXTENSION = {template.array: template.extension for template in pointers.OMI_POINTERS if template.array}
+_OMI_ARRAYS = {template.array: template.extension for template in pointers.OMI_POINTERS if template.array}
+
+
+def _array_extension() -> dict[str, str]:
+    """Document-level array -> its extension: the default dialect's and the extension units' (registry)."""
+    units = {template.array: template.extension for template in pointers.all_pointers()
+             if template.array and template.array != pointers.DOCUMENT}
+    return {**units, **_OMI_ARRAYS}
 Snapshot = dict[tuple[Any, str, tuple[int, ...]], Any]
 
 
@@ -132,7 +139,8 @@ class AnimationExport:
         elif joint is not None:
             settings = joint_nodes.reversed_settings(source.settings) if tracker.reversed_joint else source.settings
             joint = dataclasses.replace(joint, settings=settings, enable_collision=source.enable_collision)
-        return model.NodePhysics(motion=motion, collider=collider, trigger=trigger, joint=joint)
+        return model.NodePhysics(motion=motion, collider=collider, trigger=trigger, joint=joint,
+                                 extensions=physics.extensions if part.extensions else part.extensions)
 
     def _snapshot(self, tracker: Tracker) -> Snapshot | None:
         part = self._part_now(tracker)
@@ -145,13 +153,14 @@ class AnimationExport:
             return len(log) - 1
 
         extensions = writer.node_extensions(part, ref, _keep, _keep)
+        arrays = _array_extension()
         found: Snapshot = {}
         for name, content in extensions.items():
             for (text, nested), value in pointers.leaves(name, None, content).items():
                 found[("node", text, nested)] = value
         for position, (kind, item) in enumerate(log):
-            if kind in _ARRAY_EXTENSION:
-                for (text, nested), value in pointers.leaves(_ARRAY_EXTENSION[kind], kind, item).items():
+            if kind in arrays:
+                for (text, nested), value in pointers.leaves(arrays[kind], kind, item).items():
                     found[(position, text, nested)] = value
         return found
 
@@ -224,12 +233,13 @@ class AnimationExport:
     def written(self, tracker: Tracker, extensions: dict[str, dict], arrays: dict[str, list[dict]]) -> None:
         """After the node was written: check the file's still values against the snapshot, then sample."""
         real: Snapshot = {}
+        homes = _array_extension()
         for name, content in extensions.items():
             for (text, nested), value in pointers.leaves(name, None, content).items():
                 real[("node", text, nested)] = value
         for position, (kind, index) in enumerate(tracker.refs):
-            if kind in _ARRAY_EXTENSION:
-                for (text, nested), value in pointers.leaves(_ARRAY_EXTENSION[kind], kind, arrays[kind][index]).items():
+            if kind in homes:
+                for (text, nested), value in pointers.leaves(homes[kind], kind, arrays[kind][index]).items():
                     real[(position, text, nested)] = value
         if real != tracker.rest:
             self.warn(f"object {tracker.obj.name!r}: its physics animation could not be matched to the values "
@@ -242,7 +252,7 @@ class AnimationExport:
 
     def _sample(self, tracker: Tracker, key: tuple, channels: list[Channel]) -> None:
         position, text, nested = key
-        template = next(t for t in pointers.OMI_POINTERS if t.text == text)
+        template = next(t for t in pointers.all_pointers() if t.text == text)
         if template.type == "bool":
             for channel in channels:
                 self._refuse(channel, "booleans are not animated through KHR_animation_pointer by this add-on")

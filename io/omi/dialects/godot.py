@@ -28,7 +28,7 @@ from .. import model
 from ..checks import skin_joints
 from ..json_types import array_index
 from ..model import Issue
-from . import godot_scale
+from . import godot_scale, registry
 from .omi import OMI_SHAPE_FIELDS
 
 NAME = "godot"
@@ -140,6 +140,9 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
             kinds.add("joints (they need the OMI add-on for Godot)", name)
         if model.GRAVITY_EXTENSION in (node.get("extensions") or {}):
             kinds.add("gravity volumes", name)
+        for unit in registry.extension_units():  # what Godot core ignores of each extension unit
+            if unit.engine_loss and unit.name in (node.get("extensions") or {}):
+                kinds.add(unit.engine_loss, name)
         motion: Mapping[str, Any] = body["motion"] if isinstance(body.get("motion"), Mapping) else {}
         if motion.get("gravityFactor", model.DEFAULT_GRAVITY_FACTOR) != model.DEFAULT_GRAVITY_FACTOR:
             kinds.add("gravity factors", name)
