@@ -63,4 +63,4 @@ def test_validate_names_a_nested_dynamic_body(tmp_path):
     checks = support.addon_loader.module("operators.validate_checks")
     found = [(p.object_name, p.severity) for p in checks.check_scene(support.bpy.context.scene)
              if p.code == "nested_body"]
-    assert found == [("Top", 'INFO')]
+    assert found == [("Top", "info")]
