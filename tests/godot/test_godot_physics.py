@@ -73,11 +73,11 @@ def jointed_or_scaled_gravity(gltf: dict, doc) -> set[str]:
     return found
 
 
-def blender_positions(path, names: list[str]) -> dict[str, Vector]:
-    """Bullet's positions (glTF axes) after SECONDS, on an import of `path`."""
+def blender_positions(path, names: list[str], seconds: float = SECONDS) -> dict[str, Vector]:
+    """Bullet's positions (glTF axes) after `seconds`, on an import of `path`."""
     imported = import_support.import_gltf(path)
     scene = bpy.context.scene
-    last = 1 + round(SECONDS * BLENDER_FPS)
+    last = 1 + round(seconds * BLENDER_FPS)
     scene.frame_start, scene.frame_end = 1, last
     scene.rigidbody_world.point_cache.frame_end = last
     for frame in range(1, last + 1):

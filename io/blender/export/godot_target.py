@@ -14,7 +14,7 @@ from ...omi.dialects import godot
 from ...omi.model import Issue
 
 
-def _view(gltf: Any) -> dict[str, Any]:
+def view(gltf: Any) -> dict[str, Any]:
     """The document as the pure target reads it: node dicts sharing the exporter's extension dicts."""
     nodes = [{"name": node.name, "mesh": node.mesh, "children": list(node.children or []),
               "extensions": node.extensions or {}, "translation": node.translation, "rotation": node.rotation,
@@ -25,10 +25,10 @@ def _view(gltf: Any) -> dict[str, Any]:
     return {"nodes": nodes, "extensions": gltf.extensions or {}, "animations": animations}
 
 
-def apply(gltf: Any, new_node: Callable[[str], Any]) -> list[Issue]:
+def apply(gltf: Any, new_node: Callable[[str], Any], *, joints_read: bool = False) -> list[Issue]:
     """Put the finished document into the `godot` form; `new_node(name)` makes an exporter node at the
-    origin of its parent."""
-    form = godot.godot_form(_view(gltf))
+    origin of its parent; `joints_read`: the reader builds joints (not said to be ignored)."""
+    form = godot.godot_form(view(gltf), joints_read=joints_read)
     for index, changes in form.node_changes.items():
         for key, value in changes.items():
             setattr(gltf.nodes[index], key, value)

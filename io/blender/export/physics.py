@@ -27,6 +27,7 @@ from mathutils import Matrix
 from ...omi import model
 from ...omi.dialects import registry, unknown_keys
 from ...omi.dialects.godot import NAME as GODOT_TARGET
+from ...omi.dialects.godot_omi import NAME as GODOT_OMI_TARGET
 from ...omi.write import writer
 from ..adopt import peer_findings
 from ..animation import static_values
@@ -34,7 +35,7 @@ from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import world as world_gravity
 from ..tables import markers
-from . import exporter_form, godot_target, respell
+from . import exporter_form, godot_omi_target, godot_target, respell
 from .messages import Messages
 from .options import Options
 from .output import Output, put
@@ -196,6 +197,8 @@ class PhysicsExport:
         self.animation.finish(gltf)
         if self.target == GODOT_TARGET:
             self.report(godot_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
+        elif self.target == GODOT_OMI_TARGET:
+            self.report(godot_omi_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
         home = respell.home().name  # the spelling the gather hooks wrote; every other one is made from it
         others = [registry.get(name) for name in self.dialects if name != home]
         if others:

@@ -14,7 +14,7 @@ from ..read import khr as read_khr
 from ..read import omi as read_omi
 from ..write import khr as write_khr
 from ..write import omi as write_omi
-from . import godot, gravity, khr, omi, registry
+from . import godot, godot_omi, gravity, khr, omi, registry
 
 OMI = omi.OMI
 KHR = khr.KHR
@@ -47,5 +47,10 @@ registry.register(registry.Target(
                                         "shapes in Godot's form; what Godot ignores is reported", (omi.NAME,),
     transform=lambda document, issues: (issues if issues is not None else []).extend(godot.to_godot(document)),
     recognise=lambda document: bool(godot.mesh_children(document))))
+registry.register(registry.Target(
+    godot_omi.NAME.upper(), 4, godot_omi.LABEL, "The Godot 4 form, with the joints written as omi-godot (the OMI "
+                                               "group's Godot add-on) builds them right; each workaround is reported",
+    (omi.NAME,), transform=lambda document, issues: (issues if issues is not None else []).extend(
+        godot_omi.to_godot_omi(document))))
 
 units.register_all()  # the extension units of io/omi/units, after the dialect that carries them

@@ -113,8 +113,9 @@ class _Kinds:
                 for kind, names in self.found.items()]
 
 
-def godot_form(document: dict[str, Any]) -> GodotForm:
-    """Rewrite the document's shapes in place into Godot's form; say what moves and what Godot ignores.
+def godot_form(document: dict[str, Any], *, joints_read: bool = False) -> GodotForm:
+    """Rewrite the document's shapes in place into Godot's form; say what moves and what Godot ignores
+    (`joints_read`: not the joints, for a target whose reader builds them).
 
     `document` is glTF JSON (nodes as dicts); the caller moves the meshes of `mesh_moves` (see
     `move_meshes` for JSON)."""
@@ -136,7 +137,7 @@ def godot_form(document: dict[str, Any]) -> GodotForm:
                       "a BoneAttachment3D: it simulates, its bone and the skinned mesh stay)", name)
         if _godot_replaces(node) and node.get("mesh") is not None:
             form.mesh_moves.append(index)
-        if model.JOINT_EXTENSION in (node.get("extensions") or {}):
+        if model.JOINT_EXTENSION in (node.get("extensions") or {}) and not joints_read:
             kinds.add("joints (they need the OMI add-on for Godot)", name)
         if model.GRAVITY_EXTENSION in (node.get("extensions") or {}):
             kinds.add("gravity volumes", name)
@@ -231,9 +232,9 @@ def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
         node["children"] = [*(node.get("children") or []), len(nodes) - 1]
 
 
-def to_godot(document: dict[str, Any]) -> list[Issue]:
+def to_godot(document: dict[str, Any], *, joints_read: bool = False) -> list[Issue]:
     """A parsed OMI file into the `godot` target's form, in place; what Godot ignores."""
-    form = godot_form(document)
+    form = godot_form(document, joints_read=joints_read)
     move_meshes(document, form)
     return form.issues
 
