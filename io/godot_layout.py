@@ -12,6 +12,7 @@ from typing import Any
 from .blender.import_repair import node_json
 from .omi import model
 from .omi.dialects import godot
+from .omi.json_types import array_index
 
 
 def _view(data: Any) -> dict[str, Any]:
@@ -29,14 +30,45 @@ def _view(data: Any) -> dict[str, Any]:
     return {"nodes": view, "animations": animations}
 
 
+def _bones(data: Any) -> set[int]:
+    """Skin joints and skeletons: the importer makes bones of them, so neither side of a fold may be one."""
+    bones: set[int] = set()
+    for skin in data.skins or []:
+        bones.update(joint for joint in skin.joints or [] if isinstance(joint, int))
+        if isinstance(skin.skeleton, int):
+            bones.add(skin.skeleton)
+    return bones
+
+
+def _unfoldable_children(data: Any) -> set[int]:
+    """Mesh children a fold must leave as they are, since the file gives them a part beyond holding a mesh:
+    bones, the targets of animation channels (by node or by a KHR_animation_pointer into /nodes/N), and
+    nodes with extras (which the fold would lose)."""
+    kept = _bones(data)
+    for animation in data.animations or []:
+        for channel in animation.channels or []:
+            target = channel.target
+            if isinstance(getattr(target, "node", None), int):
+                kept.add(target.node)
+            pointer = ((getattr(target, "extensions", None) or {}).get("KHR_animation_pointer") or {}).get("pointer")
+            parts = pointer.split("/") if isinstance(pointer, str) else []
+            index = array_index(parts[2]) if len(parts) > 2 and parts[1] == "nodes" else None
+            if index is not None:
+                kept.add(index)
+    kept.update(index for index, node in enumerate(data.nodes or []) if node.extras)
+    return kept
+
+
 class MeshChildFold:
-    """The folds of one import: body node -> its mesh child (glTF indices)."""
+    """The folds of one import: body node -> its mesh child (glTF indices). Only a layout the `godot` target
+    writes is folded; anything else the file says about either node leaves both as they are."""
 
     def __init__(self, gltf: Any) -> None:
         nodes = gltf.data.nodes or []
         self.children: dict[int, int] = {}
+        kept, bones = _unfoldable_children(gltf.data), _bones(gltf.data)
         for parent, child in godot.mesh_children(_view(gltf.data)).items():
-            if nodes[child].skin is not None:
+            if nodes[child].skin is not None or parent in bones or child in kept:
                 continue  # the importer moves skinned meshes itself: left as the file has it
             nodes[parent].mesh, nodes[child].mesh = nodes[child].mesh, None
             nodes[parent].weights, nodes[child].weights = nodes[child].weights, None

@@ -18,6 +18,7 @@ from urllib.parse import unquote
 from ..omi import gltf_file, model
 from ..omi.checks import gltf_structure, joint_rest, node_transforms, shape_meshes, value_losses
 from . import gltf_compat, recursion_room
+from .tables import markers
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads (nodes: node_json)
     "scenes": ("name", "nodes"),
@@ -156,12 +157,33 @@ def outside_uri_issues(gltf: Any) -> list[model.Issue]:
                         "warning")]
 
 
+def private_extras_issues(gltf: Any) -> list[model.Issue]:
+    """The add-on's own markers (`markers.PRIVATE_PROPERTIES`, and its settings' name) in the file's extras are
+    taken out before the importer copies extras into custom properties: a file must not mark a user's object
+    as generated (left out of export) or as a shape stand-in (exported without its mesh). One warning."""
+    private = {"omi_physics", *markers.PRIVATE_PROPERTIES}
+    found: list[str] = []
+    holders = [("", gltf.data)] + [(f"/{key}/{index}", item) for key in gltf_structure.NAMED_ARRAYS
+                                   for index, item in enumerate(_array(gltf.data, key))]
+    for at, holder in holders:
+        extras = getattr(holder, "extras", None)
+        if isinstance(extras, dict) and not private.isdisjoint(extras):
+            for name in sorted(private.intersection(extras)):
+                del extras[name]
+                found.append(f"{at}/extras/{name}")
+    if not found:
+        return []
+    names = ", ".join(found[:3]) + (", ..." if len(found) > 3 else "")
+    return [model.Issue(found[0], f"{len(found)} extras key(s) named like the add-on's own markers ignored ({names}): "
+                                  "a file cannot set them", "warning")]
+
+
 def repair(gltf: Any) -> list[model.Issue]:
     """Apply every repair the structure check offers; a warning for each, an error for what stays broken.
     When Blender's importer cannot open the file at all, the import builds nothing (the error says why)
     instead of failing with a traceback."""
     data = gltf.data
-    issues: list[model.Issue] = duplicate_key_issues(gltf) + outside_uri_issues(gltf)
+    issues: list[model.Issue] = duplicate_key_issues(gltf) + outside_uri_issues(gltf) + private_extras_issues(gltf)
     dropped_children: dict[int, set[int]] = {}
     dropped_scene_nodes: dict[int, set[int]] = {}
     dropped_primitives: dict[int, set[int]] = {}
