@@ -11,6 +11,7 @@ from typing import Any
 
 import bpy
 
+from ..io.omi.dialects import registry
 from ..properties import units
 from .base import PanelMixin
 
@@ -103,6 +104,27 @@ def attach(binding: units.Binding) -> None:
     cls = panel_class(binding)
     bpy.utils.register_class(cls)
     _MADE.append(cls)
+
+
+def detach(binding: units.Binding) -> None:
+    """Unregister one unit's panel."""
+    for cls in [cls for cls in _MADE if getattr(cls, "binding", None) is binding]:
+        bpy.utils.unregister_class(cls)
+        _MADE.remove(cls)
+
+
+def register_unit(unit: Any, binding: units.Binding) -> None:
+    """A unit added while the add-on runs, in one call: its core unit in the registry, its settings and its panel
+    (the built-in ones are registered by `io/omi/units.register_all` and `properties/unit_bindings`)."""
+    registry.register(unit)
+    units.attach(binding)
+    attach(binding)
+
+
+def unregister_unit(binding: units.Binding) -> None:
+    detach(binding)
+    units.detach(binding)
+    registry.unregister(binding.unit)
 
 
 def register() -> None:
