@@ -1,8 +1,8 @@
 """Render a few frames of the simulated scene with Cycles on the CPU and lay them out on one PNG.
 
-Small on purpose (a few hundred pixels a frame, few samples, no denoiser) so the demo stays fast on
-two cores. Each frame carries its frame number and time, burnt in by Blender's render stamp. The frames
-are read back and composed with numpy, then written through Blender's own image API: no imaging
+Small on purpose (640 x 360 a frame, few samples, no denoiser) so the demo stays fast on two cores. Each
+frame carries its frame number and a caption (what happens in it), burnt in by Blender's render stamp. The
+frames are read back and composed with numpy, then written through Blender's own image API: no imaging
 library needed.
 """
 
@@ -17,9 +17,9 @@ import bpy
 import numpy as np
 from mathutils import Vector
 
-FRAME_SIZE = (384, 216)
-SAMPLES = 24
-COLUMNS = 3
+FRAME_SIZE = (640, 360)
+SAMPLES = 16
+COLUMNS = 2
 GAP = 4  # pixels of background between frames
 GAP_COLOUR = (1.0, 1.0, 1.0, 1.0)
 
@@ -61,26 +61,29 @@ def stage(scene: bpy.types.Scene, target: Vector, eye: Vector, lens: float = 30.
 
 
 def _stamp(render: bpy.types.RenderSettings) -> None:
-    """Burn the frame number and time into each frame, nothing else."""
+    """Burn the frame number and the caption (the stamp's note) into each frame, nothing else."""
     render.use_stamp = True
     for name in dir(render):
         if name.startswith("use_stamp_") and name not in ("use_stamp_labels",):
-            setattr(render, name, name in ("use_stamp_frame", "use_stamp_time"))
+            setattr(render, name, name in ("use_stamp_frame", "use_stamp_note"))
     render.use_stamp_labels = False
-    render.stamp_font_size = 11
+    render.stamp_font_size = 16
     render.stamp_background = (0.0, 0.0, 0.0, 0.6)
 
 
 def render_frames(scene: bpy.types.Scene, frames: Sequence[int], directory: Path,
-                  before_render: Callable[[int], None] | None = None) -> list[Path]:
-    """Render each frame (the rigid body cache must already hold it) to a PNG in `directory`.
+                  before_render: Callable[[int], None] | None = None,
+                  captions: Sequence[str] | None = None) -> list[Path]:
+    """Render each frame (the rigid body cache must already hold it) to a PNG in `directory`, with its
+    caption.
 
     `before_render(frame)` may change what is shown (material values, not objects: adding or removing
     objects would reset the rigid body cache).
     """
     paths = []
-    for frame in frames:
+    for position, frame in enumerate(frames):
         scene.frame_set(frame)
+        scene.render.stamp_note_text = captions[position] if captions is not None else ""
         if before_render is not None:
             before_render(frame)
         path = Path(directory) / f"frame_{frame:04d}.png"
@@ -132,11 +135,12 @@ def save_png(pixels: np.ndarray, path: Path) -> None:
         bpy.data.images.remove(image)
 
 
-def contact_sheet(scene: bpy.types.Scene, frames: Sequence[int], path: Path,
+def contact_sheet(scene: bpy.types.Scene, frames: Sequence[int], path: Path, *,
+                  captions: Sequence[str] | None = None,
                   before_render: Callable[[int], None] | None = None) -> Path:
-    """Render `frames` and save them as one contact sheet at `path`."""
+    """Render `frames` (each with its caption) and save them as one contact sheet at `path`."""
     with tempfile.TemporaryDirectory(prefix="omi_demo_frames_") as directory:
-        rendered = render_frames(scene, frames, Path(directory), before_render)
+        rendered = render_frames(scene, frames, Path(directory), before_render, captions)
         tiles = [_pixels(frame_path) for frame_path in rendered]
     save_png(compose(tiles), path)
     return path

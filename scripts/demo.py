@@ -32,7 +32,6 @@ import shutil
 import sys
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +47,12 @@ import addon_loader  # noqa: E402
 import contact_sheet  # noqa: E402
 import demo_animation  # noqa: E402
 import demo_engine  # noqa: E402
+import demo_frames  # noqa: E402
 import demo_measure as measure  # noqa: E402
 import demo_scene  # noqa: E402
 import demo_summary  # noqa: E402
 import schema_check  # noqa: E402
+from demo_result import DemoResult, ExportCheck  # noqa: E402
 
 OUT_DIR = REPO_ROOT / "out" / "demo"
 DOCS_DIR = REPO_ROOT / "docs"
@@ -63,38 +64,6 @@ CAMERA_TARGET = Vector((-0.6, 0.7, 1.0))
 CAMERA_LENS = 26.0
 LOG_NAMES = ("glTFImporter", "glTFImporter_errors")  # the glTF add-on logs exports here too
 LOG_PREFIX = "OMI physics"
-
-
-@dataclass
-class ExportCheck:
-    """One exported file and what the checks found in it."""
-
-    path: Path
-    gltf: dict
-    schema_errors: list[str] | None  # None: the spec's schemas are not next to the checkout
-    reader_issues: list[str]
-
-
-@dataclass
-class DemoResult:
-    out_dir: Path
-    timings: dict[str, float] = field(default_factory=dict)
-    problems: list[tuple[str, str, str]] = field(default_factory=list)  # the Validate operator's list
-    exports: list[ExportCheck] = field(default_factory=list)
-    export_messages: list[str] = field(default_factory=list)
-    same_physics: list[str] = field(default_factory=list)  # differences between the .glb, the .gltf and the KHR .glb
-    import_messages: list[str] = field(default_factory=list)
-    blender: dict[str, int] = field(default_factory=dict)  # what the import built in Blender
-    recording: measure.Recording | None = None
-    measurements: measure.Measurements = field(default_factory=measure.Measurements)
-    engine_runs: list[demo_engine.EngineRun] = field(default_factory=list)  # the second engine, per .glb
-    sheet: Path | None = None
-    summary: Path | None = None
-
-    @property
-    def passed(self) -> bool:
-        files_ok = all(not check.schema_errors and not check.reader_issues for check in self.exports)
-        return files_ok and not self.same_physics and all(check.passed for check in self.measurements.checks)
 
 
 @contextlib.contextmanager
@@ -169,6 +138,8 @@ def import_fresh(path: Path, result: DemoResult) -> bpy.types.Scene:
     result.import_messages = messages
     scene = bpy.context.scene
     objects = list(scene.objects)
+    markers = addon_loader.module("io.blender.tables.markers")
+    result.generated = sorted(obj.name for obj in objects if markers.is_generated(obj))
     result.blender = {
         "objects": len(objects),
         "active rigid bodies": sum(obj.rigid_body is not None and obj.rigid_body.type == 'ACTIVE' for obj in objects),
@@ -245,13 +216,14 @@ def run(out_dir: Path = OUT_DIR, *, frames: int = FRAMES, render: bool = True) -
         files = [check.path for check in result.exports if check.path.suffix == ".glb"]
         bodies = [roles.ball, roles.door, roles.bob, *roles.boxes]
         result.engine_runs = demo_engine.compare(files, result.recording, bodies)
-    sheet_frames = demo_summary.key_frames(result)
-    (out_dir / FRAMES_FILE).write_text(json.dumps({"frames": sheet_frames}) + "\n", encoding="utf-8")
+    shown = demo_frames.key_frames(result)
+    listed = {"frames": [key.frame for key in shown], "captions": [key.caption for key in shown]}
+    (out_dir / FRAMES_FILE).write_text(json.dumps(listed, indent=1) + "\n", encoding="utf-8")
     if render:
         with timed(result, "render the contact sheet (Cycles, CPU)"):
             result.sheet = contact_sheet.contact_sheet(
-                scene, sheet_frames, out_dir / "contact_sheet.png",
-                before_render=demo_summary.trigger_glow(scene, result))
+                scene, listed["frames"], out_dir / "contact_sheet.png", captions=listed["captions"],
+                before_render=demo_frames.trigger_glow(scene, result))
     result.summary = out_dir / "summary.txt"
     result.summary.write_text(demo_summary.text(result), encoding="utf-8")
     return result

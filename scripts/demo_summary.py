@@ -1,73 +1,42 @@
-"""The demo's text summary, and the choice of frames (and trigger glow) for its contact sheet."""
+"""The demo's text summary: what was built, what the files hold, what the import made, what the simulation did,
+and how the second engine agrees. Each outcome once, each count with its noun in the right number."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import addon_loader
 import bpy
 import demo_engine
 import demo_scene
-import numpy as np
-
-if TYPE_CHECKING:
-    from demo import DemoResult
-
-SHEET_FRAMES = 6
-GLOW_COLOUR = (1.0, 0.25, 0.9, 1.0)
-GLOW_STRENGTH = 3.0
-
-
-# --- contact sheet -----------------------------------------------------------------------------------
-
-
-def key_frames(result: DemoResult, count: int = SHEET_FRAMES) -> list[int]:
-    """Frames worth a look: the start, the ball inside the trigger, the door opening, the end; evenly
-    spaced frames fill up to `count`."""
-    recording, found = result.recording, result.measurements
-    last = recording.count - 1
-    wanted = {0, last}
-    if found.trigger_overlaps:
-        wanted.add(found.trigger_overlaps[len(found.trigger_overlaps) // 2])
-    if found.door is not None:
-        opening = np.flatnonzero(np.abs(found.door.angles) > math.radians(45.0))
-        if opening.size:
-            wanted.add(int(opening[0]))
-    for index in np.linspace(0, last, count + 2).astype(int)[1:-1]:
-        if len(wanted) >= count:
-            break
-        if all(abs(int(index) - other) > last // (2 * count) for other in wanted):
-            wanted.add(int(index))
-    return [recording.frame(index) for index in sorted(wanted)[:count]]
-
-
-def _principled(obj: bpy.types.Object) -> bpy.types.Node | None:
-    material = obj.active_material
-    if material is None or material.node_tree is None:
-        return None
-    return next((node for node in material.node_tree.nodes if node.type == 'BSDF_PRINCIPLED'), None)
-
-
-def trigger_glow(scene: bpy.types.Scene, result: DemoResult) -> Callable[[int], None]:
-    """A before-render step that lights the trigger zone up on the frames where it overlaps the ball."""
-    principled = _principled(scene.objects[demo_scene.ROLES.trigger])
-    overlapping = {result.recording.frame(index) for index in result.measurements.trigger_overlaps}
-
-    def glow(frame: int) -> None:
-        if principled is not None:
-            principled.inputs["Emission Color"].default_value = GLOW_COLOUR
-            principled.inputs["Emission Strength"].default_value = GLOW_STRENGTH if frame in overlapping else 0.0
-
-    return glow
-
+from demo_result import DemoResult
 
 # --- text --------------------------------------------------------------------------------------------
 
 
 def _vec(values) -> str:
-    return "(" + ", ".join(f"{value:.2f}" for value in values) + ")"
+    """Metres to the centimetre, never a negative zero."""
+    return "(" + ", ".join(f"{value:.2f}".replace("-0.00", "0.00") for value in values) + ")"
+
+
+def plural(count: int, noun: str, nouns: str = "") -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {nouns or noun + 's'}"
+
+
+def _imported(result: DemoResult) -> list[str]:
+    """What the import built, and why there are more objects than the file has nodes."""
+    counts = dict(result.blender)
+    objects, nodes = counts.pop("objects", 0), len(result.exports[0].gltf.get("nodes", []))
+    bodies = [plural(counts.pop(f"{kind} rigid bodies", 0), f"{kind} rigid body", f"{kind} rigid bodies")
+              for kind in ("active", "passive")]
+    constraints = [plural(count, key.removesuffix(" constraints") + " constraint") for key, count in counts.items()]
+    lines = [f"Imported {result.exports[0].path.name} into a fresh scene: {plural(objects, 'object')}, "
+             f"{', '.join(bodies)}, {', '.join(constraints) or 'no constraints'}"]
+    if result.generated:
+        lines.append(f"  {plural(objects, 'object')} for {plural(nodes, 'node')}: one per node, and "
+                     f"{len(result.generated)} the rigid-body build made ({', '.join(result.generated)}): a Blender "
+                     "constraint object each, hidden in the 'OMI Rigid Bodies' collection and never exported")
+    return lines
 
 
 def _shape(shape) -> str:
@@ -173,8 +142,7 @@ def text(result: DemoResult) -> str:
     lines.append("  Physics in the file (glTF axes, Y up; joint limits in the joint's frame):")
     lines += _inventory(result.exports[0].gltf)
     lines += [_note("export", message) for message in result.export_messages if not _is_tally(message)]
-    lines += ["", f"Imported {result.exports[0].path.name} into a fresh scene: "
-              + ", ".join(f"{count} {what}" for what, count in result.blender.items())]
+    lines += ["", *_imported(result)]
     lines += [_note("import", message) for message in result.import_messages if not _is_tally(message)]
     lines += ["", "Checks:"]
     lines += [f"  [{'PASS' if check.passed else 'FAIL'}] {check.name}: {check.detail}" for check in found.checks]
@@ -188,5 +156,6 @@ def text(result: DemoResult) -> str:
     lines += demo_engine.summary_lines(result.engine_runs)
     lines += ["", "Timings:"]
     lines += [f"  {step}: {seconds:.2f} s" for step, seconds in result.timings.items()]
-    lines += ["", "Result: " + ("every check passed" if result.passed else "SOME CHECKS FAILED"), ""]
+    lines += ["", "Result: " + ("every check passed" if result.passed else "SOME CHECKS FAILED") + "; "
+              + demo_engine.verdict(result.engine_runs), ""]
     return "\n".join(lines)

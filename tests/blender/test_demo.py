@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import subprocess
 from pathlib import Path
 
@@ -17,8 +18,9 @@ import bpy
 import contact_sheet
 import demo
 import demo_animation
+import demo_engine
+import demo_frames
 import demo_scene
-import demo_summary
 import numpy as np
 import pytest
 import schema_check
@@ -256,7 +258,7 @@ def test_the_readme_contact_sheet_shows_the_frames_the_demo_renders(outcome):
     written = json.loads((outcome.out_dir / demo.FRAMES_FILE).read_text(encoding="utf-8"))
     committed = json.loads((demo.DOCS_DIR / demo.FRAMES_FILE).read_text(encoding="utf-8"))
     assert written == committed
-    assert len(written["frames"]) == demo_summary.SHEET_FRAMES
+    assert len(written["frames"]) == demo_frames.SHEET_FRAMES
     sheet = (demo.DOCS_DIR / "contact_sheet.png").stat()
     assert sheet.st_size > 0
 
@@ -322,3 +324,45 @@ def test_the_demo_files_convert_with_their_door_channel(outcome, tmp_path):
                     if channel["target"].get("path") == "pointer"]
         extension = "KHR_physics_rigid_bodies" if dialect == "KHR" else "OMI_physics_joint"
         assert channels and all(pointer.startswith(f"/extensions/{extension}/physicsJoints/") for pointer in channels)
+
+
+def test_the_summary_says_each_outcome_once_in_words_that_fit(outcome):
+    """No count with the wrong number ("1 hinge constraints"), no negative zero, the objects the import made
+    beyond the file's nodes explained, and each second-engine outcome once: the KHR file that ends as the
+    OMI file does gets one line, and every gap over 5 cm is named accepted or not explained."""
+    summary = outcome.summary.read_text(encoding="utf-8")
+    assert "-0.00" not in summary
+    assert not re.search(r"\b1 [\w ]+?(constraints|bodies|objects|nodes)\b", summary)
+    nodes, made = len(outcome.exports[0].gltf["nodes"]), len(outcome.generated)
+    assert outcome.blender["objects"] == nodes + made
+    if made:
+        explained = f"{nodes + made} objects for {nodes} nodes: one per node, and {made} the rigid-body build made"
+        assert explained in summary
+    runs = [run for run in outcome.engine_runs if run.unavailable is None]
+    if not runs:
+        pytest.skip("no second engine here (Node.js)")
+    assert summary.count("final position, Blender's beside it") == 1
+    assert "demo_khr.glb in rapier" in summary and "ends as demo.glb does (every body within 1 mm)" in summary
+    gaps = {name for run in runs for name in run.reasons}
+    labelled = re.findall(r"^      (accepted|not explained): ", summary, re.M)
+    assert len(labelled) == len(runs[0].reasons)
+    assert demo_engine.verdict(outcome.engine_runs) in summary.splitlines()[-1]
+    assert gaps <= {name for run in runs for name in run.accepted}  # the scene leaves no unexplained gap
+
+
+def test_each_contact_sheet_frame_names_what_happens_in_it(outcome):
+    listed = json.loads((outcome.out_dir / demo.FRAMES_FILE).read_text(encoding="utf-8"))
+    recording, found = outcome.recording, outcome.measurements
+    indices = [frame - recording.first_frame for frame in listed["frames"]]
+    captions = dict(zip(indices, listed["captions"], strict=True))
+    assert len(captions) == demo_frames.SHEET_FRAMES
+    for index, caption in captions.items():
+        assert caption.startswith(f"{recording.seconds(index):.1f} s: "), caption
+        assert len(caption) <= 64, caption  # one line on a 640-pixel frame (16 px type wraps at about 66)
+    ball = track(outcome, ROLES.ball)
+    (inside,) = [index for index, caption in captions.items() if "trigger" in caption]
+    assert inside in found.trigger_overlaps
+    (leaving,) = [index for index, caption in captions.items() if "leaves the ramp" in caption]
+    assert ball[leaving - 1][0] <= demo_scene.RAMP_FOOT_X < ball[leaving][0]
+    (opening,) = [index for index, caption in captions.items() if "swings the door open" in caption]
+    assert abs(found.door.angles[opening]) > demo_frames.DOOR_OPENING >= abs(found.door.angles[opening - 1])
