@@ -10,10 +10,11 @@ from typing import Any
 
 import bpy
 
+from ..properties.edits import EDITED
 from .blender import gltf_compat, recursion_room
 from .blender.animation import curves
 from .blender.bones.rig_export import RagdollExport
-from .blender.builder import kinematic_drive
+from .blender.builder import kinematic_drive, live
 from .blender.export.physics import PhysicsExport
 from .blender.tables import markers
 from .export_tagged import TaggedSettings
@@ -25,6 +26,7 @@ _PRIVATE_PROPERTIES = ("omi_physics", *markers.PRIVATE_PROPERTIES)
 _BLACK_LISTED_KEY = "omi_physics_black_listed"
 _PAUSED_WORLD_KEY = "omi_physics_paused_world"  # the rigid-body world switched off for this export
 _HELD_DRIVES_KEY = "omi_physics_held_drives"  # kinematic velocity drivers muted for this export
+_HELD_FOLLOWS_KEY = "omi_physics_held_follows"  # non-mesh bodies' Child Of their rigid body, muted for this export
 
 
 def _log_error(export_settings: dict, message: str) -> None:
@@ -146,6 +148,11 @@ def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa:
         _log_error(export_settings, f"could not keep the OMI settings out of extras: {error}")
     _allow_deep_hierarchies(export_settings)
     _pause_simulation(export_settings)
+    EDITED.paused = True  # the live link builds nothing while the exporter evaluates frames
+    try:
+        export_settings[_HELD_FOLLOWS_KEY] = live.hold_follows(bpy.data.objects)
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not keep the simulation out of non-mesh bodies' animation: {error}")
     try:
         export_settings[_HELD_DRIVES_KEY] = kinematic_drive.hold_drives(bpy.data.objects)
     except Exception as error:  # hook boundary: report, never raise
@@ -195,6 +202,11 @@ def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
     recursion_room.restore()
+    EDITED.paused = False
+    try:
+        live.release_follows(export_settings.pop(_HELD_FOLLOWS_KEY, None) or [])
+    except Exception as error:  # hook boundary: report, never raise
+        _log_error(export_settings, f"could not let non-mesh bodies follow their rigid bodies again: {error}")
     try:
         kinematic_drive.resume_drives(export_settings.pop(_HELD_DRIVES_KEY, None) or [])
     except Exception as error:  # hook boundary: report, never raise

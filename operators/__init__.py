@@ -13,6 +13,7 @@ from . import (
     joint,
     joint_pivot,
     library,
+    live_link,
     naming,
     ragdoll,
     seat,
@@ -37,8 +38,10 @@ _CLASSES: tuple[type, ...] = (
 def register() -> None:
     for cls in _CLASSES:
         bpy.utils.register_class(cls)
+    live_link.register()
 
 
 def unregister() -> None:
+    live_link.unregister()
     for cls in reversed(_CLASSES):
         bpy.utils.unregister_class(cls)

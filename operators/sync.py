@@ -97,10 +97,11 @@ def report_issues(operator: bpy.types.Operator, issues: list[model.Issue]) -> No
 
 
 class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
-    """Build Blender rigid bodies and constraints from the OMI settings, to preview with play"""
+    """Remake every Blender rigid body and constraint from the OMI settings (a repair: edits keep them in step
+    already while Live Rigid Bodies is on)"""
 
     bl_idname = "omi.sync_to_rigid_bodies"
-    bl_label = "Sync to Blender Rigid Bodies"
+    bl_label = "Rebuild Rigid Bodies"
     bl_options = {'REGISTER', 'UNDO'}
 
     scope: EnumProperty(name="Objects", items=SCOPE_ITEMS, default='SCENE')
@@ -120,7 +121,7 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
         bodies = sum(obj.rigid_body is not None for obj in objects)
         constraints = sum(obj.rigid_body_constraint is not None for obj in scene_of(context).objects)
         self.report({'INFO'}, f"{plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')} "
-                              "ready: press play to preview")
+                              "rebuilt: press play to preview")
         report_issues(self, issues)
         return {'FINISHED'}
 

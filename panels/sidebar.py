@@ -120,7 +120,8 @@ class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
         if settings.show_overlay:
             draw_legend(layout, context)
         column = layout.column(align=True)
-        column.operator("omi.sync_to_rigid_bodies", icon='PLAY')
+        column.prop(settings, "live_rigid_bodies", icon='PHYSICS')
+        column.operator("omi.sync_to_rigid_bodies", icon='FILE_REFRESH')
         column.operator("omi.sync_from_rigid_bodies", icon='IMPORT')
         state = authoring_state(context)
         layout.label(text="Physics Materials")

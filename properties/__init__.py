@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import bpy
 
-from . import body, gravity, joint, migrate, scene, session, shape, unit_bindings, units
+from . import body, edits, gravity, joint, migrate, scene, session, shape, unit_bindings, units
 from . import object as object_settings
 
 # Dependencies first: a PropertyGroup must be registered before one that points at it.
 _CLASSES: tuple[type, ...] = (*shape.CLASSES, *gravity.CLASSES, *body.CLASSES, *joint.CLASSES, *scene.CLASSES,
                            units.OMIUnitSettings, *object_settings.CLASSES, *session.CLASSES)
+# The settings whose edits the live link builds: an object's, and the library entries objects name.
+_FOLLOWED: tuple[type, ...] = (*shape.CLASSES, *gravity.CLASSES, *body.CLASSES, *joint.CLASSES,
+                               *object_settings.CLASSES, scene.OMIPhysicsMaterial, scene.OMISystemName,
+                               scene.OMICollisionFilter)
 
 
 def object_physics(obj: bpy.types.Object) -> object_settings.OMIObjectSettings:
@@ -29,6 +33,7 @@ def _add_setting(owner: type[bpy.types.ID], name: str, group: type[bpy.types.Pro
 
 
 def register() -> None:
+    edits.follow(_FOLLOWED)
     for cls in _CLASSES:
         if cls is units.OMIUnitSettings:
             bpy.utils.register_class(cls)

@@ -112,6 +112,12 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         description="Draw collider shapes and joint frames in the 3D viewport",
         default=True,
     )
+    live_rigid_bodies: BoolProperty(
+        name="Live Rigid Bodies",
+        description=("Keep Blender's rigid bodies and constraints in step with the OMI settings as they are "
+                     "edited, so play shows them at once. Off: only Rebuild Rigid Bodies makes them"),
+        default=True,
+    )
     new_name: StringProperty(options={'HIDDEN', 'SKIP_SAVE'})
     # imported files' document-level keys beside the OMI arrays, by extension: {"OMI_physics_body": {...}}
     document_unknown_json: StringProperty(options={'HIDDEN'})

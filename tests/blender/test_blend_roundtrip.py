@@ -44,6 +44,10 @@ def add_library(scene: bpy.types.Scene) -> None:
 
 def build_scene() -> None:
     scene = bpy.context.scene
+    # settings only, as the reference exports were captured: with live rigid bodies, the tagged bodies'
+    # filters would put them in collision collections, and the plain rigid body's collections (made by
+    # hand, never rebuilt) would then export as a filter of their own
+    scene.omi_physics.live_rigid_bodies = False
     add_library(scene)
 
     ground = support.mesh_object("Ground", size=10.0, location=(0.0, 0.0, -5.0))

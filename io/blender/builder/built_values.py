@@ -15,7 +15,7 @@ from collections.abc import Iterable
 
 import bpy
 
-from ..tables.markers import BUILT
+from ..tables.markers import BUILT, EDITS, IN_STEP
 
 # Each group of Blender rigid-body properties and the part of the OMI settings it stands for.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -61,3 +61,22 @@ def changed(obj: bpy.types.Object) -> set[str] | None:
         return None
     now = current(obj)
     return {group for group, values in now.items() if built.get(group) != values}
+
+
+def edits(obj: bpy.types.Object) -> int:
+    """How many times the object's settings were edited (counted by the live link)."""
+    value = obj.get(EDITS, 0)
+    return value if isinstance(value, int) else 0
+
+
+def in_step(obj: bpy.types.Object) -> bool:
+    """Whether the object's rigid bodies were built from its settings as they are now."""
+    return obj.get(IN_STEP) == edits(obj)
+
+
+def mark_in_step(objects: Iterable[bpy.types.Object]) -> None:
+    """Say that a build made these objects' rigid bodies from their settings as they are now."""
+    for obj in objects:
+        count = edits(obj)
+        if obj.get(IN_STEP) != count:
+            obj[IN_STEP] = count

@@ -102,6 +102,7 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             found = switches.physics(obj)
             if found is not None and found.physics.gravity is not None:
                 report.cannot(GRAVITY_VOLUMES, obj)
+    built_values.mark_in_step(kept)
     bodies = plan_bodies(kept, children_map(), switches)
     if not bodies and not joints:
         report.finish()

@@ -31,8 +31,10 @@ BUILT = "omi_built"  # on an object with a rigid body: what the last build wrote
 STATIC_VALUES = "omi_static_values"  # on a datablock with imported physics keys: the file's static values (JSON)
 DRIVEN = "omi_velocity_drivers"  # on a kinematic body: its delta transforms are driven at its velocity
 ADOPTED = "omi_adopted"  # on an object whose other add-on's physics settings were adopted: that add-on's name
+EDITS = "omi_edits"  # on an object with settings: counts the edits of its settings (the live link)
+IN_STEP = "omi_in_step"  # on an object: the EDITS count its Blender rigid bodies were last built from
 PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, STATIC_VALUES, DRIVEN,
-                      ADOPTED)
+                      ADOPTED, EDITS, IN_STEP)
 
 
 def is_generated(id_data: bpy.types.ID) -> bool:

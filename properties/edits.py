@@ -1,0 +1,86 @@
+"""Which settings were edited since the live link last built: every setting's update callback notes its
+object here, cheaply, and the link (`operators/live_link.py`) builds them once per depsgraph update.
+
+The note is twofold: the object's name in this session's set (what to build next), and its edit count in
+the object's own data (`built_values.edits`), which an undo, a redo or a saved file carries with it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import bpy
+
+from ..io.blender.tables.markers import EDITS
+
+Update = Callable[[Any, Any], None]
+
+
+@dataclass
+class Edited:
+    """This session's edits not built yet; names, never Blender objects (they die on undo and load)."""
+
+    objects: set[str] = field(default_factory=set)
+    library: bool = False  # a physics material or collision filter changed: its users may need a build
+    paused: bool = False  # an export is gathering: its frame changes must not build halfway through it
+
+    def take(self) -> tuple[set[str], bool]:
+        objects, library = self.objects, self.library
+        self.objects, self.library = set(), False
+        return objects, library
+
+
+EDITED = Edited()
+
+
+def note(obj: bpy.types.Object) -> None:
+    """Count an edit of the object's settings (once until its next build) and ask for a depsgraph update."""
+    name = obj.name
+    if name in EDITED.objects:
+        return
+    EDITED.objects.add(name)
+    if obj.library is None:
+        count = obj.get(EDITS, 0)
+        obj[EDITS] = (count if isinstance(count, int) else 0) + 1
+    obj.update_tag()
+
+
+def _update_setting(self: bpy.types.PropertyGroup, _context: bpy.types.Context | None) -> None:
+    owner = self.id_data
+    if isinstance(owner, bpy.types.Object):
+        note(owner)
+    else:
+        EDITED.library = True
+
+
+def _both(first: Update) -> Update:
+    def update(self: Any, context: Any) -> None:
+        first(self, context)
+        _update_setting(self, context)
+
+    update.noting_edits = True  # type: ignore[attr-defined]  # a marker: never wrapped twice
+    return update
+
+
+def follow(classes: Iterable[type]) -> None:
+    """Give every setting of these PropertyGroups (before they are registered) the update that notes edits."""
+    for cls in classes:
+        annotations = inspect.get_annotations(cls)
+        for name, written in annotations.items():
+            # postponed annotations are text until Blender reads them: read here, in the class's module
+            deferred = eval(written, vars(sys.modules[cls.__module__])) if isinstance(written, str) else written
+            annotations[name] = deferred
+            keywords = getattr(deferred, "keywords", None)
+            if not isinstance(keywords, dict) or deferred.function in (bpy.props.PointerProperty,
+                                                                        bpy.props.CollectionProperty):
+                continue
+            existing = keywords.get("update")
+            if existing is None:
+                keywords["update"] = _update_setting
+            elif existing is not _update_setting and not getattr(existing, "noting_edits", False):
+                keywords["update"] = _both(existing)
+        cls.__annotations__ = annotations
