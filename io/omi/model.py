@@ -375,7 +375,7 @@ class Issue:
     pointer: str
     message: str
     severity: Severity = "warning"
-    kind: str = field(default="", compare=False)  # the rules.NOTES entry it was made from, if any
+    kind: str = field(default="", compare=False)  # the rulebook.NOTES entry it was made from, if any
 
     def __str__(self) -> str:
         return f"{self.pointer or '/'}: {self.message}"

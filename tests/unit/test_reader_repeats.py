@@ -46,7 +46,7 @@ def test_repeated_bodies_read_as_if_each_stood_alone(reader, pool, shapes, picks
     pool = [body for body in pool if not (isinstance(body, dict) and "trigger" in body)] or [{}]
     bodies = [pool[pick % len(pool)] for pick in picks]
     together = reader.read_document(_document(bodies, shapes))
-    legacy_notes = set(core("checks.rules").LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
+    legacy_notes = set(core("checks.rulebook").LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
     for index in range(len(bodies)):
         alone = reader.read_document(_document([body if position == index else None
                                                 for position, body in enumerate(bodies)], shapes))

@@ -230,7 +230,7 @@ def test_write_document_copes_with_deep_and_cyclic_input(writer, model):
 
 def test_extension_names_have_one_home(writer, model, omi):
     """model holds the names; reader, writer and rules use those very strings under their old names."""
-    reader, rules = omi("io.omi.read.reader"), omi("io.omi.checks.rules")
+    reader, rules = omi("io.omi.read.reader"), omi("io.omi.checks.rulebook")
     assert model.ALL_EXTENSIONS == ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
     assert (reader.SHAPE, reader.BODY, reader.JOINT, reader.COLLIDER) == model.ALL_EXTENSIONS
     assert (writer.SHAPE, writer.BODY, writer.JOINT, writer.LEGACY_COLLIDER) == model.ALL_EXTENSIONS

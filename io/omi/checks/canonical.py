@@ -33,7 +33,7 @@ from ..model import (
     WorldGravity,
 )
 from ..read import reader
-from .rules import Hierarchy
+from .rulebook import Hierarchy
 
 MARKER = "omi_canonical"
 SIGNIFICANT_DIGITS = 5  # about 1e-4 relative: float32 round trips compare equal

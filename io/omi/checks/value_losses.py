@@ -22,7 +22,7 @@ from ..dialects.fields import Field, json_value
 from ..dialects.omi import OMI
 from ..json_types import MISSING, Where, describe, join, pointer_text
 from ..model import Issue, NodePhysics, PhysicsDocument, Shape
-from . import rules
+from . import rulebook
 
 FLOAT32_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
 FLOAT32_MIN_NORMAL = 2.0 ** -126  # from here to FLOAT32_MAX a float32 holds every number (rounded), never 0
@@ -89,7 +89,7 @@ def unwritten(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list
             instead = "the default" if spec.default is None else _shown(spec.default)
             if _infinite(value):
                 what = spec.label if spec.kind == "number" else f"{spec.label} {_shown(value)}"
-                issues.append(rules.note(pointer_text(join(where, spec.key)), "khr_infinite_unwritten", what=what,
+                issues.append(rulebook.note(pointer_text(join(where, spec.key)), "khr_infinite_unwritten", what=what,
                                          dialect=dialect.name, instead=instead))
                 continue
             issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {_shown(value)} cannot be "
@@ -109,7 +109,7 @@ def left_to_engine(doc: PhysicsDocument, dialect: Dialect) -> list[Issue]:
         at = join("/nodes", index, "extensions", dialect.body_extension, "motion")
         for spec in dialect.motion_fields:
             if spec.kind == "vector" and spec.default is not None and getattr(node.motion, spec.attr, 0) is None:
-                issues.append(rules.note(pointer_text(join(at, spec.key)), "khr_computed_unwritten", what=spec.label,
+                issues.append(rulebook.note(pointer_text(join(at, spec.key)), "khr_computed_unwritten", what=spec.label,
                                          dialect=dialect.name, instead=_shown(spec.default)))
     return issues
 

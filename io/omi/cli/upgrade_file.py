@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import gltf_file
-from ..checks import canonical, rules, schema
+from ..checks import canonical, rulebook, schema
 from ..dialects import unknown_keys
 from ..dialects.omi import OMI
 from ..json_types import pointer
@@ -27,8 +27,8 @@ _MISSING = object()
 
 def legacy_revisions(revisions: set[str]) -> list[str]:
     """The old revisions a file used, of those `upgrade` rewrites."""
-    return sorted(revisions & {rules.REV_COLLIDER, rules.REV_BODY_TYPE, rules.REV_FLAT_SHAPE,
-                               rules.REV_FULL_HEIGHT_CAPSULE})
+    return sorted(revisions & {rulebook.REV_COLLIDER, rulebook.REV_BODY_TYPE, rulebook.REV_FLAT_SHAPE,
+                               rulebook.REV_FULL_HEIGHT_CAPSULE})
 
 
 def upgrade_one(task: tuple[str, str, bool, str | None]) -> Result:

@@ -17,7 +17,7 @@ from ..checks import (
     gltf_structure,
     joint_rest,
     node_transforms,
-    rules,
+    rulebook,
     shape_meshes,
     skin_joints,
     value_losses,
@@ -73,7 +73,7 @@ def _naming_gltf(buffer: Path) -> str:
 
 def legacy_hint(revisions: set[str]) -> list[dict[str, str]]:
     """One warning for the old revisions whose findings are only notes (the other old forms warn already)."""
-    legacy = sorted(revisions & {rules.REV_COLLIDER, rules.REV_BODY_TYPE})
+    legacy = sorted(revisions & {rulebook.REV_COLLIDER, rulebook.REV_BODY_TYPE})
     if not legacy:
         return []
     return [issue("warning", "", f"legacy OMI content ({', '.join(legacy)}): the `upgrade` command rewrites it in "

@@ -39,7 +39,7 @@ OMI_SHAPE_FIELDS: Mapping[str, tuple[Field, ...]] = {
 }
 
 OMI_MOTION_FIELDS: tuple[Field, ...] = (
-    Field("type", "type", "special", "dynamic", choices=model.MOTION_TYPES),  # aliases: rules.MOTION_TYPE_ALIASES
+    Field("type", "type", "special", "dynamic", choices=model.MOTION_TYPES),  # aliases: rulebook.MOTION_TYPE_ALIASES
     Field("mass", "mass", default=model.DEFAULT_MASS, minimum=0.0),
     Field("center_of_mass", "centerOfMass", "vector", model.ZERO3, size=3),
     Field("inertia_diagonal", "inertiaDiagonal", "vector", model.ZERO3, size=3, minimum=0.0),  # 0: compute

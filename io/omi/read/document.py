@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from ..checks import rules
+from ..checks import rulebook
 from ..json_types import Where, get, join
 from ..model import NodePhysics
 from .joints import read_joint
@@ -75,5 +75,5 @@ def check_extensions_used(state: ReadState) -> None:
     names = set(listed) if isinstance(listed, list | tuple) and all(isinstance(n, str) for n in listed) else set()
     found = {name for name in state.dialect.extensions if name in state.doc.revisions}  # each is a revision too
     for name in sorted(found - names):
-        state.issues.append(rules.issue("/extensionsUsed", f"{name} is used but not listed in extensionsUsed",
+        state.issues.append(rulebook.issue("/extensionsUsed", f"{name} is used but not listed in extensionsUsed",
                                         "warning"))

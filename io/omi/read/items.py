@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from .. import model
-from ..checks import rules
+from ..checks import rulebook
 from ..conventions import capsule_mid_height, held_choice
 from ..dialects import unknown_keys
 from ..dialects.base import Dialect
@@ -89,9 +89,9 @@ class ItemReader:
         if shape_type == LEGACY_HULL_TYPE:
             shape_type = "convex"
             if not legacy_collider:
-                self.issues.append(rules.note(join(at, "type"), "hull_renamed"))
+                self.issues.append(rulebook.note(join(at, "type"), "hull_renamed"))
         if shape_type not in self.dialect.shape_fields:
-            self.issues.append(rules.note(join(at, "type"), "unknown_shape_type", value=describe(type_value)))
+            self.issues.append(rulebook.note(join(at, "type"), "unknown_shape_type", value=describe(type_value)))
             return None
         details_raw = get(shape, type_value)
         if details_raw is MISSING and shape_type != type_value:
@@ -101,9 +101,9 @@ class ItemReader:
         if details_raw is MISSING:
             details, details_at = shape, at  # no sub-object: defaults (ERRATA) or flat legacy values
             if not legacy_collider and any(key in shape for key in LEGACY_FLAT_SHAPE_KEYS):
-                self.revision(rules.REV_FLAT_SHAPE, at)
+                self.revision(rulebook.REV_FLAT_SHAPE, at)
             elif not legacy_collider:
-                self.issues.append(rules.note(at, "shape_without_details", shape_type=shape_type))
+                self.issues.append(rulebook.note(at, "shape_without_details", shape_type=shape_type))
             top_known: tuple[str, ...] = ("type", *legacy_keys)
             type_unknown = NOTHING_UNKNOWN
         else:
@@ -131,7 +131,7 @@ class ItemReader:
             mesh_value = get(details, "mesh")
             mesh = index_or_none(mesh_value, self.mesh_count, join(at, "mesh"), self.issues, "mesh")
             if mesh is None and (mesh_value is MISSING or mesh_value == -1):
-                self.issues.append(rules.note(join(at, "mesh") if mesh_value is not MISSING else at, "mesh_missing",
+                self.issues.append(rulebook.note(join(at, "mesh") if mesh_value is not MISSING else at, "mesh_missing",
                                               shape_type=shape_type))
             return Shape(shape_type, mesh=mesh)
         if shape_type == "plane":
@@ -143,8 +143,8 @@ class ItemReader:
                 and self.dialect.legacy_extensions:  # a dialect with legacy revisions reads their forms
             return self.legacy_round_shape(shape_type, details, at)
         shape = Shape(shape_type, **read_fields(fields, details, at, self.issues))
-        if self.dialect.degenerate_shapes_dropped and rules.degenerate(shape):
-            self.issues.append(rules.note(at, "degenerate_shape", shape_type=shape_type))
+        if self.dialect.degenerate_shapes_dropped and rulebook.degenerate(shape):
+            self.issues.append(rulebook.note(at, "degenerate_shape", shape_type=shape_type))
             return None
         return shape
 
@@ -154,7 +154,7 @@ class ItemReader:
         size_z = values["size_z"] or PLANE_BOX_INFINITE_SIZE
         infinite = " (infinite extents made finite)" if values["size_x"] is None or values["size_z"] is None else ""
         sides = "" if values["double_sided"] else "; one-sided in KHR, the box collides on both sides"
-        self.issues.append(rules.note(at, "khr_plane", size_x=size_x, size_z=size_z, thickness=PLANE_BOX_THICKNESS,
+        self.issues.append(rulebook.note(at, "khr_plane", size_x=size_x, size_z=size_z, thickness=PLANE_BOX_THICKNESS,
                                       half=PLANE_BOX_THICKNESS / 2.0, sides=infinite + sides))
         return Shape("box", size=(size_x, PLANE_BOX_THICKNESS, size_z))
 
@@ -164,7 +164,7 @@ class ItemReader:
         fields = self.dialect.shape_fields[shape_type]
         if "radiusTop" in details or "radiusBottom" in details:
             values = read_fields(fields[:1], details, at, self.issues)  # height first, as the messages go
-            self.issues.append(rules.note(join(at, LEGACY_SHAPE_RADIUS_KEY), "radius_ignored"))
+            self.issues.append(rulebook.note(join(at, LEGACY_SHAPE_RADIUS_KEY), "radius_ignored"))
             values.update(read_fields(fields[1:], details, at, self.issues))
             return Shape(shape_type, **values)
         height = read_field(field(fields, "height"), details, at, self.issues)
@@ -172,13 +172,13 @@ class ItemReader:
                                   what=f"{shape_type} radius"), details, at, self.issues)
         if shape_type == "cylinder":
             return Shape("cylinder", height=height, radius_top=radius, radius_bottom=radius)
-        self.revisions_seen.add(rules.REV_FULL_HEIGHT_CAPSULE)
+        self.revisions_seen.add(rulebook.REV_FULL_HEIGHT_CAPSULE)
         full_height = model.DEFAULT_CYLINDER_HEIGHT if height is None else height  # the old default: 2.0
         mid_height = capsule_mid_height(full_height, radius)
         if mid_height <= 0.0:
-            self.issues.append(rules.note(at, "capsule_too_short", radius=radius, height=full_height))
+            self.issues.append(rulebook.note(at, "capsule_too_short", radius=radius, height=full_height))
             return Shape("sphere", radius=radius)
-        self.issues.append(rules.note(at, "full_height_capsule", radius=radius, height=full_height,
+        self.issues.append(rulebook.note(at, "full_height_capsule", radius=radius, height=full_height,
                                       mid_height=mid_height))
         return Shape("capsule", height=mid_height, radius_top=radius, radius_bottom=radius)
 
@@ -198,7 +198,7 @@ class ItemReader:
             return None
         values = read_fields(self.dialect.filter_fields, collision_filter, at, self.issues)
         if "collideWithSystems" in collision_filter and "notCollideWithSystems" in collision_filter:
-            found = rules.filter_masks(at, values["collide_with_systems"], values["not_collide_with_systems"])
+            found = rulebook.filter_masks(at, values["collide_with_systems"], values["not_collide_with_systems"])
             if found is not None:
                 self.issues.append(found)
                 if found.severity == "error":
@@ -217,7 +217,7 @@ class ItemReader:
         limits = [self.read_limit(item, join(at, "limits", i)) for i, item in enumerate(limits_raw)]
         drives = [self.read_drive(item, join(at, "drives", i)) for i, item in enumerate(drives_raw)]
         if not limits_raw and not drives_raw:
-            self.issues.append(rules.note(at, "joint_does_nothing"))
+            self.issues.append(rulebook.note(at, "joint_does_nothing"))
         fields = self.dialect.joint_settings_fields
         name = read_field(field(fields, "name"), settings, at, self.issues)
         return JointSettings(tuple(limit for limit in limits if limit is not None),
@@ -233,12 +233,12 @@ class ItemReader:
                                                          maximum=2, what=spec.key)
                                 for spec in fields if spec.kind == "special"}
         values = read_fields(fields, limit, at, self.issues)
-        found = rules.limit_rules(at, axes["linear_axes"], axes["angular_axes"], values["min"], values["max"])
+        found = rulebook.limit_rules(at, axes["linear_axes"], axes["angular_axes"], values["min"], values["max"])
         if found is not None:
             self.issues.append(found)
             return None
         if axes["linear_axes"] and axes["angular_axes"]:
-            self.issues.append(rules.note(at, "limit_both_kinds"))
+            self.issues.append(rulebook.note(at, "limit_both_kinds"))
         return JointLimit(**axes, **values, unknown=self.kept(fields, limit, at, "joint limit"))
 
     def read_drive(self, raw: object, at: Where) -> JointDrive | None:
@@ -256,13 +256,13 @@ class ItemReader:
                        f"drive {spec.key} is {found}; drive dropped")
                 return None
             if value not in spec.choices and self.dialect.keeps_unknown:
-                self.issues.append(rules.note(join(at, spec.key), "unknown_drive_value", key=spec.key,
+                self.issues.append(rulebook.note(join(at, spec.key), "unknown_drive_value", key=spec.key,
                                               value=describe(value), known=", ".join(spec.choices),
                                               fallback=spec.fallback))
                 spelled[spec.key] = value
                 value = spec.fallback
             elif value not in spec.choices:
-                self.issues.append(rules.note(join(at, spec.key), "unknown_drive_value_as_is", key=spec.key,
+                self.issues.append(rulebook.note(join(at, spec.key), "unknown_drive_value_as_is", key=spec.key,
                                               value=describe(value), known=", ".join(spec.choices),
                                               kept=repr(held_choice(value, spec.choices))))
             texts[spec.attr] = value
@@ -277,9 +277,9 @@ class ItemReader:
         values = read_fields(fields, drive, at, self.issues)
         if self.dialect.paired_drive_gains:
             attrs = {spec.key: spec.attr for spec in fields}
-            for target, gain in rules.DRIVE_GAIN_PAIRS:
+            for target, gain in rulebook.DRIVE_GAIN_PAIRS:
                 if gain in drive and values[attrs[target]] is None:
-                    self.issues.append(rules.note(join(at, gain), "drive_gain_without_target", gain=gain,
+                    self.issues.append(rulebook.note(join(at, gain), "drive_gain_without_target", gain=gain,
                                                   target=target))
                     values[attrs[gain]] = 0.0
         return JointDrive(**texts, axis=axis, **values, unknown=self.kept(fields, drive, at, "joint drive",
@@ -293,15 +293,15 @@ class ItemReader:
         type_value = get(motion, spec.key)
         fallback: model.MotionType = "dynamic"
         if type_value is MISSING:
-            self.issues.append(rules.note(at, "motion_without_type"))
+            self.issues.append(rulebook.note(at, "motion_without_type"))
             return spec.default if model.is_motion_type(spec.default) else fallback
         if type_value in spec.choices and model.is_motion_type(type_value):
             return type_value
-        if isinstance(type_value, str) and type_value in rules.MOTION_TYPE_ALIASES:
-            motion_type, note = rules.MOTION_TYPE_ALIASES[type_value]
-            self.issues.append(rules.issue(join(at, spec.key), note, "info"))
+        if isinstance(type_value, str) and type_value in rulebook.MOTION_TYPE_ALIASES:
+            motion_type, note = rulebook.MOTION_TYPE_ALIASES[type_value]
+            self.issues.append(rulebook.issue(join(at, spec.key), note, "info"))
             return motion_type
-        self.issues.append(rules.note(join(at, spec.key), "unknown_motion_type", value=describe(type_value),
+        self.issues.append(rulebook.note(join(at, spec.key), "unknown_motion_type", value=describe(type_value),
                                       fallback=spec.fallback))
         return spec.fallback if model.is_motion_type(spec.fallback) else fallback
 
@@ -344,5 +344,5 @@ def inertia_diagonal(numbers: tuple[float, ...], at: Where, issues: list[Issue])
         report(issues, at, "inertiaTensor has a negative diagonal term; using automatic inertia")
         return model.ZERO3
     if any(abs(numbers[i]) > 1e-12 for i in (1, 2, 3, 5, 6, 7)):
-        issues.append(rules.note(at, "inertia_off_diagonal"))
+        issues.append(rulebook.note(at, "inertia_off_diagonal"))
     return diagonal

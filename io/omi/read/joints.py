@@ -1,7 +1,7 @@
 """Reading joints: the node-level joint of either dialect, resolved once every body is known.
 
 Functions over the reading state (`read/state.py`): a joint node's settings reference and connected node,
-and the placement rules (`rules.joint_node`, the NOTES joint entries), which the dialect's `Spelling` turns
+and the placement rules (`rulebook.joint_node`, the NOTES joint entries), which the dialect's `Spelling` turns
 off where its joints may sit anywhere (KHR).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..checks import rules
+from ..checks import rulebook
 from ..json_types import MISSING, ROOT, Where, bool_or, get, index_or_none, join, obj_or_none
 from ..model import Joint, NodePhysics
 from .state import ReadState, node_state, resolve, revision
@@ -40,17 +40,17 @@ def read_joint(state: ReadState, index: int, raw: object, at: Where) -> None:
     if settings_value is MISSING or connected_value is MISSING:
         missing = " and ".join(key for key, value in (("joint", settings_value), ("connectedNode", connected_value))
                                if value is MISSING)
-        state.issues.append(rules.note(at, "joint_without", missing=missing))
+        state.issues.append(rulebook.note(at, "joint_without", missing=missing))
         return
     settings = resolve(state, settings_value, state.joint_settings, join(at, "joint"), "joint")
     if settings is None and settings_value == -1:
-        state.issues.append(rules.note(join(at, "joint"), "joint_minus_one"))
+        state.issues.append(rulebook.note(join(at, "joint"), "joint_minus_one"))
     connected = index_or_none(connected_value, len(state.nodes_json), join(at, "connectedNode"), state.issues,
                               "connectedNode")
     if connected is None and connected_value == -1:
-        state.issues.append(rules.note(join(at, "connectedNode"), "connected_minus_one"))
+        state.issues.append(rulebook.note(join(at, "connectedNode"), "connected_minus_one"))
     if connected == index:
-        state.issues.append(rules.note(join(at, "connectedNode"), "joint_to_itself"))
+        state.issues.append(rulebook.note(join(at, "connectedNode"), "joint_to_itself"))
         connected = None
     if settings is None or connected is None:
         return
@@ -63,8 +63,8 @@ def read_joint(state: ReadState, index: int, raw: object, at: Where) -> None:
     if not state.spelling.joint_placement_rules:  # KHR: a frame outside every body is the fixed reference frame
         has_own_body = has_mesh = False
         inside_body, outside_note = True, "khr_connected_to_fixed_frame"
-    state.issues.extend(rules.joint_node(at, inside_body, has_own_body, has_mesh))
+    state.issues.extend(rulebook.joint_node(at, inside_body, has_own_body, has_mesh))
     if not in_body(state, connected):
-        state.issues.append(rules.note(join(at, "connectedNode"), outside_note, node=connected))
+        state.issues.append(rulebook.note(join(at, "connectedNode"), outside_note, node=connected))
     kept = state.items.kept(state.items.dialect.joint_fields, joint, at, "joint node")
     node_state(state, index).joint = Joint(settings, connected, enable_collision, kept)

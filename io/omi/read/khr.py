@@ -3,7 +3,7 @@
 The OMI structure's reading does the work (`read/document.py`, `read/bodies.py`: compound triggers, joints,
 bodies, every rule); the functions here are KHR's `Spelling`, only what KHR spells differently, and the
 values go through the KHR tables (`dialects/khr.py`). Where the model cannot hold a KHR value, a finding
-with its pointer says what was read instead (`rules.NOTES`, the "khr_" entries):
+with its pointer says what was read instead (`rulebook.NOTES`, the "khr_" entries):
 - `isKinematic` -> motion type kinematic; a collider with no motion above it is static, as in OMI;
 - `mass` absent (the engine computes it) -> OMI's 1 kg (info); `mass` 0 (infinite) -> `math.inf`;
 - `inertiaDiagonal` components of 0 (infinite) -> `math.inf` (the model's zero means computed, as OMI's);
@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import model
-from ..checks import rules
+from ..checks import rulebook
 from ..dialects.base import Dialect
 from ..dialects.khr import BODY_EXTENSION, GEOMETRY_FIELDS, SHAPE_EXTENSION
 from ..json_types import MISSING, ROOT, Where, bool_or, get, index_or_none, is_number, join, obj_or_none, report
@@ -81,15 +81,15 @@ def read_motion(state: ReadState, raw: object, at: Where) -> Motion | None:
     infinite: dict[str, Any] = {}
     mass = get(motion, "mass")
     if mass is MISSING:
-        state.issues.append(rules.note(at, "khr_mass_absent", mass=model.DEFAULT_MASS))
+        state.issues.append(rulebook.note(at, "khr_mass_absent", mass=model.DEFAULT_MASS))
     elif is_number(mass) and mass == 0:
-        state.issues.append(rules.note(join(at, "mass"), "khr_infinite_mass"))
+        state.issues.append(rulebook.note(join(at, "mass"), "khr_infinite_mass"))
         infinite["mass"] = math.inf
         del values["mass"]
     inertia = get(motion, "inertiaDiagonal")
     if isinstance(inertia, list) and len(inertia) == 3 \
             and any(is_number(value) and value == 0 for value in inertia):
-        state.issues.append(rules.note(join(at, "inertiaDiagonal"), "khr_infinite_inertia"))
+        state.issues.append(rulebook.note(join(at, "inertiaDiagonal"), "khr_infinite_inertia"))
         values["inertiaDiagonal"] = [1.0 if is_number(value) and value == 0 else value for value in inertia]
         infinite["inertia_diagonal"] = tuple(value == 0 for value in inertia)
     state.items.kept(state.items.dialect.motion_fields, motion, at, "motion")  # named: KHR's are not kept yet
@@ -105,7 +105,7 @@ def read_motion(state: ReadState, raw: object, at: Where) -> Motion | None:
 
 def read_trigger(state: ReadState, index: int, raw: object, at: Where) -> None:
     if isinstance(raw, Mapping) and "geometry" not in raw and "nodes" not in raw and "shape" not in raw:
-        state.issues.append(rules.note(at, "trigger_needs_geometry"))
+        state.issues.append(rulebook.note(at, "trigger_needs_geometry"))
         return
     triggers.read_trigger(state, index, raw, at)
 
@@ -127,7 +127,7 @@ def shape_of(state: ReadState, container: Mapping[str, Any], at: Where) -> tuple
     raw = get(container, "geometry")
     if raw is MISSING:
         if "shape" in container:  # the README's first example puts `shape` on the collider itself
-            state.issues.append(rules.note(join(at, "shape"), "khr_shape_without_geometry"))
+            state.issues.append(rulebook.note(join(at, "shape"), "khr_shape_without_geometry"))
             return bodies.shape_of(state, container, at)
         return None, MISSING
     at = join(at, "geometry")
@@ -170,9 +170,9 @@ def node_mesh(state: ReadState, value: object, at: Where) -> int | None:
     placed = any(key in node_json and node_json[key] != _IDENTITY_TRS.get(key) for key in
                  ("translation", "rotation", "scale", "matrix"))
     if node != state.current_node and placed:
-        state.issues.append(rules.note(at, "khr_geometry_node_transform", node=node))
+        state.issues.append(rulebook.note(at, "khr_geometry_node_transform", node=node))
     if get(node_json, "children") not in (MISSING, []):
-        state.issues.append(rules.note(at, "khr_geometry_node_children", node=node))
+        state.issues.append(rulebook.note(at, "khr_geometry_node_children", node=node))
     return mesh
 
 

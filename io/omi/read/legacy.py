@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import model
-from ..checks import rules
+from ..checks import rulebook
 from ..dialects.omi import LEGACY_BODY_MOTION_KEYS, LEGACY_INERTIA_TENSOR_KEY, LEGACY_IS_TRIGGER_KEY
 from ..dialects.unknown_keys import FOREIGN
 from ..json_types import Where, bool_or, describe, get, join, obj_or_none, report, vec_or
@@ -40,7 +40,7 @@ def read_legacy_node_shapes(state: ReadState, index: int, extensions: Mapping[st
     name = state.dialect.shape_extension
     shape_ref = obj_or_none(get(extensions, name), join(at, name), state.issues, "node-level " + name)
     if shape_ref is not None:
-        revision(state, rules.REV_BODY_TYPE, join(at, name))
+        revision(state, rulebook.REV_BODY_TYPE, join(at, name))
         shape = resolve(state, get(shape_ref, "shape"), state.shapes, join(at, name, "shape"), "shape")
         if shape is not None:
             kept = state.items.kept((), shape_ref, join(at, name), "node-level " + name, known=("shape",))
@@ -49,7 +49,7 @@ def read_legacy_node_shapes(state: ReadState, index: int, extensions: Mapping[st
             report(state.issues, join(at, name), f"node-level {name} has no `shape`; ignored")
     collider_ref = obj_or_none(get(extensions, COLLIDER), join(at, COLLIDER), state.issues, COLLIDER)
     if collider_ref is not None:
-        revision(state, rules.REV_COLLIDER, join(at, COLLIDER))
+        revision(state, rulebook.REV_COLLIDER, join(at, COLLIDER))
         entry = resolve(state, get(collider_ref, "collider"), state.colliders, join(at, COLLIDER, "collider"),
                         "collider")
         if entry is not None:
@@ -64,14 +64,14 @@ def read_legacy_node_shapes(state: ReadState, index: int, extensions: Mapping[st
 
 
 def read_legacy_body(state: ReadState, index: int, body: Mapping[str, Any], at: Where) -> None:
-    revision(state, rules.REV_BODY_TYPE, at)
+    revision(state, rulebook.REV_BODY_TYPE, at)
     type_value = body["type"]
-    if not isinstance(type_value, str) or type_value not in rules.LEGACY_BODY_TYPES:
+    if not isinstance(type_value, str) or type_value not in rulebook.LEGACY_BODY_TYPES:
         report(state.issues, join(at, "type"), f"unknown legacy body type {describe(type_value)}; body dropped")
         return
-    motion_type, note = rules.LEGACY_BODY_TYPES[type_value]
+    motion_type, note = rulebook.LEGACY_BODY_TYPES[type_value]
     if note:
-        state.issues.append(rules.issue(join(at, "type"), note, "info"))
+        state.issues.append(rulebook.issue(join(at, "type"), note, "info"))
     node = node_state(state, index)
     kept = state.items.kept((), body, at, "legacy body", known=("type", *LEGACY_BODY_MOTION_KEYS,
                                                                 LEGACY_INERTIA_TENSOR_KEY))

@@ -1,6 +1,6 @@
 """glTF JSON (any OMI physics revision) -> the data model: the OMI structure's reading functions.
 
-Revisions read (names recorded in `PhysicsDocument.revisions`, see `rules.REV_*`):
+Revisions read (names recorded in `PhysicsDocument.revisions`, see `rulebook.REV_*`):
 - current: OMI_physics_body `motion`/`collider`/`trigger`, physics materials, collision filters,
   explicit compound triggers, tapered radii with mid-height capsules; OMI_physics_joint limits/drives;
 - shapes without their per-type sub-object (defaults), or with the values on the shape itself;
@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import model
-from ..checks import rules
+from ..checks import rulebook
 from ..dialects.base import Dialect
 from ..dialects.omi import LEGACY_COLLIDERS_KEY, LEGACY_JOINT_CONSTRAINTS_KEY
 from ..json_keys import value_key
@@ -52,13 +52,13 @@ def read_arrays(state: ReadState) -> None:
     joint_root = get(state.extensions, joint)
     if isinstance(joint_root, Mapping) and LEGACY_JOINT_CONSTRAINTS_KEY in joint_root \
             and "physicsJoints" not in joint_root:
-        state.issues.append(rules.issue(join(ROOT, "extensions", joint, LEGACY_JOINT_CONSTRAINTS_KEY),
+        state.issues.append(rulebook.issue(join(ROOT, "extensions", joint, LEGACY_JOINT_CONSTRAINTS_KEY),
                                         f"the first {joint} revision (`constraints`) is not supported; ignored",
                                         "warning"))
     if COLLIDER in dialect.legacy_extensions:
         at, raw = document_array(state, COLLIDER, LEGACY_COLLIDERS_KEY)
         if raw:
-            revision(state, rules.REV_COLLIDER, at)
+            revision(state, rulebook.REV_COLLIDER, at)
         state.colliders = [legacy.read_legacy_collider(state, item, join(at, i)) for i, item in enumerate(raw)]
     read_document_unknown(state)
 
@@ -127,7 +127,7 @@ def read_body(state: ReadState, index: int, body: Mapping[str, Any], at: Any) ->
     if current:
         revision(state, state.dialect.body_extension, at)
         if "type" in body:
-            state.issues.append(rules.issue(join(at, "type"), "legacy body `type` next to motion/collider/"
+            state.issues.append(rulebook.issue(join(at, "type"), "legacy body `type` next to motion/collider/"
                                                               "trigger; ignored", "warning"))
     elif "type" in body:
         legacy.read_legacy_body(state, index, body, at)

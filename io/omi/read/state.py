@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks import rules
+from ..checks import rulebook
 from ..dialects.base import Dialect
 from ..json_types import (
     ROOT,
@@ -93,7 +93,7 @@ class ReadState:
         self.nodes_json: list[Any] = list_or_none(get(gltf, "nodes"), "/nodes", self.issues, "nodes") or []
         self.items = ItemReader(self.issues, len(sequence_items(get(gltf, "meshes"))),
                                 lambda name, at: revision(self, name, at), dialect)
-        self._hierarchy = None if tree_mended else rules.Hierarchy(self.nodes_json, self.issues)
+        self._hierarchy = None if tree_mended else rulebook.Hierarchy(self.nodes_json, self.issues)
         self.nodes: dict[int, NodeState] = {}
         self.noted: set[str] = set()
         self.joint_nodes: list[int] = []  # nodes with a joint, in index order: read once every body is known
@@ -109,17 +109,17 @@ class ReadState:
         self.current_node = -1  # the node being read (KHR's geometry node note)
 
     @property
-    def hierarchy(self) -> rules.Hierarchy:
+    def hierarchy(self) -> rulebook.Hierarchy:
         """The node tree (made on first use when the caller mended it: its findings were the caller's)."""
         if self._hierarchy is None:
-            self._hierarchy = rules.Hierarchy(self.nodes_json, [])
+            self._hierarchy = rulebook.Hierarchy(self.nodes_json, [])
         return self._hierarchy
 
 
 def revision(state: ReadState, name: str, at: Where) -> None:
     """Record a revision; legacy ones get one 'info' issue per file."""
-    if name not in state.doc.revisions and name in rules.LEGACY_REVISION_NOTES:
-        state.issues.append(rules.issue(at, rules.LEGACY_REVISION_NOTES[name], "info"))
+    if name not in state.doc.revisions and name in rulebook.LEGACY_REVISION_NOTES:
+        state.issues.append(rulebook.issue(at, rulebook.LEGACY_REVISION_NOTES[name], "info"))
     state.doc.revisions.add(name)
 
 
@@ -154,7 +154,7 @@ def document_array(state: ReadState, extension: str, key: str) -> tuple[Where, l
     if key in ("shapes", "physicsJoints", "colliders") and container is not None and (
             items == [] or (key not in container and required)):
         found = "empty" if items == [] else "missing"
-        state.issues.append(rules.issue(join(at, key), f"{key} is {found} (the schema wants at least one)", "info"))
+        state.issues.append(rulebook.issue(join(at, key), f"{key} is {found} (the schema wants at least one)", "info"))
     return join(at, key), items or []
 
 

@@ -7,7 +7,7 @@ tree. The shape comes through the dialect's `Spelling.shape_of`.
 
 from __future__ import annotations
 
-from ..checks import rules
+from ..checks import rulebook
 from ..json_types import MISSING, ROOT, Where, get, int_or, join, list_or_none, obj_or_none, report
 from ..model import Trigger
 from .state import ReadState, node_state, once, resolve
@@ -74,7 +74,7 @@ def resolve_compound_triggers(state: ReadState) -> None:
                 if not in_range:
                     report(state.issues, at, f"compound trigger member {member} is not a node; dropped")
                     continue
-                found = rules.compound_member(at, member, index, state.hierarchy.is_descendant(member, index),
+                found = rulebook.compound_member(at, member, index, state.hierarchy.is_descendant(member, index),
                                               has_shape_trigger(state, member))
                 if found is not None:
                     state.issues.append(found)
@@ -83,9 +83,9 @@ def resolve_compound_triggers(state: ReadState) -> None:
             if kept:
                 node.trigger = Trigger(None, tuple(kept), unknown=node.trigger_unknown)
             else:
-                state.issues.append(rules.note(join(body_at, "trigger"), "trigger_without_members"))
+                state.issues.append(rulebook.note(join(body_at, "trigger"), "trigger_without_members"))
         elif node.implicit_compound:
-            once(state, "empty-trigger", rules.note(join(body_at, "trigger"), "empty_trigger"))
+            once(state, "empty-trigger", rulebook.note(join(body_at, "trigger"), "empty_trigger"))
             group_descendant_triggers(state, index, join(body_at, "trigger"))
         elif node.legacy_trigger_body:
             if node.trigger is not None:
@@ -99,7 +99,7 @@ def group_descendant_triggers(state: ReadState, index: int, at: Where) -> None:
     if members:
         state.nodes[index].trigger = Trigger(None, tuple(members), unknown=state.nodes[index].trigger_unknown)
     else:
-        state.issues.append(rules.note(at, "trigger_without_members"))
+        state.issues.append(rulebook.note(at, "trigger_without_members"))
 
 
 def own_descendants(state: ReadState, index: int) -> list[int]:

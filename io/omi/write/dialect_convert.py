@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..checks import rules, value_losses
+from ..checks import rulebook, value_losses
 from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from ..model import Issue
 from ..read.reader import read_document
@@ -39,7 +39,7 @@ class Conversion:
     @property
     def lost(self) -> list[Issue]:
         """What changes meaning: values one dialect cannot hold, and values unusable in the source (errors)."""
-        return [found for found in self.issues if found.severity == "error" or rules.is_dialect_loss(found)]
+        return [found for found in self.issues if found.severity == "error" or rulebook.is_dialect_loss(found)]
 
 
 def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> Conversion:

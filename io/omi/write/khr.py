@@ -20,7 +20,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import model
-from ..checks import rules
+from ..checks import rulebook
 from ..dialects import registry, unknown_keys
 from ..dialects.base import Dialect
 from ..dialects.fields import Field, field, write_fields
@@ -35,7 +35,7 @@ Ref = Callable[[str, dict[str, Any]], Any]
 
 def _note(issues: list[Issue] | None, at: Where, what: str, outcome: str, name: str = "khr_cannot_hold") -> None:
     if issues is not None:
-        issues.append(rules.note(at, name, what=what, outcome=outcome))
+        issues.append(rulebook.note(at, name, what=what, outcome=outcome))
 
 
 def motion_to_khr(motion: Motion, at: Where, issues: list[Issue] | None) -> dict[str, Any] | None:
@@ -113,7 +113,7 @@ def _geometry(shape: Shape, ref: Ref, mesh_ref: Callable[[MeshRef], Any], at: Wh
             _note(issues, at, f"a {shape.type} shape without an exported mesh", "dropped")
             return None
         return {"mesh": mesh, "convexHull": True} if shape.type == "convex" else {"mesh": mesh}
-    if rules.degenerate(shape):  # what a KHR reader drops (read/items.py), named here instead of written
+    if rulebook.degenerate(shape):  # what a KHR reader drops (read/items.py), named here instead of written
         _note(issues, at, f"a {shape.type} whose radii are both 0 (no volume: KHR_implicit_shapes prohibits it)",
               "dropped")
         return None
@@ -175,7 +175,7 @@ def joint_settings_to_khr(settings: JointSettings, at: Where, issues: list[Issue
     drives = []
     for position, drive in enumerate(settings.drives):
         item = drive_to_json(drive, KHR)
-        for target, gain in rules.DRIVE_GAIN_PAIRS:
+        for target, gain in rulebook.DRIVE_GAIN_PAIRS:
             if target in item:
                 item.setdefault(gain, 0.0)
             elif gain in item:

@@ -1,5 +1,5 @@
-"""The rules the OMI specs state beyond JSON types and ranges, each yielding `Issue`s with the pointer of
-the offending value.
+"""The reader's rulebook: the rules the OMI specs state beyond JSON types and ranges, each yielding `Issue`s
+with the pointer of the offending value.
 
 Severity: 'error' when the value is unusable and dropped, 'warning' when it is kept but approximated or
 non-portable, 'info' for a legacy revision read into the current one. Type and range checks live in
