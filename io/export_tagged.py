@@ -53,6 +53,10 @@ class TaggedSettings:
         return kept_extensions.of_object(obj)
 
     @staticmethod
+    def kept_document_extensions(bl_scene: bpy.types.Scene) -> dict[str, Any]:
+        return kept_extensions.kept_document(bl_scene)
+
+    @staticmethod
     def document_unknown(bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:
         return convert.document_unknown(bl_scene)
 

@@ -85,7 +85,7 @@ class glTF2ImportUserExtension:
             self.issues.extend(world_gravity.to_scene(self.plan.doc.gravity, bl_scene))
         try:
             if self.plan is not None:  # a file without physics may hold extensions nobody here reads
-                self.issues.extend(kept_extensions.keep(gltf, self.plan.objects(gltf)))
+                self.issues.extend(kept_extensions.keep(gltf, self.plan.objects(gltf), bl_scene))
         except Exception as error:
             self._failed(gltf, "keeping the extensions it does not read", error)
         try:

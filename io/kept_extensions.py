@@ -5,12 +5,13 @@ the export where the object still is: nothing a file holds is dropped silently. 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import bpy
 
-from ..properties import units
+from ..properties import scene_physics, units
 from .omi import model
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 
@@ -24,10 +25,19 @@ def known_names() -> set[str]:
     return {*BLENDER_READS, *(name for dialect in registry.names() for name in registry.owned_names(dialect))}
 
 
-def keep(gltf: Any, objects: Mapping[int, bpy.types.Object]) -> list[model.Issue]:
-    """Store each object's unknown node extensions; one info line naming them."""
+def keep(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene) -> list[model.Issue]:
+    """Store each object's unknown node extensions and the document's on the scene; one info line naming them."""
     known = known_names()
     kept: dict[str, int] = {}
+    document = gltf.data.extensions if isinstance(gltf.data.extensions, dict) else {}
+    unknown_document = {name: value for name, value in document.items() if isinstance(name, str) and name not in known}
+    on_nodes = {name for node in gltf.data.nodes or () for name in (getattr(node, "extensions", None) or {})}
+    flags = sorted(name for name in gltf.data.extensions_used or () if isinstance(name, str) and name not in known
+                   and name not in document and name not in on_nodes)  # listed, with no object anywhere
+    if unknown_document:  # merged per extension: a later import's wins
+        stored = kept_document(bl_scene)
+        stored.update(unknown_document)
+        scene_physics(bl_scene).kept_extensions_json = json.dumps(stored, separators=(",", ":"))
     for index, node in enumerate(gltf.data.nodes or []):
         extensions = getattr(node, "extensions", None)
         obj = objects.get(index)
@@ -37,11 +47,27 @@ def keep(gltf: Any, objects: Mapping[int, bpy.types.Object]) -> list[model.Issue
         units.keep_extensions(obj, unknown)
         for name in unknown:
             kept[name] = kept.get(name, 0) + 1
-    if not kept:
-        return []
-    listed = ", ".join(f"{name} ({count} node{'s' if count > 1 else ''})" for name, count in sorted(kept.items()))
-    return [model.Issue("/nodes", f"extensions this add-on does not read are kept, not edited, and written back by "
-                                  f"the export: {listed}", "info", "kept_extensions")]
+    found = []
+    if kept or unknown_document:
+        on = [f"{name} ({count} node{'s' if count > 1 else ''})" for name, count in sorted(kept.items())]
+        listed = ", ".join([*on, *(f"{name} (the document)" for name in sorted(unknown_document))])
+        found.append(model.Issue("/nodes", f"extensions this add-on does not read are kept, not edited, and written "
+                                           f"back by the export: {listed}", "info", "kept_extensions"))
+    if flags:
+        found.append(model.Issue("/extensionsUsed", f"{', '.join(flags)}: listed in extensionsUsed with no data "
+                                                    "anywhere; Blender's exporter lists only what it writes, so an "
+                                                    "export leaves it out", "info", "kept_extensions"))
+    return found
+
+
+def kept_document(bl_scene: bpy.types.Scene) -> dict[str, Any]:
+    """The document-level extensions kept on a scene from imported files."""
+    text = scene_physics(bl_scene).kept_extensions_json
+    try:
+        found = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 def of_object(obj: bpy.types.Object) -> dict[str, Any]:

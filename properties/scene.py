@@ -121,6 +121,7 @@ class OMISceneSettings(bpy.types.PropertyGroup):
     new_name: StringProperty(options={'HIDDEN', 'SKIP_SAVE'})
     # imported files' document-level keys beside the OMI arrays, by extension: {"OMI_physics_body": {...}}
     document_unknown_json: StringProperty(options={'HIDDEN'})
+    kept_extensions_json: StringProperty(options={'HIDDEN'})  # document-level extensions nothing here reads
     # Options of the glTF dialogs (read by the hooks, so headless pipelines set them here too).
     export_physics: BoolProperty(
         name="Export OMI Physics",

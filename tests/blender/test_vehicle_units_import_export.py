@@ -60,6 +60,18 @@ def test_an_unknown_extension_round_trips_with_one_info_line(omi_addon, tmp_path
     assert "EXT_unknown_thing" in exported.gltf["extensionsUsed"]
 
 
+def test_unknown_document_extensions_of_a_spec_example_round_trip(omi_addon, tmp_path):
+    path = next(path for path in FILES if path.name == "hovercraft.gltf")
+    gltf = json.loads(path.read_text())
+    imported = import_support.import_gltf(path)
+    kept = [note for note in imported.notes if "kept, not edited" in note]
+    assert len(kept) == 1 and "KHR_xmp_json_ld (the document)" in kept[0]
+    assert [note for note in imported.notes if "GODOT_single_root: listed in extensionsUsed with no data" in note]
+    exported = export_support.export(tmp_path, "again", check=False)
+    assert exported.gltf["extensions"]["KHR_xmp_json_ld"] == gltf["extensions"]["KHR_xmp_json_ld"]
+    assert "KHR_xmp_json_ld" in exported.gltf["extensionsUsed"]
+
+
 def test_a_keyed_throttle_exports_and_imports_through_the_animation_pointer(omi_addon, tmp_path):
     """The vehicle body's linearActivation (the throttle), keyed in Blender, becomes a KHR_animation_pointer
     channel from the unit's Object Model rows, and imports back as keys on the same setting."""

@@ -294,6 +294,11 @@ class PhysicsExport:
                 if not content:
                     del placed[name]
         issues += world_gravity.write(self._scene, gltf, self.dialects)
+        kept_document = getattr(self.tagged, "kept_document_extensions", None)  # extensions nothing here reads
+        for name, value in (kept_document(self._scene) if kept_document is not None else {}).items():
+            if name not in gltf.extensions:
+                gltf.extensions[name] = value
+                gltf.extensions_used.append(name)
         self.report(issues)
         gltf.extensions.update(placed)
         used = list(placed)
