@@ -3,7 +3,7 @@
 Each object's settings edits are counted on it (`EDITS`); a build writes the count it was made from
 (`IN_STEP`). Both live in the object's data, so an undo, a redo, a saved file or an appended object
 brings back a pair that says whether its rigid bodies match its settings, with no walk of its settings.
-The settings side (which objects were edited, when to build) is `properties/live.py`; this module takes
+The settings side (which objects were edited, when to build) is `properties/edits.py`; this module takes
 model values only, as every build does.
 """
 
