@@ -117,7 +117,7 @@ def main(argv: list[str]) -> int:
               f"{len(shipped_files(CHECKOUT))} files present, {modules} modules import")
         import demo  # noqa: PLC0415 - after the checks: demo enables the add-on through addon_loader
 
-        addon_loader.enable()  # enabled already (checked above); also points the copy at ../shared's schemas
+        addon_loader.enable()  # enabled already (checked above): returns the installed copy
         result = demo.run(out.resolve(), render=False)
         print(result.summary.read_text(encoding="utf-8"))
         if addon_loader.location() != f"{addon_loader.ADDON_MODULE} (an installed extension) from {folder.resolve()}":

@@ -87,7 +87,7 @@ def module(relative: str) -> ModuleType:
 
 
 def is_checkout() -> bool:
-    """Whether the tests run on this checkout (else on an installed copy, which does not sit beside ../shared)."""
+    """Whether the tests run on this checkout (else on an installed copy, e.g. the zip in a real Blender)."""
     return REPO_MODULE == CHECKOUT_REPO_MODULE
 
 
