@@ -96,3 +96,14 @@ def test_a_scaled_body_for_godot_imports_back_with_the_same_physics(clean_scene,
     for name in ("Ball", "Crate"):
         assert (ends[0][name] - ends[1][name]).length < 0.01, (name, ends)
     assert ends[1]["Ball"].z == pytest.approx(0.75, abs=0.05)  # resting on its scaled radius
+
+
+def test_a_ragdoll_exported_for_godot_says_its_bones_stay(clean_scene, tmp_path):
+    """Godot 4.6 builds a dynamic body on a skin joint as a RigidBody3D under a BoneAttachment3D: it falls, the
+    bone and the skin stay. The export says so, once, as `convert --to godot` of the same file does."""
+    import ragdoll_files
+
+    support.import_gltf(ragdoll_files.write(tmp_path, "OMI"))
+    godot = _export(tmp_path, "ragdoll_godot", 'GODOT')
+    said = [message for message in godot.messages if "bones following their bodies" in message]
+    assert len(said) == 1 and "'Upper'" in said[0] and "'Lower'" in said[0], godot.messages

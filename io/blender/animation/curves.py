@@ -219,8 +219,9 @@ def _thirds(fcurve: bpy.types.FCurve) -> bool:
     return True
 
 
-def plan(fcurve_group: Iterable[bpy.types.FCurve]) -> Plan:
-    """The sampler for values fed by these F-curves (interpolation of all keys but each curve's last)."""
+def plan(fcurve_group: Iterable[bpy.types.FCurve], *, cubic: bool = True) -> Plan:
+    """The sampler for values fed by these F-curves (interpolation of all keys but each curve's last);
+    without `cubic` (an engine that rejects CUBICSPLINE), Bézier keys are sampled LINEAR at every frame."""
     curves = list(fcurve_group)
     frames = sorted({point.co[0] for curve in curves for point in curve.keyframe_points})
     kinds = {point.interpolation for curve in curves for point in list(curve.keyframe_points)[:-1]}
@@ -230,7 +231,7 @@ def plan(fcurve_group: Iterable[bpy.types.FCurve]) -> Plan:
             return Plan('STEP', tuple(frames))
         if kinds <= {'LINEAR'}:
             return Plan('LINEAR', tuple(frames))
-        if kinds <= {'BEZIER', 'LINEAR'} and same_keys and all(_thirds(curve) for curve in curves):
+        if cubic and kinds <= {'BEZIER', 'LINEAR'} and same_keys and all(_thirds(curve) for curve in curves):
             return Plan('CUBICSPLINE', tuple(frames))
     first, last = (frames[0], frames[-1]) if frames else (0.0, 0.0)
     baked = tuple(float(frame) for frame in range(math.floor(first), math.ceil(last) + 1))

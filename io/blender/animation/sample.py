@@ -75,8 +75,10 @@ def _numbers(value: Any) -> list[float]:
 class AnimationExport:
     """The animated part of one glTF export's physics."""
 
-    def __init__(self, export_settings: dict, bl_scene: bpy.types.Scene, warn: Callable[..., None]) -> None:
+    def __init__(self, export_settings: dict, bl_scene: bpy.types.Scene, warn: Callable[..., None], *,
+                 cubic: bool = True) -> None:
         self.settings = export_settings
+        self.cubic = cubic  # the target's engine plays CUBICSPLINE samplers
         self.scene = bl_scene
         self.warn = warn
         self.data: list[ChannelData] = []
@@ -263,7 +265,7 @@ class AnimationExport:
         if pointer in self._sampled:
             return  # a shared library material seen again from another object
         self._sampled.add(pointer)
-        plan = curves.plan(channel.fcurve for channel in channels)
+        plan = curves.plan((channel.fcurve for channel in channels), cubic=self.cubic)
         mapped = [(channel, tracker.direct[channel.key]) for channel in channels if channel.key in tracker.direct]
         mirrored = direct.mirrors([channel for channel in channels if channel.key not in tracker.direct], mapped)
         values = direct.values(mapped, _numbers(tracker.rest[key]), plan.frames, fps=self._fps,
@@ -273,7 +275,7 @@ class AnimationExport:
             values = self._translated(tracker, key, channels, plan)
         if values is None:
             return
-        if plan.baked:
+        if plan.baked and (self.cubic or curves.plan(channel.fcurve for channel in channels).baked):
             self.warn(f"object {tracker.obj.name!r}: {text.rsplit('/', 1)[-1]} is sampled at every frame "
                       "(its keyframes use easing, modifiers or handles glTF cannot hold)")
         self.data.append(ChannelData(tracker.obj, tracker.anchor, template, node, index, nested, plan.interpolation,

@@ -20,9 +20,20 @@ def view(gltf: Any) -> dict[str, Any]:
               "extensions": node.extensions or {}, "translation": node.translation, "rotation": node.rotation,
               "scale": node.scale, **({"matrix": node.matrix} if node.matrix is not None else {})}
              for node in gltf.nodes or []]
-    animations = [{"channels": [{"target": {"node": channel.target.node, "extensions": channel.target.extensions}}
-                                for channel in animation.channels or []]} for animation in gltf.animations or []]
-    return {"nodes": nodes, "extensions": gltf.extensions or {}, "animations": animations}
+    animations = [{"channels": [{"target": {"node": channel.target.node, "extensions": channel.target.extensions},
+                                 "sampler": _index(channel.sampler, animation.samplers)}
+                                for channel in animation.channels or []],
+                   "samplers": [{"interpolation": sampler.interpolation} for sampler in animation.samplers or []]}
+                  for animation in gltf.animations or []]
+    skins = [{"joints": [joint for joint in skin.joints or [] if isinstance(joint, int)]} for skin in gltf.skins or []]
+    return {"nodes": nodes, "extensions": gltf.extensions or {}, "animations": animations, "skins": skins}
+
+
+def _index(sampler: Any, samplers: Any) -> int | None:
+    """A channel's sampler as an index (the exporter may still hold the sampler object itself)."""
+    if isinstance(sampler, int):
+        return sampler
+    return next((position for position, known in enumerate(samplers or []) if known is sampler), None)
 
 
 def apply(gltf: Any, new_node: Callable[[str], Any], *, joints_read: bool = False) -> list[Issue]:

@@ -61,7 +61,8 @@ class PhysicsExport:
         self.options = Options(export_settings, tagged, self.dialects, bool(tagged.export_rigid_bodies), bl_scene)
         self.output = Output(self.dialects)
         self.messages = Messages(export_settings)
-        self.animation = AnimationExport(export_settings, bl_scene, self.warn)
+        self.animation = AnimationExport(export_settings, bl_scene, self.warn, cubic=next(
+            (known.cubic_channels for known in registry.targets() if known.name.lower() == self.target), True))
         self._collision_meshes: set[bpy.types.Object] | None = None
         if self.enabled and not export_settings.get("gltf_yup", True):
             self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")

@@ -10,9 +10,11 @@ What Godot does with a finished OMI file, and what this target changes for it:
 - a moving body's own scale is dropped by Godot's physics: it is baked into its shapes (godot_scale.py);
 - joints, physics materials, collision filters, gravity (world, volumes, factors) and inertia orientations
   are ignored by Godot core, a collider below a node that is no body is made a StaticBody3D of its own, a
-  tapered capsule or cylinder (a cone) gets one radius, and no animation channel into the physics is
-  imported (measured: not even a motion's mass, whose pointer Godot's exporter writes): each kind is said
-  once, naming the objects (`_Kinds`).
+  tapered capsule or cylinder (a cone) gets one radius, and an animated physics value plays only where Godot
+  has the property and the sampler is LINEAR or STEP (measured in Godot 4.6.3: a motion's mass, velocities,
+  centre of mass and inertia and a box's size or a sphere's radius become tracks; a gravity factor does not,
+  and a CUBICSPLINE sampler is rejected, so the exporter writes this target's physics channels LINEAR):
+  each kind is said once, naming the objects (`_Kinds`).
 
 Pure JSON in, JSON out: the exporter hands a view of its finished document (plain node dicts whose
 `extensions` and the document's `extensions` are its own dicts), the CLI and the tests a parsed file.
@@ -177,8 +179,8 @@ def godot_form(document: dict[str, Any], *, joints_read: bool = False) -> GodotF
         kinds.add("world gravity (Godot's own project gravity applies)", "the scene")
     form.node_changes, form.mesh_scales = godot_scale.bake(
         nodes, shapes, lambda loss, name: kinds.add(f"the scale of moving bodies, for {loss}", name))
-    for pointer, names in _animated(document, nodes):
-        kinds.add("animated physics values (Godot imports no channel into the physics)", f"{names}: {pointer}")
+    for kind, named in _animated(document, nodes):
+        kinds.add(kind, named)
     form.issues = kinds.issues()
     if any(_body(node).get("motion", {}).get("type", "dynamic") == "dynamic" for node in nodes
            if isinstance(_body(node).get("motion"), Mapping)):
@@ -195,20 +197,73 @@ def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], ind
     return False
 
 
+# Animated values Godot 4.6.3 builds a track for (measured): every other physics pointer it drops.
+_GODOT_PLAYS = frozenset({"motion/mass", "motion/linearVelocity", "motion/angularVelocity", "motion/centerOfMass",
+                          "motion/inertiaDiagonal", "box/size", "sphere/radius"})
+_ITEM_NAMES = {"shapes": "shape", "physicsMaterials": "physics material", "collisionFilters": "collision filter",
+               "physicsJoints": "joint"}
+
+
 def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(pointer pattern, object name) of each animated physics value (Godot 4.6 animates none)."""
+    """(kind, 'object: value') of each animated physics value Godot 4.6 drops: one it has no property for, or
+    one keyed CUBICSPLINE (its importer rejects the sampler)."""
     found = []
+    users = _item_users(nodes)
     for animation in document.get("animations") or []:
+        samplers = (animation.get("samplers") if isinstance(animation, Mapping) else None) or []
         for channel in (animation.get("channels") if isinstance(animation, Mapping) else None) or []:
             target = channel.get("target") if isinstance(channel, Mapping) else None
             pointer = ((target or {}).get("extensions") or {}).get("KHR_animation_pointer", {}).get("pointer")
             if not isinstance(pointer, str) or "/OMI_physics" not in pointer:
                 continue
-            parts = pointer.split("/")
-            index = array_index(parts[2]) if len(parts) > 2 else None
-            name = _node_name(nodes, index) if index is not None else pointer
-            found.append(("/".join(part for part in parts[3 if parts[1] == "nodes" else 1:]), name))
+            named, value = _named_value(pointer, nodes, users)
+            index = channel.get("sampler")
+            sampler = samplers[index] if type(index) is int and 0 <= index < len(samplers) else {}
+            if isinstance(sampler, Mapping) and sampler.get("interpolation") == "CUBICSPLINE":
+                found.append(("physics channels keyed CUBICSPLINE (its importer rejects them; LINEAR and STEP play)",
+                              f"{named}: {value}"))
+            elif "/".join(pointer.split("/")[-2:]) not in _GODOT_PLAYS:
+                found.append(("animated physics values it has no property for", f"{named}: {value}"))
     return found
+
+
+def _item_users(nodes: list[dict[str, Any]]) -> dict[tuple[str, int], list[str]]:
+    """(document array, index) -> the names of the nodes that use that item."""
+    users: dict[tuple[str, int], list[str]] = {}
+    for index, node in enumerate(nodes):
+        extensions = node.get("extensions") or {}
+        uses = []
+        body = _body(node)
+        for part in (body.get("collider"), body.get("trigger")):
+            if isinstance(part, Mapping):
+                uses += [("shapes", part.get("shape")), ("physicsMaterials", part.get("physicsMaterial")),
+                         ("collisionFilters", part.get("collisionFilter"))]
+        joint = extensions.get(model.JOINT_EXTENSION)
+        if isinstance(joint, Mapping):
+            uses.append(("physicsJoints", joint.get("joint")))
+        for array, item in uses:
+            if isinstance(item, int) and not isinstance(item, bool):
+                names = users.setdefault((array, item), [])
+                if _node_name(nodes, index) not in names:
+                    names.append(_node_name(nodes, index))
+    return users
+
+
+def _named_value(pointer: str, nodes: list[dict[str, Any]],
+                 users: Mapping[tuple[str, int], list[str]]) -> tuple[str, str]:
+    """The objects the artist knows an animated value by, and the value: a node's own (`nodes/N/...`) or a
+    document-level item's (a shape, material, filter or joint), named by the nodes that use the item."""
+    parts = pointer.split("/")
+    if len(parts) > 3 and parts[1] == "nodes":
+        index = array_index(parts[2])
+        name = _node_name(nodes, index) if index is not None else pointer
+        return name, "/".join(parts[5:] if len(parts) > 5 else parts[3:])
+    if len(parts) > 5 and parts[1] == "extensions" and parts[3] in _ITEM_NAMES:
+        item = array_index(parts[4])
+        names = users.get((parts[3], item), []) if item is not None else []
+        what = f"{_ITEM_NAMES[parts[3]]} {'/'.join(parts[5:])}"
+        return (", ".join(names) if names else f"{_ITEM_NAMES[parts[3]]} {parts[4]}"), what
+    return pointer, pointer
 
 
 def move_meshes(document: dict[str, Any], form: GodotForm) -> None:

@@ -96,6 +96,7 @@ class Target:
     dialects: tuple[str, ...]
     transform: Callable[[dict[str, Any], list[Issue] | None], None] | None = None
     recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
+    cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
 
 
 ShapeRef = Callable[[Shape], tuple[bool, Any]]  # a shape -> (usable, what stands for its index)
