@@ -16,7 +16,7 @@ import bpy
 from bpy.app.handlers import persistent
 
 from ..properties import scene_physics
-from . import gravity_lines
+from . import gravity_lines, unit_lines
 from .collect import MeshEdgeCache, OverlayLines, scene_lines
 
 LINE_WIDTH = 1.5
@@ -64,6 +64,7 @@ def rebuild(scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph | None = None
     """Build the lines (and, with a GPU, the batch) for `objects` (default: all of `scene`'s) now."""
     objects = scene.objects if objects is None else objects
     lines = gravity_lines.with_gravity(scene_lines(objects, STATE.mesh_cache, depsgraph), objects)
+    lines = unit_lines.with_units(lines, objects)
     STATE.lines = lines
     STATE.batch = _make_batch(lines) if gpu_available() else None
     STATE.dirty = False

@@ -5,11 +5,15 @@ without a finding; the panels draw every field of each unit's tables."""
 from __future__ import annotations
 
 import types
+from pathlib import Path
 
 import addon_loader
 import bpy
 import export_support as support
+import import_support
+import numpy as np
 import pytest
+from mathutils import Matrix, Vector
 from ui_recorder import Recorder
 
 
@@ -18,7 +22,7 @@ def car(omi_addon):
     bpy.ops.wm.read_homefile(use_empty=True)
     body = support.mesh_object("Car", "cube", (0.0, 0.0, 1.0))
     body.scale = (1.0, 2.0, 0.5)
-    body.data.transform(__import__("mathutils").Matrix.Diagonal((1.0, 2.0, 0.5, 1.0)))
+    body.data.transform(Matrix.Diagonal((1.0, 2.0, 0.5, 1.0)))
     body.scale = (1.0, 1.0, 1.0)  # the shape in its mesh: the wheels keep their own size
     bpy.context.view_layer.update()
     wheels = []
@@ -102,3 +106,28 @@ def test_the_panels_draw_each_units_fields(car, omi_addon):
     assert sidebar.operators()[:5] == ["omi.make_vehicle", "omi.make_seat", "omi.add_spawn_point", "omi.add_wheel",
                                        "omi.add_thruster"]
     assert "pilot_seat" in sidebar.prop_set()
+
+
+def test_the_overlay_draws_wheel_rims_seats_and_spawn_points(omi_addon):
+    """The imported car: each wheel's rims are circles of its radius around its world position, in the plane
+    across its axle; the seats and the vehicle's front are drawn too, all in the units' colour."""
+    car_file = Path(__file__).resolve().parent.parent / "data" / "omi_vehicles" / "OMI_vehicle_wheel" / "examples" \
+        / "simple_car.gltf"
+    import_support.import_gltf(car_file)
+    unit_lines = addon_loader.module("viewport.unit_lines")
+    scene = bpy.context.scene
+    before = addon_loader.module("viewport.collect").scene_lines(scene.objects)
+    lines = unit_lines.with_units(before, scene.objects)
+    added = lines.positions[len(before.positions):]
+    assert len(added) > 0 and np.allclose(lines.colors[len(before.positions):], unit_lines.UNIT_COLOR)
+    wheel = bpy.data.objects["WheelFrontLeft"]
+    buffer = addon_loader.module("viewport.geometry").LineBuffer()
+    assert unit_lines.unit_lines(wheel, buffer) == 1
+    points, _colors = buffer.arrays()
+    rim = points[:48]  # the first rim: 24 segments
+    axle = np.array(wheel.matrix_world.to_3x3() @ Vector((1.0, 0.0, 0.0)))
+    centre = np.array(wheel.matrix_world.translation) - axle * 0.0625  # the rim at -width/2 (0.125 wide)
+    assert np.allclose(np.linalg.norm(rim - centre, axis=1), 0.35, atol=1e-4)
+    assert np.allclose((rim - centre) @ axle, 0.0, atol=1e-4)
+    seats = [obj for obj in scene.objects if obj.name.startswith("Seat")]
+    assert len(seats) == 4 and all(unit_lines.unit_lines(seat, buffer) == 1 for seat in seats)

@@ -133,6 +133,8 @@ class ExtensionUnit:
     canonical: Canonical | None = None  # a node's value in the canonical form (None: not compared)
     schema_check: Callable[[Any], list[Issue]] | None = None  # a written document against its schemas
     engine_loss: str = ""  # what an engine target's core ignores of it, e.g. "seats"; "" when it reads it
+    marks: Callable[[Any], list[tuple[tuple[float, float, float], tuple[float, float, float]]]] | None = None
+    # ^ a node value's line segments in the node's frame (glTF axes), drawn by the viewport's overlay
 
 
 _DIALECTS: dict[str, DialectUnit] = {}

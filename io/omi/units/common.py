@@ -8,6 +8,7 @@ two builders share. No bpy here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 from ..dialects.fields import Field, read_fields, write_fields, write_unknown
 from ..dialects.unknown_keys import collect
 from ..json_types import MISSING, ROOT, Issues, Where, describe, get, join, pointer_text, report, sequence_items
-from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Severity, Unknown
+from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Severity, Unknown, Vec3
 
 SIGNIFICANT_DIGITS = 5  # the canonical form's rounding (as checks/canonical.py's)
 
@@ -118,3 +119,34 @@ def rounded(value: Any) -> Any:
 def canonical_fields(fields: tuple[Field, ...], value: object) -> dict[str, Any]:
     """Every non-special field of a value by its JSON key, rounded (defaults stated: absent means them)."""
     return {spec.key: rounded(getattr(value, spec.attr)) for spec in fields if spec.kind != "special"}
+
+
+# --- the overlay's marks (line segments in the node's frame, glTF axes) ------------------------------------
+
+Segment = tuple[Vec3, Vec3]
+
+
+def arrow(start: Vec3, direction: Vec3, length: float) -> list[Segment]:
+    """A line from `start` along a unit axis `direction` (x, y or z) with a two-stroke head."""
+    end = tuple(s + d * length for s, d in zip(start, direction, strict=True))
+    side = (0.0, 1.0, 0.0) if abs(direction[1]) < 0.5 else (1.0, 0.0, 0.0)
+    back = tuple(e - d * length * 0.3 for e, d in zip(end, direction, strict=True))
+    heads = [tuple(b + sign * k * length * 0.2 for b, k in zip(back, side, strict=True)) for sign in (1.0, -1.0)]
+    return [(start, _vec(end)), (_vec(end), _vec(heads[0])), (_vec(end), _vec(heads[1]))]
+
+
+def circle(center: Vec3, radius: float, first: int, second: int, steps: int = 24) -> list[Segment]:
+    """A circle in the plane of two axes (0 x, 1 y, 2 z) around `center`."""
+    points = []
+    for step in range(steps + 1):
+        angle = 2 * math.pi * step / steps
+        point = list(center)
+        point[first] += radius * math.cos(angle)
+        point[second] += radius * math.sin(angle)
+        points.append(_vec(point))
+    return [(points[i], points[i + 1]) for i in range(steps)]
+
+
+def _vec(values: Any) -> Vec3:
+    x, y, z = values
+    return (float(x), float(y), float(z))

@@ -13,7 +13,7 @@ from typing import Any
 from ..dialects import pointers, registry
 from ..dialects.fields import Field
 from ..json_types import MISSING, Issues, Where, join, pointer_text, report
-from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Shape
+from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Shape, Vec3
 from . import schema_check
 from .common import Findings, canonical_fields, node_objects, parents, read_object, set_value, value_of, write_object
 
@@ -45,6 +45,7 @@ class NodeUnitSpec:
     check: Callable[[Any, int, Where, ReadContext], Any] | None = None  # rules: the value kept (None: dropped)
     canonical_special: Callable[[Any, Mapping[int, str]], dict[str, Any]] | None = None
     engine_loss: str = ""
+    marks: Callable[[Any], list[tuple[Vec3, Vec3]]] | None = None  # the overlay's lines (`common.arrow`, `circle`)
     animated: bool = True  # its Field tables' numbers, vectors and bools are Object Model rows
 
 
@@ -115,4 +116,5 @@ def unit(spec: NodeUnitSpec) -> registry.ExtensionUnit:
         spec.name, KEPT_KEYS_DIALECT, read_units(spec), write_node=write_units(spec),
         node_losses=losses(spec.name, spec.what),
         pointers=pointers.node_rows(spec.name, spec.fields, spec.name) if spec.animated else (),
-        canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss)
+        canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss,
+        marks=spec.marks)

@@ -15,7 +15,7 @@ from typing import Any
 from ..dialects import pointers, registry
 from ..dialects.fields import Field
 from ..json_types import MISSING, ROOT, Issues, Where, describe, get, int_or, join, report
-from ..model import KEPT_KEYS_DIALECT, PhysicsDocument, Shape, Unknown
+from ..model import KEPT_KEYS_DIALECT, PhysicsDocument, Shape, Unknown, Vec3
 from . import schema_check
 from .common import (
     Findings,
@@ -46,6 +46,7 @@ class PartUnitSpec:
     write_special: Callable[[Any, registry.Refs, Where, Issues], dict[str, Any]] | None = None
     canonical_special: Callable[[Any, Mapping[int, str]], dict[str, Any]] | None = None
     engine_loss: str = ""
+    marks: Callable[[Any], list[tuple[Vec3, Vec3]]] | None = None  # the overlay's lines (`common.arrow`, `circle`)
 
 
 def read_units(spec: PartUnitSpec) -> Callable[[Mapping[str, Any], PhysicsDocument, Sequence[Shape | None]], None]:
@@ -161,6 +162,7 @@ def unit(spec: PartUnitSpec) -> registry.ExtensionUnit:
         spec.name, KEPT_KEYS_DIALECT, read_units(spec), write_node=write_units(spec),
         node_losses=losses(spec.name, spec.what), arrays=(spec.array,),
         pointers=pointers.item_rows(spec.name, spec.array, spec.fields, spec.name),
-        canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss)
+        canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss,
+        marks=spec.marks)
 
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...dialects.fields import Field
 from ...model import NOTHING_UNKNOWN, Unknown, Vec3
 from .. import node_unit
+from ..common import Segment, circle
 
 NAME = "OMI_seat"
 DEFAULT_ANGLE = math.pi / 2
@@ -31,6 +32,13 @@ class Seat:
     unknown: Unknown = NOTHING_UNKNOWN
 
 
+def _marks(value: Seat) -> list[Segment]:
+    """The sitter's outline: back to knee to foot, a small cross at each point."""
+    cross = [segment for point in (value.back, value.knee, value.foot)
+             for axis in range(3) for segment in circle(point, 0.03, axis, (axis + 1) % 3, 4)]
+    return [(value.back, value.knee), (value.knee, value.foot), *cross]
+
+
 SPEC = node_unit.NodeUnitSpec(NAME, "seat", FIELDS, Seat, required=("back", "foot", "knee"),
-                              engine_loss="seats (omi-godot reads them)")
+                              engine_loss="seats (omi-godot reads them)", marks=_marks)
 UNIT = node_unit.unit(SPEC)

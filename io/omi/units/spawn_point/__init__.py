@@ -11,6 +11,7 @@ from ...dialects.fields import Field
 from ...json_types import Where, get, join, report, str_or
 from ...model import NOTHING_UNKNOWN, Unknown
 from .. import node_unit
+from ..common import Segment, arrow, circle
 
 NAME = "OMI_spawn_point"
 MAX_LENGTH = 128  # the schema's maxLength of each string
@@ -47,7 +48,12 @@ def _canonical(value: SpawnPoint, _paths: Mapping[int, str]) -> dict[str, Any]:
     return {spec.key: getattr(value, spec.attr) for spec in FIELDS}
 
 
+def _marks(_value: SpawnPoint) -> list[Segment]:
+    """A ring where characters stand and an arrow where they face (+Z)."""
+    return [*circle((0.0, 0.0, 0.0), 0.3, 0, 2), *arrow((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), 0.5)]
+
+
 SPEC = node_unit.NodeUnitSpec(NAME, "spawn point", FIELDS, SpawnPoint, read_special=_read, write_special=_write,
                               canonical_special=_canonical, engine_loss="spawn points (omi-godot keeps them as "
-                              "metadata)", animated=False)
+                              "metadata)", animated=False, marks=_marks)
 UNIT = node_unit.unit(SPEC)

@@ -15,7 +15,7 @@ from ...dialects.fields import Field
 from ...json_types import MISSING, Where, get, int_or, join, report, sequence_items
 from ...model import NOTHING_UNKNOWN, ZERO3, NodeRef, Unknown, Vec3
 from .. import node_unit
-from ..common import value_of
+from ..common import Segment, arrow, value_of
 from ..seat import NAME as SEAT
 
 NAME = "OMI_vehicle_body"
@@ -84,7 +84,11 @@ def _canonical(value: VehicleBody, paths: Mapping[int, str]) -> dict[str, Any]:
     return {"pilotSeat": paths.get(seat, f"#{seat}") if isinstance(seat, int) else None}
 
 
+def _marks(_value: VehicleBody) -> list[Segment]:
+    return arrow((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), 1.0)  # the vehicle's front
+
+
 SPEC = node_unit.NodeUnitSpec(NAME, "vehicle body", FIELDS, VehicleBody, read_special=_read, check=_check,
                               write_special=_write, canonical_special=_canonical,
-                              engine_loss="vehicle bodies (omi-godot reads them)")
+                              engine_loss="vehicle bodies (omi-godot reads them)", marks=_marks)
 UNIT = node_unit.unit(SPEC)

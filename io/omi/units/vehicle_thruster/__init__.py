@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from ...dialects.fields import Field
 from ...model import NOTHING_UNKNOWN, Unknown
 from .. import part_unit
+from ..common import arrow
 from ..vehicle_body import NAME as VEHICLE_BODY
 from ..vehicle_wheel import MAX_ANGLE
 
@@ -45,5 +46,6 @@ class Thruster:
 
 SPEC = part_unit.PartUnitSpec(NAME, "thruster", "thrusters", "thruster", FIELDS, Thruster, VEHICLE_BODY,
                               renames=RENAMES, required=("maxForce",),
-                              engine_loss="vehicle thrusters (omi-godot reads them)")
+                              engine_loss="vehicle thrusters (omi-godot reads them)",
+                              marks=lambda _value: arrow((0.0, 0.0, 0.0), (0.0, 0.0, 1.0), 0.5))  # pushes along +Z
 UNIT = part_unit.unit(SPEC)

@@ -16,7 +16,7 @@ from ...json_types import MISSING, ROOT, Where, get, int_or, join
 from ...model import NOTHING_UNKNOWN, PhysicsMaterial, Unknown
 from ...write.items import material_to_json
 from .. import part_unit
-from ..common import rounded
+from ..common import Segment, circle, rounded
 from ..node_unit import ReadContext
 from ..vehicle_body import NAME as VEHICLE_BODY
 
@@ -105,7 +105,14 @@ def _canonical(value: Wheel, _paths: Mapping[int, str]) -> dict[str, Any]:
                                 if spec.kind != "name"}}
 
 
+def _marks(value: Wheel) -> list[Segment]:
+    """The wheel's rim (it rolls about X, in the YZ plane), its width, and its suspension travel (down)."""
+    half = value.width / 2
+    rims = [segment for x in (-half, half) for segment in circle((x, 0.0, 0.0), value.radius, 1, 2)]
+    return [*rims, ((0.0, 0.0, 0.0), (0.0, -value.suspension_travel, 0.0))]
+
+
 SPEC = part_unit.PartUnitSpec(NAME, "wheel", "wheels", "wheel", FIELDS, Wheel, VEHICLE_BODY, renames=RENAMES,
                               read_special=_read, write_special=_write, canonical_special=_canonical,
-                              engine_loss="vehicle wheels (omi-godot reads them)")
+                              engine_loss="vehicle wheels (omi-godot reads them)", marks=_marks)
 UNIT = part_unit.unit(SPEC)
