@@ -76,7 +76,7 @@ def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scen
         issues.append(model.Issue("/animations", f"physics channels of several animations ({', '.join(names)}) are "
                                                  "keyed into the objects' active actions together; they export as "
                                                  "one animation"))
-    keys = KeyframeWriter(document, reader.read_document(document), objects, bl_scene, issues)
+    keys = ChannelKeyframes(document, reader.read_document(document), objects, bl_scene, issues)
     keys.follow = RigidFollow(bl_scene, issues) if rigid_bodies else None
     for channel in channels:
         try:
@@ -174,8 +174,8 @@ def _plain(numbers: list[float], kind: str) -> Any:
     return numbers[0] if pointers.COMPONENTS[kind] == 1 else list(numbers)
 
 
-class KeyframeWriter:
-    """Writes one import's physics channels as keyframes on the objects' settings and the scene library."""
+class ChannelKeyframes:
+    """One import's physics channels, set as keyframes on the objects' settings and the scene library."""
 
     def __init__(self, document: dict, doc: model.PhysicsDocument, objects: Mapping[int, bpy.types.Object],
                  bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> None:
