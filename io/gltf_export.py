@@ -11,7 +11,7 @@ from typing import Any
 import bpy
 
 from ..properties.edits import EDITED
-from .blender import gltf_compat, recursion_room
+from .blender import gltf_compat, recursion_limit
 from .blender.animation import curves
 from .blender.bones.rig_export import RagdollExport
 from .blender.builder import kinematic_drive, live
@@ -189,19 +189,19 @@ def _pause_simulation(export_settings: dict[str, Any]) -> None:
 def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
     """The exporter walks the object tree recursively: room for it to go as deep as the file's tree."""
     try:
-        depth = recursion_room.object_depth(bpy.data.objects)
-        if depth > recursion_room.MAX_DEPTH:
+        depth = recursion_limit.object_depth(bpy.data.objects)
+        if depth > recursion_limit.MAX_DEPTH:
             _log_error(export_settings, f"the object hierarchy is {depth} levels deep, deeper than the "
-                                        f"{recursion_room.MAX_DEPTH} the add-on lets Blender's glTF exporter "
+                                        f"{recursion_limit.MAX_DEPTH} the add-on lets Blender's glTF exporter "
                                         "recurse through: the export will fail")
-        recursion_room.allow(depth, recursion_room.EXPORT_CALLS_PER_LEVEL)
+        recursion_limit.allow(depth, recursion_limit.EXPORT_CALLS_PER_LEVEL)
     except Exception as error:  # hook boundary: report, never raise
         _log_error(export_settings, f"could not make room for a deep object hierarchy: {error}")
 
 
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
-    recursion_room.restore()
+    recursion_limit.restore()
     EDITED.paused = False
     try:
         live.release_follows(export_settings.pop(_HELD_FOLLOWS_KEY, None) or [])

@@ -14,7 +14,7 @@ import bpy
 from ..properties import scene_physics
 from ..properties.session import list_problems
 from . import animation_import, godot_layout, kept_extensions
-from .blender import import_repair, recursion_room
+from .blender import import_repair, recursion_limit
 from .blender.builder import world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
@@ -116,7 +116,7 @@ class glTF2ImportUserExtension:
             self._failed(gltf, "importing the physics animation", error)
         finally:
             self._log(gltf)
-            recursion_room.restore()  # the importer's last walk of the node tree is done
+            recursion_limit.restore()  # the importer's last walk of the node tree is done
 
     def _failed(self, gltf: Any, doing: str, error: Exception) -> None:
         gltf.log.error(f"{model.LOG_PREFIX}{model.HOOK_FAILURE}failed while {doing}: {type(error).__name__}: {error}")

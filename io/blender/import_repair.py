@@ -17,7 +17,7 @@ from urllib.parse import unquote
 
 from ..omi import gltf_file, model
 from ..omi.checks import gltf_structure, joint_rest, node_transforms, shape_meshes, value_losses
-from . import gltf_compat, recursion_room
+from . import gltf_compat, recursion_limit
 from .tables import markers
 
 _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the structure check reads (nodes: node_json)
@@ -215,7 +215,7 @@ def repair(gltf: Any) -> list[model.Issue]:
         elif fix.kind == "rename":
             _array(data, fix.where[0])[fix.where[1]].name = fix.value
         elif fix.kind == "allow_depth":
-            recursion_room.allow(fix.value, recursion_room.IMPORT_CALLS_PER_LEVEL)
+            recursion_limit.allow(fix.value, recursion_limit.IMPORT_CALLS_PER_LEVEL)
     for index, positions in dropped_children.items():
         node = data.nodes[index]
         node.children = [child for position, child in enumerate(node.children) if position not in positions]

@@ -1,5 +1,5 @@
 """Node trees deeper than Blender's glTF importer and exporter recurse through unaided (about 980 levels):
-the add-on raises Python's recursion limit for the import and the export (io/blender/recursion_room), so
+the add-on raises Python's recursion limit for the import and the export (io/blender/recursion_limit), so
 the whole tree imports with its world transforms and exports again; the limit is put back afterwards.
 Past gltf_structure.MAX_DEPTH the import builds nothing and says why, instead of failing with a traceback.
 The 20,000-deep chain of the hostile corpus runs in tests/blender/test_hostile_files.py."""
