@@ -46,7 +46,7 @@ def document_json(data: Any) -> dict:
     if data.extensions_used is not None:
         document["extensionsUsed"] = data.extensions_used
     generator = getattr(getattr(data, "asset", None), "generator", None)
-    if isinstance(generator, str):  # a known writer's files are read as it meant them (omi/read/writers.py)
+    if isinstance(generator, str):  # read as a known writer meant its files (omi/read/known_generators.py)
         document["asset"] = {"generator": generator}
     return document
 

@@ -25,7 +25,7 @@ from ..checks import (
 from ..dialects import builtin, pointers, registry, unknown_keys  # noqa: F401 - builtin: the built-in units
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
-from ..read import mixed, reader, writers
+from ..read import known_generators, mixed, reader
 from . import resources
 from .batch import not_a_file
 from .results import Result, counted, failed, from_issues, issue
@@ -177,7 +177,7 @@ def validate_one(task: tuple[str, str | None]) -> Result:
         check = registry.get(name).schema_check
         if check is not None and (name == default.name or name in used):
             found += [item for item in check(parsed.document, spec_dir, True) if item not in found]  # said once
-    explained = writers.explained([note for read in docs for note in read.issues])  # as the writer meant
+    explained = known_generators.explained([note for read in docs for note in read.issues])  # as written
     schema_issues = [item for item in from_issues(found, "schema")
                      if item["severity"] != "warning" or item["pointer"] not in explained]
     issues = merged(issues, schema_issues)

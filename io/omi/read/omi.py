@@ -26,7 +26,7 @@ from ..dialects.omi import LEGACY_COLLIDERS_KEY, LEGACY_JOINT_CONSTRAINTS_KEY
 from ..json_keys import value_key
 from ..json_types import MISSING, ROOT, get, join, obj_or_none
 from ..model import PhysicsDocument, Shape, Unknown
-from . import bodies, joints, legacy, triggers, writers
+from . import bodies, joints, known_generators, legacy, triggers
 from .document import read_item_arrays, run
 from .state import NodeState, ReadState, Spelling, document_array, node_extensions, revision
 
@@ -36,12 +36,12 @@ COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 def read(gltf: Mapping[str, Any], doc: PhysicsDocument, dialect: Dialect, tree_mended: bool) -> list[Shape | None]:
     """Fill `doc` from a document in the OMI structure (every revision), spelled by `dialect`'s tables; the
     document-level shapes as read."""
-    gltf, assumed = writers.as_written(gltf)  # a known writer's own reading (asset.generator)
+    gltf, assumed = known_generators.as_written(gltf)  # a known writer's own reading (asset.generator)
     doc.issues.extend(assumed)
     state = ReadState(gltf, doc, dialect, SPELLING, tree_mended)
     run(state)
     if assumed:
-        doc.issues[:] = writers.without_explained(doc.issues, assumed)
+        doc.issues[:] = known_generators.without_explained(doc.issues, assumed)
     return state.shapes
 
 
