@@ -2,11 +2,18 @@
 # class, global transform (glTF axes = Godot axes), shapes and sizes, body masses, layers/masks, meshes.
 # With a step count, runs Godot's physics for that many physics frames and dumps again.
 # Run inside a project folder (physics only steps in a project):
-#   godot --headless --path DIR --script dump_scene.gd -- FILE.glb OUT.json [PHYSICS_FRAMES [omi]]
+#   godot --headless --path DIR --script dump_scene.gd -- FILE.glb OUT.json [PHYSICS_FRAMES [omi] [OPTION...]]
 # "omi": the project holds omi-godot (tests/godot/omi_godot.py): its glTF extensions are registered first.
+# Options: "floor=Y" adds a static 400 m floor whose top is at height Y; "drive=X,Y,Z" sets every
+# PilotedVehicleBody3D's linear_activation (omi-godot's throttle and thrust input).
 extends SceneTree
 
 # omi_extensions_plugin.gd's registrations, in its order: (script, first priority)
+# omi-godot's script properties worth a look, dumped where a node has them
+const PROPERTIES := ["max_force", "max_steering_angle", "current_force_ratio", "current_steering_ratio",
+	"max_hover_energy", "current_hover_ratio", "max_gimbal", "linear_activation", "use_throttle", "max_speed",
+	"gyroscope_torque", "back", "foot", "knee", "angle", "engine_force", "wheel_radius", "suspension_travel",
+	"suspension_stiffness"]
 const OMI_EXTENSIONS := [["res://addons/omi_extensions/seat/omi_seat_doc_ext.gd", true],
 	["res://addons/omi_extensions/misc/omi_spawn_point.gd", false],
 	["res://addons/omi_extensions/physics_joint/omi_physics_joint_doc_ext.gd", false],
@@ -24,7 +31,8 @@ func _initialize() -> void:
 	_out = args[1]
 	if args.size() > 2:
 		_frames = int(args[2])
-	if args.size() > 3 and args[3] == "omi":
+	var options := args.slice(3)
+	if options.has("omi"):
 		for registration in OMI_EXTENSIONS:
 			GLTFDocument.register_gltf_document_extension(load(registration[0]).new(), registration[1])
 	var document := GLTFDocument.new()
@@ -41,6 +49,21 @@ func _initialize() -> void:
 		made.append(String(_scene.get_path_to(node)) if node != null else null)
 	_result["gltf_nodes"] = made
 	get_root().add_child(_scene)  # in the tree from the first frame on: global transforms are read there
+	for option in options:
+		if option.begins_with("floor="):
+			var floor := StaticBody3D.new()
+			floor.name = "TestFloor"
+			var shape := CollisionShape3D.new()
+			shape.shape = BoxShape3D.new()
+			shape.shape.size = Vector3(400.0, 1.0, 400.0)
+			floor.add_child(shape)
+			floor.position.y = float(option.get_slice("=", 1)) - 0.5
+			get_root().add_child(floor)
+		elif option.begins_with("drive="):
+			var values := option.get_slice("=", 1).split_floats(",")
+			for node in [_scene] + _scene.find_children("*", "VehicleBody3D", true, false):
+				if "linear_activation" in node:
+					node.linear_activation = Vector3(values[0], values[1], values[2])
 
 
 func _physics_process(_delta: float) -> bool:
@@ -123,8 +146,12 @@ func _dump(root: Node) -> Array:
 		if not node.get_meta_list().is_empty():
 			var meta := {}
 			for key in node.get_meta_list():
-				meta[String(key)] = var_to_str(node.get_meta(key))
+				meta[String(key)] = _plain(node.get_meta(key))
 			entry["meta"] = meta
+		for property in PROPERTIES:
+			if property in node:
+				var value: Variant = node.get(property)
+				entry[property] = _plain(value)
 		if node is Joint3D:
 			entry["node_a"] = _joined(root, node, node.node_a)
 			entry["node_b"] = _joined(root, node, node.node_b)
@@ -193,3 +220,21 @@ func _joint_params(joint: Joint3D) -> Dictionary:
 
 func _num(value: float) -> Variant:
 	return value if is_finite(value) else str(value)  # JSON has no inf or nan
+
+
+func _plain(value: Variant) -> Variant:
+	"""A value JSON can hold: vectors as arrays, dictionaries and arrays item by item, objects as text."""
+	if value is Vector3:
+		return _vec(value)
+	if value is Vector2:
+		return [value.x, value.y]
+	if value is Dictionary:
+		var out := {}
+		for key in value:
+			out[str(key)] = _plain(value[key])
+		return out
+	if value is Array:
+		return value.map(_plain)
+	if value is Object:
+		return str(value)
+	return value

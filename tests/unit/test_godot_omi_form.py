@@ -12,6 +12,7 @@ import pytest
 
 FIXED_LINEAR = {"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}
 DYNAMIC, STATIC = {"type": "dynamic"}, {"type": "static"}
+STEERING = "/extensions/OMI_vehicle_wheel/wheels/0/targetSteeringRatio"
 
 
 def _doc(joints: list[dict], body_mesh: bool = False) -> dict:
@@ -86,3 +87,26 @@ def test_a_joint_on_a_node_with_a_mesh_moves_to_a_turned_frame_beside_it(convert
     assert nodes[moved[0]]["extensions"]["OMI_physics_joint"]["connectedNode"] == 3
     assert "extensions" not in nodes[1] and nodes[1]["mesh"] == 0
     assert not math.isnan(sum(nodes[3]["rotation"]))
+
+
+def test_vehicle_keys_are_written_by_the_names_omi_godot_reads(convert):
+    document = {"asset": {"version": "2.0"},
+                "extensionsUsed": ["OMI_physics_body", "OMI_vehicle_body", "OMI_vehicle_wheel",
+                                   "KHR_animation_pointer"],
+                "extensions": {"OMI_vehicle_wheel": {"wheels": [{"radius": 0.35, "maxPropulsionForce": 2000.0,
+                                                                 "targetSteeringRatio": 0.5}]}},
+                "nodes": [{"name": "Car", "children": [1], "extensions": {
+                    "OMI_physics_body": {"motion": DYNAMIC}, "OMI_vehicle_body": {}}},
+                          {"name": "Wheel", "extensions": {"OMI_vehicle_wheel": {"wheel": 0}}}],
+                "scenes": [{"nodes": [0]}],
+                "animations": [{"channels": [{"sampler": 0, "target": {"path": "pointer", "extensions": {
+                    "KHR_animation_pointer": {"pointer": STEERING}}}}],
+                    "samplers": [{"input": 0, "output": 1}]}]}
+    result = convert(document)
+    assert result.document["extensions"]["OMI_vehicle_wheel"]["wheels"] == [
+        {"radius": 0.35, "maxForce": 2000.0, "currentSteeringRatio": 0.5}]
+    pointer = result.document["animations"][0]["channels"][0]["target"]["extensions"]["KHR_animation_pointer"]
+    assert pointer["pointer"] == "/extensions/OMI_vehicle_wheel/wheels/0/currentSteeringRatio"
+    said = [issue.message for issue in result.issues if "2026 rename" in issue.message]
+    assert said == ["Godot 4 + omi-godot: vehicle fields by their names from before the 2026 rename, which omi-godot "
+                    "reads: maxPropulsionForce -> maxForce, targetSteeringRatio -> currentSteeringRatio"]

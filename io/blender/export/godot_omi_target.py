@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...omi import model
+from ...omi import model, units
 from ...omi.dialects import godot_omi
 from ...omi.model import Issue
 from . import godot_target
@@ -35,4 +35,4 @@ def apply(gltf: Any, new_node: Callable[[str], Any]) -> list[Issue]:
         parent.children = [*(parent.children or []), len(gltf.nodes) - 1]
         if frame.connected_for is not None:
             joint_of[frame.connected_for]["connectedNode"] = len(gltf.nodes) - 1
-    return [*issues, *form.issues]
+    return [*issues, *form.issues, *godot_omi.legacy_names(godot_target.view(gltf), units.legacy_names())]

@@ -51,6 +51,6 @@ registry.register(registry.Target(
     godot_omi.NAME.upper(), 4, godot_omi.LABEL, "The Godot 4 form, with the joints written as omi-godot (the OMI "
                                                "group's Godot add-on) builds them right; each workaround is reported",
     (omi.NAME,), transform=lambda document, issues: (issues if issues is not None else []).extend(
-        godot_omi.to_godot_omi(document)), cubic_channels=False))
+        godot_omi.to_godot_omi(document, units.legacy_names())), cubic_channels=False))
 
 units.register_all()  # the extension units of io/omi/units, after the dialect that carries them

@@ -8,12 +8,15 @@ parameters, which differ from the spec; each difference is a workaround here, sa
   its axes, so no axis changes sign) and the limits and drives renamed with it (`_turn`);
 - a limit's `stiffness` and `damping` reach Godot's unitless softness/bias and relaxation/damping, and the
   spec's rigid limit (no `stiffness`) arrives as infinity, which makes the pin, hinge and slider blow up:
-  their limits are written with the values that give Godot's own defaults (`_GODOT_DEFAULTS`);
-- Godot measures the joint's body against the connected one where the spec measures the connected body
-  in the joint frame, and omi-godot copies `min`/`max`, so a hinge's or slider's range is written mirrored.
+  their limits are written with the values that give Godot's own defaults, a stiffer pin
+  (`_GODOT_DEFAULTS`);
+- Godot measures a hinge's angle the other way round and omi-godot copies `min`/`max`, so a hinge's
+  range is written mirrored (a slider's travel is measured as the spec says).
 Its generic joint (`Generic6DOFJoint3D`, every other combination) clamps the values itself and is left as
-it is. The file stays valid OMI, but those joints mean the workarounds to any other reader: a target of
-its own, not the `godot` target's behaviour.
+it is. It also reads the vehicle fields by their names from before the spec's 2026 rename (`maxForce`,
+`current*Ratio`): those are written by the old names (`legacy_names`, with the animation pointers to them).
+The joints then mean the workarounds to any other reader, and the old names are a legacy revision: a target
+of its own, not the `godot` target's behaviour.
 """
 
 from __future__ import annotations
@@ -284,9 +287,48 @@ def apply_frames(document: dict[str, Any], form: JointForm) -> None:
             joint_of[frame.connected_for]["connectedNode"] = len(nodes) - 1
 
 
-def to_godot_omi(document: dict[str, Any]) -> list[Issue]:
-    """A parsed OMI file into the `godot_omi` target's form, in place; what Godot ignores and what changed."""
+Renames = tuple[tuple[str, str, dict[str, str]], ...]  # (extension, document array, {legacy: current key})
+
+
+def legacy_names(document: Mapping[str, Any], renames: Renames) -> list[Issue]:
+    """Write the renamed vehicle keys by their legacy names, in place (document-level arrays and the
+    animation pointers into them); one message naming the keys."""
+    extensions = document.get("extensions") or {}
+    written: list[str] = []
+    for extension, array, table in renames:
+        for entry in (extensions.get(extension) or {}).get(array) or []:
+            if not isinstance(entry, dict):
+                continue
+            for legacy, current in table.items():
+                if current in entry:
+                    entry[legacy] = entry.pop(current)
+                    if f"{current} -> {legacy}" not in written:
+                        written.append(f"{current} -> {legacy}")
+    for animation in document.get("animations") or []:
+        for channel in animation.get("channels") or []:
+            holder = ((channel.get("target") or {}).get("extensions") or {}).get("KHR_animation_pointer")
+            if isinstance(holder, dict) and isinstance(holder.get("pointer"), str):
+                holder["pointer"] = _legacy_pointer(holder["pointer"], renames)
+    if not written:
+        return []
+    return [Issue("", f"{LABEL}: vehicle fields by their names from before the 2026 rename, which {READER} reads: "
+                      f"{', '.join(written)}", "info", kind="godot")]
+
+
+def _legacy_pointer(pointer: str, renames: Renames) -> str:
+    for extension, array, table in renames:
+        prefix = f"/extensions/{extension}/{array}/"
+        if pointer.startswith(prefix):
+            head, _, key = pointer.rpartition("/")
+            legacy = next((old for old, new in table.items() if new == key), None)
+            return f"{head}/{legacy}" if legacy else pointer
+    return pointer
+
+
+def to_godot_omi(document: dict[str, Any], renames: Renames = ()) -> list[Issue]:
+    """A parsed OMI file into the `godot_omi` target's form, in place; what Godot ignores and what changed.
+    `renames`: the vehicle keys omi-godot reads by their legacy names."""
     issues = godot.to_godot(document, joints_read=True)
     form = joint_form(document)
     apply_frames(document, form)
-    return [*issues, *form.issues]
+    return [*issues, *form.issues, *legacy_names(document, renames)]

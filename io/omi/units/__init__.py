@@ -22,3 +22,10 @@ def register_all() -> None:
     registry.register(vehicle_wheel.UNIT)
     registry.register(vehicle_thruster.UNIT)
     registry.register(vehicle_hover_thruster.UNIT)
+
+
+def legacy_names() -> tuple[tuple[str, str, dict[str, str]], ...]:
+    """(extension, document-level array, {legacy key: current key}) of each unit whose keys were renamed
+    (for a target whose reader still reads the legacy keys)."""
+    specs = (vehicle_wheel.SPEC, vehicle_thruster.SPEC, vehicle_hover_thruster.SPEC)
+    return tuple((spec.name, spec.array, dict(spec.renames)) for spec in specs if spec.renames)
