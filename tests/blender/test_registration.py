@@ -16,11 +16,14 @@ def test_enabled_addon_exposes_settings_and_gltf_hooks(omi_addon):
 
 
 def test_enable_disable_enable_cycle(omi_addon, clean_scene):
+    command_line = addon_loader.module("io.cli_blender")
     addon_loader.disable()
     assert addon_loader.ADDON_MODULE not in bpy.context.preferences.addons
     assert "omi_physics" not in bpy.types.Object.bl_rna.properties
+    assert command_line._handle == []  # `blender --command omi_physics` unregistered with the add-on
     module = addon_loader.enable()
     assert "omi_physics" in bpy.types.Object.bl_rna.properties
+    assert len(command_line._handle) == 1  # and registered once again
     obj = bpy.data.objects.new("Probe", None)
     obj.omi_physics.use_collider = True
     assert tuple(obj.omi_physics.collider.shape.size) == (1.0, 1.0, 1.0)
