@@ -99,3 +99,14 @@ def test_a_keyed_throttle_exports_and_imports_through_the_animation_pointer(omi_
     keyed = {(fcurve.data_path, fcurve.array_index): [tuple(point.co) for point in fcurve.keyframe_points]
              for fcurve in curves.fcurves(car)}
     assert keyed[("omi_physics.units.vehicle_body.linear_activation", 2)] == [(1.0, 0.0), (25.0, 1.0)]
+
+
+def test_a_khr_export_names_each_unit_it_cannot_hold_once(omi_addon, tmp_path):
+    import_support.import_gltf(next(path for path in FILES if path.name == "simple_car.gltf"))
+    bpy = pytest.importorskip("bpy")
+    bpy.context.scene.omi_physics.export_dialect = "KHR"
+    exported = export_support.export(tmp_path, "khr", check=False)
+    lost = [text for text in exported.messages if "no counterpart in this dialect" in text]
+    assert len(lost) == 3  # seats, wheels, the vehicle body: one line each, naming the objects
+    assert any("'SeatBackLeft', 'SeatBackRight', 'SeatPassenger', 'SeatPilot'" in text for text in lost)
+    assert not any(name.startswith("OMI_") for name in exported.gltf["extensionsUsed"])

@@ -170,7 +170,7 @@ def test_khr_names_each_unit_it_cannot_hold():
     issues: list = []
     khr = next(name for name in registry.names() if name != registry.default().name)
     writer.write_document(reader.read_document(gltf), gltf, [khr], issues=issues)
-    lost = {issue.pointer.split("/")[-1] for issue in issues if issue.kind == "khr_cannot_hold"}
+    lost = {issue.pointer.split("/")[-1] for issue in issues if issue.kind == "khr_unit_cannot_hold"}
     assert lost == {"OMI_vehicle_body", "OMI_seat", "OMI_vehicle_wheel"}
 
 

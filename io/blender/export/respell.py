@@ -22,6 +22,7 @@ from ...omi.dialects import registry, unknown_keys
 from ...omi.dialects.fields import field
 from ...omi.json_types import MISSING
 from ...omi.read import reader
+from ...omi.units import node_unit
 from ...omi.write import writer
 from ...omi.write.items import mass_json, motion_without_mass
 
@@ -59,11 +60,17 @@ def write_dialect(gltf: Any, unit: registry.DialectUnit, physics: Iterable[tuple
     items = writer.ItemArrays(dialect=unit.tables)
     bodies = _Bodies(unit, items.ref, node_ref, mesh_ref, separate)
     written: dict[int, dict[str, Any]] = {}
+    shared: dict[tuple[str, model.Severity], list[str]] = {}  # the same loss on many nodes: one line naming them
     for index, part in sorted(physics, key=lambda entry: entry[0]):
         content, node_issues = bodies.content(index, part)
-        issues.extend(_named(gltf, index, node_issues))
+        for found in node_issues:
+            if found.kind == SHARED_LOSS:
+                shared.setdefault((found.message, found.severity), []).append(_node_name(gltf, index))
+        issues.extend(_named(gltf, index, [found for found in node_issues if found.kind != SHARED_LOSS]))
         if content:
             written[index] = content
+    issues.extend(model.Issue("", f"{message} ({_listed(names)})", severity, SHARED_LOSS)
+                  for (message, severity), names in shared.items())
     issues.extend(_document_not_written(gltf, unit))
     dropped = home_names()
     for index, node in enumerate(gltf.nodes or []):
@@ -87,6 +94,20 @@ def write_dialect(gltf: Any, unit: registry.DialectUnit, physics: Iterable[tuple
         drop_home(gltf)
     gltf.extensions_used.extend(name for name in used if name not in gltf.extensions_used)
     return issues
+
+
+SHARED_LOSS = node_unit.LOSS_KIND  # an extension unit the dialect cannot hold: said once, naming its objects
+
+
+def _node_name(gltf: Any, index: int) -> str:
+    nodes = gltf.nodes or []
+    name = getattr(nodes[index], "name", None) if 0 <= index < len(nodes) else None
+    return repr(name) if name else f"node {index}"
+
+
+def _listed(names: list[str], shown: int = 5) -> str:
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def _named(gltf: Any, index: int, issues: list[model.Issue]) -> list[model.Issue]:

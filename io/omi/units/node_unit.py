@@ -17,7 +17,7 @@ from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Shap
 from . import schema_check
 from .common import Findings, canonical_fields, node_objects, parents, read_object, set_value, value_of, write_object
 
-LOSS_KIND = "khr_cannot_hold"  # the kind `rulebook.is_dialect_loss` counts
+LOSS_KIND = "khr_unit_cannot_hold"  # a dialect loss (`rulebook.is_dialect_loss`: "khr_"), said once per unit
 
 
 @dataclass
