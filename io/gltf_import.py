@@ -18,7 +18,7 @@ from .blender import import_repair, recursion_limit
 from .blender.builder import world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
-from .blender.gravity import world as world_gravity
+from .blender.gravity import scene_gravity
 from .import_nodes import ImportPlan
 from .omi import model
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
@@ -82,7 +82,7 @@ class glTF2ImportUserExtension:
     def gather_import_scene_after_nodes_hook(self, _gltf_scene: Any, bl_scene: bpy.types.Scene, gltf: Any) -> None:
         """Write the settings into the created objects and build the Blender rigid bodies."""
         if self.plan is not None and self.plan.doc.gravity is not None:
-            self.issues.extend(world_gravity.to_scene(self.plan.doc.gravity, bl_scene))
+            self.issues.extend(scene_gravity.to_scene(self.plan.doc.gravity, bl_scene))
         try:
             if self.plan is not None:  # a file without physics may hold extensions nobody here reads
                 self.issues.extend(kept_extensions.keep(gltf, self.plan.objects(gltf), bl_scene))

@@ -33,7 +33,7 @@ from ..adopt import peer_findings
 from ..animation import static_values
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
-from ..gravity import world as world_gravity
+from ..gravity import scene_gravity
 from ..tables import markers
 from . import exporter_form, godot_omi_target, godot_target, respell
 from .messages import Messages
@@ -294,7 +294,7 @@ class PhysicsExport:
                 self.output.kept_extensions |= unknown_keys.extension_names((kept,))
                 if not content:
                     del placed[name]
-        issues += world_gravity.write(self._scene, gltf, self.dialects)
+        issues += scene_gravity.write(self._scene, gltf, self.dialects)
         kept_document = getattr(self.tagged, "kept_document_extensions", None)  # extensions nothing here reads
         for name, value in (kept_document(self._scene) if kept_document is not None else {}).items():
             if name not in gltf.extensions:

@@ -1,1 +1,1 @@
-"""OMI_physics_gravity on the Blender side: the scene's gravity as the world gravity (world.py)."""
+"""OMI_physics_gravity on the Blender side: the scene's gravity as the world gravity (scene_gravity.py)."""
