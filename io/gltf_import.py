@@ -15,7 +15,7 @@ from ..properties import scene_physics
 from ..properties.session import list_problems
 from . import animation_import, godot_layout, kept_extensions
 from .blender import import_repair, recursion_limit
-from .blender.builder import world
+from .blender.builder import rigid_body_world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
 from .blender.gravity import scene_gravity
@@ -66,7 +66,7 @@ class glTF2ImportUserExtension:
             if self._folds.children:
                 self.gather_import_node_before_hook = self._node_before
             if options.import_rigid_bodies:
-                world.ensure_world(scene)  # cheap now, before the file's objects exist
+                rigid_body_world.ensure_world(scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)
         except Exception as error:  # a hook must never end the import
             self._failed(gltf, "reading the physics", error)

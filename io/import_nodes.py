@@ -28,7 +28,7 @@ import bpy
 from ..properties import convert, convert_build
 from .blender import import_repair
 from .blender.bones import rig_import
-from .blender.builder import built_values, inputs, plan, rigid_body, world
+from .blender.builder import built_values, inputs, plan, rigid_body, rigid_body_world
 from .blender.tables import markers
 from .omi import model
 from .omi.read import reader
@@ -224,7 +224,7 @@ class ImportPlan:
         finally:
             self._drop_placeholder_mesh()
         built_values.mark_in_step(written.values())  # nothing left for the live link (no rigid bodies: asked so)
-        world.tuck_away(bl_scene, self._shape_helpers(objects))
+        rigid_body_world.tuck_away(bl_scene, self._shape_helpers(objects))
         return list(written.values())
 
     def _shape_helpers(self, objects: Mapping[int, bpy.types.Object]) -> list[bpy.types.Object]:

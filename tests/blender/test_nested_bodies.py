@@ -52,7 +52,7 @@ def test_clear_takes_back_what_a_nested_body_was_given(tmp_path):
     imported = nested_scene(tmp_path, True)
     top = imported.obj("Top")
     assert [constraint.type for constraint in top.constraints] == ['COPY_TRANSFORMS'] and top.rigid_body is None
-    clear = support.addon_loader.module("io.blender.builder.world").clear_rigid_bodies
+    clear = support.addon_loader.module("io.blender.builder.rigid_body_world").clear_rigid_bodies
     clear([top])
     assert len(top.constraints) == 0 and top.parent is imported.obj("Base")
     assert not [obj for obj in support.bpy.data.objects if obj.name.startswith("Top rigid body")]

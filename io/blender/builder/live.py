@@ -18,7 +18,7 @@ from ..tables.markers import BUILT, FOLLOW, IN_STEP, is_generated
 from .built_values import mark_in_step
 from .inputs import PhysicsOf
 from .rigid_body import build_rigid_bodies
-from .world import clear_rigid_bodies
+from .rigid_body_world import clear_rigid_bodies
 
 
 def _body_above(obj: bpy.types.Object, physics_of: PhysicsOf) -> bpy.types.Object | None:

@@ -42,8 +42,8 @@ from . import built_values, collision_filters
 from .inputs import ObjectPhysics, PhysicsOf, Switches
 from .plan import PlannedBody, children_map, plan_bodies, rigid_body_owner, rigid_object
 from .report import GRAVITY_VOLUMES, TRIGGERS, Report
+from .rigid_body_world import clear_rigid_bodies
 from .steps import Builder
-from .world import clear_rigid_bodies
 
 __all__ = ["ObjectPhysics", "PhysicsOf", "build_rigid_bodies", "clear_rigid_bodies"]
 

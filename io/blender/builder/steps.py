@@ -42,8 +42,8 @@ from .report import (
     Report,
     note_motion,
 )
+from .rigid_body_world import ensure_world, generated_collection
 from .shapes import MESH_TYPES, PRIMITIVE_TYPES, ShapeMeshes, bounds_match, collision_shape, is_tapered, still_primitive
-from .world import ensure_world, generated_collection
 
 NO_COLLECTIONS = (False,) * collision_filters.COLLECTION_COUNT
 # What `finish_joint` needs for one constraint object: the constraint, its two rigid-body objects, and
