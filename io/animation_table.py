@@ -1,5 +1,5 @@
 """Which settings an imported channel keys, read from the Object Model table instead of found by moving the
-value (issue #20 item 5): for a pointer whose model value a setting holds one-to-one
+value: for a pointer whose model value a setting holds one-to-one
 (`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's, a collider's or
 trigger's shape values, a joint drive's force limit, stiffness and damping), the settings
 and the map from the channel's components to theirs come from the tables, with no document read.

@@ -1,6 +1,6 @@
 """Export of keyed settings that hold their Object Model value one-to-one (`tables/animated_settings.Held`):
 the pointer an F-curve feeds is read from the tables, and the value at each key is arithmetic on the
-F-curve's value, with no derive-and-write of the object's physics per F-curve or per key (issue #20 item 5).
+F-curve's value, with no derive-and-write of the object's physics per F-curve or per key.
 
 The arithmetic is the still export's, step by step: the setting holds the F-curve's value clamped to the
 property's range as a float32 (`Channel.put`), the model value is that float32 through the axis change as

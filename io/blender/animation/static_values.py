@@ -1,4 +1,4 @@
-"""A file's static value of each animated physics property, kept beside its keyframes (issue #27).
+"""A file's static value of each animated physics property, kept beside its keyframes.
 
 glTF holds two values for an animated physics property: the static one in the extension (what an engine
 without animation uses) and the channel's keys. Blender holds one per property, and an F-curve overrides

@@ -1,1 +1,1 @@
-"""io/blender/bones: ragdoll rigs, physics on the bones of an armature (issue #23)."""
+"""io/blender/bones: ragdoll rigs, physics on the bones of an armature."""

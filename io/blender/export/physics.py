@@ -130,7 +130,7 @@ class PhysicsExport:
         if not self.enabled or not records:
             return
         self.output.meet(records[0][0])
-        # animated properties hold the file's static values the import kept (static_values: issue #27)
+        # animated properties hold the file's static values the import kept (animation/static_values.py)
         with collector_paused(), static_values.held([bl_scene, *(obj for _node, obj in records)]):
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
         self.report(peer_findings.findings(obj for _node, obj in records))

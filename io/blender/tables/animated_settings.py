@@ -4,7 +4,7 @@
 `PointerTemplate.model_value`). This table gives each such value its setting (the add-on's PropertyGroups
 below `omi_physics`, on the object or, for library materials, on the scene), so export maps an F-curve on
 a setting to its pointer, and import a channel to the settings it keys, without moving a value to see what
-follows (issue #20 item 5). Each entry is one of:
+follows. Each entry is one of:
 
 - `Held`: the setting holds the value one-to-one; its components are the value's through the axis change
   of `axes` (the permutation and signs are computed from `axes`' own functions, so the swap has one home);
