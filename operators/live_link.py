@@ -85,9 +85,10 @@ def _say(issues: list[model.Issue]) -> None:
 
 def _out_of_step(bl_scene: bpy.types.Scene) -> list[bpy.types.Object]:
     """Objects whose rigid bodies were not built from their settings as they are now."""
+    members = live.world_members(bl_scene)
     return [obj for obj in bl_scene.objects
             if obj.library is None and object_physics(obj).has_physics
-            and (not built_values.in_step(obj) or live.needs_build(obj, bl_scene))]
+            and (not built_values.in_step(obj) or live.needs_build(obj, members))]
 
 
 def _library(bl_scene: bpy.types.Scene) -> dict[str, str]:
@@ -198,8 +199,10 @@ def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgrap
         adopt_blender_edits(bl_scene, updated, issues)
         _say(issues)
         # appended or linked objects: built elsewhere (or never), now in this scene
-        _Link.forced.update(obj.name for obj in updated if object_physics(obj).has_physics
-                            and (live.needs_build(obj, bl_scene) or not built_values.in_step(obj)))
+        tagged = [obj for obj in updated if object_physics(obj).has_physics]
+        members = live.world_members(bl_scene) if tagged else set()
+        _Link.forced.update(obj.name for obj in tagged
+                            if live.needs_build(obj, members) or not built_values.in_step(obj))
         if EDITED.objects or EDITED.library or _Link.forced:
             _schedule()
     except Exception:  # a handler must not fail every update in silence

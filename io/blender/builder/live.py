@@ -29,15 +29,17 @@ def _body_above(obj: bpy.types.Object, physics_of: PhysicsOf) -> bpy.types.Objec
     return parent
 
 
-def _in_world(obj: bpy.types.Object, bl_scene: bpy.types.Scene) -> bool:
+def world_members(bl_scene: bpy.types.Scene) -> set[int]:
+    """The session ids of the objects in the scene's rigid body world (asking the collection object by object
+    walks it each time)."""
     world = bl_scene.rigidbody_world
     collection = None if world is None else world.collection
-    return collection is not None and collection.objects.get(obj.name) is obj
+    return set() if collection is None else {obj.session_uid for obj in collection.objects}
 
 
-def needs_build(obj: bpy.types.Object, bl_scene: bpy.types.Scene) -> bool:
-    """An object a build gave a rigid body that is not in this scene's world (appended from a file)."""
-    return obj.get(BUILT) is not None and not _in_world(obj, bl_scene)
+def needs_build(obj: bpy.types.Object, members: set[int]) -> bool:
+    """An object a build gave a rigid body that is not in this scene's world (`world_members`): appended."""
+    return obj.get(BUILT) is not None and obj.session_uid not in members
 
 
 def rebuild(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,
@@ -60,7 +62,7 @@ def rebuild(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], phys
                 del obj[BUILT]
     above = [body for obj in changed if (body := _body_above(obj, physics_of)) is not None]
     if tagged or above:
-        build_rigid_bodies(bl_scene, [*tagged, *above], physics_of, issues)
+        build_rigid_bodies(bl_scene, [*tagged, *above], physics_of, issues, keep_rigid_bodies=True)
     mark_in_step(changed)
     return len(changed)
 

@@ -77,13 +77,23 @@ def _collision_collections(bl_scene: bpy.types.Scene, switches: Switches,
     return dict(zip(owners, assignment.collections, strict=True))
 
 
+def _set_anew(bodies: dict[bpy.types.Object, PlannedBody], switches: Switches) -> set[bpy.types.Object]:
+    """Body objects that carry their own rigid body again (a mesh, not a dynamic body inside another body):
+    the build sets every value it owns, so theirs need not be removed first."""
+    return {owner for owner, body in bodies.items()
+            if owner.type == 'MESH' and owner.rigid_body is not None
+            and not (body.motion == 'DYNAMIC' and owner.parent is not None
+                     and rigid_body_owner(owner.parent, switches) is not None)}
+
+
 def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,
-                       issues: list[model.Issue] | None = None) -> None:
+                       issues: list[model.Issue] | None = None, *, keep_rigid_bodies: bool = False) -> None:
     """Blender rigid bodies and constraints for the bodies and joints these objects take part in.
 
     Works from model values only: `physics_of` gives any object's physics (these objects', and those the build
     meets: descendants, connected bodies, bodies built before). Replaces what an earlier build made for them;
-    problems and what Blender cannot express go to `issues`.
+    problems and what Blender cannot express go to `issues`. `keep_rigid_bodies` (the live link's builds of one
+    edit) sets a body's own rigid body anew instead of remaking it.
     """
     report = Report(issues)
     kept, joints = [], []
@@ -108,7 +118,8 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
         report.finish()
         return
     carriers = [shape.carrier for body in bodies.values() for shape in body.shapes]
-    clear_rigid_bodies([*bodies, *carriers, *joints])
+    clear_rigid_bodies([*bodies, *carriers, *joints],
+                       keep_rigid_bodies=_set_anew(bodies, switches) if keep_rigid_bodies else ())
     builder = Builder(bl_scene, switches, report)
     for body in bodies.values():
         builder.prepare_body(body, bodies)

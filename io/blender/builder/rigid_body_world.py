@@ -7,7 +7,7 @@ Linking an object into `rigidbody_world.collection` creates its rigid body at on
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 import bpy
 
@@ -80,8 +80,13 @@ def tuck_away(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object]) ->
                 holder.objects.unlink(obj)
 
 
-def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
-    """Remove what `build_rigid_bodies` made for these objects: generated objects and rigid bodies."""
+def clear_rigid_bodies(objects: Iterable[bpy.types.Object],
+                       keep_rigid_bodies: Collection[bpy.types.Object] = ()) -> None:
+    """Remove what `build_rigid_bodies` made for these objects: generated objects and rigid bodies.
+
+    `keep_rigid_bodies`: objects a build is about to set anew, whose rigid body stays (removing one
+    changes the world's collection, and Blender then rebuilds the whole scene's dependency graph).
+    """
     targets = set(objects)
     if not targets:
         return
@@ -93,7 +98,8 @@ def clear_rigid_bodies(objects: Iterable[bpy.types.Object]) -> None:
         follow = obj.constraints.get(FOLLOW)
         if follow is not None:
             obj.constraints.remove(follow)
-    keep = [obj for obj in targets if obj.rigid_body is not None and not is_generated(obj)]
+    keep = [obj for obj in targets
+            if obj.rigid_body is not None and not is_generated(obj) and obj not in keep_rigid_bodies]
     if keep:
         scenes = {bl_scene for obj in keep for bl_scene in obj.users_scene}
         for bl_scene in scenes:
