@@ -123,7 +123,10 @@ def problems(gltf: dict, doc: Any, scene: GodotScene, default_height, *, meshes:
                 found.append(f"node {index} {name!r}: mass {built.mass}, not {physics.motion.mass}")
         elif physics.trigger is not None and physics.trigger.shape is None and built.data["class"] != "Area3D":
             found.append(f"node {index} {name!r}: {built.data['class']}, not Area3D")
-        own = {scene.gltf_nodes[other] for other in range(len(scene.gltf_nodes)) if other != index}
+        # the shapes under other nodes of the scene are theirs; the nodes the `godot` target appended (a moved
+        # mesh, a mesh-shaped collider on a scaled child) belong to the node they were made for
+        appended = len(gltf.get("nodes", []))
+        own = {scene.gltf_nodes[other] for other in range(min(len(scene.gltf_nodes), appended)) if other != index}
         shapes = [n for n in scene.below(built.path) if n.data["class"] == "CollisionShape3D"
                   and not any(n.path == p or n.path.startswith(f"{p}/") for p in own if p and p != built.path
                               and p.startswith(f"{built.path}/"))]

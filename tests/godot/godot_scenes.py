@@ -50,6 +50,8 @@ def build_transformed() -> None:
     support.add_rigid_body(box, 'ACTIVE', 'BOX', mass=4.0)
     ball = support.mesh_object("ScaledBall", "ico", location=(0.0, 0.0, 2.0), scale=(1.5, 1.5, 1.5))
     support.add_rigid_body(ball, 'ACTIVE', 'SPHERE')
+    hull = support.mesh_object("ScaledHull", "ico", location=(-4.0, -4.0, 2.0), scale=(1.5, 1.5, 1.5))
+    support.add_rigid_body(hull, 'ACTIVE', 'CONVEX_HULL')  # Godot scales a hull only on its shape's node
     tilted = support.mesh_object("Tilted", location=(4.0, 0.0, 0.5), rotation=(0.0, 0.0, math.radians(30.0)))
     support.add_rigid_body(tilted, 'PASSIVE', 'BOX')
     cart = support.mesh_object("Cart", location=(0.0, 4.0, 1.5))

@@ -175,3 +175,19 @@ def test_an_unevenly_scaled_sphere_is_said(godot):
     assert (note.severity, note.message) == ("info", godot.PROJECT_NOTE)  # once, for the dynamic body
     assert "sphere scaled unevenly" in issue.message and issue.message.endswith("'Egg'")
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][-1] == {"type": "sphere", "sphere": {"radius": 1.0}}
+
+
+def test_a_scaled_moving_hull_goes_to_a_child_that_carries_the_scale(godot):
+    """A convex hull has no size to bake, and Godot honours a CollisionShape3D's own scale under a body: the
+    collider moves to a new child scaled as the body was, and nothing is said lost."""
+    shapes = [{"type": "convex", "convex": {"mesh": 0}}]
+    doc = _doc(shapes, [{"name": "Rock", "mesh": 0, "scale": [1.5, 1.5, 1.5], "extensions": {"OMI_physics_body": {
+        "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
+    issues = godot.to_godot(doc)
+    rock = doc["nodes"][0]
+    assert "scale" not in rock and rock["extensions"]["OMI_physics_body"] == {"motion": {"type": "dynamic"}}
+    children = [doc["nodes"][child] for child in rock["children"]]
+    assert {"name": "Rock collider", "scale": [1.5, 1.5, 1.5],
+            "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}} in children
+    assert {"name": "Rock", "mesh": 0, "scale": [1.5, 1.5, 1.5]} in children
+    assert not [issue for issue in issues if "scale" in issue.message]

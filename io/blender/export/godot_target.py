@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...omi.dialects import godot
-from ...omi.model import Issue
+from ...omi.model import BODY_EXTENSION, Issue
 
 
 def view(gltf: Any) -> dict[str, Any]:
@@ -49,6 +49,13 @@ def apply(gltf: Any, new_node: Callable[[str], Any], *, joints_read: bool = Fals
         child.mesh, child.skin, child.weights = node.mesh, node.skin, node.weights
         child.scale = form.mesh_scales.get(index)
         node.mesh, node.skin, node.weights = None, None, None
+        gltf.nodes.append(child)
+        node.children = [*(node.children or []), len(gltf.nodes) - 1]
+    for index, part_name, part, scale in form.part_moves:
+        node = gltf.nodes[index]
+        child = new_node(godot.part_child_name(node.name, part_name))
+        child.extensions = {BODY_EXTENSION: {part_name: part}}
+        child.scale = scale
         gltf.nodes.append(child)
         node.children = [*(node.children or []), len(gltf.nodes) - 1]
     return form.issues

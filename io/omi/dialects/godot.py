@@ -48,6 +48,7 @@ class GodotForm:
     mesh_moves: list[int] = field(default_factory=list)
     node_changes: dict[int, dict[str, Any]] = field(default_factory=dict)  # key -> new value (None: removed)
     mesh_scales: dict[int, list[float]] = field(default_factory=dict)  # a moved mesh's child gets this scale
+    part_moves: list[godot_scale.PartMove] = field(default_factory=list)  # mesh-shaped parts to a scaled child
     issues: list[Issue] = field(default_factory=list)
 
 
@@ -177,7 +178,7 @@ def godot_form(document: dict[str, Any], *, joints_read: bool = False) -> GodotF
                 kinds.add(f"shapes it cannot hold: {loss}", name)
     if model.GRAVITY_EXTENSION in extensions:
         kinds.add("world gravity (Godot's own project gravity applies)", "the scene")
-    form.node_changes, form.mesh_scales = godot_scale.bake(
+    form.node_changes, form.mesh_scales, form.part_moves = godot_scale.bake(
         nodes, shapes, lambda loss, name: kinds.add(f"the scale of moving bodies, for {loss}", name))
     for kind, named in _animated(document, nodes):
         kinds.add(kind, named)
@@ -285,6 +286,16 @@ def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
             child["scale"] = form.mesh_scales[index]
         nodes.append(child)
         node["children"] = [*(node.get("children") or []), len(nodes) - 1]
+    for index, part_name, part, scale in form.part_moves:
+        node = nodes[index]
+        nodes.append({"name": part_child_name(node.get("name"), part_name), "scale": scale,
+                      "extensions": {model.BODY_EXTENSION: {part_name: part}}})
+        node["children"] = [*(node.get("children") or []), len(nodes) - 1]
+
+
+def part_child_name(name: object, part_name: str) -> str:
+    """The name of the scaled child node a body's mesh-shaped collider or trigger moves to."""
+    return f"{name or 'node'} {part_name}"
 
 
 def to_godot(document: dict[str, Any], *, joints_read: bool = False) -> list[Issue]:

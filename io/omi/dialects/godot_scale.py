@@ -3,7 +3,9 @@
 Godot's physics server keeps a RigidBody3D's (and AnimatableBody3D's) transform without scale: once the
 simulation runs, a body node's scale no longer reaches its shapes (measured in Godot 4.6: a sphere of
 radius 0.5 on a node scaled 1.5 rests at 0.5 m, in Blender at 0.75 m). So such a node loses its scale;
-its shapes get the scaled sizes, its children the scaled offsets, and its moved mesh the scale.
+its shapes get the scaled sizes, its children the scaled offsets, and its moved mesh the scale. A mesh shape
+(convex hull, triangle mesh) has no size to scale, but Godot honours a CollisionShape3D's own scale under a
+body: such a collider or trigger moves to a new child node that carries the body's scale (`part_moves`).
 """
 
 from __future__ import annotations
@@ -31,16 +33,21 @@ def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[st
         details["radius"] *= max(sx, sz)
         details["height"] *= sy
         return {"type": shape_type, shape_type: details}, None if sx == sz else f"a {shape_type} scaled unevenly"
-    return dict(shape), f"a scaled {shape_type} (its mesh keeps its size)"
+    return dict(shape), None
+
+
+PartMove = tuple[int, str, dict[str, Any], list[float]]  # (body node, "collider"/"trigger", the part, scale)
 
 
 def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, str], None]) \
-        -> tuple[dict[int, dict[str, Any]], dict[int, list[float]]]:
-    """Bake each moving body node's own scale. Returns the nodes' changed keys (None: removed) and the
-    scale for each body's moved mesh; `losses(what, node name)` hears what is not exact. Shapes are
-    appended to `shapes` (another node may share the unscaled one) and the body's parts point at them."""
+        -> tuple[dict[int, dict[str, Any]], dict[int, list[float]], list[PartMove]]:
+    """Bake each moving body node's own scale. Returns the nodes' changed keys (None: removed), the scale
+    for each body's moved mesh, and the mesh-shaped parts that go to a scaled child node (taken out of their
+    body here); `losses(what, node name)` hears what is not exact. Shapes are appended to `shapes` (another
+    node may share the unscaled one) and the body's parts point at them."""
     changes: dict[int, dict[str, Any]] = {}
     mesh_scales: dict[int, list[float]] = {}
+    part_moves: list[PartMove] = []
     for index, node in enumerate(nodes):
         body = (node.get("extensions") or {}).get(model.BODY_EXTENSION) or {}
         motion = body.get("motion") if isinstance(body, Mapping) else None
@@ -55,6 +62,10 @@ def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, 
         for part_name in ("collider", "trigger"):
             part = body.get(part_name)
             if isinstance(part, dict) and isinstance(part.get("shape"), int) and 0 <= part["shape"] < len(shapes):
+                shape = shapes[part["shape"]]
+                if isinstance(shape, Mapping) and shape.get("type") in model.MESH_SHAPE_TYPES:
+                    part_moves.append((index, part_name, body.pop(part_name), scale))
+                    continue
                 scaled, loss = _scaled_shape(shapes[part["shape"]], scale)
                 shapes.append(scaled)
                 part["shape"] = len(shapes) - 1
@@ -69,4 +80,4 @@ def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, 
             if other.get("translation") is not None:
                 moved["translation"] = [v * f for v, f in zip(other["translation"], scale, strict=True)]
             moved["scale"] = [v * f for v, f in zip(other.get("scale") or [1.0, 1.0, 1.0], scale, strict=True)]
-    return changes, mesh_scales
+    return changes, mesh_scales, part_moves
