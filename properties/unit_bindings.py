@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bpy
+
 from . import seat, spawn_point, units, vehicle_body, vehicle_hover_thruster, vehicle_thruster, vehicle_wheel
 
 BUILT_IN: tuple[units.Binding, ...] = (
@@ -14,11 +16,21 @@ BUILT_IN: tuple[units.Binding, ...] = (
 )
 
 
+_HANDLERS = ((bpy.app.handlers.load_post, units.migrate_units_on_load),
+             (bpy.app.handlers.save_pre, units.stamp_units_on_save))
+
+
 def register() -> None:
     for binding in BUILT_IN:
         units.attach(binding)
+    for handlers, handler in _HANDLERS:
+        if handler not in handlers:
+            handlers.append(handler)
 
 
 def unregister() -> None:
+    for handlers, handler in _HANDLERS:
+        while handler in handlers:
+            handlers.remove(handler)
     for binding in reversed(BUILT_IN):
         units.detach(binding)

@@ -20,13 +20,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import bpy
+from bpy.app.handlers import persistent
 from bpy.props import BoolProperty, FloatProperty, FloatVectorProperty, IntProperty, PointerProperty, StringProperty
 
 from ..io.omi.dialects.fields import Field
 from ..io.omi.model import NOTHING_UNKNOWN, Unknown
 from ..io.omi.unit_values import NO_UNIT_VALUES, UnitValues
 
-SETTINGS_VERSION = 1  # of every unit's settings; a unit's migrate step reads `version`
 NodeResolver = Callable[[Any], "bpy.types.Object | None"]
 
 
@@ -44,7 +44,8 @@ class Binding:
     special: Mapping[str, Any] = field(default_factory=dict)
     read_special: Callable[[Any], dict[str, Any]] | None = None
     write_special: Callable[[Any, Any, NodeResolver], None] | None = None
-    migrate: Callable[[Any, int], None] | None = None  # (settings, stored version): the steps up to the current
+    version: int = 1  # the layout of its settings; a new one needs a `migrate` step from the older ones
+    migrate: Callable[[Any, int], None] | None = None  # (settings, stored version): the steps up to `version`
     settings: list[type[bpy.types.PropertyGroup]] = field(default_factory=list, compare=False)
 
     @property
@@ -77,7 +78,7 @@ def _property(spec: Field) -> Any:
 def _settings_class(binding: Binding) -> type[bpy.types.PropertyGroup]:
     annotations: dict[str, Any] = {
         "enabled": BoolProperty(name=binding.label, description=f"This object holds {binding.unit}", default=False),
-        "version": IntProperty(default=SETTINGS_VERSION, options={'HIDDEN'}),
+        "version": IntProperty(default=binding.version, options={'HIDDEN'}),
         "unknown_json": StringProperty(options={'HIDDEN'}),  # the file's keys the unit does not read
         "node_unknown_json": StringProperty(options={'HIDDEN'}),  # a part node's own object's
     }
@@ -180,6 +181,40 @@ def apply_values(values: Mapping[str, Any], obj: bpy.types.Object, resolve_node:
             from_model(binding, value, settings, resolve_node)
         elif settings.enabled:
             settings.enabled = False
+
+
+@persistent
+def migrate_units_on_load(_filepath: str = "") -> None:
+    """load_post: each unit's settings stored by an older layout go through the unit's `migrate` step. Only
+    settings a file stored are read (`keys()`: what was written), so objects without them cost one lookup."""
+    for obj in bpy.data.objects:
+        container = getattr(getattr(obj, "omi_physics", None), "units", None)
+        if obj.library is not None or container is None or not container.keys():
+            continue
+        for binding in BINDINGS:
+            group = getattr(container, binding.attr, None)
+            if group is None or not group.keys():
+                continue
+            version = group.get("version", 1)
+            if not isinstance(version, int) or version >= binding.version:
+                continue
+            if binding.migrate is not None:
+                binding.migrate(group, version)
+            group.version = binding.version
+
+
+@persistent
+def stamp_units_on_save(_filepath: str = "") -> None:
+    """save_pre: write each unit's layout version where it was never written (new settings hold the current
+    layout; an absent version reads as 1 on load)."""
+    for obj in bpy.data.objects:
+        container = getattr(getattr(obj, "omi_physics", None), "units", None)
+        if obj.library is not None or container is None or not container.keys():
+            continue
+        for binding in BINDINGS:
+            group = getattr(container, binding.attr, None)
+            if group is not None and group.keys() and group.get("version") is None:
+                group["version"] = binding.version
 
 
 def has_values(obj: bpy.types.Object) -> bool:

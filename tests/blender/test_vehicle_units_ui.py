@@ -131,3 +131,40 @@ def test_the_overlay_draws_wheel_rims_seats_and_spawn_points(omi_addon):
     assert np.allclose((rim - centre) @ axle, 0.0, atol=1e-4)
     seats = [obj for obj in scene.objects if obj.name.startswith("Seat")]
     assert len(seats) == 4 and all(unit_lines.unit_lines(seat, buffer) == 1 for seat in seats)
+
+
+def test_a_units_older_settings_migrate_when_the_file_loads(omi_addon, tmp_path):
+    """A unit whose settings layout changed (version 2: power now in watts, was kilowatts) upgrades the
+    settings a file saved with version 1, once, when the file loads."""
+    units = addon_loader.module("properties.units")
+    fields = addon_loader.module("io.omi.dialects.fields")
+    steps = []
+
+    def migrate(settings, stored):
+        steps.append(stored)
+        settings.power *= 1000.0
+
+    old = units.Binding("EXT_toy_migrating", "toy_migrating", "Toy", (fields.Field("power", "power", default=1.0),),
+                        dict, version=1)
+    units.attach(old)
+    try:
+        bpy.ops.wm.read_homefile(use_empty=True)
+        obj = support.empty("Heater")
+        settings = units.settings_of(obj, old)
+        settings.enabled, settings.power = True, 2.5
+        path = tmp_path / "old.blend"  # saved by version 1, which stamps its version
+        bpy.ops.wm.save_as_mainfile(filepath=str(path))
+        units.detach(old)
+        new = units.Binding(old.unit, old.attr, old.label, old.fields, dict, version=2, migrate=migrate)
+        units.attach(new)
+        bpy.ops.wm.open_mainfile(filepath=str(path))
+        settings = units.settings_of(bpy.data.objects["Heater"], new)
+        assert steps == [1] and settings.power == pytest.approx(2500.0) and settings.version == 2
+        units.migrate_units_on_load()
+        assert steps == [1]  # once
+        bpy.ops.wm.save_as_mainfile(filepath=str(path))  # settings made now hold the current layout
+        bpy.ops.wm.open_mainfile(filepath=str(path))
+        assert steps == [1]
+    finally:
+        for binding in [binding for binding in units.BINDINGS if binding.attr == "toy_migrating"]:
+            units.detach(binding)
