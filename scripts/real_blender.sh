@@ -8,7 +8,8 @@
 # 3. a fresh Blender user folder (BLENDER_USER_RESOURCES / BLENDER_USER_CONFIG in a temporary folder),
 #    `blender --command extension install-file -r user_default -e <zip>`;
 # 4. scripts/smoke_installed.py in that Blender: every file of the add-on is in the installed copy, it is
-#    enabled at startup, and the demo's export/import/simulate pipeline passes on it;
+#    enabled at startup, the demo's export/import/simulate pipeline passes on it, and the command line runs
+#    from it through Blender's own (`blender --command omi_physics validate`: exit status and summary line);
 # 5. scripts/overlay_undo.py in a window under Xvfb: the overlay draws after each undo and redo;
 # 6. the whole suite through pytest-blender in that Blender, on the installed copy (addon_loader finds it).
 #
