@@ -9,7 +9,21 @@ from .body import OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .gravity import OMIGravitySettings
 from .joint import OMIJointSettings
 from .migrate import SETTINGS_VERSION
+from .shape import copy_shape, is_untouched
 from .units import OMIUnitSettings
+
+
+def _update_use_collider(self: OMIObjectSettings, _context: bpy.types.Context | None) -> None:
+    """A collider switched on where only a trigger was shaped takes the trigger's shape (its fitted size)."""
+    if self.use_collider and is_untouched(self.collider.shape) and not is_untouched(self.trigger.shape):
+        copy_shape(self.trigger.shape, self.collider.shape)
+
+
+def _update_use_trigger(self: OMIObjectSettings, _context: bpy.types.Context | None) -> None:
+    """A trigger switched on where a collider was shaped takes the collider's shape (its fitted size), not
+    the default 1 m box."""
+    if self.use_trigger and is_untouched(self.trigger.shape) and not is_untouched(self.collider.shape):
+        copy_shape(self.collider.shape, self.trigger.shape)
 
 
 class OMIObjectSettings(bpy.types.PropertyGroup):
@@ -26,12 +40,14 @@ class OMIObjectSettings(bpy.types.PropertyGroup):
         name="Collider",
         description="This object has a solid shape that bodies collide with",
         default=False,
+        update=_update_use_collider,
     )
     collider: PointerProperty(type=OMIColliderSettings)
     use_trigger: BoolProperty(
         name="Trigger",
         description="This object has a non-solid shape that detects bodies entering it",
         default=False,
+        update=_update_use_trigger,
     )
     trigger: PointerProperty(type=OMITriggerSettings)
     use_joint: BoolProperty(

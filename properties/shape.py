@@ -164,4 +164,21 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
     type_unknown_json: StringProperty(options={'HIDDEN'})  # the per-type object's, by type: {"box": {...}}
 
 
+def is_untouched(pg: OMIShapeSettings) -> bool:
+    """True while none of the shape's settings was ever set (all at their defaults, never fitted)."""
+    return not any(pg.is_property_set(prop.identifier) for prop in pg.bl_rna.properties
+                   if prop.identifier != "rna_type")
+
+
+def copy_shape(source: OMIShapeSettings, target: OMIShapeSettings) -> None:
+    """Give `target` every setting of `source` (a collider's fitted shape becoming a trigger's, or back); the
+    keys a file kept on `source` stay its own."""
+    for prop in source.bl_rna.properties:
+        name = prop.identifier
+        if name in ("rna_type", "unknown_json", "type_unknown_json") or prop.is_readonly:
+            continue
+        value = getattr(source, name)
+        setattr(target, name, value[:] if getattr(prop, "is_array", False) else value)
+
+
 CLASSES: tuple[type, ...] = (OMIShapeSettings,)
