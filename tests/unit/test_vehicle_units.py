@@ -224,3 +224,12 @@ def test_the_godot_target_names_what_godot_core_ignores_of_each_unit():
     lines = [issue.message for issue in godot.to_godot(gltf) if issue.kind == "godot"]
     assert any("ignores seats (omi-godot reads them): 'SeatBackLeft'" in line for line in lines)
     assert sum("vehicle wheels" in line for line in lines) == 1  # one line per kind, naming the four wheels
+
+
+def test_a_conversion_says_each_unit_it_cannot_hold_once():
+    gltf = load("simple_car.gltf")
+    issues: list = []
+    khr = next(name for name in registry.names() if name != registry.default().name)
+    writer.write_document(reader.read_document(gltf), gltf, [khr], issues=issues)
+    seats = [issue.message for issue in issues if "OMI_seat" in issue.message]
+    assert seats == ["the seat (OMI_seat) has no counterpart in this dialect: not written (and 3 more nodes)"]

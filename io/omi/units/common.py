@@ -79,6 +79,24 @@ class Findings:
             issues.append(Issue(where, f"{message}{more}", severity, kind))
 
 
+def said_once(issues: list[Issue], kind: str) -> list[Issue]:
+    """`issues` with those of `kind` that share a message said once: at the first pointer, with a count."""
+    counts: dict[str, int] = {}
+    for found in issues:
+        if found.kind == kind:
+            counts[found.message] = counts.get(found.message, 0) + 1
+    kept, seen = [], set()
+    for found in issues:
+        if found.kind != kind:
+            kept.append(found)
+        elif found.message not in seen:
+            seen.add(found.message)
+            more = counts[found.message] - 1
+            text = f"{found.message} (and {more} more node{'s' if more > 1 else ''})" if more else found.message
+            kept.append(Issue(found.pointer, text, found.severity, kind))
+    return kept
+
+
 def read_object(fields: tuple[Field, ...], content: object, at: Where, issues: Issues, what: str, *,
                 renames: Mapping[str, str], findings: Findings, kind: str) -> tuple[dict[str, Any], Unknown] | None:
     """The model values of one extension object (its special fields left to the unit) and its kept unknown keys;

@@ -24,6 +24,8 @@ from ..dialects.base import Dialect, explicit_shape_default
 from ..dialects.omi import OMI
 from ..json_types import report
 from ..model import Issue, MeshRef, NodeRef, PhysicsDocument
+from ..units.common import said_once
+from ..units.node_unit import LOSS_KIND
 from .items import (
     drive_to_json,
     filter_to_json,
@@ -157,6 +159,7 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
     (default: those written) are replaced; what a dialect cannot hold is reported in `issues` with the
     node's pointer. `copy=False` writes into `gltf` itself (a caller's own scratch document, e.g. the
     export hook's view of its nodes)."""
+    start = len(issues) if issues is not None else 0
     units = [registry.get(name) for name in dict.fromkeys(dialects or (registry.default().name,))]
     cleared = tuple(dict.fromkeys(clear if clear is not None else (unit.name for unit in units)))
     owned = tuple(name for dialect in cleared for name in registry.owned_names(dialect))
@@ -217,6 +220,8 @@ def write_document(doc: PhysicsDocument, gltf: Mapping[str, Any], dialects: Sequ
     order = [name for unit in units
              for name in (*unit.tables.extensions, *(extra.name for extra in registry.extensions_of(unit.name)))]
     _update_extension_lists(out, used, owned, list(dict.fromkeys(order)))
+    if issues is not None:  # an extension unit a dialect cannot hold: said once, not once per node
+        issues[start:] = said_once(issues[start:], LOSS_KIND)
     return out
 
 
