@@ -233,3 +233,13 @@ def test_a_conversion_says_each_unit_it_cannot_hold_once():
     writer.write_document(reader.read_document(gltf), gltf, [khr], issues=issues)
     seats = [issue.message for issue in issues if "OMI_seat" in issue.message]
     assert seats == ["the seat (OMI_seat) has no counterpart in this dialect: not written (and 3 more nodes)"]
+
+
+def test_the_legacy_keys_are_in_the_registry_for_an_older_reader():
+    """omi-godot reads the names from before the 2026 rename: a target for it finds them in the registry."""
+    wheel = registry.extension_unit("OMI_vehicle_wheel")
+    older = {current: old for old, current in wheel.legacy_keys.items()}
+    assert older == {"maxPropulsionForce": "maxForce", "targetPropulsionForceRatio": "currentForceRatio",
+                     "targetSteeringRatio": "currentSteeringRatio"}
+    assert registry.extension_unit("OMI_vehicle_thruster").legacy_keys["currentGimbalRatio"] == "targetGimbalRatio"
+    assert wheel.arrays == ("wheels",)

@@ -34,7 +34,7 @@ import it.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..json_types import Issues, Where, sequence_items
@@ -133,6 +133,9 @@ class ExtensionUnit:
     canonical: Canonical | None = None  # a node's value in the canonical form (None: not compared)
     schema_check: Callable[[Any], list[Issue]] | None = None  # a written document against its schemas
     engine_loss: str = ""  # what an engine target's core ignores of it, e.g. "seats"; "" when it reads it
+    legacy_keys: Mapping[str, str] = field(default_factory=dict)  # a legacy revision's key -> the current key
+    # ^ of its node objects and array items: read with a warning; an engine target whose reader is older
+    #   (omi-godot) may write them back (invert it)
     marks: Callable[[Any], list[tuple[tuple[float, float, float], tuple[float, float, float]]]] | None = None
     # ^ a node value's line segments in the node's frame (glTF axes), drawn by the viewport's overlay
 

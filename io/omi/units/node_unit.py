@@ -117,4 +117,4 @@ def unit(spec: NodeUnitSpec) -> registry.ExtensionUnit:
         node_losses=losses(spec.name, spec.what),
         pointers=pointers.node_rows(spec.name, spec.fields, spec.name) if spec.animated else (),
         canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss,
-        marks=spec.marks)
+        marks=spec.marks, legacy_keys=spec.renames)

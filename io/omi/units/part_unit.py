@@ -163,6 +163,6 @@ def unit(spec: PartUnitSpec) -> registry.ExtensionUnit:
         node_losses=losses(spec.name, spec.what), arrays=(spec.array,),
         pointers=pointers.item_rows(spec.name, spec.array, spec.fields, spec.name),
         canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss,
-        marks=spec.marks)
+        marks=spec.marks, legacy_keys=spec.renames)
 
 
