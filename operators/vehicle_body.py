@@ -9,7 +9,7 @@ from mathutils import Vector
 
 from ..properties import object_physics
 from .common import OperatorResult
-from .seat import seat_points
+from .seat import give_trigger, seat_points
 from .units import is_enabled, local_bounds, unit_settings
 from .vehicle_wheel import make_wheel, wheel_like
 
@@ -28,9 +28,10 @@ def _pilot_seat(body: bpy.types.Object) -> bpy.types.Object:
         collection.objects.link(seat)
     seat.parent = body
     seat.location = Vector(((low.x + high.x) / 2, (low.y + high.y) / 2, high.z))
-    size = Vector((0.5, 0.5, 1.0))
+    size = Vector((0.5, 0.5, 1.0))  # a sitting person's reach around the seat
     for name, point in seat_points(-size, size).items():
         setattr(unit_settings(seat, "seat"), name, point)
+    give_trigger(seat, -size, size)
     return seat
 
 

@@ -57,6 +57,7 @@ def test_a_made_vehicle_exports_valid_and_reads_clean(car, tmp_path):
     vehicle = exported.node("Car")["extensions"]["OMI_vehicle_body"]
     seat = exported.nodes[vehicle["pilotSeat"]]
     assert "OMI_seat" in seat["extensions"] and seat["name"] == "Car Pilot Seat"
+    assert "trigger" in seat["extensions"]["OMI_physics_body"]  # players reach it
     wheels_json = gltf["extensions"]["OMI_vehicle_wheel"]["wheels"]
     front = wheels_json[exported.node("Tire FL")["extensions"]["OMI_vehicle_wheel"]["wheel"]]
     rear = wheels_json[exported.node("Tire BR")["extensions"]["OMI_vehicle_wheel"]["wheel"]]
@@ -73,7 +74,10 @@ def test_make_seat_places_the_points_from_the_chairs_bounds(omi_addon, tmp_path)
     chair = support.mesh_object("Chair", "cube", (0.0, 0.0, 0.5))
     support.select(chair, active=chair)
     assert bpy.ops.omi.make_seat() == {'FINISHED'}
-    seat = support.export(tmp_path, check=False).node("Chair")["extensions"]["OMI_seat"]
+    exported = support.export(tmp_path, check=False)
+    seat = exported.node("Chair")["extensions"]["OMI_seat"]
+    trigger = exported.node("Chair")["extensions"]["OMI_physics_body"]["trigger"]
+    assert exported.shapes()[trigger["shape"]] == {"type": "box", "box": {"size": pytest.approx([1.0, 1.0, 1.0])}}
     back, knee, foot = (seat[name] for name in ("back", "knee", "foot"))
     assert back[1] == pytest.approx(knee[1]) and foot[1] < knee[1]  # seat height; the foot on the floor
     assert back[2] < knee[2] < foot[2]  # the character faces the file's +Z
