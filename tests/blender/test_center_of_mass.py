@@ -8,6 +8,7 @@ import bpy
 import import_support as support
 import pytest
 import schema_check
+from mathutils import Vector
 from test_panels import draw_panel, make_context
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
@@ -126,8 +127,8 @@ def test_the_panel_greys_a_computed_centre(omi, clean_scene):
 
 
 def test_sync_to_blender_names_only_a_stated_offset(omi, clean_scene):
-    """Blender's rigid bodies hold no centre of mass (theirs is the origin): a stated offset is named as kept in
-    the settings; a computed one is no value Blender drops."""
+    """Blender's rigid bodies turn about their origin: a stated offset gets a generated rigid body whose origin is
+    the centre of mass (named once); a computed one is no value Blender drops."""
     objects = []
     for name, use in (("Computed", False), ("Offset", True)):
         bpy.ops.mesh.primitive_cube_add()
@@ -140,9 +141,13 @@ def test_sync_to_blender_names_only_a_stated_offset(omi, clean_scene):
     scene, issues = bpy.context.scene, []
     omi("io.blender.builder.rigid_body").build_rigid_bodies(
         scene, objects, omi("properties.convert_build").SettingsPhysics(scene, issues), issues)
-    assert all(obj.rigid_body is not None for obj in objects)
-    (note,) = [issue.message for issue in issues if "center of mass offset" in issue.message]
+    computed, offset = objects
+    rigid = omi("io.blender.builder.plan").rigid_object(offset)
+    assert computed.rigid_body is not None and offset.rigid_body is None and rigid is not None
+    assert (rigid.matrix_basis.translation - offset.matrix_basis @ Vector((0.0, 0.0, 0.3))).length < 1e-6
+    (note,) = [issue.message for issue in issues if "centres of mass off the body's origin" in issue.message]
     assert "'Offset'" in note and "'Computed'" not in note
+    assert not [issue for issue in issues if "center of mass offset" in issue.message]
 
 
 def test_old_files_keep_their_centre_of_mass_set(omi, clean_scene):

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 import bpy
-from mathutils import Matrix
+from mathutils import Matrix, Vector
 
 from ...omi import model
+from ..tables import axes
 from ..tables.markers import GENERATED, is_shape_mesh, made_for
 from .inputs import ObjectPhysics, Parts, Switches
 from .shapes import MESH_TYPES, PRIMITIVE_TYPES, TOLERANCE, ShapeMeshes
@@ -46,6 +47,16 @@ class PlannedBody:
     compound: bool = False
     carriers: list[tuple[PlannedShape, bpy.types.Object, bool]] = field(default_factory=list)  # (shape, object, made)
     rigid: bpy.types.Object | None = None  # the object with the Blender rigid body: the owner, or its proxy
+    center_built: bool = False  # its proxy's origin is the file's centre of mass
+
+
+def center_of_mass(body: PlannedBody) -> Vector | None:
+    """A dynamic body's centre of mass off its origin (Blender axes, the object's own), or None."""
+    motion = body.motion_values
+    if body.motion != 'DYNAMIC' or motion is None or motion.center_of_mass is None \
+            or not any(motion.center_of_mass) or not body.shapes:
+        return None
+    return Vector(axes.vec_to_blender(motion.center_of_mass))
 
 
 def motion_owner(obj: bpy.types.Object | None, parts: PartsOf) -> bpy.types.Object | None:

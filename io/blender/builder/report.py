@@ -22,6 +22,8 @@ RESTITUTION_COMBINE = (f"restitution combine modes other than {BULLET_COMBINE!r}
                        "bodies' restitution)")
 STATIC_FRICTION = "static friction (Blender has one friction: the dynamic one is used)"
 TRIGGERS = "triggers (no Blender rigid body: they must not collide)"
+CENTERED_BODIES = ("centres of mass off the body's origin (a generated rigid body, its origin the centre of mass and "
+                   "the shapes a compound around it, moves as the file means, and the object follows it)")
 NESTED_BODIES = ("nested dynamic bodies (a generated rigid body, unparented, moves each in world space as the file "
                  "means, and the object follows it: Blender cannot simulate a rigid body whose parent is one)")
 GRAVITY_VOLUMES = "gravity volumes (Blender's rigid bodies feel the one scene gravity: the volumes pull nothing here)"
@@ -78,7 +80,8 @@ def note_motion(body: PlannedBody, report: Report) -> None:
     checks = (
         (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
         # None: computed by the engine; Blender's is the origin, its stand-in (no value to keep)
-        (CENTER_OF_MASS, motion.center_of_mass is not None and tuple(motion.center_of_mass) != zero),
+        (CENTER_OF_MASS, motion.center_of_mass is not None and tuple(motion.center_of_mass) != zero
+         and not body.center_built),
         (INERTIA, any(value != 0.0 and not math.isinf(value) for value in motion.inertia_diagonal)
          or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6),
     )

@@ -11,7 +11,7 @@ import math
 from typing import TypeAlias, cast
 
 import bpy
-from mathutils import Matrix, Quaternion
+from mathutils import Matrix, Quaternion, Vector
 
 from ...omi import model
 from ..tables.bullet import BLENDER_MIN_MASS, BULLET_COMBINE, blender_mass
@@ -24,6 +24,7 @@ from .plan import (
     Frames,
     PlannedBody,
     PlannedShape,
+    center_of_mass,
     is_identity,
     placement,
     rigid_body_owner,
@@ -33,6 +34,7 @@ from .plan import (
 )
 from .report import (
     BAKED_SCALE,
+    CENTERED_BODIES,
     FRICTION_COMBINE,
     NESTED_BODIES,
     RESTITUTION,
@@ -91,9 +93,12 @@ class Builder:
         owner = body.owner
         shapes = body.shapes
         nested = body.motion == 'DYNAMIC' and rigid_body_owner(owner.parent, self.switches) is not None
-        rigid = body.rigid = owner if owner.type == 'MESH' and not nested else self._proxy(body, nested=nested)
+        center = None if nested else center_of_mass(body)
+        rigid = body.rigid = owner if owner.type == 'MESH' and not nested and center is None \
+            else self._proxy(body, nested=nested, center=center)
         ours = rigid is not owner or is_shape_mesh(owner)  # its mesh data may be replaced
-        if len(shapes) == 1 and ours and shapes[0].shape.type in PRIMITIVE_TYPES and shapes[0].offset is None \
+        if len(shapes) == 1 and ours and center is None and shapes[0].shape.type in PRIMITIVE_TYPES \
+                and shapes[0].offset is None \
                 and (shapes[0].carrier is owner or is_identity(self.frames.relative(shapes[0].carrier, owner))):
             # One collider right on the body: the body's own display mesh becomes the shape.
             rigid.data = self.meshes.shape(shapes[0].shape)
@@ -111,16 +116,22 @@ class Builder:
             body.carriers.append(self._carrier(body, shape, bodies))
         self._link_body(rigid)
 
-    def _proxy(self, body: PlannedBody, *, nested: bool = False) -> bpy.types.Object:
-        """A generated mesh object that carries the rigid body of a body whose object is not a mesh, or of a
-        dynamic body inside another body (`nested`: Blender cannot simulate a rigid body whose parent is one).
+    def _proxy(self, body: PlannedBody, *, nested: bool = False, center: Vector | None = None) -> bpy.types.Object:
+        """A generated mesh object that carries the rigid body of a body whose object is not a mesh, of a
+        dynamic body inside another body (`nested`: Blender cannot simulate a rigid body whose parent is one), or
+        of a dynamic body whose centre of mass is off its origin (`center`, in the object's axes: Blender turns
+        a body about its origin, so the proxy's origin is the centre of mass and the shapes a compound around it).
 
-        It starts where the body is, unparented; a dynamic body then follows it, and it follows any other body,
-        with a Child Of constraint on the follower (Copy Transforms for a nested body, whose parent moves too).
+        It starts where the body is (its centre of mass), unparented; a dynamic body then follows it, and it
+        follows any other body, with a Child Of constraint on the follower (Copy Transforms for a nested body,
+        whose parent moves too).
         """
         owner = body.owner
         if nested:
             self.report.approximate(NESTED_BODIES, owner)
+        elif center is not None:
+            body.center_built = True
+            self.report.approximate(CENTERED_BODIES, owner)
         else:
             self.report.warn(owner, "", f"a {owner.type.lower()} cannot be a Blender rigid body: a generated mesh "
                                         f"object carries it, and a {FOLLOW!r} constraint keeps the two together")
@@ -129,6 +140,8 @@ class Builder:
         proxy[OWNER] = owner
         proxy.display_type = 'WIRE'
         start = self.frames.world(owner)
+        if center is not None:
+            start = start @ Matrix.Translation(center)  # type: ignore[arg-type]  # the newest stubs' Translation takes no Vector
         proxy.matrix_basis = start
         self.generated.objects.link(proxy)
         if nested:
@@ -280,7 +293,7 @@ class Builder:
             self._shape_settings(rigid, body.carriers[0][0], rigid_owner is body.carriers[0][0].carrier)
             return
         rigid.collision_shape = 'COMPOUND'
-        owner_world = self.frames.world(owner)
+        owner_world = self.frames.world(rigid_owner)  # the compound's frame: its proxy's, which may be off the body
         for shape, carrier, made in body.carriers:
             if made:
                 self._place(carrier, shape, owner_world)
