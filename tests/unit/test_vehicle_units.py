@@ -243,3 +243,11 @@ def test_the_legacy_keys_are_in_the_registry_for_an_older_reader():
                      "targetSteeringRatio": "currentSteeringRatio"}
     assert registry.extension_unit("OMI_vehicle_thruster").legacy_keys["currentGimbalRatio"] == "targetGimbalRatio"
     assert wheel.arrays == ("wheels",)
+
+
+def test_legacy_names_are_a_revision_upgrade_rewrites():
+    gltf = load("simple_car.gltf")
+    gltf["extensions"]["OMI_vehicle_wheel"]["wheels"][1] = {"radius": 0.35, "maxForce": 2000}
+    doc = reader.read_document(gltf)
+    assert core("cli.upgrade_file").legacy_revisions(doc.revisions) == ["OMI_vehicle_wheel.legacy"]
+    assert core("cli.upgrade_file").legacy_revisions(reader.read_document(load("simple_car.gltf")).revisions) == []

@@ -11,11 +11,12 @@ from typing import Any
 
 from .. import gltf_file
 from ..checks import canonical, rulebook, schema
-from ..dialects import unknown_keys
+from ..dialects import registry, unknown_keys
 from ..dialects.omi import OMI
 from ..json_types import pointer
 from ..model import ALL_EXTENSIONS, PhysicsDocument
 from ..read import reader
+from ..units.common import legacy_revision
 from ..write import channel_follow, writer
 from . import resources
 from .results import Result, counted, failed, from_issues, issue
@@ -27,8 +28,9 @@ _MISSING = object()
 
 def legacy_revisions(revisions: set[str]) -> list[str]:
     """The old revisions a file used, of those `upgrade` rewrites."""
+    units = {legacy_revision(unit.name) for unit in registry.extension_units() if unit.legacy_keys}
     return sorted(revisions & {rulebook.REV_COLLIDER, rulebook.REV_BODY_TYPE, rulebook.REV_FLAT_SHAPE,
-                               rulebook.REV_FULL_HEIGHT_CAPSULE})
+                               rulebook.REV_FULL_HEIGHT_CAPSULE, *units})
 
 
 def upgrade_one(task: tuple[str, str, bool, str | None]) -> Result:

@@ -19,6 +19,12 @@ from ..json_types import MISSING, ROOT, Issues, Where, describe, get, join, poin
 from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Severity, Unknown, Vec3
 
 SIGNIFICANT_DIGITS = 5  # the canonical form's rounding (as checks/canonical.py's)
+LEGACY = ".legacy"  # PhysicsDocument.revisions holds <extension>.legacy for a unit read in its legacy names
+
+
+def legacy_revision(name: str) -> str:
+    """The revision name of a unit's legacy key names (what `upgrade` rewrites)."""
+    return f"{name}{LEGACY}"
 
 
 def node_objects(gltf: Mapping[str, Any], name: str) -> Iterator[tuple[int, Where, Any]]:
@@ -72,6 +78,9 @@ class Findings:
         first = self._kinds.get(kind)
         self._kinds[kind] = (pointer_text(at), message, severity, 1) if first is None else \
             (first[0], first[1], first[2], first[3] + 1)
+
+    def has(self, kind: str) -> bool:
+        return kind in self._kinds
 
     def into(self, issues: list[Issue]) -> None:
         for kind, (where, message, severity, count) in self._kinds.items():

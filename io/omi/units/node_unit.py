@@ -15,7 +15,17 @@ from ..dialects.fields import Field
 from ..json_types import MISSING, Issues, Where, join, pointer_text, report
 from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Shape, Vec3
 from . import schema_check
-from .common import Findings, canonical_fields, node_objects, parents, read_object, set_value, value_of, write_object
+from .common import (
+    Findings,
+    canonical_fields,
+    legacy_revision,
+    node_objects,
+    parents,
+    read_object,
+    set_value,
+    value_of,
+    write_object,
+)
 
 LOSS_KIND = "khr_unit_cannot_hold"  # a dialect loss (`rulebook.is_dialect_loss`: "khr_"), said once per unit
 
@@ -58,6 +68,8 @@ def read_units(spec: NodeUnitSpec) -> Callable[[Mapping[str, Any], PhysicsDocume
                 value = spec.check(value, index, at, context)
             if value is not None:
                 set_value(doc, index, spec.name, value)
+        if context.findings.has(f"{spec.name}:legacy"):
+            doc.revisions.add(legacy_revision(spec.name))
         context.findings.into(doc.issues)
     return read
 

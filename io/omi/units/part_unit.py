@@ -21,6 +21,7 @@ from .common import (
     Findings,
     ancestors,
     canonical_fields,
+    legacy_revision,
     node_objects,
     parents,
     read_object,
@@ -82,6 +83,8 @@ def read_units(spec: PartUnitSpec) -> Callable[[Mapping[str, Any], PhysicsDocume
                                      f"{spec.what} {position} is used by no node: not kept (export writes the "
                                      f"{spec.what}s of nodes only)")
         _document_unknown(spec, gltf, doc)
+        if context.findings.has(f"{spec.name}:legacy"):
+            doc.revisions.add(legacy_revision(spec.name))
         context.findings.into(doc.issues)
     return read
 
