@@ -25,6 +25,7 @@ _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the struc
     "accessors": ("name", "bufferView", "byteOffset", "componentType", "count", "type"),
     "bufferViews": ("name", "buffer", "byteOffset", "byteLength", "byteStride"),
     "buffers": ("name", "uri", "byteLength"),
+    "skins": ("name", "joints"),
 }
 _ARRAYS = {"bufferViews": "buffer_views"}
 _FLOAT = 5126

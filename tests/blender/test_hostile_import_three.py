@@ -88,3 +88,12 @@ def test_the_godot_fold_folds_only_its_own_layout_and_never_fails_an_import(tmp_
     if case == "extras":
         child = next(obj for obj in balls if obj.parent == ball)
         assert child["lod"] == 2 and child["author"] == "me"
+
+
+def test_a_skin_joint_that_is_no_node_is_named_and_nothing_fails(tmp_path, clean_scene, omi_addon):
+    gltf = import_support.document([{"name": "Crate", "mesh": 0}, {"name": "Bone"}], meshes=True)
+    gltf["skins"] = [{"joints": [1, 99]}]
+    imported = import_support.import_gltf(import_support.write_gltf(tmp_path, "skin", gltf))
+    assert imported.result == {'FINISHED'} and imported.failures == []
+    said = [text for text in imported.warnings if "/skins/0/joints/1" in text]
+    assert len(said) == 1 and "joint 99 is not a node index" in said[0], imported.warnings

@@ -60,6 +60,23 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
             check=lambda where, token=token: _pointers(where / "out.gltf") == [
                 f"/nodes/{token}/extensions/{BODY}/motion/mass"]), animated)
         case(f"index_{name}_import", CliCase(["import", "in.gltf", "--out", "x.blend", "--verbose"], 0, ()), animated)
+    for name, joints, status, said in (
+            ("skin_joint_99", [0, 99], 1, "error /skins/0/joints/1: joint 99 is not a node index (Blender's glTF "
+                                          "importer cannot open the file)"),
+            ("skin_joint_twice", [0, 1, 0], 1, "error /skins/0/joints/2: node 0 is a joint of this skin twice")):
+        case(f"{name}_validate", CliCase(["validate", "in.gltf"], status, (said,)), json.dumps({**good, "skins": [
+            {"joints": joints}]}))
+    case("skin_joint_99_import", CliCase(["import", "in.gltf", "--out", "x.blend"], 1, (
+        "in.gltf: error: Blender's glTF importer cannot open it: joint 99 is not a node index (/skins/0/joints/1)",)),
+         json.dumps({**good, "skins": [{"joints": [0, 99]}]}))
+
+    required = json.dumps({**good, "extensionsUsed": [*good["extensionsUsed"], "KHR_physics_soft_bodies"],
+                           "extensionsRequired": ["KHR_physics_soft_bodies", "OMI_physics_body"]})
+    case("required_unknown_validate", CliCase(["validate", "in.gltf"], 1, (
+        "error /extensionsRequired/0: requires KHR_physics_soft_bodies, which neither Blender's glTF importer nor "
+        "this add-on reads",)), required)
+    case("required_unknown_import", CliCase(["import", "in.gltf", "--out", "x.blend"], 1, (
+        "Blender's glTF importer cannot open it: requires KHR_physics_soft_bodies",)), required)
     return cases
 
 

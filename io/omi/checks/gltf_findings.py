@@ -53,6 +53,16 @@ class Finding:
 
 
 FATAL = "cannot open the file"
+# The extensions Blender's glTF importer reads (4.2 LTS, the oldest supported): a file that requires another is
+# refused unless an add-on declares it (this one declares its registered units' extensions).
+IMPORTER_EXTENSIONS = frozenset((
+    "KHR_materials_pbrSpecularGlossiness", "KHR_lights_punctual", "KHR_materials_unlit", "KHR_texture_transform",
+    "KHR_materials_clearcoat", "KHR_mesh_quantization", "EXT_mesh_gpu_instancing", "KHR_draco_mesh_compression",
+    "KHR_materials_variants", "KHR_materials_emissive_strength", "KHR_materials_transmission",
+    "KHR_materials_specular", "KHR_materials_sheen", "KHR_materials_ior", "KHR_animation_pointer",
+    "KHR_materials_volume", "EXT_texture_webp", "KHR_materials_anisotropy"))
+NEWER_IMPORTER_EXTENSIONS = frozenset((  # read by newer Blenders only (5.2)
+    "EXT_meshopt_compression", "KHR_meshopt_compression", "KHR_materials_dispersion", "KHR_materials_iridescence"))
 READERS_FAIL = "fails on whatever reads it"
 
 

@@ -46,6 +46,7 @@ def check(document: Any, buffer_data: BufferData | None = None) -> list[Finding]
     findings += _scenes(document)
     bad_accessors = accessor_problems(document, buffer_data, findings)
     findings += _meshes(document, bad_accessors)
+    findings += _skins(document)
     findings += _names(document)
     return findings
 
@@ -209,6 +210,23 @@ def _primitive(primitive: dict[str, Any], accessors: list[Any], bad_accessors: d
                        blender="crashes on it" if crash else "fails on it" if mode == 1 else "",
                        severity="error" if crash or mode == 1 else "warning")
     return None
+
+
+def _skins(document: dict[str, Any]) -> Iterator[Finding]:
+    """Skin joints that are no node index (Blender's importer makes bones of every skin's joints, used or not,
+    and fails on those with a KeyError naming no place), or a node given twice (which glTF forbids)."""
+    count = len(array_items(document, "nodes"))
+    for index, skin in enumerate(array_items(document, "skins")):
+        joints = skin.get("joints") if isinstance(skin, dict) else None
+        seen: set[int] = set()
+        for position, joint in enumerate(joints if isinstance(joints, list) else ()):
+            at = pointer("skins", index, "joints", position)
+            if not is_index(joint, count):
+                yield Finding(at, f"joint {describe(joint)} is not a node index", blender=FATAL)
+            elif joint in seen:
+                yield Finding(at, f"node {joint} is a joint of this skin twice (glTF wants each once)", blender="")
+            else:
+                seen.add(joint)
 
 
 def _names(document: dict[str, Any]) -> Iterator[Finding]:

@@ -22,6 +22,7 @@ from ..checks import (
     skin_joints,
     value_losses,
 )
+from ..checks.gltf_findings import IMPORTER_EXTENSIONS, NEWER_IMPORTER_EXTENSIONS
 from ..dialects import builtin, pointers, registry, unknown_keys  # noqa: F401 - builtin: the built-in units
 from ..gltf_file import GltfFile
 from ..model import Issue, PhysicsDocument
@@ -121,12 +122,33 @@ def structure_issues(parsed: GltfFile, path: str,
     findings = gltf_structure.check(parsed.document, buffers or buffer_reader(parsed, path))
     issues = [issue(found.severity, found.pointer, found.as_error(), "structure") for found in findings]
     issues += resources.outside_uris(parsed.document, Path(path))
+    issues += required_issues(parsed.document)
     if parsed.byte_order_mark:
         issues.append(issue("error", "", "the JSON starts with a UTF-8 byte order mark, which glTF forbids (Blender's "
                                          f"glTF importer {gltf_structure.FATAL})", "structure"))
     issues += [issue("error", at, "duplicate key: it appears twice in its object; JSON readers keep only the last "
                                   "(so does Blender's importer), and the first one's content is lost", "structure")
                for at in parsed.duplicate_keys]
+    return issues
+
+
+def required_issues(document: Any) -> list[dict[str, str]]:
+    """Extensions the file requires that Blender's glTF importer refuses the file for (it checks
+    extensionsRequired before any add-on hook runs), unless another add-on reads them."""
+    required = document.get("extensionsRequired") if isinstance(document, dict) else None
+    ours = {name for dialect in registry.names() for name in registry.owned_names(dialect)}
+    issues = []
+    for position, name in enumerate(required if isinstance(required, list) else ()):
+        if not isinstance(name, str) or name in IMPORTER_EXTENSIONS or name in ours:
+            continue
+        at = f"/extensionsRequired/{position}"
+        if name in NEWER_IMPORTER_EXTENSIONS:
+            issues.append(issue("warning", at, f"requires {name}, which Blender's glTF importer reads from "
+                                               "Blender 5.2 on: older ones refuse the file", "structure"))
+        else:
+            issues.append(issue("error", at, f"requires {name}, which neither Blender's glTF importer nor this "
+                                             "add-on reads, unless another add-on does (Blender's glTF importer "
+                                             f"{gltf_structure.FATAL})", "structure"))
     return issues
 
 
