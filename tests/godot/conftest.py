@@ -14,6 +14,17 @@ sys.path.insert(0, str(GODOT_DIR))
 
 import godot_runner  # noqa: E402
 
+WITHOUT_GODOT = godot_runner.unavailable_reason()
+SAYS_WHY = "test_godot_here.py"  # collected always: without Godot its one skip line stands for the folder
+
+
+def pytest_ignore_collect(collection_path: Path) -> bool | None:
+    """Without Godot the folder's test files are not collected, so a run says why in one line (SAYS_WHY's
+    skip) instead of one line per test function."""
+    if WITHOUT_GODOT is not None and collection_path.name.startswith("test_") and collection_path.name != SAYS_WHY:
+        return True
+    return None
+
 
 @pytest.fixture(scope="session")
 def godot():
