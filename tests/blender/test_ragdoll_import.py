@@ -127,3 +127,23 @@ def test_validate_names_the_physics_on_skin_joints(tmp_path, omi, dialect):
     assert set(named) == {f"/nodes/{index}" for index in ragdoll_files.BONE_NODES.values()}
     assert all(item["severity"] == "warning" for item in named.values())
     assert result["errors"] == 0
+
+
+@pytest.mark.parametrize("dialect", ["OMI", "KHR"])
+def test_a_joint_connected_to_a_plain_child_of_a_bone_holds_that_bone_s_body(tmp_path, omi_addon, markers, dialect):
+    """Robot_skinned's joints connect to a frame node under the other body's bone node (jointSpaceB), not to the
+    bone node itself: the frame moves with the ragdoll part, so the elbow holds Upper to Lower (it held Upper
+    to a generated world anchor, without a word)."""
+    document = ragdoll_files.omi_document()
+    frame = len(document["nodes"])
+    document["nodes"].append({"name": "ElbowFrame", "translation": [0.0, 0.0, 0.0]})
+    document["nodes"][ragdoll_files.LOWER]["children"] = [frame]
+    document["nodes"][ragdoll_files.ELBOW]["extensions"]["OMI_physics_joint"]["connectedNode"] = frame
+    if dialect == "KHR":
+        document = import_support.addon_loader.module("io.omi.write.dialect_convert").convert(document, "KHR").document
+    path = tmp_path / "frame_child.gltf"
+    path.write_text(json.dumps(document))
+    import_support.import_gltf(path)
+    assert _joint_bodies("ElbowJoint") == {"Upper", "Lower"}
+    assert [obj.name for obj in bpy.data.objects if obj.get(markers.GENERATED) == markers.ANCHOR] == []
+    assert bpy.data.objects["ElbowFrame"].parent == bpy.data.objects["Lower"]

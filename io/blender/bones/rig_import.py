@@ -4,8 +4,8 @@
 gets an object at its node frame (a mesh for a body or shape, an empty for a joint alone), entered in the
 import's node -> object map, so the settings, the joints' connected nodes and the rigid-body build treat
 it like any node's object. Physics children the importer hung on the bone (a compound's colliders, joint
-frames) move under the part. `tie_parts` runs after the build: bones follow their dynamic parts, static
-and kinematic parts ride on their animated bones.
+frames, joints' connected frames) move under the part. `tie_parts` runs after the build: bones follow their
+dynamic parts, static and kinematic parts ride on their animated bones.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ def add_parts(gltf: Any, doc: model.PhysicsDocument, objects: MutableMapping[int
     nodes = gltf.data.nodes or []
     parents = _parents(nodes)
     physics_nodes = [index for index in physics_nodes if index in objects]
+    # a joint's connected frame that is no bone but hangs on one (a child of a bone node) moves with its part too
+    physics_nodes += sorted(index for index in connected - set(physics_nodes) if index is not None and index in objects)
     # Worlds from the file: the importer's objects have no evaluated world matrix yet in its hooks.
     poses = node_poses.world_poses([import_repair.node_json(node) for node in nodes], parents,
                                    [*bones, *physics_nodes])
