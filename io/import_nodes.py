@@ -28,7 +28,7 @@ import bpy
 from ..properties import convert, convert_build
 from .blender import import_repair
 from .blender.bones import rig_import
-from .blender.builder import built_values, inputs, plan, rigid_body, rigid_body_world
+from .blender.builder import built_values, inputs, plan, rigid_body, rigid_body_world, vehicle_preview
 from .blender.tables import markers
 from .omi import model
 from .omi.read import reader
@@ -220,6 +220,7 @@ class ImportPlan:
                 others = convert_build.SettingsPhysics(bl_scene)
                 rigid_body.build_rigid_bodies(bl_scene, built, lambda obj: built[obj] if obj in built else others(obj),
                                               issues)
+                issues.extend(vehicle_preview.preview_vehicles(bl_scene, written.values()))
             rig_import.tie_parts(bone_parts)  # with or without rigid bodies: the rig is what the export reads
         finally:
             self._drop_placeholder_mesh()
