@@ -234,7 +234,7 @@ def _pieces(file: GltfFile, document: Any) -> list[bytes]:
 def write(path: str | os.PathLike[str], file: GltfFile, document: Any = None) -> None:
     """Write atomically: a reader of `path` sees the old file or the new one, never half of it. The pieces are
     written one by one, so a large GLB is not copied again in memory."""
-    target = Path(path)
+    target = written_path(path)
     pieces = _pieces(file, document)
     mode = target.stat().st_mode & 0o7777 if target.exists() else _default_mode()
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
@@ -247,6 +247,12 @@ def write(path: str | os.PathLike[str], file: GltfFile, document: Any = None) ->
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def written_path(path: str | os.PathLike[str]) -> Path:
+    """Where writing `path` puts the bytes: through a symbolic link to the file it names (replacing the link
+    by a regular file would leave that file as it was), else the path itself."""
+    return Path(os.path.realpath(path)) if os.path.islink(path) else Path(path)
 
 
 def _default_mode() -> int:

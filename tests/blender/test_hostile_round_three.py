@@ -122,3 +122,59 @@ def test_a_glb_too_big_for_the_memory_left_is_said_in_one_line(tmp_path):
         assert "huge.glb: error: not enough memory to process it (0.63 GB)" in child.stdout, child.stdout
         assert "Traceback" not in child.stdout + child.stderr and "MemoryError" not in child.stdout + child.stderr
     assert not (tmp_path / "out" / "huge.glb").exists()
+
+
+@pytest.mark.parametrize("command", ["convert", "upgrade"])
+def test_an_output_that_is_a_symbolic_link_is_written_through(tmp_path, command):
+    real, link = tmp_path / "real" / "scene.gltf", tmp_path / "links" / "alias.gltf"
+    real.parent.mkdir()
+    link.parent.mkdir()
+    source = (REPO_ROOT / "tests" / "data" / "cli" / ("current_scene.gltf" if command == "convert"
+                                                       else "legacy_collider.gltf"))
+    real.write_bytes(source.read_bytes())
+    link.symlink_to(real)
+    extra = ("--to", "KHR") if command == "convert" else ()
+    assert run_cli(command, link, *extra, "--in-place").returncode == 0
+    assert link.is_symlink() and link.resolve() == real  # the link stays a link; its file is the converted one
+    assert real.read_bytes() != source.read_bytes() and json.loads(real.read_text(encoding="utf-8"))["nodes"]
+    alias = tmp_path / "links" / "out.gltf"
+    alias.symlink_to(tmp_path / "real" / "out.gltf")  # a link to a file not there yet: written where it points
+    assert run_cli(command, source, *extra, "--out", alias).returncode == 0
+    assert alias.is_symlink() and (tmp_path / "real" / "out.gltf").is_file()
+
+
+def test_an_out_dir_inside_the_input_folder_is_not_read_again(tmp_path):
+    (tmp_path / "assets").mkdir()
+    (tmp_path / "assets" / "scene.gltf").write_text(json.dumps(GOOD), encoding="utf-8")
+    for run in range(2):
+        result = run_cli("convert", tmp_path / "assets", "--to", "KHR", "--out-dir", tmp_path / "assets" / "out")
+        assert result.returncode == 0, result.stdout + result.stderr
+        assert result.stdout.strip().splitlines()[-1].startswith("1 file, 1 written")
+        assert ("skipped 1 file inside the output folder" in result.stderr) == (run == 1)
+    assert not (tmp_path / "assets" / "out" / "out").exists()
+
+
+def _full_disk(*_args: object) -> None:
+    raise OSError(28, "No space left on device")
+
+
+def _half_then_full(source: Any, stream: Any, *_args: object) -> None:
+    stream.write(source.read(57 * 1024))
+    raise OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize("moment", ["copying the .bin", "writing the .gltf"])
+def test_a_full_disk_leaves_no_partial_output_and_says_so(tmp_path, monkeypatch, moment):
+    import omi_physics_cli
+
+    source = _scene_with_bin(tmp_path / "in", 1 << 20)
+    if moment == "copying the .bin":
+        monkeypatch.setattr(shutil, "copyfileobj", _half_then_full)
+    else:
+        monkeypatch.setattr(omi_physics_cli.core("gltf_file"), "_pieces", _full_disk)
+    out = tmp_path / "out"
+    result = run_cli("convert", source, "--to", "KHR", "--out", out / "scene.gltf")
+    assert result.returncode == 2
+    assert "No space left on device" in result.stdout and "NOT written" not in result.stdout
+    assert result.stdout.strip().splitlines()[-1] == "1 file, 0 written, 0 errors, 0 warnings, 1 failed"
+    assert list(out.iterdir()) == []

@@ -16,7 +16,17 @@ from ..dialects import registry
 from . import resources
 from .batch import expand_paths, run_pool, useful_jobs
 from .convert_file import convert_one
-from .results import EXIT_USAGE, NOT_CHECKED, Result, exit_status, issue_lines, shown_severities, status_text, summary
+from .results import (
+    EXIT_USAGE,
+    NOT_CHECKED,
+    Result,
+    exit_status,
+    issue_lines,
+    plural,
+    shown_severities,
+    status_text,
+    summary,
+)
 from .upgrade_file import upgrade_one
 from .validate_file import validate_one
 
@@ -170,6 +180,17 @@ def _upgrade_targets(args: argparse.Namespace, named: list[tuple[str, Path]]) ->
     return targets
 
 
+def _outside_folder(named: list[tuple[str, Path]], out_dir: Path) -> list[tuple[str, Path]]:
+    """The inputs that are not under the output folder: one inside the input folder holds the outputs of an
+    earlier run, which a second run would convert again into out/out/. Said in one line."""
+    folder = out_dir.resolve()
+    kept = [(file, name) for file, name in named if not Path(file).parent.resolve().is_relative_to(folder)]
+    if len(kept) != len(named):
+        print(f"{out_dir}: skipped {plural(len(named) - len(kept), 'file')} inside the output folder (outputs of an "
+              "earlier run)", file=sys.stderr)
+    return kept
+
+
 def cmd_upgrade(args: argparse.Namespace) -> int:
     return _rewrite(args, "upgrade")
 
@@ -204,6 +225,8 @@ def _rewrite(args: argparse.Namespace, command: str) -> int:
     skipped: list[tuple[str, str]] = []
     named = expand_paths(args.files, skipped)
     say_skipped(skipped)
+    if args.out_dir is not None:
+        named = _outside_folder(named, Path(args.out_dir))
     files = [file for file, _name in named]
     if not files:
         print(f"error: no .gltf or .glb files to {command}", file=sys.stderr)

@@ -52,7 +52,8 @@ def resource_copies(document: Any, source: Path, target: Path) -> tuple[Copies, 
     """(the copies that make the output complete, errors that stop it being written). Nothing outside the
     input's folder is read and nothing outside the output's folder is written."""
     problems = outside_uris(document, source)
-    source_folder, target_folder = Path(source).absolute().parent, Path(target).absolute().parent
+    source_folder = Path(source).absolute().parent
+    target_folder = gltf_file.written_path(target).absolute().parent
     if source_folder.resolve() == target_folder.resolve():
         return [], problems
     refused = {item["pointer"] for item in problems}
@@ -133,8 +134,10 @@ def _copy_file(origin: Path, destination: Path) -> None:
 
 
 def copy_unchanged(source: Path, target: Path) -> None:
-    """The input's bytes as the output, atomically (a reader sees the old file or the new one)."""
+    """The input's bytes as the output, atomically (a reader sees the old file or the new one), through a
+    symbolic link the output is."""
     data = source.read_bytes()
+    target = gltf_file.written_path(target)
     handle, temporary = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     try:
         with os.fdopen(handle, "wb") as stream:
