@@ -5,4 +5,4 @@ from __future__ import annotations
 from ..io.omi.units import seat
 from .units import Binding
 
-BINDING = Binding(seat.NAME, "seat", "Seat", seat.FIELDS, seat.Seat)
+BINDING = Binding(seat.NAME, "seat", "Seat", seat.FIELDS, seat.Seat, points=("back", "knee", "foot"))

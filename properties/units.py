@@ -44,6 +44,7 @@ class Binding:
     special: Mapping[str, Any] = field(default_factory=dict)
     read_special: Callable[[Any], dict[str, Any]] | None = None
     write_special: Callable[[Any, Any, NodeResolver], None] | None = None
+    points: tuple[str, ...] = ()  # 3-vector settings that are points in the node's frame (viewport gizmos move them)
     version: int = 1  # the layout of its settings; a new one needs a `migrate` step from the older ones
     migrate: Callable[[Any, int], None] | None = None  # (settings, stored version): the steps up to `version`
     settings: list[type[bpy.types.PropertyGroup]] = field(default_factory=list, compare=False)

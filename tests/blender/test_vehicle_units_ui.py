@@ -172,3 +172,32 @@ def test_a_units_older_settings_migrate_when_the_file_loads(omi_addon, tmp_path)
     finally:
         for binding in [binding for binding in units.BINDINGS if binding.attr == "toy_migrating"]:
             units.detach(binding)
+
+
+def test_seat_point_gizmos_sit_on_the_points_and_move_the_settings(omi_addon):
+    """The gizmo group shows on a selected seat; each dot is bound to one point setting, drawn in the object's
+    frame with the file's axes (so the dot sits where the overlay draws the point). Stand-ins for the gizmos:
+    background Blender has no region to make them in."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    chair = support.mesh_object("Chair", "cube", (1.0, 2.0, 0.5), (0.0, 0.0, 0.7))
+    support.select(chair, active=chair)
+    bpy.ops.omi.make_seat()
+    gizmo = addon_loader.module("viewport.unit_gizmo")
+    group = bpy.types.GizmoGroup.bl_rna_get_subclass_py("VIEW3D_GGT_omi_unit_points")
+    assert group is gizmo.VIEW3D_GGT_omi_unit_points and group.poll(bpy.context)
+    class Dot(types.SimpleNamespace):
+        def target_set_prop(self, name, data, prop):
+            self.bound = (name, data, prop)
+
+    dots = [Dot(hide=False, bound=None, matrix_basis=None) for _ in range(gizmo.POOL)]
+    stand_in = types.SimpleNamespace(dots=dots)
+    group.refresh(stand_in, bpy.context)
+    group.draw_prepare(stand_in, bpy.context)
+    bound = [dot.bound[2] for dot in dots if not dot.hide]
+    assert bound == ["back", "knee", "foot"] and all(dot.bound[0] == "offset" for dot in dots[:3])
+    settings = dots[0].bound[1]
+    axes = addon_loader.module("io.blender.tables.axes")
+    expected = chair.matrix_world @ Vector(axes.vec_to_blender(tuple(settings.back)))
+    assert (dots[0].matrix_basis @ Vector(settings.back) - expected).length < 1e-5
+    chair.select_set(False)
+    assert not group.poll(bpy.context)
