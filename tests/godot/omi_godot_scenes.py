@@ -60,3 +60,17 @@ def build_joints() -> list[str]:
     return moving
 
 
+
+
+def build_motor(axis: str = 'Y') -> str:
+    """A bar turning on a hinge about its middle (gravity gives it no torque), driven by the add-on's motor
+    (Add Joint Drive: 1 rad/s); the bar's name."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    post = body("Axle", (0.0, 0.0, 2.0), (0.1, 0.1, 0.1), 'STATIC')
+    size = {'X': (0.1, 1.0, 0.1), 'Y': (1.0, 0.1, 0.1), 'Z': (1.0, 0.1, 0.1)}[axis]
+    bar = body("Bar", (0.0, 0.0, 2.0), size)
+    joint(post, bar, (0.0, 0.0, 2.0), preset='HINGE', axis=axis, angle_min=-3.0, angle_max=3.0)
+    hinge = next(obj for obj in bar.children if obj.omi_physics.use_joint)
+    support.select(hinge, active=hinge)
+    assert bpy.ops.omi.joint_drive_add(kind='MOTOR') == {'FINISHED'}
+    return bar.name

@@ -54,7 +54,8 @@ def test_a_hinge_about_x_turns_to_z_with_godots_softness_and_a_mirrored_range(co
     limits = result.document["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["limits"]
     assert limits[2] == {"angularAxes": [2], "min": -1.2, "max": 0.4, "stiffness": 0.9, "damping": 1.0}
     assert limits[1]["angularAxes"] == [0, 1] and "stiffness" not in limits[1]  # omi-godot reads no value of it
-    assert result.document["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["drives"][0]["axis"] == 2
+    drive = result.document["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["drives"][0]
+    assert drive["axis"] == 2 and drive["velocityTarget"] == -1.0  # mirrored with the range
     for index in (1, 3):  # the joint frame and the connected frame turn alike: the new Z is the old X
         assert _axis_of(nodes[index]["rotation"], 2) == pytest.approx([1.0, 0.0, 0.0], abs=1e-9)
     said = [issue.message for issue in result.issues if "omi-godot" in issue.message]

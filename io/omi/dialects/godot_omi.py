@@ -10,8 +10,9 @@ parameters, which differ from the spec; each difference is a workaround here, sa
   spec's rigid limit (no `stiffness`) arrives as infinity, which makes the pin, hinge and slider blow up:
   their limits are written with the values that give Godot's own defaults, a stiffer pin
   (`_GODOT_DEFAULTS`);
-- Godot measures a hinge's angle the other way round and omi-godot copies `min`/`max`, so a hinge's
-  range is written mirrored (a slider's travel is measured as the spec says).
+- Godot measures a hinge's angle the other way round and omi-godot copies `min`/`max` and the drive's
+  targets, so a hinge's range and its motor's targets are written mirrored (a slider's travel is
+  measured as the spec says).
 Its generic joint (`Generic6DOFJoint3D`, every other combination) clamps the values itself and is left as
 it is. It also reads the vehicle fields by their names from before the spec's 2026 rename (`maxForce`,
 `current*Ratio`): those are written by the old names (`legacy_names`, with the animation pointers to them).
@@ -136,6 +137,12 @@ def rewrite_settings(settings: dict[str, Any], found: set[str]) -> tuple[str, in
     if shift:
         _turn(settings, shift)
         found.add("turn")
+    if kind == "hinge":
+        for drive in settings.get("drives") or []:
+            for key in ("velocityTarget", "positionTarget"):
+                if isinstance(drive.get(key), (int, float)) and drive[key]:
+                    drive[key] = -drive[key]
+                    found.add("mirror")
     for limit in settings.get("limits") or []:
         role = _role(kind, limit, wanted)
         if role is None:
@@ -171,8 +178,8 @@ _MESSAGES = {
                 "uneven scale, that holds more than the joint): omi-godot builds its generic joint",
     "springs": "pin, hinge and slider limits with a spring written rigid (omi-godot cannot pass a stiffness in "
                "N/m to those joints)",
-    "mirror": "hinge and slider ranges mirrored (Godot measures the joint's body against the connected one, "
-              "omi-godot copies min and max)",
+    "mirror": "hinge ranges and motor targets mirrored (Godot measures a hinge's angle the other way round; "
+              "omi-godot copies min, max and the targets)",
 }
 
 
