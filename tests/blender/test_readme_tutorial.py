@@ -7,9 +7,9 @@ import bpy
 import import_support
 import pytest
 import schema_check
+import tutorial_scene
 from cli_support import REPO_ROOT
 
-CRATE_HEIGHT = 3.0
 FRAMES = 48  # two seconds: the crate falls 2 m in 0.64 s and settles
 
 
@@ -17,12 +17,6 @@ def _tutorial() -> str:
     text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     start = text.index("## One minute")
     return text[start:text.index("\n## ", start + 4)]
-
-
-def _select(obj: bpy.types.Object) -> None:
-    bpy.ops.object.select_all(action='DESELECT')
-    obj.select_set(True)
-    bpy.context.view_layer.objects.active = obj
 
 
 def _play(scene: bpy.types.Scene) -> None:
@@ -44,23 +38,15 @@ def test_the_readme_quotes_the_add_ons_labels(omi):
     assert f"*Target* to *{targets['GODOT']}*" in text
 
 
-def test_a_crate_on_a_floor_into_godot_and_back(omi_addon, clean_scene, tmp_path):
-    bpy.ops.mesh.primitive_cube_add(location=(0.0, 0.0, CRATE_HEIGHT))
-    crate = bpy.context.active_object
-    crate.name = "Crate"
-    bpy.ops.mesh.primitive_plane_add(size=2.0)
-    floor = bpy.context.active_object
-    floor.name, floor.scale = "Floor", (10.0, 10.0, 1.0)
-    for obj, motion in ((crate, 'DYNAMIC'), (floor, 'STATIC')):
-        _select(obj)
-        assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
-        assert bpy.ops.omi.make_body(motion_type=motion) == {'FINISHED'}
-    _play(clean_scene)  # no Sync: what is tagged is what Blender plays
+def test_a_crate_on_a_floor_into_godot_and_back(omi_addon, tmp_path):
+    crate, _floor = tutorial_scene.build()
+    scene = bpy.context.scene
+    _play(scene)  # no Sync: what is tagged is what Blender plays
     rest = crate.matrix_world.translation.z
     assert rest == pytest.approx(1.0, abs=0.03)  # the 2 m crate rests on the floor's face
 
-    clean_scene.frame_set(1)
-    clean_scene.omi_physics.export_dialect = 'GODOT'
+    scene.frame_set(1)
+    scene.omi_physics.export_dialect = 'GODOT'
     path = tmp_path / "crate.glb"
     assert bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB') == {'FINISHED'}
     bodies = {node["name"]: node["extensions"]["OMI_physics_body"] for node in schema_check.load_gltf(path)["nodes"]

@@ -14,11 +14,13 @@ import godot_checks
 import godot_scenes
 import pytest
 import reference_exports
+import tutorial_scene
 from godot_runner import GodotScene
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
 SCENES = {"shapes_and_bodies": godot_scenes.build_shapes_and_bodies, "transformed": godot_scenes.build_transformed,
+          "readme_tutorial": tutorial_scene.build,  # the README's crate on a floor
           **reference_exports.scenes()}  # the demo, the every-setting scene, constraints, the spec examples
 
 
