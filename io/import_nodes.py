@@ -67,6 +67,34 @@ def _collider_shape(found: inputs.ObjectPhysics | None) -> model.Shape | None:
     return None if collider is None else collider.shape
 
 
+def _bone_nodes(nodes: list, skins: list) -> set[int]:
+    """The nodes Blender's importer makes bones of: each skin's joints and every node between them and the
+    skin's armature (their deepest common ancestor, or its parent when that is a joint). A bone holds no mesh,
+    so a shape mesh given to one would go to an object the import cannot find by its node."""
+    parents = {child: index for index, node in enumerate(nodes) for child in node.children or []
+               if isinstance(child, int)}
+
+    def chain(index: int) -> list[int]:
+        found = [index]
+        while found[-1] in parents and len(found) <= len(nodes):
+            found.append(parents[found[-1]])
+        return found
+
+    bones: set[int] = set()
+    for skin in skins:
+        joints = [joint for joint in skin.joints or [] if isinstance(joint, int) and 0 <= joint < len(nodes)]
+        if not joints:
+            continue
+        chains = [chain(joint) for joint in joints]
+        common = [index for index in chains[0] if all(index in other for other in chains[1:])]
+        armature = common[0] if common else None
+        if armature in joints:
+            armature = parents.get(armature)
+        for path in chains:
+            bones.update(path[:path.index(armature)] if armature in path else path)
+    return bones
+
+
 def _shape_meshes(node: model.NodePhysics) -> list[int]:
     """The glTF mesh indices the node's convex/trimesh shapes use, collider first."""
     found = []
@@ -102,7 +130,7 @@ class ImportPlan:
         data = gltf.data
         nodes = data.nodes or []
         mesh_count = len(data.meshes or [])
-        bones = {joint for skin in data.skins or [] for joint in skin.joints or []}
+        bones = _bone_nodes(nodes, data.skins or [])
         carried = self._carried_by_their_body(nodes)
         placeholder = None
         for index, node in self.doc.nodes.items():
@@ -112,8 +140,8 @@ class ImportPlan:
             plain = index not in bones and gltf_node.camera is None and \
                 "KHR_lights_punctual" not in (gltf_node.extensions or {})
             for mesh in _shape_meshes(node):
-                if not 0 <= mesh < mesh_count or gltf_node.mesh == mesh:
-                    continue
+                if not 0 <= mesh < mesh_count or (gltf_node.mesh == mesh and index not in bones):
+                    continue  # a bone's own mesh goes to an object of the importer's: the shape gets a child
                 if gltf_node.mesh is None and plain:
                     gltf_node.mesh = mesh
                     self.own_shape_mesh.add(index)

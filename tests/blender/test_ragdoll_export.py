@@ -7,6 +7,9 @@ skin's joint nodes, and neither the parts nor the bones' target empties become n
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import bpy
 import export_support
 import import_support
@@ -163,3 +166,47 @@ def test_a_joint_connected_to_a_bare_skin_joint_holds_there(tmp_path, canonical)
     assert (bpy.data.objects["Tip"].matrix_world.translation - Vector((2.0, 0.0, 3.0))).length < 0.02  # held
     exported = export_support.export(tmp_path, "pinned_back").gltf
     assert canonical.diff_physics(document, exported) == []
+
+
+def _robot_like(tmp_path) -> Path:
+    """Robot_skinned's layout: the bodies sit on the nodes between the armature and the skin joints (bones
+    that are no joints), each with a convex hull, one of an orphan node's mesh (KHR `geometry.node`), one of
+    the body node's own mesh."""
+    document = ragdoll_files.omi_document()
+    buffers = {key: document[key] for key in ("buffers", "bufferViews", "accessors", "meshes", "skins")}
+    buffers["meshes"].append({"name": "Hull", "primitives": [{"attributes": {"POSITION": 0}, "indices": 3}]})
+    buffers["skins"] = [{"joints": [3, 5], "inverseBindMatrices": 4}]
+    body = "KHR_physics_rigid_bodies"
+
+    def hull(node: int) -> dict:
+        return {body: {"motion": {"mass": 1.0}, "collider": {"geometry": {"convexHull": True, "node": node}}}}
+
+    nodes = [{"name": "Armature", "children": [1, 2]},
+             {"name": "BodyRB", "translation": [0.0, 3.0, 0.0], "children": [3], "extensions": hull(6)},
+             {"name": "Head", "translation": [3.0, 3.0, 0.0], "mesh": 1, "children": [5], "extensions": hull(7)},
+             {"name": "Bone"}, {"name": "Arm", "mesh": 0, "skin": 0}, {"name": "BoneB"},
+             {"name": "BodyHullData", "mesh": 1}, {"name": "HeadHullData", "mesh": 1}]
+    document = {"asset": {"version": "2.0"}, "extensionsUsed": [body], "nodes": nodes,
+                "scenes": [{"nodes": [0, 4]}], "scene": 0, **buffers}
+    path = Path(tmp_path) / "robot_like.gltf"
+    path.write_text(json.dumps(document))
+    return path
+
+
+def test_bodies_on_bones_between_armature_and_joints_keep_their_hulls(tmp_path):
+    """Both hull colliders come back (they were written without a collider: the importer moves a bone's mesh to
+    an object of its own, and the ragdoll part's stand-in mesh has no triangles)."""
+    imported = import_support.import_gltf(_robot_like(tmp_path))
+    assert not imported.failures
+    bpy.context.scene.omi_physics.export_dialect = "KHR"
+    try:
+        exported = export_support.export(tmp_path, "robot_out", check=False)
+    finally:
+        bpy.context.scene.omi_physics.export_dialect = "OMI"
+    bodies = {node["name"]: node["extensions"][PHYSICS["KHR"]] for node in exported.gltf["nodes"]
+              if "motion" in node.get("extensions", {}).get(PHYSICS["KHR"], {})}
+    assert set(bodies) == {"BodyRB", "Head"}
+    for name, physics in bodies.items():
+        geometry = physics.get("collider", {}).get("geometry", {})
+        assert geometry.get("convexHull") is True and isinstance(geometry.get("mesh"), int), (name, physics)
+    assert not [message for message in exported.messages if "no triangles" in message], exported.messages
