@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hostile.cli_corpus import CliCase
-from hostile.round_two import _animated
+from hostile.round_two import _animated, _mixed
 
 BODY = "OMI_physics_body"
 INDEX_TOKENS = {"superscript": "\u00b2", "fullwidth": "\uff11", "arabic_indic": "\u0661", "leading_zero": "01"}
@@ -55,8 +55,11 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
                               ensure_ascii=False)
         said = f"/nodes/{token}/extensions/{BODY}/motion/mass is not a physics property"
         case(f"index_{name}_validate", CliCase(["validate", "in.gltf"], 0, (said,)), animated)
-        case(f"index_{name}_convert", CliCase(
-            ["convert", "in.gltf", "--to", "KHR", "--out", "out.gltf"], 0, (),
+        case(f"index_{name}_convert", CliCase(  # not re-pointed to node 1: named as animating nothing
+            ["convert", "in.gltf", "--to", "KHR", "--out", "out.gltf"], 1,
+            (f"1 animation channel(s) point into {BODY}, which the KHR output does not have",)), animated)
+        case(f"index_{name}_convert_forced", CliCase(
+            ["convert", "in.gltf", "--to", "KHR", "--force", "--out", "out.gltf"], 1, (),
             check=lambda where, token=token: _pointers(where / "out.gltf") == [
                 f"/nodes/{token}/extensions/{BODY}/motion/mass"]), animated)
         case(f"index_{name}_import", CliCase(["import", "in.gltf", "--out", "x.blend", "--verbose"], 0, ()), animated)
@@ -77,6 +80,21 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
         "this add-on reads",)), required)
     case("required_unknown_import", CliCase(["import", "in.gltf", "--out", "x.blend"], 1, (
         "Blender's glTF importer cannot open it: requires KHR_physics_soft_bodies",)), required)
+    mixed = json.dumps(_mixed())  # node 2 'Crate' carries OMI mass 5 and KHR mass 3
+    for target in ("KHR", "OMI"):
+        case(f"mixed_disagree_to_{target.lower()}", CliCase(
+            ["convert", "in.gltf", "--to", target, "--out", "out.gltf"], 1,
+            ("error /nodes/2/extensions: node 2 'Crate' carries both OMI and KHR physics that differ: convert writes "
+             "the OMI physics and the KHR copy's values are lost", "NOT written"),
+            check=lambda where: not (where / "out.gltf").exists()), mixed)
+    gravity = _animated([0, 1], [9.8, 1.6], pointer="/extensions/OMI_physics_gravity/gravity")
+    gravity["extensionsUsed"].append("OMI_physics_gravity")
+    gravity["extensions"]["OMI_physics_gravity"] = {"gravity": 9.8, "direction": [0, -1, 0]}
+    gravity["animations"][0]["channels"].append(json.loads(json.dumps(gravity["animations"][0]["channels"][0])))
+    case("gravity_channels_to_khr_forced", CliCase(
+        ["convert", "in.gltf", "--to", "KHR", "--force", "--out", "out.gltf"], 1,
+        ("error /animations/0/channels/0/target/extensions/KHR_animation_pointer/pointer: 2 animation channel(s) "
+         "point into OMI_physics_gravity, which the KHR output does not have",)), json.dumps(gravity))
     return cases
 
 

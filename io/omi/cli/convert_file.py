@@ -7,11 +7,13 @@ would be lost (a finding that is a warning or an error, each with its pointer), 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from ..dialects import registry
+from ..dialects import pointers, registry
+from ..read import mixed, reader
 from ..write.dialect_convert import convert
 from . import resources
-from .results import Result, counted, failed, from_issues
+from .results import Result, counted, failed, from_issues, issue
 from .upgrade_file import GLTF_SUFFIXES, same_key_order, write_unless_errors
 from .validate_file import read_file
 
@@ -31,6 +33,8 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     lost = {(found.pointer, found.message) for found in conversion.lost}
     issues = [{**item, "severity": "error"} if (item["pointer"], item["message"]) in lost else item
               for item in from_issues(conversion.issues, "convert")]
+    issues += disagreements(parsed.document, conversion.source)
+    issues += orphan_channels(parsed.document, written, dialect)
     checks = [registry.get(name).schema_check for name in registry.target(dialect).dialects]
     checked = [item for check in checks if check is not None for item in check(written, spec_dir, False)]
     issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}
@@ -39,3 +43,35 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     result = counted({"file": source, "out": target, "status": "", "converted": [conversion.source],
                       "issues": issues + missing})
     return write_unless_errors(result, parsed, written, force, copies)
+
+
+def disagreements(document: Any, source: str) -> list[dict[str, str]]:
+    """An error at each node that carries both dialects with different values: convert writes the physics of
+    `source` and the other copy's values are lost (the output holds one dialect), so it is named and the file is
+    not written unless forced."""
+    others = [name for name in registry.dialects_used(document) if name != source]
+    if not others:
+        return []
+    first, second = reader.read_document(document, source), reader.read_document(document, others[0])
+    return [issue("error", found.pointer, f"{found.message.partition(' that differ')[0]} that differ: convert "
+                                          f"writes the {source} physics and the {others[0]} copy's values are lost",
+                  "convert")
+            for found in mixed.overlaps(document, first, second, source, others[0]) if found.severity == "warning"]
+
+
+def orphan_channels(document: Any, written: Any, target: str) -> list[dict[str, str]]:
+    """One error for the animation channels into a physics extension the conversion took out (KHR has no
+    gravity): they would animate nothing, and --force writes them as they were."""
+    before, after = (item.get("extensionsUsed") if isinstance(item, dict) else None for item in (document, written))
+    gone = set(before if isinstance(before, list) else ()) - set(after if isinstance(after, list) else ())
+    orphans: dict[str, list[str]] = {}
+    for at, pointer, _sampler in pointers.channel_pointers(written):
+        tokens = pointer.split("/")
+        extension = tokens[tokens.index("extensions") + 1] if "extensions" in tokens[:-1] else ""
+        if extension in gone:
+            orphans.setdefault(extension, []).append(f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}"
+                                                     "/pointer")
+    return [issue("error", where[0], f"{len(where)} animation channel(s) point into {extension}, which the "
+                                     f"{target} output does not have: they would animate nothing (--force writes "
+                                     "them as they are)", "convert")
+            for extension, where in orphans.items()]
