@@ -116,6 +116,14 @@ class glTF2ExportUserExtension:
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"document-level physics not written: {error}")
 
+    def gather_gltf_encoded_hook(self, _gltf_format: Any, _sort_order: Any, export_settings: dict) -> None:
+        """The finished physics JSON goes into the document about to be encoded (`PhysicsExport.encode`)."""
+        try:
+            if self._physics is not None:
+                self._physics.encode()
+        except Exception as error:  # hook boundary: report, never raise
+            _log_error(export_settings, f"physics not written into the finished document: {error}")
+
     def passthrough_extension_data(self, passthrough_extensions: list, gltf: Any, export_settings: dict) -> None:
         """Blender 5.2+: the physics JSON, put in its written form (`PhysicsExport.passthrough`), is let
         through the exporter's two clean-up passes, which would rebuild every node's copy of it."""

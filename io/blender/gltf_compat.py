@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from types import ModuleType
+from types import CodeType, FrameType, ModuleType
 from typing import Any
 
 _IMPORT_BINARY_MODULES = ("io.imp.gltf2_io_binary",)
@@ -154,3 +154,41 @@ def exported_axis_change(export_settings: dict) -> Any:
     if export_settings.get("gltf_yup", True):
         return Matrix(((1.0, 0.0, 0.0, 0.0), (0.0, 0.0, 1.0, 0.0), (0.0, -1.0, 0.0, 0.0), (0.0, 0.0, 0.0, 1.0)))
     return Matrix.Identity(4)
+
+
+_SAVE_MODULES = ("io.exp.export", "io.exp.gltf2_io_export")  # where `save_gltf` encodes the document
+_ENCODED_HOOK = "gather_gltf_encoded_hook"
+
+
+def _save_gltf_code(root: str) -> CodeType | None:
+    """The code of the exporter's `save_gltf(gltf, ...)`, which calls the encoded hook and then encodes its
+    `gltf` argument, the finished document; None when this exporter's function is not of that layout."""
+    function = getattr(_first_module(root, _SAVE_MODULES), "save_gltf", None)
+    code = getattr(function, "__code__", None)
+    if not isinstance(code, CodeType) or code.co_varnames[:1] != ("gltf",) or _ENCODED_HOOK not in code.co_consts:
+        return None
+    return code
+
+
+def encoded_document_reachable(root: str) -> bool:
+    """Whether `document_being_encoded` finds the document in this exporter (the same layout from 4.2 to 5.2)."""
+    return _save_gltf_code(root) is not None
+
+
+def document_being_encoded(root: str) -> dict[str, Any] | None:
+    """The finished glTF JSON the exporter is about to encode, reached from inside its encoded hook.
+
+    The hook (`gather_gltf_encoded_hook`) is handed only the encoding options; the document is the `gltf`
+    argument of the `save_gltf` call that runs the hook, one frame up the stack (found by its code, not by
+    depth). It is the exporter's own dict: what is put into it is written as it is.
+    """
+    code = _save_gltf_code(root)
+    if code is None:
+        return None
+    frame: FrameType | None = sys._getframe(1)  # the one way to the document from this hook (see above)
+    while frame is not None:
+        if frame.f_code.co_name == code.co_name and frame.f_code.co_filename == code.co_filename:
+            document = frame.f_locals.get("gltf")
+            return document if isinstance(document, dict) else None
+        frame = frame.f_back
+    return None

@@ -8,6 +8,7 @@ shared JSON (`shared_json`) write through it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import bpy
@@ -39,6 +40,9 @@ class Output:
         self.node_extensions_used: set[str] = set()
         self.kept_extensions: set[str] = set()  # extension names inside kept unknown keys (extensionsUsed)
         self.trigger_nodes: dict[bpy.types.Object, Any] = {}
+        # Nodes the physics adds (shape and joint frames), (parent, node) in the order made: added to the
+        # document after the exporter's own nodes (`place_new_nodes`), unless kept in its tree (`keep_in_tree`).
+        self.new_nodes: list[tuple[Any, Any]] = []
         self.some_node: Any = None  # any node of the exporter's: its module makes new nodes
         self._gltf_io: Any = None
         self._meshes: gltf_meshes.ShapeMeshes | None = None
@@ -76,6 +80,45 @@ class Output:
             scale=None if trs.scale is None else list(trs.scale), skin=None,
             translation=None if trs.translation is None else list(trs.translation), weights=None,
         )
+
+    def keep_in_tree(self, mesh_carriers: Iterable[Any], parents: dict[int, Any]) -> None:
+        """New nodes carrying collision-only meshes go into the exporter's tree now, with their new ancestors
+        (`parents`: node id -> parent node), each as a child of its parent: the exporter's traversal must meet
+        those meshes to index them."""
+        new = {id(node) for _parent, node in self.new_nodes}
+        kept: set[int] = set()
+        for carrier_node in mesh_carriers:
+            node = carrier_node
+            while node is not None and id(node) in new and id(node) not in kept:
+                kept.add(id(node))
+                node = parents.get(id(node))
+        if not kept:
+            return
+        later = []
+        for parent, node in self.new_nodes:
+            if id(node) in kept:
+                parent.children = [*(parent.children or []), node]
+            else:
+                later.append((parent, node))
+        self.new_nodes = later
+
+    def place_new_nodes(self, gltf: Any) -> int:
+        """Append the new nodes to the exporter's indexed nodes, each in its parent's children; the index of
+        the first. A node whose parent the exporter removed goes with it.
+
+        They come after the exporter's traversal, which would otherwise give each an index by searching the
+        node list (a cost growing with the scene for every node), and its conversion passes (see late_json)."""
+        first = len(gltf.nodes)
+        index_of = {id(node): index for index, node in enumerate(gltf.nodes)}
+        for parent, node in self.new_nodes:
+            parent_index = index_of.get(id(parent))
+            if parent_index is None:
+                continue
+            index_of[id(node)] = len(gltf.nodes)
+            gltf.nodes.append(node)
+            parent.children = [*(parent.children or []), len(gltf.nodes) - 1]
+        self.new_nodes = []
+        return first
 
     def attach(self, carrier: Carrier, extensions: dict[str, dict]) -> None:
         """Put node-level extensions on the node as plain JSON dicts (extensionsUsed is completed in `finish`),

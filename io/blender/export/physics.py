@@ -29,13 +29,14 @@ from ...omi.dialects import registry, unknown_keys
 from ...omi.dialects.godot import NAME as GODOT_TARGET
 from ...omi.dialects.godot_omi import NAME as GODOT_OMI_TARGET
 from ...omi.write import writer
+from .. import gltf_compat
 from ..adopt import peer_findings
 from ..animation import static_values
 from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import scene_gravity
 from ..tables import markers
-from . import exporter_form, godot_omi_target, godot_target, respell
+from . import exporter_form, godot_omi_target, godot_target, late_json, respell
 from .messages import Messages
 from .options import Options
 from .output import Output, put
@@ -64,6 +65,9 @@ class PhysicsExport:
         self.animation = AnimationExport(export_settings, bl_scene, self.warn, cubic=next(
             (known.cubic_channels for known in registry.targets() if known.name.lower() == self.target), True))
         self._collision_meshes: set[bpy.types.Object] | None = None
+        self._detached: late_json.Detached | None = None  # the physics JSON, written into the encoded document
+        self._package_root = ""
+        self._first_new_node = 0  # the index of the first node the physics added (they come last)
         if self.enabled and not export_settings.get("gltf_yup", True):
             self.warn("physics needs the '+Y Up' export option (glTF is Y-up); physics was not exported")
             self.enabled = False
@@ -149,11 +153,13 @@ class PhysicsExport:
         try:
             with collector_paused():  # the KHR spelling allocates per node, as write_scene does
                 self._finish(gltf)
+                self._detach(gltf)
         finally:  # what only finishing needs goes before the exporter converts the whole document: a lower
             # peak, and less for the full garbage collections during that conversion to walk
             self.output.forget()
 
     def _finish(self, gltf: Any) -> None:
+        self._first_new_node = self.output.place_new_nodes(gltf)
         for node, extensions in self.output.late:
             put(node, extensions)
         for node, kept in self._kept:
@@ -230,6 +236,32 @@ class PhysicsExport:
                 else:
                     content[key] = index
 
+    def _detach(self, gltf: Any) -> None:
+        """Take the finished physics JSON off the exporter's objects, to be written into the encoded document
+        (`late_json`), where the exporter can hand that document over; not with extension names inside kept
+        keys, which the exporter must meet in its passes to declare them."""
+        if self.output.kept_extensions or not gltf_compat.encoded_document_reachable(gltf_compat.package_root(gltf)):
+            return
+        self._package_root = gltf_compat.package_root(gltf)
+        self._detached = late_json.detach(gltf, self._physics_names(gltf), self._first_new_node)
+
+    def encode(self) -> None:
+        """Write the detached physics JSON into the document the exporter is about to encode."""
+        detached, self._detached = self._detached, None
+        if detached is None:
+            return
+        document = gltf_compat.document_being_encoded(self._package_root)
+        if document is None:
+            self.warn(f"{model.HOOK_FAILURE}the exporter's finished document was not found; the file has no physics")
+            return
+        late_json.attach(document, detached)
+
+    @staticmethod
+    def _physics_names(gltf: Any) -> tuple[str, ...]:
+        """The physics extensions `finish` declared."""
+        return tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
+                     if name in (gltf.extensions_used or ()))
+
     def passthrough(self, gltf: Any) -> tuple[str, ...]:
         """The physics extensions the exporter may write as they are, without its clean-up passes (Blender
         5.2+ asks through `passthrough_extension_data`): none unless all of their JSON, in every node and
@@ -238,10 +270,9 @@ class PhysicsExport:
         Extension names inside keys kept from an imported file are the exception: the exporter must meet
         them in its passes to keep them in extensionsUsed, so such an export is left to the clean-up.
         """
-        if not self.enabled or self.output.kept_extensions:
+        if not self.enabled or self.output.kept_extensions or self._detached is not None:
             return ()
-        names = tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
-                      if name in (gltf.extensions_used or ()))  # what `finish` wrote
+        names = self._physics_names(gltf)
         if not names:
             return ()
         contents = [extensions.get(name) for extensions in (node.extensions for node in gltf.nodes or ()) if extensions

@@ -77,6 +77,7 @@ class SceneWrite:
                 self._guarded(obj, self._place_joint, node, obj, derived)
         for carrier in self.carriers.values():
             self._guarded(carrier.obj, self._write, carrier)
+        self.out.keep_in_tree([carrier.node for carrier in self.carriers.values() if carrier.meshes], self.parents)
 
     def _guarded(self, obj: bpy.types.Object, function: Callable[..., _Result], *args: object) -> _Result | None:
         """Run one object's step; a failure skips that object's physics and is reported, never raised."""
@@ -117,10 +118,10 @@ class SceneWrite:
         return carrier
 
     def add_child(self, parent: Any, local: Matrix, name: str) -> Any:
+        """A new node below `parent`, added to the document once the exporter has indexed its own
+        (`Output.place_new_nodes`)."""
         child = self.out.new_node(name, local)
-        if parent.children is None:
-            parent.children = []
-        parent.children.append(child)
+        self.out.new_nodes.append((parent, child))
         self.parents[id(child)] = parent
         return child
 
