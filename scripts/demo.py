@@ -139,7 +139,9 @@ def import_fresh(path: Path, result: DemoResult) -> bpy.types.Scene:
     scene = bpy.context.scene
     objects = list(scene.objects)
     markers = addon_loader.module("io.blender.tables.markers")
-    result.generated = sorted(obj.name for obj in objects if markers.is_generated(obj))
+    result.generated = {obj.name: "constraint object" if obj.rigid_body_constraint and not obj.rigid_body
+                        else "rigid body" if obj.rigid_body else "helper object"
+                        for obj in sorted(objects, key=lambda obj: obj.name) if markers.is_generated(obj)}
     result.blender = {
         "objects": len(objects),
         "active rigid bodies": sum(obj.rigid_body is not None and obj.rigid_body.type == 'ACTIVE' for obj in objects),

@@ -30,7 +30,7 @@ class DemoResult:
     same_physics: list[str] = field(default_factory=list)  # differences between the .glb, the .gltf and the KHR .glb
     import_messages: list[str] = field(default_factory=list)
     blender: dict[str, int] = field(default_factory=dict)  # what the import built in Blender
-    generated: list[str] = field(default_factory=list)  # objects the rigid-body build made, not the file's nodes
+    generated: dict[str, str] = field(default_factory=dict)  # objects the rigid-body build made: name -> what
     recording: measure.Recording | None = None
     measurements: measure.Measurements = field(default_factory=measure.Measurements)
     engine_runs: list[demo_engine.EngineRun] = field(default_factory=list)  # the second engine, per .glb

@@ -33,9 +33,12 @@ def _imported(result: DemoResult) -> list[str]:
     lines = [f"Imported {result.exports[0].path.name} into a fresh scene: {plural(objects, 'object')}, "
              f"{', '.join(bodies)}, {', '.join(constraints) or 'no constraints'}"]
     if result.generated:
+        kinds = sorted(set(result.generated.values()))
+        what = (f"a Blender {kinds[0]} each" if len(kinds) == 1 else ", ".join(
+            plural(list(result.generated.values()).count(kind), kind) for kind in kinds))
         lines.append(f"  {plural(objects, 'object')} for {plural(nodes, 'node')}: one per node, and "
-                     f"{len(result.generated)} the rigid-body build made ({', '.join(result.generated)}): a Blender "
-                     "constraint object each, hidden in the 'OMI Rigid Bodies' collection and never exported")
+                     f"{len(result.generated)} the rigid-body build made ({', '.join(result.generated)}): {what}, "
+                     "hidden in the 'OMI Rigid Bodies' collection and never exported")
     return lines
 
 
