@@ -48,6 +48,19 @@ def test_the_toy_goes_through_export_validate_convert_import_and_the_ui(toy, tmp
     units = addon_loader.module("properties.units")
     settings = units.settings_of(obj, toy.binding)
     settings.enabled = True
+    registry = _core("dialects.registry")
+    # every export target (still values): the Godot ones name what Godot ignores, KHR what it cannot hold
+    for target in registry.targets():
+        name = target.name
+        bpy.context.scene.omi_physics.export_dialect = name
+        again = support.export(tmp_path, f"toy_{name}", check=False)
+        written = "TOY_gadget" in (again.node("Gadget").get("extensions") or {})
+        said = [text for text in again.messages if "toy gadgets" in text or "(TOY_gadget)" in text]
+        assert written == (registry.default().name in target.dialects), name
+        other = any(dialect != registry.default().name for dialect in target.dialects)
+        assert bool(said) == (other or name.upper().startswith("GODOT")), (name, again.messages)
+    bpy.context.scene.omi_physics.export_dialect = registry.default().name
+
     for frame, power in ((1, 2.0), (25, 3.0)):
         settings.power = power
         settings.keyframe_insert("power", frame=frame)
@@ -77,7 +90,7 @@ def test_the_toy_goes_through_export_validate_convert_import_and_the_ui(toy, tmp
     assert [issue.pointer for issue in reader.validate(broken)] == [f"{pointer}"]
 
     # convert: KHR names it, the Godot target names what Godot core ignores
-    registry, writer = _core("dialects.registry"), _core("write.writer")
+    writer = _core("write.writer")
     khr = next(name for name in registry.names() if name != registry.default().name)
     issues: list = []
     writer.write_document(reader.read_document(exported.gltf), exported.gltf, [khr], issues=issues)

@@ -251,3 +251,15 @@ def test_legacy_names_are_a_revision_upgrade_rewrites():
     doc = reader.read_document(gltf)
     assert core("cli.upgrade_file").legacy_revisions(doc.revisions) == ["OMI_vehicle_wheel.legacy"]
     assert core("cli.upgrade_file").legacy_revisions(reader.read_document(load("simple_car.gltf")).revisions) == []
+
+
+def test_an_object_of_all_defaults_is_written_stated():
+    """Blender's exporter drops an empty object: a vehicle body of defaults states its first default."""
+    gltf = load("minimal_vehicle_body.gltf")
+    gltf["nodes"][0]["extensions"]["OMI_vehicle_body"] = {}
+    gltf["nodes"][1]["extensions"]["OMI_spawn_point"] = {}
+    gltf["extensionsUsed"].append("OMI_spawn_point")
+    written = writer.write_document(reader.read_document(gltf), gltf)
+    assert written["nodes"][0]["extensions"]["OMI_vehicle_body"] == {"angularActivation": [0.0, 0.0, 0.0]}
+    assert written["nodes"][1]["extensions"]["OMI_spawn_point"] == {"extras": {}}
+    assert canonical.diff_physics(gltf, written) == []

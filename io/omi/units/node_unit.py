@@ -99,8 +99,19 @@ def write_units(spec: NodeUnitSpec) -> Callable[[NodePhysics, registry.Refs, Whe
             return MISSING
         where = join(at, "extensions", spec.name)
         out = spec.write_special(value, refs, where, issues) if spec.write_special is not None else {}
-        return write_object(spec.fields, value, out)
+        return write_object(spec.fields, value, out) or _stated(spec)
     return write
+
+
+def _stated(spec: NodeUnitSpec) -> dict[str, Any]:
+    """An object of all defaults, stated: the first field's default, else an empty `extras` (Blender's exporter
+    drops an empty object, and with it the extension; it keeps `extras`)."""
+    for field_spec in spec.fields:
+        if field_spec.kind in ("number", "bool") and field_spec.default is not None:
+            return {field_spec.key: field_spec.default}
+        if field_spec.kind == "vector" and field_spec.default is not None:
+            return {field_spec.key: [float(number) for number in field_spec.default]}
+    return {"extras": {}}
 
 
 def losses(name: str, what: str) -> Callable[[NodePhysics, Where], list[Issue]]:
