@@ -107,3 +107,14 @@ def test_a_ragdoll_exported_for_godot_says_its_bones_stay(clean_scene, tmp_path)
     godot = _export(tmp_path, "ragdoll_godot", 'GODOT')
     said = [message for message in godot.messages if "bones following their bodies" in message]
     assert len(said) == 1 and "'Upper'" in said[0] and "'Lower'" in said[0], godot.messages
+
+
+def test_a_uniformly_scaled_body_with_a_child_says_nothing_turned(clean_scene, tmp_path):
+    """A dynamic empty scaled (2, 2, 2) with one box child: nothing is turned inside an uneven scale."""
+    body = build.empty("Body", scale=(2.0, 2.0, 2.0))
+    build.tag_motion(body)
+    part = build.mesh_object("Part", location=(0.5, 0.0, 0.0))
+    part.parent = body
+    build.tag_shape(part, "collider", 'BOX')
+    godot = _export(tmp_path, "uniform_godot", 'GODOT')
+    assert not [message for message in godot.messages if "unevenly scaled" in message], godot.messages

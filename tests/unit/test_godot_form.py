@@ -191,3 +191,24 @@ def test_a_scaled_moving_hull_goes_to_a_child_that_carries_the_scale(godot):
             "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}} in children
     assert {"name": "Rock", "mesh": 0, "scale": [1.5, 1.5, 1.5]} in children
     assert not [issue for issue in issues if "scale" in issue.message]
+
+
+def test_float_noise_in_a_scale_is_not_uneven(godot):
+    """A ragdoll part's scale comes out of Blender's matrices as [1, 0.99999994, 1]: no turned-child warning
+    and no uneven-shape warning for what is a uniform scale within float32 noise."""
+    doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
+        {"name": "Thigh", "scale": [1.0, 0.99999994, 1.0], "children": [1],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+        {"name": "Knee", "rotation": [0.0, 0.0, 0.38268343, 0.9238795]},
+    ])
+    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
+
+
+def test_an_empty_matrix_is_no_matrix(godot):
+    """Blender's exporter gives every node `matrix=[]`: a child of a scaled body is then not turned."""
+    doc = _doc([{"type": "box", "box": {"size": [1, 1, 1]}}], [
+        {"name": "Body", "scale": [2.0, 2.0, 2.0], "children": [1],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
+        {"name": "Part", "matrix": [], "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
+    ])
+    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]

@@ -10,12 +10,22 @@ body: such a collider or trigger moves to a new child node that carries the body
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import model
 
 MOVING = ("dynamic", "kinematic")
+SCALE_TOLERANCE = 1e-5  # relative: a scale read back from Blender's float32 matrices differs by a few ulps
+
+
+def _same(a: float, b: float) -> bool:
+    return math.isclose(a, b, rel_tol=SCALE_TOLERANCE)
+
+
+def _uniform(scale: list[float]) -> bool:
+    return _same(scale[0], scale[1]) and _same(scale[1], scale[2])
 
 
 def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[str, Any], str | None]:
@@ -28,11 +38,11 @@ def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[st
         return {"type": "box", "box": details}, None
     if shape_type == "sphere":
         details["radius"] *= max(scale)
-        return {"type": "sphere", "sphere": details}, None if sx == sy == sz else "a sphere scaled unevenly"
+        return {"type": "sphere", "sphere": details}, None if _uniform(scale) else "a sphere scaled unevenly"
     if shape_type in model.ROUND_SHAPE_TYPES:
         details["radius"] *= max(sx, sz)
         details["height"] *= sy
-        return {"type": shape_type, shape_type: details}, None if sx == sz else f"a {shape_type} scaled unevenly"
+        return {"type": shape_type, shape_type: details}, None if _same(sx, sz) else f"a {shape_type} scaled unevenly"
     return dict(shape), None
 
 
@@ -71,10 +81,10 @@ def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, 
                 part["shape"] = len(shapes) - 1
                 if loss is not None:
                     losses(loss, name)
-        uneven = len(set(scale)) > 1
+        uneven = not _uniform(scale)
         for child in node.get("children") or []:
             other = nodes[child]
-            if "matrix" in other or (uneven and other.get("rotation") not in (None, [0.0, 0.0, 0.0, 1.0])):
+            if other.get("matrix") or (uneven and other.get("rotation") not in (None, [0.0, 0.0, 0.0, 1.0])):
                 losses("a child turned inside an unevenly scaled body", str(other.get("name") or f"node {child}"))
             moved = changes.setdefault(child, {})
             if other.get("translation") is not None:
