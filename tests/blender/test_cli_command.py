@@ -53,3 +53,12 @@ def test_import_through_the_registered_command(command, tmp_path, capsys):
     assert status == 0, printed.out + printed.err
     assert blend.is_file()
     assert printed.out.strip().splitlines()[-1].endswith("2 with OMI physics, 0 errors, 0 warnings")
+
+
+def test_validate_with_spawned_workers_through_the_registered_command(command, omi, tmp_path, capsys, monkeypatch):
+    """As on macOS and Windows: the workers are fresh Pythons that load the add-on's core (named
+    bl_ext.<repository>.omi_physics.io.omi here) by path."""
+    files = [str(write_gltf(tmp_path / f"{name}.gltf", _current())) for name in ("a", "b")]
+    monkeypatch.setattr(omi("io.omi.cli.batch").multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    assert command.execute(["validate", "--jobs", "2", "--no-progress", *files]) == 0
+    assert capsys.readouterr().out.strip() == "2 files, 0 errors, 0 warnings"

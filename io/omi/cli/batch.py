@@ -33,8 +33,32 @@ def run_pool(worker: Callable[[Task], Result], tasks: list[Task], jobs: int) -> 
     fork = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
     if fork:
         gc.freeze()  # the workers share the loaded schemas and modules without copying their pages
-    with multiprocessing.get_context("fork" if fork else "spawn").Pool(jobs, initializer=_worker_signals) as pool:
+        pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+    else:
+        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=exec, initargs=(_spawned_start(), {}))
+    with pool:
         yield from pool.imap(guarded, tasks, chunksize=max(1, len(tasks) // (jobs * 32)))
+
+
+def _spawned_start() -> str:
+    """What a spawned worker (macOS, Windows) runs first. It is a fresh Python, and the core's package was
+    loaded by path under a name no fresh Python can import (`omi_core` for scripts/omi_physics_cli.py,
+    Blender's `bl_ext.<repository>.<id>.io.omi` inside Blender): it is loaded the same way before any task
+    (whose function is named by that package) arrives. Only `io/omi` is needed: it imports nothing else; the
+    packages above it are empty stand-ins, which `from .. import x` needs present."""
+    package = __name__.removesuffix(".cli.batch")
+    folder = Path(__file__).resolve().parent.parent
+    parents = [package.rsplit(".", depth)[0] for depth in range(package.count("."), 0, -1)]
+    return (f"import importlib, importlib.util, sys, types\n"
+            f"for name in {parents!r}:\n"
+            f"    sys.modules.setdefault(name, types.ModuleType(name))\n"
+            f"if {package!r} not in sys.modules:\n"
+            f"    spec = importlib.util.spec_from_file_location({package!r}, {str(folder / '__init__.py')!r},\n"
+            f"                                                  submodule_search_locations=[{str(folder)!r}])\n"
+            f"    module = importlib.util.module_from_spec(spec)\n"
+            f"    sys.modules[{package!r}] = module\n"
+            f"    spec.loader.exec_module(module)\n"
+            f"importlib.import_module({package + '.cli.batch'!r})._worker_signals()\n")
 
 
 def _guarded(worker: Callable[[Task], Result], task: Task) -> Result:
