@@ -20,7 +20,7 @@ from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
 from .blender.gravity import scene_gravity
 from .import_nodes import ImportPlan
-from .omi import model
+from .omi import model, summary
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from .omi.json_types import array_index
 
@@ -126,14 +126,19 @@ class glTF2ImportUserExtension:
         """Each issue named by node: problems as warnings, counted in one popup; notes (what Blender
         cannot show, legacy forms read) as info in the Info editor, counted as no problem."""
         listed: list[tuple[str, model.Severity, str]] = []
+        said: list[tuple[str, str]] = []
         for issue in self.issues:
-            message = f"{model.LOG_PREFIX}{self._where(gltf, issue.pointer)}{issue.message}"
-            if issue.severity == "info":
-                gltf.log.info(message, popup=True)
-            else:
-                gltf.log.warning(message)
+            said.append(("info" if issue.severity == "info" else "warning",
+                         f"{self._where(gltf, issue.pointer)}{issue.message}"))
+            if issue.severity != "info":
                 listed.append((self._object_name(gltf, issue.pointer), issue.severity,
                                f"import: {self._where(gltf, issue.pointer)}{issue.message}"))
+        objects = bpy.data.objects  # one line per kind: the Validate list has every row
+        for severity, text in summary.summarise(said, is_name=lambda name: name in objects):
+            if severity == "info":
+                gltf.log.info(f"{model.LOG_PREFIX}{text}", popup=True)
+            else:
+                gltf.log.warning(f"{model.LOG_PREFIX}{text}")
         if listed:
             window_manager = bpy.context.window_manager
             assert window_manager is not None, "Blender has its window manager, also in a background run"

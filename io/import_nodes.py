@@ -238,6 +238,10 @@ class ImportPlan:
                                                              f"({type(error).__name__}: {error})", "error"))
                 continue
             written[index] = obj
+        for index, obj in written.items():  # a trigger's volume: wire, not rendered, over the scene it detects in
+            node = self.doc.nodes[index]
+            if node.trigger is not None and node.motion is None and node.collider is None and obj.type == 'MESH':
+                markers.show_as_volume(obj)
         built = {obj: self._build_input(index, objects) for index, obj in written.items()}
         # Bodies get their mesh from the build; the other stand-ins show their own shape.
         plan.refresh_shape_meshes((obj, _collider_shape(built.get(obj))) for index in self.placeholders

@@ -187,16 +187,36 @@ def _schedule() -> None:
         bpy.app.timers.register(_flush_later, first_interval=0.0)
 
 
+def _playing() -> bool:
+    """During playback every rigid body is updated each frame: nothing is being edited then."""
+    screen = bpy.context.screen
+    return screen is not None and screen.is_animation_playing
+
+
+def _edited_in_blender(updated: list[bpy.types.Object]) -> list[bpy.types.Object]:
+    """The objects whose rigid body an edit in Blender's panel may have changed: the active object, and with
+    it the selected ones (Alt+edit) once the active one did change. Any rigid-body edit updates every body
+    of the world, so asking each of them would cost a scene walk per edit."""
+    view_layer = bpy.context.view_layer
+    active = None if view_layer is None else view_layer.objects.active
+    if active is None or active.rigid_body is None or not object_physics(active).has_physics:
+        return []
+    ids = {obj.session_uid for obj in updated}
+    if active.session_uid not in ids or not built_values.changed(active):
+        return []
+    return [active, *(obj for obj in updated if obj is not active and obj.select_get())]
+
+
 @persistent
 def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> None:
     """Take values edited in Blender's Rigid Body panel into the settings now; build after the update."""
-    if _Link.building or EDITED.paused or not is_on(bl_scene):
+    if _Link.building or EDITED.paused or not is_on(bl_scene) or _playing():
         return
     try:
         updated = [update.id.original for update in depsgraph.updates
                    if isinstance(update.id, bpy.types.Object) and update.id.original is not None]
         issues: list[model.Issue] = []
-        adopt_blender_edits(bl_scene, updated, issues)
+        adopt_blender_edits(bl_scene, _edited_in_blender(updated), issues)
         _say(issues)
         # appended or linked objects: built elsewhere (or never), now in this scene
         tagged = [obj for obj in updated if object_physics(obj).has_physics]

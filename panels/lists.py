@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
 import bpy
 
+from ..io.blender.tables.markers import BONE_PART
 from ..properties import object_physics
 from ..properties.joint import OMIJointLimit
 from .draw import Icon, drive_kind, registered
@@ -42,11 +44,39 @@ class OMI_UL_joint_limits(bpy.types.UIList):
     def draw_item(self, _context: bpy.types.Context | None, layout: bpy.types.UILayout, _data: Any, item: Any,
                   _icon: int | None, _active_data: Any, _active_property: str | None, _index: int | None = 0,
                   _flt_flag: int | None = 0) -> None:
-        axes = "".join(axis for axis, used in zip("XYZ", (item.axis_x, item.axis_y, item.axis_z), strict=True)
-                       if used) or "-"
-        bounds = "fixed" if limit_is_fixed(item) else "range"
-        layout.label(text=f"{item.kind.title()} {axes} ({bounds})",
-                     icon='CON_LOCLIMIT' if item.kind == 'LINEAR' else 'CON_ROTLIMIT')
+        layout.label(text=limit_label(item), icon='CON_LOCLIMIT' if item.kind == 'LINEAR' else 'CON_ROTLIMIT')
+
+
+def _is_ragdoll_joint(limit: OMIJointLimit) -> bool:
+    joint = limit.id_data
+    if not isinstance(joint, bpy.types.Object):
+        return False
+    connected = object_physics(joint).joint.connected_object
+    return connected is not None and connected.get(BONE_PART) is not None
+
+
+def limit_label(limit: OMIJointLimit) -> str:
+    """'Swing X -30° to 30°', 'Linear XYZ fixed', 'Angular Z up to 45°': what the limit holds, its values shown
+    without opening it (a ragdoll's turning limits named as Make Ragdoll names them)."""
+    axes = "".join(axis for axis, used in zip("XYZ", (limit.axis_x, limit.axis_y, limit.axis_z), strict=True)
+                   if used) or "-"
+    name = f"{limit.kind.title()} {axes}"
+    angular = limit.kind == 'ANGULAR'
+    if angular and _is_ragdoll_joint(limit) and axes in ("X", "Y", "Z"):
+        name = "Twist" if axes == "Z" else f"Swing {axes}"
+    if limit_is_fixed(limit):
+        return f"{name} fixed"
+    suffix = "angular" if angular else "linear"
+
+    def shown(value: float) -> str:
+        return f"{math.degrees(value):.0f}°" if angular else f"{value:.2f} m"
+
+    low, high = getattr(limit, f"min_{suffix}"), getattr(limit, f"max_{suffix}")
+    if limit.use_min and limit.use_max:
+        return f"{name} {shown(low)} to {shown(high)}"
+    if limit.use_min:
+        return f"{name} from {shown(low)}"
+    return f"{name} up to {shown(high)}" if limit.use_max else f"{name} free"
 
 
 def limit_is_fixed(limit: OMIJointLimit) -> bool:

@@ -37,6 +37,7 @@ class VIEW3D_PT_omi_overlay(bpy.types.Panel):
         layout, scene = self.layout, context.scene
         assert layout is not None and scene is not None, "Blender draws a panel in its layout; poll: a scene"
         layout.active = scene_physics(scene).show_overlay
+        layout.prop(scene_physics(scene), "overlay_in_front")
         draw_legend(layout, context)
 
 

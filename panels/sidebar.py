@@ -116,7 +116,9 @@ class VIEW3D_PT_omi_scene(_Sidebar, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         settings = scene_physics(polled_scene(context))
-        layout.prop(settings, "show_overlay", icon='OVERLAY')
+        row = layout.row(align=True)
+        row.prop(settings, "show_overlay", icon='OVERLAY')
+        row.prop(settings, "overlay_in_front", text="", icon='XRAY')
         if settings.show_overlay:
             draw_legend(layout, context)
         column = layout.column(align=True)

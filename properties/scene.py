@@ -112,6 +112,11 @@ class OMISceneSettings(bpy.types.PropertyGroup):
         description="Draw collider shapes and joint frames in the 3D viewport",
         default=True,
     )
+    overlay_in_front: BoolProperty(
+        name="In Front",
+        description="Draw the physics overlay over the meshes (x-ray), so fitted shapes never hide in their mesh",
+        default=False,
+    )
     live_rigid_bodies: BoolProperty(
         name="Live Rigid Bodies",
         description=("Keep Blender's rigid bodies and constraints in step with the OMI settings as they are "

@@ -23,6 +23,7 @@ ROLE_COLORS: dict[str, tuple[float, float, float, float]] = {
     'JOINT': (1.0, 0.95, 0.3, 1.0),
     'LIMIT': (0.3, 0.95, 0.95, 1.0),
     'RAGDOLL': (1.0, 0.45, 0.65, 1.0),  # a ragdoll bone and the body it follows (or rides)
+    'GRAVITY': (0.95, 0.95, 0.95, 1.0),  # a gravity volume's arrows and its target
 }
 AXIS_COLORS = ((1.0, 0.25, 0.25, 1.0), (0.35, 1.0, 0.35, 1.0), (0.35, 0.55, 1.0, 1.0))
 

@@ -22,9 +22,9 @@ from ..io.omi import gravity_field, model
 from ..properties import object_physics
 from ..properties.convert import node_from_object, shape_offset_matrix
 from .collect import OverlayLines
-from .geometry import LineBuffer
+from .geometry import ROLE_COLORS, LineBuffer
 
-GRAVITY_COLOR = (0.25, 0.85, 1.0, 1.0)
+GRAVITY_COLOR = ROLE_COLORS['GRAVITY']  # not the limits' cyan: the legend names each colour once
 TARGET_COLOR = (1.0, 1.0, 1.0, 0.9)
 _DIRECTIONS = [Vector(d).normalized() for d in ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1),
                                                  (1, 1, 1), (1, 1, -1), (1, -1, 1), (1, -1, -1), (-1, 1, 1),

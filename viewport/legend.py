@@ -21,6 +21,8 @@ LEGEND = (
     ('TRIGGER', "Trigger"),
     ('JOINT', "Joint"),
     ('LIMIT', "Limit"),
+    ('RAGDOLL', "Ragdoll Bone"),
+    ('GRAVITY', "Gravity"),
 )
 ICON_SIZE = 16  # pixels a side; Blender scales icons with the UI
 

@@ -107,7 +107,7 @@ def draw() -> None:
     import gpu  # noqa: PLC0415 - only with a GPU
 
     gpu.state.blend_set('ALPHA')
-    gpu.state.depth_test_set('LESS_EQUAL')
+    gpu.state.depth_test_set('ALWAYS' if scene_physics(scene).overlay_in_front else 'LESS_EQUAL')
     # 4.2's stubs type viewport_get as returning None; it returns (x, y, width, height).
     _x, _y, width, height = cast(tuple[int, int, int, int], gpu.state.viewport_get())
     STATE.shader.bind()
@@ -121,8 +121,10 @@ def draw() -> None:
 
 @persistent
 def on_depsgraph_update(_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> None:
-    """Any change may move, add or retag a collider: mark dirty; drop mesh edges whose geometry changed."""
+    """Any change may move, add or retag a collider: mark dirty, and redraw the 3D viewports now (a click on a
+    sidebar button redraws only the sidebar); drop mesh edges whose geometry changed."""
     STATE.invalidate()
+    _redraw_viewports()
     if not STATE.mesh_cache.entries:  # nothing to forget (always so in background mode): skip the updates,
         return                        # which an import of thousands of objects makes long
     changed = {update.id.original.session_uid for update in depsgraph.updates
@@ -130,6 +132,15 @@ def on_depsgraph_update(_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph)
                and update.id.original is not None}
     if changed:
         STATE.mesh_cache.forget(changed)
+
+
+def _redraw_viewports() -> None:
+    window_manager = bpy.context.window_manager
+    for window in window_manager.windows if window_manager is not None else ():
+        screen = window.screen
+        for area in screen.areas if screen is not None else ():
+            if area.type == 'VIEW_3D':
+                area.tag_redraw()
 
 
 @persistent

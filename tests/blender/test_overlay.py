@@ -241,3 +241,32 @@ def test_a_failing_rebuild_is_said_once_and_not_retried_every_redraw(omi, overla
     overlay.draw()
     assert len(calls) == 1 and overlay.STATE.failure == "boom"
     assert [record for record in caplog.records if "overlay could not be drawn" in record.getMessage()]
+
+
+def test_a_tag_alone_redraws_the_overlay(omi, overlay, clean_scene):
+    """Tagging with a sidebar button (no other click) reaches the overlay: the setting's edit asks for a
+    depsgraph update, which marks the lines dirty and redraws the 3D viewports."""
+    obj = empty("Crate")
+    bpy.context.view_layer.update()
+    overlay.draw()
+    assert not overlay.STATE.dirty and overlay.STATE.lines.shapes == 0
+    obj.omi_physics.use_collider = True
+    bpy.context.view_layer.update()  # what Blender runs after the click
+    assert overlay.STATE.dirty
+    overlay.draw()
+    assert overlay.STATE.lines.shapes == 1
+
+
+def test_the_overlay_can_draw_in_front_of_the_meshes(clean_scene):
+    settings = bpy.context.scene.omi_physics
+    assert not settings.overlay_in_front  # off by default: meshes hide what is behind them, as Blender draws
+    settings.overlay_in_front = True
+
+
+def test_the_legend_names_every_colour_the_overlay_draws(omi):
+    legend, geometry = omi("viewport.legend"), omi("viewport.geometry")
+    gravity = omi("viewport.gravity_lines")
+    assert {role for role, _label in legend.LEGEND} == set(geometry.ROLE_COLORS)
+    assert geometry.ROLE_COLORS['GRAVITY'] == gravity.GRAVITY_COLOR
+    colours = list(geometry.ROLE_COLORS.values())
+    assert len(set(colours)) == len(colours)  # no two roles in one colour

@@ -75,6 +75,15 @@ def test_main_panel_polls_on_an_object_and_shows_the_part_switches(ui, tagged):
     assert panel.poll(make_context(tagged))
     shown = draw_panel(panel, make_context(tagged))
     assert shown.props() == ["use_motion", "use_collider", "use_trigger", "use_joint"]
+    assert panel.bl_order < 0  # above Blender's own physics panels (Rigid Body among them)
+
+
+def test_the_main_panel_points_to_blenders_rigid_body_made_from_the_settings(ui, tagged, omi):
+    tagged.omi_physics.use_motion = True
+    omi("operators.live_link").flush(bpy.context.scene)
+    assert tagged.rigid_body is not None
+    shown = draw_panel(ui.editor.PHYSICS_PT_omi, make_context(tagged))
+    assert "Rigid Body (below): made from these settings" in shown.labels()
 
 
 @pytest.mark.parametrize(("panel_name", "switch"), [
@@ -333,7 +342,7 @@ def test_ui_lists_draw_each_row(ui, tagged):
         drawn[name] = row
     assert drawn["OMI_UL_physics_materials"].labels() == ["Material"]  # names change through Rename only
     assert drawn["OMI_UL_system_names"].props() == ["name"]  # system names are edited in place
-    assert drawn["OMI_UL_joint_limits"].labels() == ["Angular XZ (fixed)"]
+    assert drawn["OMI_UL_joint_limits"].labels() == ["Angular XZ fixed"]
     assert drawn["OMI_UL_joint_drives"].labels() == ["Spring angular X"]
     assert drawn["OMI_UL_trigger_nodes"].props() == ["target"]
 

@@ -35,7 +35,7 @@ def _positions() -> dict[str, Vector]:
     return {bone: bpy.data.objects[bone].matrix_world.translation.copy() for bone in BONES}
 
 
-def test_make_ragdoll_fits_bodies_and_joins_them(figure, markers):
+def test_make_ragdoll_fits_bodies_and_joins_them(figure, markers, omi):
     armature, _mesh = figure
     _make(total_mass=10.0)
     parts = {bone: bpy.data.objects[bone] for bone in BONES}
@@ -62,6 +62,9 @@ def test_make_ragdoll_fits_bodies_and_joins_them(figure, markers):
         assert limits[('ANGULAR', (2,))] == pytest.approx((-math.radians(30.0), math.radians(30.0)))
         assert ('LINEAR', (0, 1, 2)) in limits
         assert len(import_support.constraints_of(joint)) == 1  # built as one Blender rigid body constraint
+        # the joint's limits list names them as Make Ragdoll does, with their values, without opening a row
+        labels = [omi("panels.lists").limit_label(limit) for limit in joint.omi_physics.joint.limits]
+        assert labels == ["Linear XYZ fixed", "Swing X -45° to 45°", "Swing Y -45° to 45°", "Twist -30° to 30°"]
 
 
 def test_made_ragdoll_falls_and_the_skin_follows(figure):

@@ -1,5 +1,6 @@
 """The export's messages into the glTF exporter's log, each starting `OMI physics: ` (a helper the export
-session owns; the scene writing and the shared JSON speak through it)."""
+session owns; the scene writing and the shared JSON speak through it). They are held until the export is
+done, then written summarised (`summary`): one line per kind of finding, however big the scene."""
 
 from __future__ import annotations
 
@@ -7,22 +8,30 @@ from collections.abc import Iterable
 
 import bpy
 
-from ...omi import model
+from ...omi import model, summary
 
 
 class Messages:
     def __init__(self, export_settings: dict) -> None:
         self.settings = export_settings
+        self.held: list[tuple[str, str]] = []
 
     def warn(self, message: str, severity: str = "warning") -> None:
+        self.held.append(("info" if severity == "info" else "warning", message))
+
+    def flush(self) -> None:
+        """Write what was said, summarised, into the exporter's log."""
+        held, self.held = self.held, []
         log = self.settings.get("log")
-        text = f"{model.LOG_PREFIX}{message}"
         if log is None:
             return
-        if severity == "info":
-            log.info(text)
-        else:
-            log.warning(text, popup=True)
+        objects = bpy.data.objects
+        for severity, message in summary.summarise(held, is_name=lambda text: text in objects):
+            text = f"{model.LOG_PREFIX}{message}"
+            if severity == "info":
+                log.info(text)
+            else:
+                log.warning(text, popup=True)
 
     def report(self, issues: Iterable[model.Issue], obj: bpy.types.Object | None = None) -> None:
         for issue in issues:

@@ -147,8 +147,10 @@ class PhysicsExport:
             self.animation.attach(animations, self.output.some_node)
 
     def finish(self, gltf: Any) -> None:
-        """Turn placeholders into indices and write the document-level arrays and extensionsUsed."""
+        """Turn placeholders into indices and write the document-level arrays and extensionsUsed; then say
+        what the export found, summarised."""
         if not self.enabled:
+            self.messages.flush()
             return
         try:
             with collector_paused():  # the KHR spelling allocates per node, as write_scene does
@@ -157,6 +159,7 @@ class PhysicsExport:
         finally:  # what only finishing needs goes before the exporter converts the whole document: a lower
             # peak, and less for the full garbage collections during that conversion to walk
             self.output.forget()
+            self.messages.flush()
 
     def _finish(self, gltf: Any) -> None:
         self._first_new_node = self.output.place_new_nodes(gltf)

@@ -59,6 +59,13 @@ def mark_shape_mesh(obj: bpy.types.Object) -> None:
     _hide_from_render(obj)
 
 
+def show_as_volume(obj: bpy.types.Object) -> None:
+    """A trigger's own mesh: drawn as wire, so the volume never hides the scene, and not rendered; unlike a
+    shape mesh it stays the node's mesh in an export."""
+    obj.display_type = 'WIRE'
+    _hide_from_render(obj)
+
+
 def _hide_from_render(obj: bpy.types.Object) -> None:
     # Ray visibility rather than hide_render: hide_render resyncs every collection on each change.
     obj.visible_camera = False

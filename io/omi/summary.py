@@ -1,0 +1,120 @@
+"""Messages an artist can read on a big scene: one line per kind of finding, its objects counted and the first
+few named, each message once, and never more than a screenful per import or export."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from .named import first_few, plural
+
+MOST_LINES = 20
+MOST_NAMED = 12  # names on one summary line
+MOST_NAMED_ALIKE = 40  # on a line of findings alike but for their words (a file's keys): each named
+FEW = 3  # a kind met this often or less keeps each message: on a small scene every object is named in full
+# "object 'Crate': ..." or the import's "node 3 'Crate' (/nodes/3/...): ...": whom the message is about
+_SUBJECT = re.compile(r"^(?:object|node \d+) '((?:[^'\\]|\\.)*)'(?: \([^)]*\))?: ")
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_POINTER = re.compile(r"^/\S*: ")  # a message about a JSON pointer starts with it
+_LONG_TAIL = 24  # characters after the last quoted word that make a kind of their own when lines run out
+
+
+@dataclass
+class _Kind:
+    severity: str
+    first: str  # the first message of this kind, whole
+    subjects: list[str] = field(default_factory=list)  # the objects the messages are about, in order
+    words: list[str] = field(default_factory=list)  # the other quoted words they say (a key, a node), once each
+    messages: list[str] = field(default_factory=list)
+
+    def named(self, by_words: bool = False) -> list[str]:
+        """What tells the messages apart: their objects, or (all about one object, or `by_words`) the words
+        that differ."""
+        objects = list(dict.fromkeys(self.subjects))
+        if len(objects) > 1 and not by_words:
+            return objects
+        common = set.intersection(*(set(_QUOTED.findall(message)) for message in self.messages))
+        return [word for word in self.words if f"'{word}'" not in common and word not in objects]
+
+    @property
+    def count(self) -> int:
+        return len(self.messages)
+
+
+def _kind_key(message: str, is_name: Callable[[str], bool] | None) -> tuple[str, str | None]:
+    """What messages of one kind share (object names and numbers left out; other quoted words, such as a
+    file's key, kept), and whom this one is about."""
+    found = _SUBJECT.match(message)
+    rest = message[found.end():] if found else message
+
+    def name_left_out(quoted: re.Match[str]) -> str:
+        text = quoted.group(0)[1:-1]
+        named = is_name is None or is_name(text) or is_name(text.split(".")[0])
+        return "'?'" if named else quoted.group(0)
+
+    return _NUMBER.sub("#", _QUOTED.sub(name_left_out, rest)), found.group(1) if found else None
+
+
+def summarise(messages: Iterable[tuple[str, str]], most: int = MOST_LINES,
+              is_name: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
+    """(severity, message) pairs -> at most `most` lines: repeats dropped, each kind once with its count.
+
+    `is_name` tells an object's name from other quoted words (without it, every quoted word is a name).
+    A kind met a few times keeps its messages as they are; a kind met more often is its first message followed
+    by how many objects it concerns and the first few of them. Beyond `most` lines, the last says how many more.
+    """
+    kinds: dict[tuple[str, str], _Kind] = {}
+    seen: set[tuple[str, str]] = set()
+    for severity, message in messages:
+        if (severity, message) in seen:
+            continue
+        seen.add((severity, message))
+        key, subject = _kind_key(message, is_name)
+        kind = kinds.setdefault((severity, key), _Kind(severity, message))
+        kind.messages.append(message)
+        _note(kind, message, subject)
+    lines = _lines(kinds.values())
+    if len(lines) > most:  # many kinds: those alike but for the words they name (a file's keys) share a line
+        lines = _lines(_coarser(kinds.values()), by_words=True)
+    if len(lines) <= most:
+        return lines
+    hidden = lines[most - 1:]
+    worst = "warning" if any(severity != "info" for severity, _text in hidden) else "info"
+    return [*lines[:most - 1], (worst, f"{len(hidden)} more kinds of finding, not shown here")]
+
+
+def _coarser(kinds: Iterable[_Kind]) -> list[_Kind]:
+    """Kinds alike once every quoted word and pointer is left out, as one kind naming the words that differ."""
+    merged: dict[tuple[str, str], _Kind] = {}
+    for kind in kinds:
+        rest = _POINTER.sub("", _SUBJECT.sub("", kind.first))
+        tail = _QUOTED.split(rest)[-1]  # what is said of the last word named: "was kept from an OMI file: ..."
+        key = (kind.severity, _NUMBER.sub("#", tail if len(tail) >= _LONG_TAIL else _QUOTED.sub("'?'", rest)))
+        found = merged.setdefault(key, _Kind(kind.severity, kind.first))
+        for message in kind.messages:
+            found.messages.append(message)
+            found_subject = _SUBJECT.match(message)
+            _note(found, message, found_subject.group(1) if found_subject else None)
+    return list(merged.values())
+
+
+def _note(kind: _Kind, message: str, subject: str | None) -> None:
+    if subject is not None:
+        kind.subjects.append(subject)
+    kind.words += [word[1:-1] for word in _QUOTED.findall(_SUBJECT.sub("", message)) if word[1:-1] not in kind.words]
+
+
+def _lines(kinds: Iterable[_Kind], *, by_words: bool = False) -> list[tuple[str, str]]:
+    lines = []
+    for kind in kinds:
+        named = kind.named(by_words) if kind.count > FEW else []
+        if kind.count <= FEW:
+            lines += [(kind.severity, message) for message in kind.messages]
+        elif named:
+            lines.append((kind.severity, f"{kind.first} [the same for {plural(kind.count, 'finding')}: "
+                                         f"{first_few(named, MOST_NAMED_ALIKE if by_words else MOST_NAMED)}]"))
+        else:
+            lines.append((kind.severity, f"{kind.first} [and {kind.count - 1} more like it]"))
+    return lines
