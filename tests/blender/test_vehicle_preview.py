@@ -19,15 +19,22 @@ CAR = SPEC / "OMI_vehicle_wheel" / "examples" / "simple_car.gltf"
 SECONDS = 2.0
 
 
-def drive(throttle: float, steering: float = 0.0) -> tuple[float, float, float, list[str]]:
+def drive(throttle: float, steering: float = 0.0, *, vehicle: bool = False) -> tuple[float, float, float, list[str]]:
     """(forward metres, height change, back wheel's turn in radians) after SECONDS; the import's messages.
-    The car is left at the last frame (`drive.sideways`: its sideways metres)."""
+    The car is left at the last frame (`drive.sideways`: its sideways metres). `vehicle`: the throttle and
+    steering keyed on the vehicle body's activation (forward, yaw) instead of on the wheels."""
     if not CAR.exists():
         pytest.skip(f"{CAR} is absent (../shared/omi-vehicles-spec)")
     imported = import_support.import_gltf(CAR)
     floor = support.mesh_object("Floor", location=(0.0, 0.0, -1.1))
     floor.data.transform(Matrix.Diagonal((200.0, 200.0, 1.0, 1.0)))
     support.add_rigid_body(floor, 'PASSIVE', 'BOX')
+    if vehicle:
+        settings = imported.obj("SimpleCar").omi_physics.units.vehicle_body
+        settings.linear_activation, settings.angular_activation = (0.0, 0.0, throttle), (0.0, steering, 0.0)
+        settings.keyframe_insert("linear_activation", frame=1)
+        settings.keyframe_insert("angular_activation", frame=1)
+        throttle = steering = 0.0
     for name in ("WheelBackLeft", "WheelBackRight"):
         settings = imported.obj(name).omi_physics.units.vehicle_wheel
         settings.target_propulsion_force_ratio = throttle
@@ -81,3 +88,15 @@ def test_the_preview_stays_out_of_the_export(tmp_path):
     wheel = exported.node("WheelBackLeft")
     assert wheel.get("translation") == pytest.approx([0.8, 0.0, -1.15], abs=1e-5)
     assert "rotation" not in wheel or wheel["rotation"] == pytest.approx([0.0, 0.0, 0.0, 1.0], abs=1e-5)
+
+
+def test_the_vehicles_activation_drives_and_steers_it_as_the_wheels_ratios_do():
+    by_wheels = drive(1.0, steering=1.0)[0], drive.sideways  # type: ignore[attr-defined]
+    by_vehicle = drive(1.0, steering=1.0, vehicle=True)[0], drive.sideways  # type: ignore[attr-defined]
+    assert by_vehicle == pytest.approx(by_wheels, abs=1e-3)
+    backwards = drive(-1.0, vehicle=True)[0]
+    print(f"vehicle activation: forward {by_vehicle[0]:.3f} m, sideways {by_vehicle[1]:+.3f} m; "
+          f"reverse {backwards:.3f} m")
+    assert backwards < -2.0
+    drivers = [driver for obj in bpy.data.objects if obj.animation_data for driver in obj.animation_data.drivers]
+    assert drivers and all(driver.driver.is_simple_expression and driver.driver.is_valid for driver in drivers)

@@ -6,16 +6,19 @@ the wheel's object, so the export never sees them and a clear removes them):
 - a hub: a rigid body that collides with nothing, held to the vehicle by a spring constraint: free along the
   vehicle's up axis within the suspension travel, with the wheel's suspension stiffness and damping (the
   suspension), and turned about that axis by its steering angle, a limited hinge whose both limits follow
-  the steering (`target_steering_ratio` x `max_steering_angle`, kept in step by drivers);
+  the steering ((`target_steering_ratio` + the vehicle's yaw `angular_activation`) x `max_steering_angle`,
+  kept in step by drivers);
 - the wheel: a sphere of the wheel's radius on the hub, turning about the vehicle's X axis (a hinge), with
-  a motor whose force limit follows the throttle (`target_propulsion_force_ratio` x `max_propulsion_force`,
-  by a driver) towards the speed the vehicle's `max_speed` allows (else `FREE_SPEED`), forward being the
-  vehicle's -Y in Blender (glTF +Z);
+  a motor whose force limit follows the throttle ((`target_propulsion_force_ratio` + the vehicle's forward
+  `linear_activation`) x `max_propulsion_force`, by drivers) towards the speed the vehicle's `max_speed`
+  allows (else `FREE_SPEED`), forwards or backwards with the throttle's sign, forward being the vehicle's
+  -Y in Blender (glTF +Z);
 - the wheel's object (its mesh below it) follows the rolling wheel (the build's FOLLOW constraint, which
   an export mutes, so the file keeps the wheel where the artist put it), so the wheels turn.
-Keying a wheel's throttle or steering keys the preview. Not previewed: braking, the change rates (steering and
-throttle act at once), the rebound damping (the spring damps alike both ways: compression's), the wheel's
-width and physics material; a preview is built at import and not remade when the wheel's settings change.
+Keying a wheel's throttle or steering, or the vehicle's activation, keys the preview. Not previewed: braking,
+the change rates (steering and throttle act at once), the rebound damping (the spring damps alike both ways:
+compression's), a rear wheel steering the other way, the wheel's width and physics material; a preview is
+built at import and not remade when the wheel's settings change.
 Thrusters, hover thrusters and seats are drawn by the overlay, not simulated: the import says so once.
 """
 
@@ -37,6 +40,7 @@ from .rigid_body_world import ensure_world, generated_collection
 
 PREVIEW = "vehicle preview"  # GENERATED value of what this module makes
 FREE_SPEED = 60.0  # rad/s the motor aims for when the vehicle sets no max speed (~75 km/h on a 0.35 m wheel)
+_PATH, _BODY_PATH = "omi_physics.units.vehicle_wheel", "omi_physics.units.vehicle_body"
 WHEEL_SHARE = 0.02  # a wheel's (and a hub's) share of the vehicle's mass: the spec gives wheels none
 
 
@@ -99,20 +103,27 @@ def _wheel(bl_scene: bpy.types.Scene, body: bpy.types.Object, wheel_obj: bpy.typ
     spring.use_spring_z = True
     spring.spring_stiffness_z = wheel.suspension_stiffness
     spring.spring_damping_z = wheel.suspension_damping_compression
+    # The wheel's own ratios plus the vehicle's activation (the spec's common case: yaw steers, forward drives)
+    steering = {"wheel": (wheel_obj, f"{_PATH}.target_steering_ratio"),
+                "vehicle": (body, f"{_BODY_PATH}.angular_activation[1]")}
     steer = bullet_sign('GENERIC_SPRING', True) * wheel.max_steering_angle
+    now = wheel.target_steering_ratio + vehicle.angular_activation[1]
     for end in ("lower", "upper"):
-        _drive(spring, f"limit_ang_z_{end}", wheel_obj, "target_steering_ratio", steer)
+        _drive(spring, f"limit_ang_z_{end}", steering, f"(wheel + vehicle) * {steer!r}", now * steer)
     # The axle: Blender's hinge turns about its Z, the motor drives about its X; both along the vehicle's X.
     axle = frame @ Euler((0.0, math.pi / 2, 0.0)).to_quaternion()
     along_x = Matrix.LocRotScale(at, axle, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
     _constraint(bl_scene, wheel_obj, "axle", along_x, kind='HINGE', bodies=(hub, rolling))
     motor = _constraint(bl_scene, wheel_obj, "motor", upright, kind='MOTOR', bodies=(hub, rolling))
     motor.use_motor_ang = True
-    speed = vehicle.max_speed / wheel.radius if vehicle.max_speed > 0.0 else FREE_SPEED
-    motor.motor_ang_target_velocity = bullet_sign('MOTOR', True) * speed
-    # Bullet multiplies the motor's "impulse" by the step: it is the torque limit
-    _drive(motor, "motor_ang_max_impulse", wheel_obj, "target_propulsion_force_ratio",
-           wheel.max_propulsion_force * wheel.radius)
+    speed = bullet_sign('MOTOR', True) * (vehicle.max_speed / wheel.radius if vehicle.max_speed > 0.0 else FREE_SPEED)
+    throttle = {"wheel": (wheel_obj, f"{_PATH}.target_propulsion_force_ratio"),
+                "vehicle": (body, f"{_BODY_PATH}.linear_activation[2]")}
+    now = wheel.target_propulsion_force_ratio + vehicle.linear_activation[2]
+    _drive(motor, "motor_ang_target_velocity", throttle, f"{speed!r} if wheel + vehicle >= 0 else {-speed!r}",
+           speed if now >= 0 else -speed)
+    torque = wheel.max_propulsion_force * wheel.radius  # Bullet multiplies the motor's "impulse" by the step
+    _drive(motor, "motor_ang_max_impulse", throttle, f"abs(wheel + vehicle) * {torque!r}", abs(now) * torque)
     # No collision between the wheel and its own vehicle (a constraint with no limit only says that).
     _constraint(bl_scene, wheel_obj, "no contact", upright, kind='GENERIC', bodies=(body, rolling))
     follow = cast(bpy.types.CopyTransformsConstraint, wheel_obj.constraints.new('COPY_TRANSFORMS'))
@@ -166,15 +177,16 @@ def _constraint(bl_scene: bpy.types.Scene, owner: bpy.types.Object, role: str, p
     return constraint
 
 
-def _drive(constraint: Any, path: str, owner: bpy.types.Object, setting: str, factor: float) -> None:
-    """`constraint.path` = the wheel setting x `factor`, kept in step by a driver (a simple expression, which
-    Blender evaluates without running Python)."""
-    setattr(constraint, path, getattr(_units(owner).vehicle_wheel, setting) * factor)
-    empty = constraint.id_data
-    driver = empty.driver_add(f"rigid_body_constraint.{path}").driver
+def _drive(constraint: Any, path: str, sources: dict[str, tuple[bpy.types.Object, str]], expression: str,
+           value: float) -> None:
+    """`constraint.path` kept in step with the settings `sources` (variable -> (object, data path)) by a driver
+    of `expression`, a simple expression, which Blender evaluates without running Python; `value`: now."""
+    setattr(constraint, path, value)
+    driver = constraint.id_data.driver_add(f"rigid_body_constraint.{path}").driver
     driver.type = 'SCRIPTED'
-    variable = driver.variables.new()
-    variable.name = "value"
-    variable.targets[0].id = owner
-    variable.targets[0].data_path = f"omi_physics.units.vehicle_wheel.{setting}"
-    driver.expression = f"value * {factor!r}"
+    for name, (owner, data_path) in sources.items():
+        variable = driver.variables.new()
+        variable.name = name
+        variable.targets[0].id = owner
+        variable.targets[0].data_path = data_path
+    driver.expression = expression
