@@ -67,6 +67,7 @@ def test_a_car_is_a_piloted_vehicle_with_wheels_and_seats(godot, omi_godot_proje
                       "WheelFrontLeft": (0.0, 0.5), "WheelFrontRight": (0.0, 0.5)}
     said = [message for message in car.messages if "before the 2026 rename" in message]
     assert len(said) == 1 and "maxPropulsionForce -> maxForce" in said[0], car.messages
+    assert not [message for message in car.messages if "ignores" in message and "omi-godot reads" in message]
 
 
 def test_the_exported_car_drives_forward_as_omi_godots_form_of_the_file(godot, omi_godot_project, tmp_path):

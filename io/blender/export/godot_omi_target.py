@@ -16,7 +16,7 @@ from . import godot_target
 def apply(gltf: Any, new_node: Callable[[str], Any]) -> list[Issue]:
     """Put the finished document into the `godot_omi` form; `new_node(name)` makes an exporter node at the
     origin of its parent."""
-    issues = godot_target.apply(gltf, new_node, joints_read=True)
+    issues = godot_target.apply(gltf, new_node, omi_godot=True)
     form = godot_omi.joint_form(godot_target.view(gltf))
     for index, rotation in form.rotations.items():
         gltf.nodes[index].rotation = rotation

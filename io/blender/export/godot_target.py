@@ -36,10 +36,11 @@ def _index(sampler: Any, samplers: Any) -> int | None:
     return next((position for position, known in enumerate(samplers or []) if known is sampler), None)
 
 
-def apply(gltf: Any, new_node: Callable[[str], Any], *, joints_read: bool = False) -> list[Issue]:
+def apply(gltf: Any, new_node: Callable[[str], Any], *, omi_godot: bool = False) -> list[Issue]:
     """Put the finished document into the `godot` form; `new_node(name)` makes an exporter node at the
-    origin of its parent; `joints_read`: the reader builds joints (not said to be ignored)."""
-    form = godot.godot_form(view(gltf), joints_read=joints_read)
+    origin of its parent; `omi_godot`: the reader has omi-godot (joints and the extension units are not
+    said to be ignored)."""
+    form = godot.godot_form(view(gltf), omi_godot=omi_godot)
     for index, changes in form.node_changes.items():
         for key, value in changes.items():
             setattr(gltf.nodes[index], key, value)

@@ -116,9 +116,9 @@ class _Kinds:
                 for kind, names in self.found.items()]
 
 
-def godot_form(document: dict[str, Any], *, joints_read: bool = False) -> GodotForm:
+def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotForm:
     """Rewrite the document's shapes in place into Godot's form; say what moves and what Godot ignores
-    (`joints_read`: not the joints, for a target whose reader builds them).
+    (`omi_godot`: the reader has omi-godot, which builds the joints and the extension units).
 
     `document` is glTF JSON (nodes as dicts); the caller moves the meshes of `mesh_moves` (see
     `move_meshes` for JSON)."""
@@ -140,12 +140,12 @@ def godot_form(document: dict[str, Any], *, joints_read: bool = False) -> GodotF
                       "a BoneAttachment3D: it simulates, its bone and the skinned mesh stay)", name)
         if _godot_replaces(node) and node.get("mesh") is not None:
             form.mesh_moves.append(index)
-        if model.JOINT_EXTENSION in (node.get("extensions") or {}) and not joints_read:
+        if model.JOINT_EXTENSION in (node.get("extensions") or {}) and not omi_godot:
             kinds.add("joints (they need the OMI add-on for Godot)", name)
         if model.GRAVITY_EXTENSION in (node.get("extensions") or {}):
             kinds.add("gravity volumes", name)
         for unit in registry.extension_units():  # what Godot core ignores of each extension unit
-            if unit.engine_loss and unit.name in (node.get("extensions") or {}):
+            if unit.engine_loss and not omi_godot and unit.name in (node.get("extensions") or {}):
                 kinds.add(unit.engine_loss, name)
         motion: Mapping[str, Any] = body["motion"] if isinstance(body.get("motion"), Mapping) else {}
         if motion.get("gravityFactor", model.DEFAULT_GRAVITY_FACTOR) != model.DEFAULT_GRAVITY_FACTOR:
@@ -298,9 +298,9 @@ def part_child_name(name: object, part_name: str) -> str:
     return f"{name or 'node'} {part_name}"
 
 
-def to_godot(document: dict[str, Any], *, joints_read: bool = False) -> list[Issue]:
+def to_godot(document: dict[str, Any], *, omi_godot: bool = False) -> list[Issue]:
     """A parsed OMI file into the `godot` target's form, in place; what Godot ignores."""
-    form = godot_form(document, joints_read=joints_read)
+    form = godot_form(document, omi_godot=omi_godot)
     move_meshes(document, form)
     return form.issues
 

@@ -335,7 +335,7 @@ def _legacy_pointer(pointer: str, renames: Renames) -> str:
 def to_godot_omi(document: dict[str, Any], renames: Renames = ()) -> list[Issue]:
     """A parsed OMI file into the `godot_omi` target's form, in place; what Godot ignores and what changed.
     `renames`: the vehicle keys omi-godot reads by their legacy names."""
-    issues = godot.to_godot(document, joints_read=True)
+    issues = godot.to_godot(document, omi_godot=True)
     form = joint_form(document)
     apply_frames(document, form)
     return [*issues, *form.issues, *legacy_names(document, renames)]
