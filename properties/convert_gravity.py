@@ -15,6 +15,7 @@ import bpy
 
 from ..io.blender.tables import axes
 from ..io.omi import model
+from ..io.omi.checks.value_losses import INT32_LIMIT
 from .convert_common import kept
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
@@ -53,7 +54,8 @@ def gravity_values(volume: model.GravityVolume, obj: bpy.types.Object, shape_val
     written by `apply_points`)."""
     values: dict = {"gravity_type": GRAVITY_TYPE_FROM_OMI.get(volume.type, 'DIRECTIONAL'), "strength": volume.gravity,
                     "direction": axes.vec_to_blender(volume.direction), "unit_distance": volume.unit_distance,
-                    "radius": volume.radius, "priority": volume.priority, "replace": volume.replace,
+                    "radius": volume.radius, "priority": max(-INT32_LIMIT, min(INT32_LIMIT - 1, volume.priority)),
+                    "replace": volume.replace,
                     "stop": volume.stop, "unknown_json": volume.unknown.text,
                     "type_unknown_json": volume.type_unknown.text}
     if volume.shape is not None:

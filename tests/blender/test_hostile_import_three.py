@@ -97,3 +97,18 @@ def test_a_skin_joint_that_is_no_node_is_named_and_nothing_fails(tmp_path, clean
     assert imported.result == {'FINISHED'} and imported.failures == []
     said = [text for text in imported.warnings if "/skins/0/joints/1" in text]
     assert len(said) == 1 and "joint 99 is not a node index" in said[0], imported.warnings
+
+
+def test_a_priority_beyond_32_bits_keeps_the_volume_and_says_so(tmp_path, clean_scene, omi_addon):
+    from cli_support import REPO_ROOT
+    from hostile.round_three import gravity_volume
+
+    good = json.loads((REPO_ROOT / "tests" / "data" / "cli" / "current_scene.gltf").read_text(encoding="utf-8"))
+    path = tmp_path / "priority.gltf"
+    path.write_text(json.dumps(gravity_volume(good, 2 ** 31, strength=1e308)), encoding="utf-8")
+    imported = import_support.import_gltf(path)
+    assert not [text for text in imported.warnings if "settings not written" in text], imported.warnings
+    assert [text for text in imported.warnings if "priority 2147483648 is beyond a 32-bit integer" in text]
+    assert [text for text in imported.warnings if "gravity 1e+308 is beyond float32" in text]
+    volume = imported.obj("Zone").omi_physics.gravity
+    assert volume.priority == 2 ** 31 - 1 and volume.strength > 3e38

@@ -95,7 +95,27 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
         ["convert", "in.gltf", "--to", "KHR", "--force", "--out", "out.gltf"], 1,
         ("error /animations/0/channels/0/target/extensions/KHR_animation_pointer/pointer: 2 animation channel(s) "
          "point into OMI_physics_gravity, which the KHR output does not have",)), json.dumps(gravity))
+    for name, priority, kept in (("1e20", 1e20, "2147483647"), ("2_31", 2 ** 31, "2147483647"),
+                                 ("10_30", 10 ** 30, "2147483647"), ("minus_2_63", -2 ** 63, "-2147483648")):
+        said = (f"warning /nodes/6/extensions/OMI_physics_gravity/priority: priority {int(priority)} is beyond a "
+                f"32-bit integer, which Blender stores: it becomes {kept}")
+        case(f"gravity_priority_{name}_validate", CliCase(["validate", "in.gltf"], 0, (said,)),
+             json.dumps(gravity_volume(good, priority)))
+    case("gravity_beyond_float32_validate", CliCase(["validate", "in.gltf"], 0, (
+        "warning /extensions/OMI_physics_gravity/gravity: gravity 1e+39 is beyond float32",
+        "warning /nodes/6/extensions/OMI_physics_gravity/gravity: gravity 1e+308 is beyond float32")),
+         json.dumps(gravity_volume(good, 0, 1e308, 1e39)))
     return cases
+
+
+def gravity_volume(good: dict[str, Any], priority: float, strength: float = 9.8, world: float = 9.8) -> dict:
+    """The good document with world gravity and a directional volume on its trigger node 6 'Zone'."""
+    document = json.loads(json.dumps(good))
+    document["extensionsUsed"].append("OMI_physics_gravity")
+    document.setdefault("extensions", {})["OMI_physics_gravity"] = {"gravity": world, "direction": [0, -1, 0]}
+    document["nodes"][6]["extensions"]["OMI_physics_gravity"] = {
+        "type": "directional", "gravity": strength, "priority": priority, "directional": {"direction": [0, -1, 0]}}
+    return document
 
 
 def _pointers(path: Path) -> list[str]:

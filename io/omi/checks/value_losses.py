@@ -17,14 +17,16 @@ import struct
 from collections.abc import Iterator
 from typing import Any
 
+from ..dialects import gravity
 from ..dialects.base import Dialect
 from ..dialects.fields import Field, json_value
 from ..dialects.omi import OMI
 from ..json_types import MISSING, Where, describe, join, pointer_text
-from ..model import Issue, NodePhysics, PhysicsDocument, Shape
+from ..model import GRAVITY_EXTENSION, Issue, NodePhysics, PhysicsDocument, Shape
 from . import rulebook
 
 FLOAT32_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
+INT32_LIMIT = 2 ** 31  # Blender's IntProperty holds -2**31 .. 2**31 - 1
 FLOAT32_MIN_NORMAL = 2.0 ** -126  # from here to FLOAT32_MAX a float32 holds every number (rounded), never 0
 
 
@@ -129,25 +131,48 @@ def _same(value: Any, default: Any) -> bool:
 def beyond_float32(node: NodePhysics, dialect: Dialect = OMI, at: Where = "") -> list[Issue]:
     """Each finite number of the node that Blender's float32 settings cannot hold (too big, or so small
     that it becomes 0)."""
+    return [found for fields, item, where in _parts(node, dialect, at) for found in _item_beyond(fields, item, where)]
+
+
+def _item_beyond(fields: tuple[Field, ...], item: Any, where: Where) -> list[Issue]:
     issues = []
-    for fields, item, where in _parts(node, dialect, at):
-        for spec in fields:
-            if spec.kind not in ("number", "vector", "infinity"):
+    for spec in fields:
+        if spec.kind not in ("number", "vector", "infinity"):
+            continue
+        value = getattr(item, spec.attr, None)
+        numbers = value if isinstance(value, tuple | list) else (value,)
+        for number in numbers:
+            if type(number) is float and (FLOAT32_MIN_NORMAL <= abs(number) <= FLOAT32_MAX or number == 0.0):
+                continue  # the common case, without packing
+            if not isinstance(number, int | float) or isinstance(number, bool) or not math.isfinite(number):
                 continue
-            value = getattr(item, spec.attr, None)
-            numbers = value if isinstance(value, tuple | list) else (value,)
-            for number in numbers:
-                if type(number) is float and (FLOAT32_MIN_NORMAL <= abs(number) <= FLOAT32_MAX or number == 0.0):
-                    continue  # the common case, without packing
-                if not isinstance(number, int | float) or isinstance(number, bool) or not math.isfinite(number):
-                    continue
-                stored = _as_float32(number)
-                if stored is not None and (stored == 0.0) == (number == 0.0):
-                    continue
-                becomes = f"{math.copysign(FLOAT32_MAX, number):.7g} or infinity" if stored is None else "0"
-                issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {_shown(value)} is beyond "
-                                    f"float32, which Blender stores: it becomes {becomes}", "warning"))
-                break
+            stored = _as_float32(number)
+            if stored is not None and (stored == 0.0) == (number == 0.0):
+                continue
+            becomes = f"{math.copysign(FLOAT32_MAX, number):.7g} or infinity" if stored is None else "0"
+            issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {_shown(value)} is beyond "
+                                f"float32, which Blender stores: it becomes {becomes}", "warning"))
+            break
+    return issues
+
+
+def gravity_losses(doc: PhysicsDocument) -> list[Issue]:
+    """What Blender's gravity settings cannot hold: the world gravity's and the volumes' numbers beyond
+    float32, and volume priorities beyond a 32-bit integer (the nearest one is kept)."""
+    issues = []
+    if doc.gravity is not None:
+        issues += _item_beyond(gravity.WORLD_FIELDS, doc.gravity, ("extensions", GRAVITY_EXTENSION))
+    for index, node in sorted(doc.nodes.items()):
+        volume = node.gravity
+        if volume is None or not isinstance(index, int):
+            continue
+        at: Where = ("nodes", index, "extensions", GRAVITY_EXTENSION)
+        issues += _item_beyond(gravity.VOLUME_FIELDS, volume, at)
+        issues += _item_beyond(gravity.TYPE_FIELDS.get(volume.type, ()), volume, join(at, volume.type))
+        if not -INT32_LIMIT <= volume.priority < INT32_LIMIT:
+            kept = -INT32_LIMIT if volume.priority < 0 else INT32_LIMIT - 1
+            issues.append(Issue(pointer_text(join(at, "priority")), f"priority {volume.priority} is beyond a 32-bit "
+                                f"integer, which Blender stores: it becomes {kept}", "warning"))
     return issues
 
 
@@ -174,7 +199,7 @@ def document_losses(doc: PhysicsDocument) -> list[Issue]:
             issues += found
         else:
             lossless.add(id(node))
-    return issues
+    return issues + gravity_losses(doc)
 
 
 def document_beyond_float32(doc: PhysicsDocument) -> list[Issue]:
