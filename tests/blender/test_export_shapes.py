@@ -213,10 +213,31 @@ def test_mesh_shapes_follow_rotation_offset_and_uneven_scale_exactly(clean_scene
 
 def test_shape_mesh_reuses_the_rendered_mesh_when_it_is_one_triangle_primitive(clean_scene, tmp_path):
     plain = mesh_object("Plain", "cube")
+    for polygon in plain.data.polygons:
+        polygon.use_smooth = True  # rendered with the mesh's own 8 vertices
     tag_shape(plain, "collider", 'TRIMESH')
     result = export(tmp_path)
     shape = result.shape(result.body("Plain")["collider"]["shape"])
     assert shape["trimesh"]["mesh"] == result.node("Plain")["mesh"]
+
+
+def test_a_hull_split_for_rendering_gets_its_welded_points(clean_scene, tmp_path):
+    """A flat-shaded cube renders with 24 vertices (each face its own normals); a hull of it written with the
+    render mesh would have three times the points of its 8, past what engines cap hulls at sooner: the shape
+    gets a collision-only mesh of the mesh's own 8 points (a triangle mesh keeps sharing the render mesh)."""
+    shape_type = 'CONVEX'
+    flat = mesh_object("Flat", "cube")
+    tag_shape(flat, "collider", shape_type)
+    result = export(tmp_path)
+    node = result.node("Flat")
+    render = result.gltf["meshes"][node["mesh"]]["primitives"][0]
+    assert len(result.accessor(render["attributes"]["POSITION"])) == 24
+    shape = result.shape(result.body("Flat")["collider"]["shape"])
+    mesh_index = shape[shape_type.lower()]["mesh"]
+    assert mesh_index != node["mesh"]
+    points = result.accessor(result.gltf["meshes"][mesh_index]["primitives"][0]["attributes"]["POSITION"])
+    assert len(points) == len(flat.data.vertices) == 8
+    assert not any(other.get("mesh") == mesh_index for other in result.nodes)  # collision-only: not rendered
 
 
 def test_multi_material_mesh_gets_a_single_primitive_collision_mesh(clean_scene, tmp_path):

@@ -5,9 +5,10 @@ shape's frame (the object, moved by the shape offset); the source object's trans
 That is how the viewport overlay draws it, so the file holds what the artist sees.
 
 A shape uses the rendered mesh of its own node when that mesh already is what the shape needs (one
-triangle primitive, modifiers applied, nothing that moves the vertices at load time). Otherwise a
-collision-only mesh is built from the object's evaluated mesh (or its base mesh, for a Blender rigid
-body set to "Base"). A collision-only mesh is referenced by the shape only, never by a node, so it is not
+triangle primitive, modifiers applied, nothing that moves the vertices at load time; for a convex hull, no
+vertex split for rendering: a flat-shaded tetrahedron renders with 12, and engines cap a hull's points).
+Otherwise a collision-only mesh is built from the object's evaluated mesh (or its base mesh, for a Blender
+rigid body set to "Base"). A collision-only mesh is referenced by the shape only, never by a node, so it is not
 rendered. Equal requests share one mesh.
 """
 
@@ -40,8 +41,10 @@ class MeshRequest:
     evaluated: bool = True  # modifiers applied; False: the base mesh (a Blender rigid body's "Base" source)
 
 
-def render_mesh_is_shape_mesh(gltf_node: Any, source: bpy.types.Object, export_settings: dict) -> bool:
-    """True when the mesh the exporter wrote on this object's own node can serve as its shape mesh."""
+def render_mesh_is_shape_mesh(gltf_node: Any, source: bpy.types.Object, export_settings: dict, *,
+                              hull: bool = False) -> bool:
+    """True when the mesh the exporter wrote on this object's own node can serve as its shape mesh (for a
+    `hull`, only with no more points than the mesh has)."""
     mesh = getattr(gltf_node, "mesh", None)
     if mesh is None or getattr(gltf_node, "skin", None) is not None:
         return False
@@ -56,6 +59,10 @@ def render_mesh_is_shape_mesh(gltf_node: Any, source: bpy.types.Object, export_s
     if getattr(data, "shape_keys", None) is not None:
         return False  # the file holds the basis; the evaluated shape may differ
     has_modifiers = any(modifier.show_viewport for modifier in source.modifiers)
+    if hull and not has_modifiers and isinstance(data, bpy.types.Mesh):
+        count = getattr(primitives[0].attributes["POSITION"], "count", None)
+        if isinstance(count, int) and count > len(data.vertices):
+            return False  # split per face or seam for rendering: the shape gets its welded points only
     return not has_modifiers or bool(export_settings.get("gltf_apply"))
 
 

@@ -182,17 +182,19 @@ class SceneWrite:
                              f"{placement.why_new_node(shape)}", "info")
         written = placement.shape
         if written.type in model.MESH_SHAPE_TYPES:
-            written = dataclasses.replace(written, mesh=self._shape_mesh(written.mesh, obj, node, target))
+            written = dataclasses.replace(written, mesh=self._shape_mesh(written.mesh, obj, node, target,
+                                                                         hull=written.type == "convex"))
         return target, written
 
-    def _shape_mesh(self, ref: model.MeshRef, obj: bpy.types.Object, node: Any, target: Any) -> Any:
+    def _shape_mesh(self, ref: model.MeshRef, obj: bpy.types.Object, node: Any, target: Any, *,
+                    hull: bool = False) -> Any:
         """A mesh slot for a convex/trimesh shape of `obj` (whose node is `node`) carried by `target`."""
         source, evaluated = (ref.object, ref.evaluated) if isinstance(ref, from_bodies.RigidBodyMesh) else (ref, True)
         if not isinstance(source, bpy.types.Object):
             return NO_MESH
         unmodified = evaluated or not any(modifier.show_viewport for modifier in source.modifiers)
         if target is node and source == obj and unmodified \
-                and gltf_meshes.render_mesh_is_shape_mesh(node, source, self.options.settings):
+                and gltf_meshes.render_mesh_is_shape_mesh(node, source, self.options.settings, hull=hull):
             return self.out.mesh_slot(node.mesh)
         meshes = self.out.shape_meshes()
         mesh = meshes.mesh_for(gltf_meshes.MeshRequest(source, evaluated), self.depsgraph)
