@@ -8,6 +8,7 @@ from . import (
     body,
     copy,
     decompose,
+    export_check,
     fit,
     gravity,
     joint,
@@ -27,7 +28,8 @@ from . import (
 )
 
 _CLASSES: tuple[type, ...] = (
-    *adopt_peers.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *fit.CLASSES,
+    *adopt_peers.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *export_check.CLASSES,
+    *fit.CLASSES,
     *gravity.CLASSES, *joint.CLASSES,
     *joint_pivot.CLASSES, *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES,
     *validate.CLASSES, *vehicle_body.CLASSES, *vehicle_wheel.CLASSES, *vehicle_thruster.CLASSES, *seat.CLASSES,

@@ -155,7 +155,10 @@ class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
     def draw(self, context: bpy.types.Context) -> None:
         layout = self.layout
         state = authoring_state(context)
-        layout.operator("omi.validate_scene", icon='CHECKMARK')
+        row = layout.row(align=True)
+        row.operator("omi.validate_scene", icon='CHECKMARK')
+        row.operator("omi.check_export", text="Check Export", icon='EXPORT')
+        layout.prop(scene_physics(polled_scene(context)), "export_dialect", text="Target")
         if not state.checked:
             return
         if not len(state.problems):

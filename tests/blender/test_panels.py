@@ -284,7 +284,7 @@ def test_validate_panel_lists_problems_after_a_check(ui, tagged):
     state = bpy.context.window_manager.omi_authoring
     state.checked = False
     shown = draw_panel(panel, make_context(tagged))
-    assert shown.operators() == ["omi.validate_scene"]
+    assert shown.operators() == ["omi.validate_scene", "omi.check_export"]
     tagged.omi_physics.use_motion = True  # a dynamic body without a collider
     bpy.ops.omi.validate_scene()
     shown = draw_panel(panel, make_context(tagged))

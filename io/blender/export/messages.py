@@ -10,6 +10,9 @@ import bpy
 
 from ...omi import model, summary
 
+# What the last export said, summarised (this session's): Check Export lists it before a file is kept.
+LAST_SAID: list[tuple[str, str]] = []
+
 
 class Messages:
     def __init__(self, export_settings: dict) -> None:
@@ -22,11 +25,12 @@ class Messages:
     def flush(self) -> None:
         """Write what was said, summarised, into the exporter's log."""
         held, self.held = self.held, []
+        objects = bpy.data.objects
+        LAST_SAID[:] = summary.summarise(held, is_name=lambda text: text in objects)
         log = self.settings.get("log")
         if log is None:
             return
-        objects = bpy.data.objects
-        for severity, message in summary.summarise(held, is_name=lambda text: text in objects):
+        for severity, message in LAST_SAID:
             text = f"{model.LOG_PREFIX}{message}"
             if severity == "info":
                 log.info(text)
