@@ -232,6 +232,25 @@ def _sized_shape(kind: str, half_x: float, half_y: float, half_z: float,
     return None
 
 
+_COLLIDERS: dict[tuple[int, int], tuple[model.Shape, model.PhysicsMaterial, model.Collider]] = {}
+
+
+def _collider(shape: model.Shape, material: model.PhysicsMaterial,
+              collision_filter: model.CollisionFilter | None) -> model.Collider:
+    """The collider of a shape and a material, one object per remembered pair (shapes and materials are
+    remembered per value above): the export writes a value it has met before without hashing it again."""
+    if collision_filter is not None:
+        return model.Collider(shape=shape, physics_material=material, collision_filter=collision_filter)
+    found = _COLLIDERS.get((id(shape), id(material)))
+    if found is not None and found[0] is shape and found[1] is material:
+        return found[2]
+    if len(_COLLIDERS) > 4096:
+        _COLLIDERS.clear()
+    collider = model.Collider(shape=shape, physics_material=material)
+    _COLLIDERS[id(shape), id(material)] = (shape, material, collider)
+    return collider
+
+
 def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, issues: list[model.Issue] | None,
                        *, with_filter: bool, bounds: Bounds | None = None) -> model.NodePhysics | None:
     """The OMI body of an object from its Blender rigid body; None when it has none.
@@ -257,11 +276,7 @@ def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, is
     else:
         shape = _shape(obj, rigid_body, bounds if bounds is not None else Bounds(depsgraph), issues)
         if shape is not None:
-            collider = model.Collider(
-                shape=shape,
-                physics_material=_material(owner_body),
-                collision_filter=_collision_filter(owner_body) if with_filter else None,
-            )
+            collider = _collider(shape, _material(owner_body), _collision_filter(owner_body) if with_filter else None)
     if motion is None and collider is None:
         return None
     return model.NodePhysics(motion=motion, collider=collider)

@@ -27,6 +27,7 @@ class Output:
 
     def __init__(self, dialects: tuple[str, ...]) -> None:
         self.dialects = dialects
+        self._respelled = any(name != registry.default().name for name in dialects)  # a further dialect is written
         # Objects whose physics goes on another object's node (a ragdoll part on its bone's node, io/blender/bones):
         # that node's frame, which the object's shapes and joint frames are placed against.
         self.node_worlds: dict[bpy.types.Object, Matrix] = {}
@@ -141,7 +142,7 @@ class Output:
 
     def written(self, node: Any, part: model.NodePhysics) -> None:
         """Remember a node's physics as written in the home dialect, for the target's other spellings in `finish`."""
-        if any(name != registry.default().name for name in self.dialects):
+        if self._respelled:
             self.written_nodes.append((node, part))
 
     def note_kept(self, part: model.NodePhysics) -> None:

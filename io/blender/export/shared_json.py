@@ -36,10 +36,17 @@ class RememberedJson:
         self._parts: dict[tuple[str, Any], dict[str, Any] | None] = {}
         self._by_mass: dict[tuple[Any, ...], dict[str, Any]] = {}
         self._joints: dict[tuple[Any, ...], dict[str, Any]] = {}
+        # id(value) -> (value, key, its JSON): a value seen before, found without hashing it again
+        self._by_identity: dict[int, tuple[Any, str, dict[str, Any] | None]] = {}
 
     def part(self, key: str, value: model.Motion | model.Collider, obj: bpy.types.Object) -> dict[str, Any] | None:
         """The body extension's `key` member ("motion" or "collider") for `value`, a copy of its own."""
+        same = self._by_identity.get(id(value))  # bodies adopted from Blender share their values' objects
+        if same is not None and same[0] is value and same[1] == key:
+            return None if same[2] is None else dict(same[2])
         found = self._parts.get((key, value), _UNSEEN)
+        if found is not _UNSEEN:
+            self._by_identity[id(value)] = (value, key, cast("dict[str, Any] | None", found))
         if found is not _UNSEEN:
             return None if found is None else dict(cast(dict[str, Any], found))
         content = self._motion_by_mass(value) if isinstance(value, model.Motion) else None
