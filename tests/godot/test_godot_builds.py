@@ -110,3 +110,34 @@ def test_godot_plays_the_physics_values_it_has_and_the_export_names_the_rest(god
     built = GodotScene(godot.run(exported.path))
     tracks = sorted(track for player in built.of_class("AnimationPlayer") for track in player.tracks)
     assert tracks == ["CrateAction: Crate", "CrateAction: Crate:mass"], tracks
+
+
+def test_godot_plays_animated_capsule_and_cylinder_sizes(godot, tmp_path):
+    """Measured in Godot 4.6.3: animated capsule and cylinder sizes become tracks on the shapes (a capsule's
+    height read as its full height, which the export names), an animated inertia orientation does not."""
+    import math
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    shapes = {}
+    for name, kind, x in (("Pill", 'CAPSULE', 0.0), ("Can", 'CYLINDER', 3.0)):
+        obj = build.mesh_object(name, location=(x, 0.0, 2.0))
+        build.tag_motion(obj, 'DYNAMIC', mass=2.0)
+        shapes[name] = build.tag_shape(obj, "collider", kind, height=1.0, radius_top=0.3, radius_bottom=0.3)
+    motion = bpy.data.objects["Can"].omi_physics.motion
+    for frame, factor in ((1, 1.0), (24, 2.0)):
+        motion.inertia_orientation = (math.cos(0.15 * factor), 0.0, 0.0, math.sin(0.15 * factor))
+        motion.keyframe_insert("inertia_orientation", frame=frame)
+        for shape in shapes.values():
+            shape.height, shape.radius_top, shape.radius_bottom = factor, 0.3 * factor, 0.3 * factor
+            for key in ("height", "radius_top", "radius_bottom"):
+                shape.keyframe_insert(key, frame=frame)
+    exported = export(tmp_path, "sizes", 'GODOT')
+    named = sorted(message for message in exported.messages if "Godot 4 ignores" in message and "animated" in message)
+    assert named == ["OMI physics: Godot 4 ignores animated physics values it has no property for: "
+                     "'Can: motion/inertiaOrientation'",
+                     "OMI physics: Godot 4 ignores the meaning of animated capsule heights (it plays each as the full "
+                     "height: two radii short): 'Pill: shape capsule/height'"], named
+    built = GodotScene(godot.run(exported.path))
+    tracks = {track.split(": ", 1)[1] for player in built.of_class("AnimationPlayer") for track in player.tracks}
+    assert tracks == {"Pill/PillShape:shape:height", "Pill/PillShape:shape:radius", "Can/CanShape:shape:height",
+                      "Can/CanShape:shape:radius"}, tracks

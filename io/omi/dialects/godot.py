@@ -198,9 +198,13 @@ def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], ind
     return False
 
 
-# Animated values Godot 4.6.3 builds a track for (measured): every other physics pointer it drops.
+# Animated values Godot 4.6.3 builds a track for (measured): every other physics pointer it drops. A capsule's
+# height track it plays as its own full height, so the capsule plays two radii shorter than the file means.
 _GODOT_PLAYS = frozenset({"motion/mass", "motion/linearVelocity", "motion/angularVelocity", "motion/centerOfMass",
-                          "motion/inertiaDiagonal", "box/size", "sphere/radius"})
+                          "motion/inertiaDiagonal", "box/size", "sphere/radius", "capsule/radiusTop",
+                          "capsule/radiusBottom", "cylinder/height", "cylinder/radiusTop", "cylinder/radiusBottom"})
+_GODOT_MISREADS = {"capsule/height": "the meaning of animated capsule heights (it plays each as the full height: "
+                                     "two radii short)"}
 _ITEM_NAMES = {"shapes": "shape", "physicsMaterials": "physics material", "collisionFilters": "collision filter",
                "physicsJoints": "joint"}
 
@@ -223,6 +227,8 @@ def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[
             if isinstance(sampler, Mapping) and sampler.get("interpolation") == "CUBICSPLINE":
                 found.append(("physics channels keyed CUBICSPLINE (its importer rejects them; LINEAR and STEP play)",
                               f"{named}: {value}"))
+            elif "/".join(pointer.split("/")[-2:]) in _GODOT_MISREADS:
+                found.append((_GODOT_MISREADS["/".join(pointer.split("/")[-2:])], f"{named}: {value}"))
             elif "/".join(pointer.split("/")[-2:]) not in _GODOT_PLAYS:
                 found.append(("animated physics values it has no property for", f"{named}: {value}"))
     return found
