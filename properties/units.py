@@ -162,7 +162,7 @@ def detach(binding: Binding) -> None:
 def values_from_object(obj: bpy.types.Object) -> UnitValues:
     """The object's enabled unit settings as model values."""
     container = getattr(getattr(obj, "omi_physics", None), "units", None)
-    if container is None:
+    if container is None or not container.keys():  # nothing ever stored: the common object, one lookup
         return NO_UNIT_VALUES
     found = {}
     for binding in BINDINGS:
@@ -220,8 +220,8 @@ def stamp_units_on_save(_filepath: str = "") -> None:
 
 def has_values(obj: bpy.types.Object) -> bool:
     container = getattr(getattr(obj, "omi_physics", None), "units", None)
-    return container is not None and (any(getattr(container, b.attr).enabled for b in BINDINGS)
-                                      or bool(container.kept_extensions_json))
+    return container is not None and bool(container.keys()) and (
+        any(getattr(container, b.attr).enabled for b in BINDINGS) or bool(container.kept_extensions_json))
 
 
 def kept_extensions(obj: bpy.types.Object) -> dict[str, Any]:
