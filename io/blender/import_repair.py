@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ..omi import gltf_file, model
-from ..omi.checks import gltf_structure, joint_rest, node_transforms, shape_meshes, value_losses
+from ..omi.checks import bind_matrices, gltf_structure, joint_rest, node_transforms, shape_meshes, value_losses
 from . import gltf_compat, recursion_limit
 from .tables import markers
 
@@ -25,7 +25,7 @@ _ATTRIBUTES = {  # glTF key -> the importer's attribute, for the parts the struc
     "accessors": ("name", "bufferView", "byteOffset", "componentType", "count", "type"),
     "bufferViews": ("name", "buffer", "byteOffset", "byteLength", "byteStride"),
     "buffers": ("name", "uri", "byteLength"),
-    "skins": ("name", "joints"),
+    "skins": ("name", "joints", "inverseBindMatrices"),
 }
 _ARRAYS = {"bufferViews": "buffer_views"}
 _FLOAT = 5126
@@ -112,7 +112,16 @@ def physics_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
     """What the import cannot use or keep of the file's physics, beyond the reader's findings (which name the
     unknown keys it keeps): values Blender's float32 settings or enums cannot hold, the mesh problems of
     convex/trimesh shapes, and joints whose bodies start outside their limits."""
-    return value_losses.document_losses(doc) + shape_mesh_issues(gltf, doc) + joint_rest_issues(gltf, doc)
+    return value_losses.document_losses(doc) + shape_mesh_issues(gltf, doc) + joint_rest_issues(gltf, doc) \
+        + bind_matrix_issues(gltf)
+
+
+def bind_matrix_issues(gltf: Any) -> list[model.Issue]:
+    """Skins whose inverse bind matrices are not finite (io/omi/checks/bind_matrices): their bones, and the
+    ragdoll parts that follow them, get no place."""
+    if not _array(gltf.data, "skins"):
+        return []
+    return bind_matrices.check(importer_json(gltf.data), lambda index: gltf_compat.importer_buffer(gltf, index))
 
 
 def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:

@@ -112,3 +112,16 @@ def test_a_priority_beyond_32_bits_keeps_the_volume_and_says_so(tmp_path, clean_
     assert [text for text in imported.warnings if "gravity 1e+308 is beyond float32" in text]
     volume = imported.obj("Zone").omi_physics.gravity
     assert volume.priority == 2 ** 31 - 1 and volume.strength > 3e38
+
+
+def test_nan_inverse_bind_matrices_are_named_at_import(tmp_path, clean_scene, omi_addon):
+    from cli_support import REPO_ROOT
+    from hostile.round_three import nan_bind_matrices
+
+    good = json.loads((REPO_ROOT / "tests" / "data" / "cli" / "current_scene.gltf").read_text(encoding="utf-8"))
+    path = tmp_path / "nan.gltf"
+    path.write_text(json.dumps(nan_bind_matrices(good)), encoding="utf-8")
+    imported = import_support.import_gltf(path)
+    assert imported.result == {'FINISHED'} and imported.failures == [], imported.warnings
+    said = [text for text in imported.warnings if "/skins/0/inverseBindMatrices" in text]
+    assert len(said) == 1 and "hold NaN or infinity" in said[0], imported.warnings

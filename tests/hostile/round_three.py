@@ -7,7 +7,10 @@ tests/blender/test_cli_uris.py, the interrupted and out-of-memory runs there too
 
 from __future__ import annotations
 
+import base64
 import json
+import math
+import struct
 from pathlib import Path
 from typing import Any
 
@@ -105,7 +108,25 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
         "warning /extensions/OMI_physics_gravity/gravity: gravity 1e+39 is beyond float32",
         "warning /nodes/6/extensions/OMI_physics_gravity/gravity: gravity 1e+308 is beyond float32")),
          json.dumps(gravity_volume(good, 0, 1e308, 1e39)))
+    case("nan_inverse_bind_matrix_validate", CliCase(["validate", "in.gltf"], 1, (
+        "error /skins/0/inverseBindMatrices: the inverse bind matrices of 1 joint(s) (first: joint 1) hold NaN",)),
+         json.dumps(nan_bind_matrices(good)))
     return cases
+
+
+def nan_bind_matrices(good: dict[str, Any]) -> dict:
+    """The good document with a skin of two joints (its nodes 0 and 1) whose second inverse bind matrix is NaN."""
+    identity = [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
+    data = struct.pack("<32f", *identity, *([math.nan] * 16))
+    document = json.loads(json.dumps(good))
+    buffers = document.setdefault("buffers", [])
+    views, accessors = document.setdefault("bufferViews", []), document.setdefault("accessors", [])
+    buffers.append({"byteLength": len(data), "uri": "data:application/octet-stream;base64,"
+                                                     + base64.b64encode(data).decode("ascii")})
+    views.append({"buffer": len(buffers) - 1, "byteLength": len(data)})
+    accessors.append({"bufferView": len(views) - 1, "componentType": 5126, "count": 2, "type": "MAT4"})
+    document["skins"] = [{"joints": [0, 1], "inverseBindMatrices": len(accessors) - 1}]
+    return document
 
 
 def gravity_volume(good: dict[str, Any], priority: float, strength: float = 9.8, world: float = 9.8) -> dict:

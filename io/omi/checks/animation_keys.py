@@ -25,7 +25,7 @@ from ..model import Issue
 
 ReadBuffer = Callable[[int], "bytes | memoryview | None"]
 FLOAT = 5126
-WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4}
+WIDTHS = {"SCALAR": 1, "VEC2": 2, "VEC3": 3, "VEC4": 4, "MAT4": 16}  # MAT4: a skin's inverse bind matrices
 
 
 def float_rows(accessor: Any, document: Mapping[str, Any], read_buffer: ReadBuffer) -> list[tuple[float, ...]] | None:

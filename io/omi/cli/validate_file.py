@@ -14,6 +14,7 @@ from typing import Any
 from .. import gltf_file
 from ..checks import (
     animation_keys,
+    bind_matrices,
     gltf_structure,
     joint_rest,
     node_transforms,
@@ -194,6 +195,7 @@ def validate_one(task: tuple[str, str | None]) -> Result:
     issues += from_issues(animation_keys.check(parsed.document, buffer_bytes(parsed, buffers)), "rules")  # their keys
     issues += from_issues(joint_rest.check(parsed.document, doc), "rules")  # bodies starting outside their limits
     issues += from_issues(skin_joints.check(parsed.document, [read.nodes for read in docs]), "rules")  # on bones
+    issues += from_issues(bind_matrices.check(parsed.document, buffer_bytes(parsed, buffers)), "structure")
     found: list[Issue] = []
     for name in read_order:  # the default dialect's schemas always (they see extensionsUsed), the others' if used
         check = registry.get(name).schema_check
