@@ -111,6 +111,21 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
     case("nan_inverse_bind_matrix_validate", CliCase(["validate", "in.gltf"], 1, (
         "error /skins/0/inverseBindMatrices: the inverse bind matrices of 1 joint(s) (first: joint 1) hold NaN",)),
          json.dumps(nan_bind_matrices(good)))
+    gravity_at = "/nodes/6/extensions/OMI_physics_gravity"
+    for name, pointer, values, volume, said in (
+            ("priority_keyed_1_5", f"{gravity_at}/priority", [1.5, 2.0], {}, "keys priority at 1.5, which is not an "
+                                                                             "integer; channel not imported"),
+            ("points_keyed_5_per_key", f"{gravity_at}/line/points", [0.0] * 10,
+             {"type": "line", "line": {"points": [0, 0, 0, 0, 1, 0]}},
+             "keys 5 numbers per key for points, which wants 3 per point and at least 2 points")):
+        animated = _animated([0, 1], values, pointer=pointer)
+        document = {**gravity_volume(good, 0), **{key: animated[key] for key in ("buffers", "bufferViews",
+                                                                                  "accessors", "animations")}}
+        document["extensionsUsed"].append("KHR_animation_pointer")
+        document["nodes"][6]["extensions"]["OMI_physics_gravity"].update(volume)
+        if volume:
+            del document["nodes"][6]["extensions"]["OMI_physics_gravity"]["directional"]
+        case(f"gravity_{name}_validate", CliCase(["validate", "in.gltf"], 1, (said,)), json.dumps(document))
     return cases
 
 

@@ -74,12 +74,20 @@ def _field(template: PointerTemplate) -> Field | None:
     return next((spec for table in field_tables(_dialect(template)) for spec in table if spec.key == key), None)
 
 
-def value_problem(template: PointerTemplate, values: Sequence[float]) -> str | None:
-    """Why these keyed values could not stand in the file as the value itself, or None."""
+def value_problem(template: PointerTemplate, values: Sequence[float], keys: int = 0) -> str | None:
+    """Why these keyed values (`keys` keys' worth) could not stand in the file as the value itself, or None."""
     if any(not math.isfinite(value) for value in values):
         return "holds NaN or infinite values"
     spec = _field(template)
     key = template.path[-1] if template.path else "value"
+    if template.type == "int" and any(value != math.floor(value) for value in values):
+        return f"keys {key} at {next(value for value in values if value != math.floor(value)):g}, which is not an " \
+               "integer"
+    if template.type == "float[]" and keys:
+        each = len(values) / keys
+        if each != int(each) or (key == "points" and (each % 3 or each < 6)):
+            return f"keys {each:g} numbers per key for {key}" + (", which wants 3 per point and at least 2 points"
+                                                                  if key == "points" else "")
     if spec is not None and spec.minimum is not None and min(values) < spec.minimum:
         return f"keys {key} at {min(values):g}, below its minimum {spec.minimum:g}"
     if spec is not None and spec.exclusive_minimum is not None and min(values) <= spec.exclusive_minimum:
@@ -95,7 +103,7 @@ def key_issues(channel_at: str, sampler_at: str, pointer: str, template: Pointer
     if problem is not None:
         found.append(Issue(f"{sampler_at}/input", f"{pointer}: the sampler of {channel_at} {problem}; channel "
                                                   "not imported", "error"))
-    problem = value_problem(template, values)
+    problem = value_problem(template, values, len(times))
     if problem is not None:
         found.append(Issue(f"{sampler_at}/output", f"{pointer}: the sampler of {channel_at} {problem}; channel not "
                                                    "imported", "error"))
