@@ -5,6 +5,7 @@ with no throttle it stays where it settles."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 import bpy
 import export_support as support
@@ -19,7 +20,17 @@ CAR = SPEC / "OMI_vehicle_wheel" / "examples" / "simple_car.gltf"
 SECONDS = 2.0
 
 
-def drive(throttle: float, steering: float = 0.0, *, vehicle: bool = False) -> tuple[float, float, float, list[str]]:
+class Drive(NamedTuple):
+    """Where 2 s of Blender's simulation took the car: metres forward, up and sideways, the wheel's turn."""
+
+    forward: float
+    height: float
+    turned: float
+    messages: list[str]
+    sideways: float
+
+
+def drive(throttle: float, steering: float = 0.0, *, vehicle: bool = False) -> Drive:
     """(forward metres, height change, back wheel's turn in radians) after SECONDS; the import's messages.
     The car is left at the last frame (`drive.sideways`: its sideways metres). `vehicle`: the throttle and
     steering keyed on the vehicle body's activation (forward, yaw) instead of on the wheels."""
@@ -52,13 +63,12 @@ def drive(throttle: float, steering: float = 0.0, *, vehicle: bool = False) -> t
     for frame in range(1, last + 1):
         scene.frame_set(frame)
     moved = car.matrix_world.translation - start
-    drive.sideways = moved.x  # type: ignore[attr-defined]
     turned = wheel.matrix_world.to_euler().x - turn_start
-    return -moved.y, moved.z, turned, [text for _, text in imported.messages]
+    return Drive(-moved.y, moved.z, turned, [text for _, text in imported.messages], moved.x)
 
 
 def test_the_imported_car_drives_forward_when_its_throttle_is_keyed():
-    forward, height, turned, messages = drive(1.0)
+    forward, height, turned, messages, _sideways = drive(1.0)
     print(f"forward {forward:.3f} m, height {height:+.3f} m, wheel turned {turned:.2f} rad")
     assert forward > 2.0
     assert abs(height) < 0.5
@@ -67,15 +77,15 @@ def test_the_imported_car_drives_forward_when_its_throttle_is_keyed():
 
 
 def test_without_throttle_the_car_stays():
-    forward, height, _, _ = drive(0.0)
+    forward, height, _, _, _ = drive(0.0)
     print(f"forward {forward:.3f} m, height {height:+.3f} m")
     assert abs(forward) < 0.1
 
 
 def test_keyed_steering_turns_the_car():
-    straight = drive(1.0)[0]
-    forward = drive(1.0, steering=1.0)[0]
-    sideways = drive.sideways  # type: ignore[attr-defined]
+    straight = drive(1.0).forward
+    steered = drive(1.0, steering=1.0)
+    forward, sideways = steered.forward, steered.sideways
     print(f"steered: forward {forward:.3f} m (straight {straight:.3f}), sideways {sideways:+.3f} m")
     assert abs(sideways) > 0.5 and forward < straight
 
@@ -91,10 +101,10 @@ def test_the_preview_stays_out_of_the_export(tmp_path):
 
 
 def test_the_vehicles_activation_drives_and_steers_it_as_the_wheels_ratios_do():
-    by_wheels = drive(1.0, steering=1.0)[0], drive.sideways  # type: ignore[attr-defined]
-    by_vehicle = drive(1.0, steering=1.0, vehicle=True)[0], drive.sideways  # type: ignore[attr-defined]
+    wheels, vehicle = drive(1.0, steering=1.0), drive(1.0, steering=1.0, vehicle=True)
+    by_wheels, by_vehicle = (wheels.forward, wheels.sideways), (vehicle.forward, vehicle.sideways)
     assert by_vehicle == pytest.approx(by_wheels, abs=1e-3)
-    backwards = drive(-1.0, vehicle=True)[0]
+    backwards = drive(-1.0, vehicle=True).forward
     print(f"vehicle activation: forward {by_vehicle[0]:.3f} m, sideways {by_vehicle[1]:+.3f} m; "
           f"reverse {backwards:.3f} m")
     assert backwards < -2.0
