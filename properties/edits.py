@@ -46,7 +46,7 @@ def note(obj: bpy.types.Object) -> None:
     if obj.library is None:
         count = obj.get(EDITS, 0)
         obj[EDITS] = (count if isinstance(count, int) else 0) + 1
-    obj.update_tag()
+    obj.update_tag(refresh={'OBJECT'})  # a depsgraph update (the overlay redraws, the link builds) and no more
 
 
 def _update_setting(self: bpy.types.PropertyGroup, _context: bpy.types.Context | None) -> None:

@@ -68,6 +68,17 @@ def _fits(obj: bpy.types.Object, shape: PlannedShape) -> bool:
     return is_shape_mesh(obj) or bounds_match(cast(bpy.types.Mesh, obj.data), shape.shape)  # a MESH's data
 
 
+def _write(rigid: bpy.types.RigidBodyObject, name: str, value: object) -> None:
+    """Set a rigid-body value only when it differs: every write resets the simulation cache and makes Blender
+    rebuild its whole rigid body world, even for the value it held (a live rebuild of one body writes them
+    all)."""
+    now = getattr(rigid, name)
+    if isinstance(value, float) and isinstance(now, float) and math.isclose(now, value, rel_tol=1e-7, abs_tol=0.0):
+        return
+    if now != value:
+        setattr(rigid, name, value)
+
+
 def _name(value: model.PhysicsMaterial | model.CollisionFilter | None) -> str:
     """A library value's name for picking the first ("" for none: no material comes first)."""
     return "" if value is None else value.name
@@ -268,9 +279,9 @@ class Builder:
         if rigid_owner is None or rigid is None:
             return
         note_motion(body, self.report)
-        rigid.type = 'PASSIVE' if body.motion == 'STATIC' else 'ACTIVE'
-        rigid.kinematic = body.motion == 'KINEMATIC'
-        rigid.enabled = True
+        _write(rigid, "type", 'PASSIVE' if body.motion == 'STATIC' else 'ACTIVE')
+        _write(rigid, "kinematic", body.motion == 'KINEMATIC')
+        _write(rigid, "enabled", True)
         if body.motion != 'STATIC':
             motion = body.motion_values if body.motion_values is not None \
                 else model.Motion(model.motion_type(body.motion.lower()))
@@ -279,10 +290,10 @@ class Builder:
             if mass < BLENDER_MIN_MASS:
                 self.report.warn(owner, "/motion/mass", f"mass {mass:g} kg is below Blender's {BLENDER_MIN_MASS:g} kg: "
                                                         f"{BLENDER_MIN_MASS:g} used")
-            rigid.mass = blender_mass(motion.mass, model.DEFAULT_MASS)
+            _write(rigid, "mass", blender_mass(motion.mass, model.DEFAULT_MASS))
         material = self._material(body)
-        rigid.friction = model.DEFAULT_FRICTION if material is None else material.dynamic_friction
-        rigid.restitution = model.DEFAULT_RESTITUTION if material is None else material.restitution
+        _write(rigid, "friction", model.DEFAULT_FRICTION if material is None else material.dynamic_friction)
+        _write(rigid, "restitution", model.DEFAULT_RESTITUTION if material is None else material.restitution)
         collections = collections_of.get(owner, NO_COLLECTIONS) if body.shapes else NO_COLLECTIONS
         rigid.collision_collections = collections  # type: ignore[assignment]  # the newest stubs' bpy_prop_array takes no tuple
         if not body.shapes:
@@ -330,7 +341,7 @@ class Builder:
             kind = 'CONVEX_HULL'
         if kind == 'CONVEX_HULL' and is_tapered(shape.shape):  # a cone is Blender's own CONE: exact
             self.report.cannot(TAPERED, shape.carrier)
-        rigid.collision_shape = kind  # type: ignore[assignment]  # one of Blender's names (collision_shape); the newest stubs want the Literal
+        _write(rigid, "collision_shape", kind)
         if kind in ('CONVEX_HULL', 'MESH'):
             # The settings' own mesh is written with modifiers applied; generated meshes have none.
             rigid.mesh_source = 'FINAL' if own_mesh and shape.own_mesh else 'BASE'
