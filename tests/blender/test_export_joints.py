@@ -355,3 +355,18 @@ def test_exported_spring_stiffness_gives_blenders_sag(clean_scene, tmp_path):
     relative = relative_after_simulation(result, joint_index, 240)
     sag = abs(relative.translation[drive["axis"]])
     assert sag == pytest.approx(1.0 * 9.81 / drive["stiffness"], rel=0.03)
+
+
+def test_a_frame_at_a_bodys_own_origin_and_turn_gets_no_helper_node(clean_scene, tmp_path):
+    """A helper node only where a frame differs from a node's: a hinge at the connected body's own origin and
+    turn uses that body's node as its connected node; the joint itself still gets a node of its own (the spec
+    keeps a joint off a body's node)."""
+    first = mesh_object("First", "cube", rotation=(0.3, 0.2, 0.1))
+    add_rigid_body(first, 'ACTIVE', 'BOX')
+    second = mesh_object("Second", "cube", location=(1.0, 0.0, 0.0), rotation=(0.1, 0.5, 0.2))
+    add_rigid_body(second, 'ACTIVE', 'BOX')
+    add_constraint("Hinge", 'HINGE', first, second, location=(1.0, 0.0, 0.0), rotation=(0.1, 0.5, 0.2))
+    result = export(tmp_path)
+    [joint_index] = joint_nodes(result)
+    assert result.nodes[result.joint(joint_index)["connectedNode"]]["name"] == "Second"
+    assert sorted(node["name"] for node in result.nodes) == ["First", "Hinge", "Hinge.joint", "Second"]

@@ -25,8 +25,8 @@ class Messages:
     def flush(self) -> None:
         """Write what was said, summarised, into the exporter's log."""
         held, self.held = self.held, []
-        objects = bpy.data.objects
-        LAST_SAID[:] = summary.summarise(held, is_name=lambda text: text in objects)
+        names = {obj.name for obj in bpy.data.objects} if held else set()  # `in bpy.data.objects` walks them all
+        LAST_SAID[:] = summary.summarise(held, is_name=names.__contains__)
         log = self.settings.get("log")
         if log is None:
             return
