@@ -23,6 +23,7 @@ import bpy
 from ..properties import scene_physics
 from .omi.cli.guard import one_sentence
 from .omi.cli.log_report import print_findings, report_log
+from .omi.cli.resources import staged
 from .omi.cli.results import EXIT_PROBLEMS, EXIT_USAGE, Result, plural, shown_severities
 from .omi.cli.validate_file import validate_one
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
@@ -159,8 +160,11 @@ def _export(args: argparse.Namespace, enable: Callable[[], object]) -> int:
     settings.export_rigid_bodies = not args.no_untagged_rigid_bodies
     settings.export_dialect = registry.target(args.target).name
     export_format = 'GLB' if args.format == "glb" else 'GLTF_SEPARATE'
-    records, status, why = _run_operator(args, bpy.ops.export_scene.gltf, filepath=str(out.resolve()),
-                                         export_format=export_format, **args.gltf_options)
+    with staged(out) as stage:  # a failed or interrupted export leaves nothing half-written
+        records, status, why = _run_operator(args, bpy.ops.export_scene.gltf, filepath=str(stage.path.resolve()),
+                                             export_format=export_format, **args.gltf_options)
+        if status is None:
+            stage.commit()
     if status is not None:
         return _refused(status, why, source, "export")
     shown = shown_severities(args.quiet, args.verbose)

@@ -225,7 +225,9 @@ def test_a_failed_operator_is_said_in_one_sentence():
                  "    tris = np.empty((len(indices) - 2) * 3)\nValueError: negative dimensions are not allowed\n"
                  "Location: /x/bpy/ops.py:109\n")
     assert one_sentence(traceback) == \
-        "its glTF importer raised ValueError (negative dimensions are not allowed)"
+        "negative dimensions are not allowed (ValueError)"
+    assert one_sentence("Error: Python: Traceback...\nOSError: [Errno 28] No space left on device\n") == \
+        "[Errno 28] No space left on device (OSError)"  # an export's failure: no word of an importer
     assert one_sentence("Error: Python: Traceback...\nImportError: Missing resource, 'a.bin'.\n") \
         == "Missing resource, 'a.bin'."
     assert one_sentence("Error: glTF version must be 2.0; got 1.0\n") == \

@@ -4,6 +4,7 @@ no partial output behind and say so in one line."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import resource
 import shutil
@@ -178,3 +179,28 @@ def test_a_full_disk_leaves_no_partial_output_and_says_so(tmp_path, monkeypatch,
     assert "No space left on device" in result.stdout and "NOT written" not in result.stdout
     assert result.stdout.strip().splitlines()[-1] == "1 file, 0 written, 0 errors, 0 warnings, 1 failed"
     assert list(out.iterdir()) == []
+
+
+def test_an_export_is_moved_into_place_only_when_complete(tmp_path, monkeypatch, omi_addon):
+    from cli_support import blender_cli
+
+    blend = tmp_path / "scene.blend"
+    assert blender_cli("import", REPO_ROOT / "tests" / "data" / "cli" / "legacy_body_type.glb", "--out",
+                       blend).returncode == 0
+    out = tmp_path / "out"
+    done = blender_cli("export", blend, "--out", out / "scene.gltf")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert sorted(path.name for path in out.iterdir()) == ["scene.bin", "scene.gltf"]  # no staging folder left
+    cli_blender = importlib.import_module(f"{omi_addon.__name__}.io.cli_blender")
+
+    def full_disk(_args, _operator, **options):  # the exporter stopped by a full disk (no real disk fills here)
+        written = Path(options["filepath"])
+        written.write_bytes(b"")
+        written.with_suffix(".bin").write_bytes(b"\0" * 100)
+        return [], 1, "[Errno 28] No space left on device (OSError)"
+
+    monkeypatch.setattr(cli_blender, "_run_operator", full_disk)
+    failed = blender_cli("export", blend, "--out", tmp_path / "failed" / "scene.gltf")
+    assert failed.returncode == 1
+    assert "Blender could not export it: [Errno 28] No space left on device (OSError)" in failed.stdout
+    assert list((tmp_path / "failed").iterdir()) == []  # neither the 0-byte file nor its .bin

@@ -59,7 +59,8 @@ def _signal_name(number: int) -> str:
 
 def one_sentence(message: str) -> str:
     """Why Blender's operator failed, from what it raised: the operator's RuntimeError carries the Python
-    traceback of the importer that failed and a `Location:` line; only the exception line says why."""
+    traceback of the importer or exporter that failed and a `Location:` line; only the exception line says
+    why (a Python exception's type follows its text: the same words for import, export and saving)."""
     lines = [line.strip() for line in message.strip().splitlines()
              if line.strip() and not line.strip().startswith("Location:")]
     if not lines:
@@ -67,6 +68,5 @@ def one_sentence(message: str) -> str:
     last = lines[-1].removeprefix("Error: ").removeprefix("Python: ")
     kind, separator, text = last.partition(": ")
     if separator and re.fullmatch(r"[\w.]*(Error|Exception)", kind):
-        return text if kind in ("Exception", "ImportError", "RuntimeError") else \
-            f"its glTF importer raised {kind} ({text})"
+        return text if kind in ("Exception", "ImportError", "RuntimeError") else f"{text} ({kind})"
     return last

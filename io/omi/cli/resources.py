@@ -17,6 +17,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,30 @@ def copy_unchanged(source: Path, target: Path) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+class Staged:
+    """An output written with the files it brings (a .gltf's .bin and textures) in a hidden folder beside it,
+    moved into place by `commit` (the named file last, so a reader never finds it without its files)."""
+
+    def __init__(self, target: Path) -> None:
+        self.final = gltf_file.written_path(target)
+        self.folder = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.", dir=self.final.parent))
+        self.path = self.folder / self.final.name
+
+    def commit(self) -> None:
+        made = sorted((path for path in self.folder.rglob("*") if path.is_file()), key=lambda path: path == self.path)
+        for path in made:
+            destination = self.final.parent / path.relative_to(self.folder)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, destination)
+
+
+@contextlib.contextmanager
+def staged(target: Path) -> Iterator[Staged]:
+    """A Staged output; whatever was not committed (a failed or interrupted write) is removed at the end."""
+    stage = Staged(target)
+    try:
+        yield stage
+    finally:
+        shutil.rmtree(stage.folder, ignore_errors=True)
