@@ -36,10 +36,14 @@ G = 9.81
 #   6 cm apart: SHAPE = 0.07 vertically;
 # - the top boxes of the demo's stack sit on three and four contacts, each sinking in Godot: the top one 16 mm
 #   lower on the 5.0 wheel, 26 mm in Debian's Blender 5.2.2 (whose Bullet settles the stack a little higher):
-#   STACK = 0.035 vertically.
-REST, SLIDE, TUMBLE, SHAPE, STACK = 0.02, 0.1, 0.35, 0.07, 0.035
+#   STACK = 0.035 vertically;
+# - the scaled icosphere hull, written with its 12 welded points (not the render mesh's 60 split ones), rests
+#   3 cm higher in Godot than in Blender (it rested within 1 cm with the split points; a hull Godot did not
+#   scale would be 0.4 m smaller): HULL = 0.045 vertically.
+REST, SLIDE, TUMBLE, SHAPE, STACK, HULL = 0.02, 0.1, 0.35, 0.07, 0.035, 0.045
 FALL = G * SECONDS * (1 / GODOT_RATE - 1 / (BLENDER_FPS * 10)) / 2 + REST
-SPECIAL = {("transformed", "ScaledBox"): (REST, TUMBLE), ("shapes_and_bodies", "Cone"): (SHAPE, SLIDE),
+SPECIAL = {("transformed", "ScaledBox"): (REST, TUMBLE), ("transformed", "ScaledHull"): (HULL, SLIDE),
+           ("shapes_and_bodies", "Cone"): (SHAPE, SLIDE),
            ("settings", "Pill"): (SHAPE, SLIDE), ("demo", "Box3"): (STACK, SLIDE), ("demo", "Box4"): (STACK, SLIDE)}
 # Bodies left out, and why (measured apart after 3 s in brackets).
 LEFT_OUT = {
