@@ -54,7 +54,7 @@ class OMI_OT_gravity_volume_from_selection(bpy.types.Operator):
     bl_options = {'REGISTER', 'UNDO'}
 
     gravity_type: EnumProperty(name="Gravity", items=GRAVITY_TYPE_ITEMS, default='POINT')
-    reach: FloatProperty(name="Reach", description="The new trigger's radius, in object sizes", default=3.0,
+    reach: FloatProperty(name="Reach (× Size)", description="The new trigger's radius, in object sizes", default=3.0,  # noqa: RUF001 - the multiplication sign
                          min=1.0, soft_max=20.0)
 
     @classmethod

@@ -39,7 +39,7 @@ _MOTION_ICONS = {item[0]: item[3] for item in cast("list[IconEnumItem]", MOTION_
 # at the Properties editor's default width (the name stays in the tooltip and in Python).
 _SHORT_LABELS = {
     "linear_velocity": "Linear", "angular_velocity": "Angular", "center_of_mass": "Center",
-    "inertia_diagonal": "Inertia", "inertia_orientation": "Rotation", "gravity_factor": "Gravity",
+    "inertia_diagonal": "Inertia", "inertia_orientation": "Rotation", "gravity_factor": "Gravity ×",  # noqa: RUF001 - the multiplication sign
     "infinite_inertia": "Infinite",  # under Inertia: its X/Y/Z rows read "Infinite X", "Y", "Z"
     "radius_top": "Radius Top", "radius_bottom": "Bottom",  # one column, as Blender's "Location X / Y / Z"
 }

@@ -368,3 +368,13 @@ def test_create_joint_redo_panel_shows_the_preset_parameters(omi, preset, expect
     stand_in.draw_preset = types.MethodType(joint.draw_preset, stand_in)
     joint.draw(stand_in, None)
     assert stand_in.layout.props() == ["location", "enable_collision", *expected]
+
+
+def test_a_factor_says_it_is_one(ui, tagged):
+    """'Gravity 1.000' read as an acceleration: the row says it multiplies gravity."""
+    tagged.omi_physics.use_motion = True
+    shown = draw_panel(ui.editor.PHYSICS_PT_omi_body, make_context(tagged))
+    [row] = [call for call in shown.walk() if call.prop_name == "gravity_factor"]
+    times = "\N{MULTIPLICATION SIGN}"
+    assert row.text == f"Gravity {times}"
+    assert bpy.ops.omi.gravity_volume_from_selection.get_rna_type().properties["reach"].name == f"Reach ({times} Size)"
