@@ -3,12 +3,13 @@ writes, with no work of the add-on's.
 
 A stand-in user extension (this module, enabled in place of the add-on) replays one real export's physics
 output: the nodes the add-on adds (joint frames, shape nodes), each node's extensions and the document's,
-taken from a file the add-on wrote and rebuilt before each timed export (untimed). It adds the nodes where
-the add-on adds them (gather_scene_hook, before the exporter's traversal indexes the nodes) and puts the
-extensions on where the add-on does (gather_gltf_extensions_hook), so the exporter converts, encodes and
-writes the same JSON: `Replay.check` says so. floor - off is then the exporter's own cost of the physics in
-the file, and on - floor the add-on's own work. The stand-in's own steps (one walk over the scene's nodes,
-one dict lookup per node) cost about a millisecond at 2,000 objects.
+taken from a file the add-on wrote and rebuilt before each timed export (untimed). It adds the nodes after
+the exporter's own and puts the extensions on, where the add-on first finishes them
+(gather_gltf_extensions_hook), so the exporter converts, encodes and writes the same JSON: `Replay.check`
+says so. floor - off is then what carrying that physics through the exporter's conversion passes costs. The
+add-on itself takes its JSON past those passes (io/blender/export/late_json.py), so on - floor can be
+negative: the add-on's floor is now the plain export plus its writing of that JSON. The stand-in's own
+steps (one walk over the scene's nodes, one dict lookup per node) cost about a millisecond at 2,000 objects.
 """
 
 from __future__ import annotations
@@ -40,16 +41,13 @@ class Replay:
         self.physics = physics
         nodes = physics.get("nodes", [])
         plain_names = {node.get("name") for node in plain.get("nodes", [])}
-        added = {index for index, node in enumerate(nodes) if node.get("name") not in plain_names}
-        # (parent name, added node's JSON without children or extensions), in the order the add-on appends them
-        self.added: list[tuple[str, dict[str, Any], list[str]]] = []
-        for node in nodes:
-            for child in node.get("children", ()):
-                if child in added:
-                    entry = {key: value for key, value in nodes[child].items() if key not in ("children", "extensions")}
-                    children = [nodes[grandchild]["name"] for grandchild in nodes[child].get("children", ())]
-                    self.added.append((node["name"], entry, children))
-        self.parents = {parent for parent, _entry, _children in self.added}
+        added = sorted(index for index, node in enumerate(nodes) if node.get("name") not in plain_names)
+        parent_of = {child: node["name"] for node in nodes for child in node.get("children", ())}
+        # (parent name, added node's JSON without children or extensions), in the file's order: the add-on
+        # appends them after the exporter's own nodes
+        self.added: list[tuple[str, dict[str, Any], list[str]]] = [
+            (parent_of[index], {key: value for key, value in nodes[index].items()
+                                if key not in ("children", "extensions")}, []) for index in added]
         self.node_extensions = {node["name"]: node["extensions"] for node in nodes if node.get("extensions")}
         self.node_names = sorted({name for extensions in self.node_extensions.values() for name in extensions
                                   if name.startswith(("OMI_physics", "KHR_physics", "KHR_implicit"))})
@@ -66,25 +64,20 @@ class Replay:
             camera=None, children=[], extensions={}, extras=None, matrix=None, mesh=None, name=entry["name"],
             rotation=_floats(entry.get("rotation")), scale=_floats(entry.get("scale")), skin=None,
             translation=_floats(entry.get("translation")), weights=None) for _parent, entry, _children in self.added}
-        for _parent, entry, children in self.added:
-            made[entry["name"]].children.extend(made[name] for name in children)
         self._fresh = made, copy.deepcopy(self.node_extensions), copy.deepcopy(self.document)
 
-    def add_nodes(self, gltf_scene: Any) -> None:
+    def add_nodes(self, gltf: Any) -> None:
+        """The added nodes after the exporter's own, each in its parent's children (as the add-on adds them)."""
         made = self._fresh[0]
-        parents = {}
-        stack = list(gltf_scene.nodes or [])
-        while stack:
-            node = stack.pop()
-            if node.name in self.parents:
-                parents[node.name] = node
-            stack.extend(child for child in node.children or [] if not isinstance(child, int))
-        parents.update(made)
+        index_of = {node.name: index for index, node in enumerate(gltf.nodes)}
         for parent_name, entry, _children in self.added:
-            if parent_name in parents and parent_name not in made:  # an added node's own children are built in
-                parents[parent_name].children.append(made[entry["name"]])
+            parent = gltf.nodes[index_of[parent_name]]
+            index_of[entry["name"]] = len(gltf.nodes)
+            gltf.nodes.append(made[entry["name"]])
+            parent.children = [*(parent.children or []), len(gltf.nodes) - 1]
 
     def finish(self, gltf: Any) -> None:
+        self.add_nodes(gltf)
         _made, node_extensions, document = self._fresh
         for node in gltf.nodes:
             extensions = node_extensions.get(node.name)
@@ -108,10 +101,6 @@ def _floats(values: list[float] | None) -> list[float] | None:
 
 class glTF2ExportUserExtension:
     """Replays what `enable` gave it (see the module text)."""
-
-    def gather_scene_hook(self, gltf_scene: Any, _blender_scene: Any, _export_settings: dict) -> None:
-        for replay in _replaying:
-            replay.add_nodes(gltf_scene)
 
     def gather_gltf_extensions_hook(self, gltf: Any, _export_settings: dict) -> None:
         for replay in _replaying:
