@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import resource
 import shutil
 import signal
@@ -204,3 +205,29 @@ def test_an_export_is_moved_into_place_only_when_complete(tmp_path, monkeypatch,
     assert failed.returncode == 1
     assert "Blender could not export it: [Errno 28] No space left on device (OSError)" in failed.stdout
     assert list((tmp_path / "failed").iterdir()) == []  # neither the 0-byte file nor its .bin
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="process groups and signals as on Linux")
+@pytest.mark.parametrize("verb", ["import", "export"])
+def test_ctrl_c_during_import_or_export_is_one_line(tmp_path, verb):
+    """Ctrl-C reaches the whole foreground process group: the tool and the Blender child it runs. At any
+    moment: exit 130 and one line (or done), no traceback, nothing half-written or staged left behind."""
+    source = REPO_ROOT / "tests" / "data" / "cli" / "legacy_body_type.glb"
+    blend = tmp_path / "scene.blend"
+    if verb == "export":
+        assert subprocess.run([sys.executable, str(CLI), "import", str(source), "--out", str(blend)],
+                              capture_output=True, timeout=300, check=False).returncode == 0
+    for delay in (1.0, 2.5):
+        out = tmp_path / f"out{delay}" / ("scene.blend" if verb == "import" else "scene.glb")
+        argv = [str(source if verb == "import" else blend), "--out", str(out)]
+        child = subprocess.Popen([sys.executable, str(CLI), verb, *argv], stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, start_new_session=True)
+        time.sleep(delay)
+        os.killpg(child.pid, signal.SIGINT)
+        stdout, stderr = child.communicate(timeout=300)
+        assert child.returncode in (0, 130), stdout + stderr
+        assert "Traceback" not in stdout + stderr, stdout + stderr
+        if child.returncode == 130:
+            assert stderr.strip().splitlines()[-1].endswith("interrupted (Ctrl-C); no output was left half-written")
+        left = sorted(path.name for path in out.parent.iterdir()) if out.parent.exists() else []
+        assert left in ([], [out.name]), left

@@ -67,6 +67,8 @@ def main(argv: list[str], host: BlenderHost, prog: str) -> int:
     try:
         return _run(args, argv, host)
     except KeyboardInterrupt:
+        if args.command in scene_commands.SCENE_COMMANDS:
+            guard.remove_unfinished(args.out)
         print(f"{prog} {args.command}: interrupted (Ctrl-C); no output was left half-written", file=sys.stderr)
         return EXIT_INTERRUPTED
 

@@ -10,8 +10,10 @@ one sentence what happened. How the child is started (a Python with the bpy modu
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -29,7 +31,10 @@ def run_guarded(command: list[str], start: int, what: str) -> int:
     with tempfile.NamedTemporaryFile(prefix="omi_cli_blender_", suffix=".log", delete=False) as held:
         log_path = held.name
     try:
-        child = subprocess.run([*command[:start], *child_arguments(command[start:], log_path)], check=False)
+        # In its own process group: Ctrl-C reaches this process only, which stops the child (Blender interrupted
+        # while it starts prints a traceback per add-on) and removes what it left (`remove_unfinished`).
+        child = subprocess.run([*command[:start], *child_arguments(command[start:], log_path)], check=False,
+                               process_group=0 if os.name == "posix" else None)
         if child.returncode >= 0:
             return child.returncode
         output = Path(log_path).read_bytes().decode("utf-8", "replace").splitlines()
@@ -70,3 +75,14 @@ def one_sentence(message: str) -> str:
     if separator and re.fullmatch(r"[\w.]*(Error|Exception)", kind):
         return text if kind in ("Exception", "ImportError", "RuntimeError") else f"{text} ({kind})"
     return last
+
+
+def remove_unfinished(out: str) -> None:
+    """What a stopped Blender child leaves beside `out`: the .blend Blender was saving (`out@`) and the hidden
+    folder an export was staged in (resources.Staged)."""
+    target = Path(out)
+    with contextlib.suppress(OSError):
+        Path(f"{out}@").unlink()
+    for folder in target.parent.glob(f".{glob.escape(target.name)}.*"):
+        if folder.is_dir() and not folder.is_symlink():
+            shutil.rmtree(folder, ignore_errors=True)
