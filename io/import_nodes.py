@@ -252,7 +252,8 @@ class ImportPlan:
                 others = convert_build.SettingsPhysics(bl_scene)
                 rigid_body.build_rigid_bodies(bl_scene, built, lambda obj: built[obj] if obj in built else others(obj),
                                               issues)
-                issues.extend(vehicle_preview.preview_vehicles(bl_scene, written.values()))
+                issues.extend(vehicle_preview.preview_vehicles(
+                    bl_scene, {obj: self.doc.nodes[index].extensions for index, obj in written.items()}))
             rig_import.tie_parts(bone_parts)  # with or without rigid bodies: the rig is what the export reads
         finally:
             self._drop_placeholder_mesh()

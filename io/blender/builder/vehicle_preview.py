@@ -25,13 +25,12 @@ Thrusters, hover thrusters and seats are drawn by the overlay, not simulated: th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any, Literal, cast
 
 import bpy
 from mathutils import Euler, Matrix
 
-from ...omi.dialects.fields import Field
 from ...omi.model import Issue
 from ...omi.units import vehicle_body, vehicle_hover_thruster, vehicle_thruster, vehicle_wheel
 from ..tables.bullet import bullet_sign
@@ -44,31 +43,21 @@ _PATH, _BODY_PATH = "omi_physics.units.vehicle_wheel", "omi_physics.units.vehicl
 WHEEL_SHARE = 0.02  # a wheel's (and a hub's) share of the vehicle's mass: the spec gives wheels none
 
 
-def _units(obj: bpy.types.Object) -> Any:
-    return obj.omi_physics.units  # type: ignore[attr-defined]  # registered by properties/units.py
-
-
-def _model(settings: Any, fields: Iterable[Field], make: Any) -> Any:
-    """The unit's model value of its Blender settings (their attributes are the Field names; the special
-    fields, which the preview does not read, keep their defaults)."""
-    return make(**{spec.attr: tuple(getattr(settings, spec.attr)) if spec.kind == "vector" else
-                   getattr(settings, spec.attr) for spec in fields if spec.kind != "special"})
-
-
-def preview_vehicles(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object]) -> list[Issue]:
-    """Build the preview of every vehicle body among `objects` that has a Blender rigid body; what it
-    cannot preview, said once."""
+def preview_vehicles(bl_scene: bpy.types.Scene, units: Mapping[bpy.types.Object, Mapping[str, Any]]) -> list[Issue]:
+    """Build the preview of every vehicle body among the objects of `units` (each object's extension unit
+    values, `NodePhysics.extensions`) that has a Blender rigid body; what it cannot preview, said once."""
     made: list[str] = []
     drawn: list[str] = []
-    for obj in objects:
-        units = _units(obj)
-        if units.vehicle_thruster.enabled or units.vehicle_hover_thruster.enabled:
+    for obj, values in units.items():
+        if vehicle_thruster.NAME in values or vehicle_hover_thruster.NAME in values:
             drawn.append(obj.name)
-        if not units.vehicle_body.enabled or obj.rigid_body is None or obj.rigid_body.type != 'ACTIVE':
+        vehicle = values.get(vehicle_body.NAME)
+        if vehicle is None or obj.rigid_body is None or obj.rigid_body.type != 'ACTIVE':
             continue
-        wheels = [child for child in obj.children_recursive if _units(child).vehicle_wheel.enabled]
-        for wheel in wheels:
-            _wheel(bl_scene, obj, wheel)
+        wheels = [(child, wheel) for child in obj.children_recursive
+                  if (wheel := units.get(child, {}).get(vehicle_wheel.NAME)) is not None]
+        for wheel_obj, wheel in wheels:
+            _wheel(bl_scene, obj, vehicle, wheel_obj, wheel)
         if wheels:
             made.append(obj.name)
     issues = []
@@ -82,9 +71,8 @@ def preview_vehicles(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Obje
     return issues
 
 
-def _wheel(bl_scene: bpy.types.Scene, body: bpy.types.Object, wheel_obj: bpy.types.Object) -> None:
-    wheel = _model(_units(wheel_obj).vehicle_wheel, vehicle_wheel.FIELDS, vehicle_wheel.Wheel)
-    vehicle = _model(_units(body).vehicle_body, vehicle_body.FIELDS, vehicle_body.VehicleBody)
+def _wheel(bl_scene: bpy.types.Scene, body: bpy.types.Object, vehicle: vehicle_body.VehicleBody,
+           wheel_obj: bpy.types.Object, wheel: vehicle_wheel.Wheel) -> None:
     frame = _world(body).normalized().to_quaternion()
     at = _world(wheel_obj).to_translation()
     mass = max(cast(bpy.types.RigidBodyObject, body.rigid_body).mass * WHEEL_SHARE, 0.1)  # a body: asked above
