@@ -125,3 +125,16 @@ def test_nan_inverse_bind_matrices_are_named_at_import(tmp_path, clean_scene, om
     assert imported.result == {'FINISHED'} and imported.failures == [], imported.warnings
     said = [text for text in imported.warnings if "/skins/0/inverseBindMatrices" in text]
     assert len(said) == 1 and "hold NaN or infinity" in said[0], imported.warnings
+
+
+def test_a_kinematic_velocity_beyond_float32_makes_no_nan_drivers(tmp_path, clean_scene, omi_addon):
+    gltf = import_support.document([{"name": "Belt", "mesh": 0, "extensions": {import_support.BODY: {
+        "motion": {"type": "kinematic", "linearVelocity": [1e39, 0, 0]}, "collider": {"shape": 0}}}}],
+        [{"type": "box", "box": {"size": [1, 1, 1]}}], meshes=True)
+    imported = import_support.import_gltf(import_support.write_gltf(tmp_path, "belt", gltf))
+    belt = imported.obj("Belt")
+    expressions = [fcurve.driver.expression for fcurve in (belt.animation_data.drivers if belt.animation_data else [])]
+    assert not [text for text in expressions if "nan" in text or "inf" in text], expressions
+    said = [text for text in imported.warnings if "linearVelocity" in text and "beyond float32" in text]
+    assert len(said) == 1 and "it becomes 3.402823e+38 (float32's largest)" in said[0], imported.warnings
+    assert "a kinematic body with it is not moved" in said[0]

@@ -41,6 +41,8 @@ def drive_constant_velocity(obj: bpy.types.Object, *, first_frame: int, frame_se
     parent_linear = to_parent.to_3x3().inverted_safe()
     location_rate = parent_linear @ linear
     spin = to_parent.to_quaternion().inverted() @ angular  # the angular velocity in the parent's frame
+    if not all(math.isfinite(vector[index]) for vector in (location_rate, spin) for index in range(3)):
+        return True  # a velocity beyond float32 (named by the import's value checks): no NaN drivers
     made = False
     if location_rate.length:
         for index in range(3):

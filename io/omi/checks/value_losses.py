@@ -149,9 +149,10 @@ def _item_beyond(fields: tuple[Field, ...], item: Any, where: Where) -> list[Iss
             stored = _as_float32(number)
             if stored is not None and (stored == 0.0) == (number == 0.0):
                 continue
-            becomes = f"{math.copysign(FLOAT32_MAX, number):.7g} or infinity" if stored is None else "0"
+            becomes = f"{math.copysign(FLOAT32_MAX, number):.7g} (float32's largest)" if stored is None else "0"
+            moved = "; a kinematic body with it is not moved" if spec.key.endswith("Velocity") else ""
             issues.append(Issue(pointer_text(join(where, spec.key)), f"{spec.label} {_shown(value)} is beyond "
-                                f"float32, which Blender stores: it becomes {becomes}", "warning"))
+                                f"float32, which Blender stores: it becomes {becomes}{moved}", "warning"))
             break
     return issues
 
