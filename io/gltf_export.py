@@ -210,7 +210,6 @@ def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
     recursion_limit.restore()
-    EDITED.paused = False
     try:
         live.release_follows(export_settings.pop(_HELD_FOLLOWS_KEY, None) or [])
     except Exception as error:  # hook boundary: report, never raise
@@ -232,3 +231,4 @@ def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa
                 black_list.remove(name)
     except Exception as error:  # hook boundary: report, never raise
         _log_error(export_settings, f"could not restore the exporter's extras list: {error}")
+    EDITED.paused = False  # last: what the steps above put back is the scene as it was, not an edit

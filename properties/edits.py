@@ -38,9 +38,10 @@ EDITED = Edited()
 
 
 def note(obj: bpy.types.Object) -> None:
-    """Count an edit of the object's settings (once until its next build) and ask for a depsgraph update."""
+    """Count an edit of the object's settings (once until its next build) and ask for a depsgraph update.
+    An export's own passing changes (settings held at their static values while it samples) are no edits."""
     name = obj.name
-    if name in EDITED.objects:
+    if EDITED.paused or name in EDITED.objects:
         return
     EDITED.objects.add(name)
     if obj.library is None:
