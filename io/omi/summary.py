@@ -57,6 +57,14 @@ def _kind_key(message: str, is_name: Callable[[str], bool] | None) -> tuple[str,
     return _NUMBER.sub("#", _QUOTED.sub(name_left_out, rest)), found.group(1) if found else None
 
 
+_SUFFIX = re.compile(r" \[(?:the same for \d+ findings: .*|and \d+ more like it)\]$")
+
+
+def first_of(line: str) -> str:
+    """A summary line's first message (the line itself when it summarises nothing)."""
+    return _SUFFIX.sub("", line)
+
+
 def summarise(messages: Iterable[tuple[str, str]], most: int = MOST_LINES,
               is_name: Callable[[str], bool] | None = None) -> list[tuple[str, str]]:
     """(severity, message) pairs -> at most `most` lines: repeats dropped, each kind once with its count.

@@ -47,3 +47,10 @@ def test_never_more_lines_than_asked(summary):
     said = [("warning", f"finding of kind {chr(65 + n)}{'x' * n}") for n in range(40)]
     lines = summary.summarise(said, most=20)
     assert len(lines) == 20 and lines[-1] == ("warning", "21 more kinds of finding, not shown here")
+
+
+def test_a_summary_line_gives_back_its_first_message(summary):
+    said = [("info", f"object 'Hinge{n}': its joint is written on a new node") for n in range(10)]
+    [(_severity, line)] = summary.summarise(said)
+    assert summary.first_of(line) == "object 'Hinge0': its joint is written on a new node"
+    assert summary.first_of("object 'A': a note") == "object 'A': a note"

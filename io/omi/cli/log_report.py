@@ -13,7 +13,7 @@ import logging
 import re
 from collections.abc import Iterable
 
-from .. import model
+from .. import model, summary
 from .results import Result
 
 _COUNT_LINE = re.compile(r"\d+ problem\(s\) in the file's physics")
@@ -39,8 +39,8 @@ def report_log(label: str, records: Iterable[tuple[int, str]], shown: set[str],
         text = message.split(model.LOG_PREFIX, 1)[1]
         if _COUNT_LINE.match(text):  # the import's count of the problems it logged: each is said already
             continue
-        repeated = _said_already(text, pending)
-        if repeated is not None:
+        repeated = _said_already(summary.first_of(text), pending)
+        if repeated is not None:  # a summary line stands for its kind's findings: validate printed each
             pending.remove(repeated)
             continue
         hook_failure = level >= logging.ERROR or text.startswith(model.HOOK_FAILURE)
