@@ -16,6 +16,7 @@ from . import (
     library,
     live_link,
     naming,
+    physics_only,
     ragdoll,
     seat,
     select,
@@ -31,7 +32,8 @@ _CLASSES: tuple[type, ...] = (
     *adopt_peers.CLASSES, *body.CLASSES, *assign.CLASSES, *copy.CLASSES, *decompose.CLASSES, *export_check.CLASSES,
     *fit.CLASSES,
     *gravity.CLASSES, *joint.CLASSES,
-    *joint_pivot.CLASSES, *library.CLASSES, *naming.CLASSES, *ragdoll.CLASSES, *select.CLASSES, *sync.CLASSES,
+    *joint_pivot.CLASSES, *library.CLASSES, *naming.CLASSES, *physics_only.CLASSES, *ragdoll.CLASSES,
+    *select.CLASSES, *sync.CLASSES,
     *validate.CLASSES, *vehicle_body.CLASSES, *vehicle_wheel.CLASSES, *vehicle_thruster.CLASSES, *seat.CLASSES,
     *spawn_point.CLASSES,
 )

@@ -46,6 +46,7 @@ class VIEW3D_PT_omi_physics(_Sidebar, bpy.types.Panel):
         column = layout.column(align=True)
         column.operator("omi.convex_decomposition", icon='MOD_EXPLODE')
         column.operator("omi.tag_from_names", icon='SORTALPHA')
+        column.operator("omi.physics_only", icon='MOD_WIREFRAME')
 
         column = layout.column(align=True)
         column.operator_menu_enum("omi.assign_material", "material", icon='MATERIAL')

@@ -59,6 +59,15 @@ def mark_shape_mesh(obj: bpy.types.Object) -> None:
     _hide_from_render(obj)
 
 
+def unmark_shape_mesh(obj: bpy.types.Object) -> None:
+    """Undo `mark_shape_mesh`: the mesh is the object's visible geometry again, rendered and exported."""
+    if obj.get(SHAPE_MESH) is not None:
+        del obj[SHAPE_MESH]
+    obj.display_type = 'TEXTURED'
+    for name in _RAY_VISIBILITY:
+        setattr(obj, name, True)
+
+
 def show_as_volume(obj: bpy.types.Object) -> None:
     """A trigger's own mesh: drawn as wire, so the volume never hides the scene, and not rendered; unlike a
     shape mesh it stays the node's mesh in an export."""
@@ -66,14 +75,14 @@ def show_as_volume(obj: bpy.types.Object) -> None:
     _hide_from_render(obj)
 
 
+_RAY_VISIBILITY = ("visible_camera", "visible_shadow", "visible_diffuse", "visible_glossy", "visible_transmission",
+                   "visible_volume_scatter")
+
+
 def _hide_from_render(obj: bpy.types.Object) -> None:
     # Ray visibility rather than hide_render: hide_render resyncs every collection on each change.
-    obj.visible_camera = False
-    obj.visible_shadow = False
-    obj.visible_diffuse = False
-    obj.visible_glossy = False
-    obj.visible_transmission = False
-    obj.visible_volume_scatter = False
+    for name in _RAY_VISIBILITY:
+        setattr(obj, name, False)
 
 
 def owner(obj: bpy.types.Object) -> object:
