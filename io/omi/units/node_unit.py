@@ -124,11 +124,13 @@ def losses(name: str, what: str) -> Callable[[NodePhysics, Where], list[Issue]]:
     return lost
 
 
-def canonical(spec: NodeUnitSpec) -> registry.Canonical:
+def canonical(fields: tuple[Field, ...], special: Callable[[Any, Mapping[int, str]], dict[str, Any]] | None
+              ) -> registry.Canonical:
+    """A unit value's canonical form: its Field values, and what its special hook adds (both unit kinds)."""
     def form(value: Any, paths: Mapping[int, str]) -> Any:
-        found = canonical_fields(spec.fields, value)
-        if spec.canonical_special is not None:
-            found.update(spec.canonical_special(value, paths))
+        found = canonical_fields(fields, value)
+        if special is not None:
+            found.update(special(value, paths))
         return found
     return form
 
@@ -139,5 +141,6 @@ def unit(spec: NodeUnitSpec) -> registry.ExtensionUnit:
         spec.name, KEPT_KEYS_DIALECT, read_units(spec), write_node=write_units(spec),
         node_losses=losses(spec.name, spec.what),
         pointers=pointers.node_rows(spec.name, spec.fields, spec.name) if spec.animated else (),
-        canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss,
+        canonical=canonical(spec.fields, spec.canonical_special), schema_check=schema_check.checker(spec.name),
+        engine_loss=spec.engine_loss,
         marks=spec.marks, legacy_keys=spec.renames)

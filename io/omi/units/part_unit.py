@@ -20,7 +20,6 @@ from . import schema_check
 from .common import (
     Findings,
     ancestors,
-    canonical_fields,
     legacy_revision,
     node_objects,
     parents,
@@ -29,7 +28,7 @@ from .common import (
     value_of,
     write_object,
 )
-from .node_unit import ReadContext, losses
+from .node_unit import ReadContext, canonical, losses
 
 
 @dataclass(frozen=True)
@@ -151,21 +150,13 @@ def write_units(spec: PartUnitSpec) -> Callable[[Any, registry.Refs, Where, Issu
     return write
 
 
-def canonical(spec: PartUnitSpec) -> registry.Canonical:
-    def form(value: Any, paths: Mapping[int, str]) -> Any:
-        found = canonical_fields(spec.fields, value)
-        if spec.canonical_special is not None:
-            found.update(spec.canonical_special(value, paths))
-        return found
-    return form
-
-
 def unit(spec: PartUnitSpec) -> registry.ExtensionUnit:
     return registry.ExtensionUnit(
         spec.name, KEPT_KEYS_DIALECT, read_units(spec), write_node=write_units(spec),
         node_losses=losses(spec.name, spec.what), arrays=(spec.array,),
         pointers=pointers.item_rows(spec.name, spec.array, spec.fields, spec.name),
-        canonical=canonical(spec), schema_check=schema_check.checker(spec.name), engine_loss=spec.engine_loss,
+        canonical=canonical(spec.fields, spec.canonical_special), schema_check=schema_check.checker(spec.name),
+        engine_loss=spec.engine_loss,
         marks=spec.marks, legacy_keys=spec.renames)
 
 
