@@ -1,8 +1,9 @@
 """Import side of the `godot` export target: a body node whose render mesh sits on a child of the same
 name (io/omi/dialects/godot.py: `mesh_children`) comes back as one object, the body holding its mesh.
 
-Before the importer makes objects, the child's mesh goes onto the body node; when the importer reaches
-the body, the emptied child is turned into a node it skips (its virtual node's type), so no empty is made.
+Before the importer makes objects, the child's mesh (and the channels of its morph weights) goes onto the
+body node; when the importer reaches the body, the emptied child is turned into a node it skips (its
+virtual node's type), so no empty is made.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any
 
 from .blender.import_repair import node_json
 from .omi import model
-from .omi.dialects import godot
+from .omi.dialects import godot, godot_channels
 from .omi.json_types import array_index
 
 
@@ -25,7 +26,8 @@ def _view(data: Any) -> dict[str, Any]:
             for at in (index, *node.children):
                 if isinstance(at, int) and 0 <= at < len(nodes) and not view[at]:
                     view[at] = {**node_json(nodes[at]), **node_json(nodes[at], for_reader=True)}
-    animations = [{"channels": [{"target": {"node": channel.target.node}} for channel in animation.channels or []]}
+    animations = [{"channels": [{"target": {"node": channel.target.node, "path": channel.target.path}}
+                                for channel in animation.channels or []]}
                   for animation in data.animations or []]
     return {"nodes": view, "animations": animations}
 
@@ -42,21 +44,28 @@ def _bones(data: Any) -> set[int]:
 
 def _unfoldable_children(data: Any) -> set[int]:
     """Mesh children a fold must leave as they are, since the file gives them a part beyond holding a mesh:
-    bones, the targets of animation channels (by node or by a KHR_animation_pointer into /nodes/N), and
-    nodes with extras (which the fold would lose)."""
+    bones, the targets of animation channels (by node or by a KHR_animation_pointer into /nodes/N; the
+    morph weights excepted, which go with the mesh), and nodes with extras (which the fold would lose)."""
     kept = _bones(data)
-    for animation in data.animations or []:
-        for channel in animation.channels or []:
-            target = channel.target
-            if isinstance(getattr(target, "node", None), int):
-                kept.add(target.node)
-            pointer = ((getattr(target, "extensions", None) or {}).get("KHR_animation_pointer") or {}).get("pointer")
-            parts = pointer.split("/") if isinstance(pointer, str) else []
-            index = array_index(parts[2]) if len(parts) > 2 and parts[1] == "nodes" else None
-            if index is not None:
-                kept.add(index)
+    for target in _targets(data):
+        if isinstance(getattr(target, "node", None), int) and target.path != "weights":
+            kept.add(target.node)
+        parts = _pointer(target).split("/")
+        index = array_index(parts[2]) if len(parts) > 2 and parts[1] == "nodes" else None
+        if index is not None and parts[3:] != ["weights"]:
+            kept.add(index)
     kept.update(index for index, node in enumerate(data.nodes or []) if node.extras)
     return kept
+
+
+def _targets(data: Any) -> list[Any]:
+    return [channel.target for animation in data.animations or [] for channel in animation.channels or []
+            if channel.target is not None]
+
+
+def _pointer(target: Any) -> str:
+    pointer = ((getattr(target, "extensions", None) or {}).get(godot_channels.POINTER) or {}).get("pointer")
+    return pointer if isinstance(pointer, str) else ""
 
 
 class MeshChildFold:
@@ -73,6 +82,11 @@ class MeshChildFold:
             nodes[parent].mesh, nodes[child].mesh = nodes[child].mesh, None
             nodes[parent].weights, nodes[child].weights = nodes[child].weights, None
             self.children[parent] = child
+        back = {child: parent for parent, child in self.children.items()}
+        for target in _targets(gltf.data) if back else []:  # the morph weights' channels come back with the mesh
+            target.node, pointer = godot_channels.weights_target(target.node, target.path, _pointer(target), back)
+            if pointer:
+                target.extensions[godot_channels.POINTER]["pointer"] = pointer
         self._by_node = {id(nodes[parent]): child for parent, child in self.children.items()}
 
     def skip_child(self, gltf: Any, gltf_node: Any) -> None:

@@ -118,3 +118,30 @@ def test_a_uniformly_scaled_body_with_a_child_says_nothing_turned(clean_scene, t
     build.tag_shape(part, "collider", 'BOX')
     godot = _export(tmp_path, "uniform_godot", 'GODOT')
     assert not [message for message in godot.messages if "unevenly scaled" in message], godot.messages
+
+
+def test_morph_weights_animated_on_a_body_follow_its_mesh_for_godot_and_back(clean_scene, tmp_path):
+    """The `godot` target moves a body's mesh to a child: the channel of its shape-key weights goes to that
+    child too (before, it kept pointing at the body node, which has no mesh: invalid glTF, and Godot plays
+    no blend shape), and the import folds both back onto one object, animated."""
+    blob = build.mesh_object("Blob", location=(0.0, 0.0, 2.0))
+    blob.shape_key_add(name="Basis")
+    key = blob.shape_key_add(name="Squash")
+    for point in key.data:
+        point.co.z *= 0.5
+    for frame, value in ((1, 0.0), (24, 1.0)):
+        key.value = value
+        key.keyframe_insert("value", frame=frame)
+    build.tag_motion(blob)
+    build.tag_shape(blob, "collider", 'BOX')
+    godot = _export(tmp_path, "morph_godot", 'GODOT')
+    body = next(index for index, node in enumerate(godot.nodes) if node.get("name") == "Blob" and "extensions" in node)
+    holder = godot.nodes[body]["children"][-1]
+    assert godot.nodes[holder].get("mesh") is not None and "mesh" not in godot.nodes[body]
+    weights = [channel["target"] for animation in godot.gltf["animations"] for channel in animation["channels"]
+               if channel["target"].get("path") == "weights"]
+    assert weights == [{"node": holder, "path": "weights"}], weights
+    support.import_gltf(godot.path)
+    assert [obj.name for obj in bpy.context.scene.objects] == ["Blob"]
+    blob = bpy.data.objects["Blob"]
+    assert blob.data.shape_keys is not None and blob.data.shape_keys.animation_data.action is not None

@@ -141,3 +141,23 @@ def test_godot_plays_animated_capsule_and_cylinder_sizes(godot, tmp_path):
     tracks = {track.split(": ", 1)[1] for player in built.of_class("AnimationPlayer") for track in player.tracks}
     assert tracks == {"Pill/PillShape:shape:height", "Pill/PillShape:shape:radius", "Can/CanShape:shape:height",
                       "Can/CanShape:shape:radius"}, tracks
+
+
+def test_godot_plays_the_morph_weights_of_a_body(godot, tmp_path):
+    """The `godot` target moves a body's mesh to a MeshInstance3D child: the channel of its shape-key weights
+    goes with it, so Godot builds a blend-shape track on that mesh (before, the channel targeted the body,
+    which has no mesh)."""
+    bpy.ops.wm.read_homefile(use_empty=True)
+    blob = build.mesh_object("Blob", location=(0.0, 0.0, 2.0))
+    blob.shape_key_add(name="Basis")
+    key = blob.shape_key_add(name="Squash")
+    for frame, value in ((1, 0.0), (24, 1.0)):
+        key.value = value
+        key.keyframe_insert("value", frame=frame)
+    build.tag_motion(blob)
+    build.tag_shape(blob, "collider", 'BOX')
+    built = GodotScene(godot.run(export(tmp_path, "morph", 'GODOT').path))
+    tracks = {track.split(": ", 1)[1] for player in built.of_class("AnimationPlayer") for track in player.tracks}
+    meshes = {node.path for node in built.of_class("MeshInstance3D")}
+    assert {track.rsplit(":", 1)[0] for track in tracks if track.endswith(":Squash")} <= meshes, (tracks, meshes)
+    assert [track for track in tracks if track.endswith(":Squash")], tracks

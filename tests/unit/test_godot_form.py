@@ -212,3 +212,29 @@ def test_an_empty_matrix_is_no_matrix(godot):
         {"name": "Part", "matrix": [], "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
     ])
     assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
+
+
+def test_morph_weight_channels_follow_the_mesh_to_its_child(godot):
+    """The mesh and its morph weights move to a new child: every channel of those weights goes with them (by
+    node and path, or by a pointer into the node); a pointer to the mesh's own weights and the body's other
+    channels stay. Before, they kept animating the body node, which has no mesh: invalid glTF."""
+    doc = _doc([{"type": "box", "box": {"size": [1, 1, 1]}}], [
+        {"name": "Blob", "mesh": 0, "weights": [0.0, 0.5],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
+        {"name": "Prop", "mesh": 1, "weights": [1.0]},
+    ], animations=[{"channels": [
+        {"sampler": 0, "target": {"node": 0, "path": "weights"}},
+        {"sampler": 1, "target": {"node": 0, "path": "translation"}},
+        {"sampler": 2, "target": {"node": 1, "path": "weights"}},
+        {"sampler": 3, **_channel("/nodes/0/weights")},
+        {"sampler": 4, **_channel("/meshes/0/weights")},
+        {"sampler": 5, **_channel("/nodes/0/extensions/OMI_physics_body/motion/mass")}]}])
+    godot.to_godot(doc)
+    child = doc["nodes"][0]["children"][-1]
+    assert doc["nodes"][child] == {"name": "Blob", "mesh": 0, "weights": [0.0, 0.5]}
+    targets = [channel["target"] for channel in doc["animations"][0]["channels"]]
+    assert [target.get("node") for target in targets[:3]] == [child, 0, 1]
+    pointers = [target["extensions"]["KHR_animation_pointer"]["pointer"] for target in targets[3:]]
+    assert pointers == [f"/nodes/{child}/weights", "/meshes/0/weights",
+                        "/nodes/0/extensions/OMI_physics_body/motion/mass"]
+    assert godot.mesh_children(doc) == {0: child}  # the import side still knows the layout

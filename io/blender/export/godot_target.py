@@ -1,8 +1,8 @@
 """The `godot` export target on the exporter's finished document (io/omi/dialects/godot.py decides).
 
 Runs in `PhysicsExport.finish`, once the exporter has indexed every node and the OMI physics is written:
-the shapes are rewritten in place, each mesh Godot would drop goes to a new child node, and what Godot
-ignores is said once per kind.
+the shapes are rewritten in place, each mesh Godot would drop goes to a new child node (its morph-weight
+channels with it), and what Godot ignores is said once per kind.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...omi.dialects import godot
+from ...omi.dialects import godot, godot_channels
 from ...omi.model import BODY_EXTENSION, Issue
 
 
@@ -44,6 +44,7 @@ def apply(gltf: Any, new_node: Callable[[str], Any], *, omi_godot: bool = False)
     for index, changes in form.node_changes.items():
         for key, value in changes.items():
             setattr(gltf.nodes[index], key, value)
+    moved: dict[int, int] = {}
     for index in form.mesh_moves:
         node = gltf.nodes[index]
         child = new_node(node.name)
@@ -52,6 +53,8 @@ def apply(gltf: Any, new_node: Callable[[str], Any], *, omi_godot: bool = False)
         node.mesh, node.skin, node.weights = None, None, None
         gltf.nodes.append(child)
         node.children = [*(node.children or []), len(gltf.nodes) - 1]
+        moved[index] = len(gltf.nodes) - 1
+    _follow_meshes(gltf, moved)
     for index, part_name, part, scale in form.part_moves:
         node = gltf.nodes[index]
         child = new_node(godot.part_child_name(node.name, part_name))
@@ -60,3 +63,16 @@ def apply(gltf: Any, new_node: Callable[[str], Any], *, omi_godot: bool = False)
         gltf.nodes.append(child)
         node.children = [*(node.children or []), len(gltf.nodes) - 1]
     return form.issues
+
+
+def _follow_meshes(gltf: Any, moved: dict[int, int]) -> None:
+    """The exporter's channels of moved morph weights onto the mesh's new child (godot_channels)."""
+    targets = [channel.target for animation in gltf.animations or [] for channel in animation.channels or []]
+    for target in targets if moved else []:
+        if target is None:
+            continue
+        extension = (target.extensions or {}).get(godot_channels.POINTER)
+        pointer = extension.get("pointer") if isinstance(extension, dict) else None
+        target.node, pointer = godot_channels.weights_target(target.node, target.path, pointer, moved)
+        if isinstance(extension, dict) and pointer is not None:
+            extension["pointer"] = pointer

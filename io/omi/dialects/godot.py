@@ -30,7 +30,7 @@ from .. import model
 from ..checks import skin_joints
 from ..json_types import array_index
 from ..model import Issue
-from . import godot_scale, registry
+from . import godot_channels, godot_scale, registry
 from .omi import OMI_SHAPE_FIELDS
 
 NAME = "godot"
@@ -275,7 +275,8 @@ def _named_value(pointer: str, nodes: list[dict[str, Any]],
 
 def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
     """JSON side of `GodotForm`: node keys changed; each moved node's mesh (with its skin and morph weights)
-    goes to a new last child named after the node, at the node's origin (scaled by the node's baked scale)."""
+    goes to a new last child named after the node, at the node's origin (scaled by the node's baked scale),
+    and the channels of its morph weights with it."""
     nodes: list[dict[str, Any]] = document.setdefault("nodes", [])
     for index, changes in form.node_changes.items():
         for key, value in changes.items():
@@ -283,6 +284,7 @@ def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
                 nodes[index].pop(key, None)
             else:
                 nodes[index][key] = value
+    moved: dict[int, int] = {}
     for index in form.mesh_moves:
         node = nodes[index]
         child: dict[str, Any] = {key: node.pop(key) for key in ("mesh", "skin", "weights") if key in node}
@@ -292,6 +294,8 @@ def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
             child["scale"] = form.mesh_scales[index]
         nodes.append(child)
         node["children"] = [*(node.get("children") or []), len(nodes) - 1]
+        moved[index] = len(nodes) - 1
+    godot_channels.follow_meshes(document, moved)
     for index, part_name, part, scale in form.part_moves:
         node = nodes[index]
         nodes.append({"name": part_child_name(node.get("name"), part_name), "scale": scale,
@@ -316,7 +320,8 @@ def mesh_children(document: Mapping[str, Any]) -> dict[int, int]:
     node Godot replaces, whose child of the same name holds only a mesh, at the node's origin)."""
     nodes = document.get("nodes") or []
     animated = {(channel.get("target") or {}).get("node") for animation in document.get("animations") or []
-                for channel in animation.get("channels") or [] if isinstance(channel, Mapping)}
+                for channel in animation.get("channels") or [] if isinstance(channel, Mapping)
+                and (channel.get("target") or {}).get("path") != "weights"}  # morph weights go with the mesh
     found: dict[int, int] = {}
     for index, node in enumerate(nodes):
         if not isinstance(node, Mapping) or node.get("mesh") is not None or not _godot_replaces(node):
