@@ -6,9 +6,9 @@ import bpy
 from bpy.props import BoolProperty, EnumProperty
 
 from ..io.blender.builder import rigid_body
-from ..properties import object_physics
+from ..properties import homes, object_physics
 from ..properties.body import MOTION_TYPE_ITEMS
-from .common import OperatorResult, keep_blender_masses, names, plural, selected_objects
+from .common import OperatorResult, names, plural, selected_objects
 from .hierarchy import Descendants
 
 # An ENUM_FLAG set: the numbers are bit values (a 0 would never be selected).
@@ -105,7 +105,7 @@ class OMI_OT_clear_physics(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         objects = selected_objects(context)
-        keep_blender_masses(objects)
+        homes.release(objects)  # the rigid bodies may go: their masses stay
         cleared = [obj for obj in objects if clear_parts(obj, set(self.parts))]
         if self.rigid_bodies:
             rigid_body.clear_rigid_bodies(objects)

@@ -109,12 +109,3 @@ def remove_active(collection: Rows, owner: bpy.types.bpy_struct, index_attr: str
     collection.remove(index)
     setattr(owner, index_attr, max(0, min(index, len(collection) - 1)))
     return True
-
-
-def keep_blender_masses(objects: list[bpy.types.Object]) -> None:
-    """Store each body's mass as Blender's rigid body has it (an edit in Blender's Rigid Body panel is the
-    body's mass: `properties.body.linked_mass`) before rigid bodies are rebuilt or removed."""
-    for obj in objects:
-        settings = object_physics(obj)
-        if settings.use_motion and obj.rigid_body is not None:
-            settings.motion.mass = settings.motion.mass

@@ -20,7 +20,7 @@ from bpy.app.handlers import persistent
 from ..io.blender.builder import built_values, live
 from ..io.blender.builder.inputs import ObjectPhysics
 from ..io.omi import model
-from ..properties import convert_build, library, object_physics, scene_physics
+from ..properties import convert_build, homes, library, object_physics, scene_physics
 from ..properties.edits import EDITED
 from . import sync_edits
 
@@ -130,6 +130,7 @@ def adopt_blender_edits(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.O
         edited = built_values.changed(obj)
         if edited:
             sync_edits.adopt_edits(obj, bl_scene, edited, issues)
+            _Remembered.kept.pop(obj.session_uid, None)  # a value Blender holds (its mass) changed: convert anew
             built_values.record([obj])
             built_values.mark_in_step([obj])
 
@@ -138,6 +139,18 @@ def _named(names: Iterable[str]) -> list[bpy.types.Object]:
     """The objects still holding these names (an undo or a delete may have taken some)."""
     found = bpy.data.objects
     return [found[name] for name in names if name in found]
+
+
+def _with_bodies_above(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
+    """These objects and the tagged ones above them (a rebuild remakes a compound body above its part)."""
+    found = dict.fromkeys(objects)
+    for obj in list(found):
+        parent = obj.parent
+        while parent is not None:
+            if object_physics(parent).has_physics:
+                found[parent] = None
+            parent = parent.parent
+    return [obj for obj in found if object_physics(obj).has_physics]
 
 
 def flush(bl_scene: bpy.types.Scene | None) -> int:
@@ -161,8 +174,11 @@ def flush(bl_scene: bpy.types.Scene | None) -> int:
         return 0
     issues: list[model.Issue] = []
     _Link.building = True
+    holders = _with_bodies_above(objects)
     try:
+        homes.release(holders)  # a rebuild may remake or remove the rigid bodies that hold the masses
         count = live.rebuild(bl_scene, objects, _Remembered(bl_scene, issues), issues)
+        homes.settle(holders)
     finally:
         _Link.building = False
         EDITED.take()  # what the build itself set is in step already

@@ -16,9 +16,9 @@ from ..io.blender.adopt import from_bodies, from_constraints
 from ..io.blender.builder import built_values, rigid_body
 from ..io.blender.tables import markers
 from ..io.omi import model
-from ..properties import convert, convert_build, library, object_physics
+from ..properties import convert, convert_build, homes, library, object_physics
 from . import sync_edits
-from .common import OperatorResult, keep_blender_masses, plural, scene_of, selected_objects
+from .common import OperatorResult, plural, scene_of, selected_objects
 
 SCOPE_ITEMS = [
     ('SCENE', "Whole Scene", "Every object in the scene", 0),
@@ -112,12 +112,13 @@ class OMI_OT_sync_to_rigid_bodies(bpy.types.Operator):
 
     def execute(self, context: bpy.types.Context) -> OperatorResult:
         objects = [obj for obj in _objects(context, self.scope) if object_physics(obj).has_physics]
-        keep_blender_masses(objects)
+        homes.release(objects)  # a rebuild remakes the rigid bodies that hold their masses
         issues: list[model.Issue] = []
         # the settings become model values first: the build reads no settings (as on import)
         scene = scene_of(context)
         rigid_body.build_rigid_bodies(scene, objects, convert_build.SettingsPhysics(scene, issues),
                                       issues)
+        homes.settle(objects)
         bodies = sum(obj.rigid_body is not None for obj in objects)
         constraints = sum(obj.rigid_body_constraint is not None for obj in scene_of(context).objects)
         self.report({'INFO'}, f"{plural(bodies, 'rigid body')} and {plural(constraints, 'constraint')} "

@@ -13,7 +13,7 @@ from typing import Literal, cast
 import bpy
 
 from ..io.blender.builder.plan import motion_owner
-from ..properties import object_physics
+from ..properties import homes, object_physics
 from ..properties.body import (
     MOTION_TYPE_ITEMS,
     OMIColliderSettings,
@@ -130,7 +130,10 @@ def draw_motion(layout: bpy.types.UILayout, motion: OMIMotionSettings) -> None:
     """Motion type, mass and gravity; velocities and mass distribution have sub-panels of their own."""
     layout.prop(motion, "motion_type")
     for name in motion_fields(motion):
-        if name in _BODY_FIELDS:
+        if name == "mass":  # Blender's Rigid Body Mass once the object has a rigid body: one value, one home
+            owner, prop = homes.mass_home(motion)
+            layout.prop(owner, prop)
+        elif name in _BODY_FIELDS:
             short_prop(layout, motion, name)
 
 

@@ -14,9 +14,8 @@ from bpy.props import (
     StringProperty,
 )
 
-from ..io.blender.tables.bullet import blender_mass
 from ..io.omi import model
-from . import display
+from . import display, homes
 from .shape import OMIShapeSettings
 
 MOTION_TYPE_ITEMS = [
@@ -26,32 +25,6 @@ MOTION_TYPE_ITEMS = [
 ]
 MOTION_TYPE_TO_OMI = {item[0]: model.motion_type(item[0].lower()) for item in MOTION_TYPE_ITEMS}
 MOTION_TYPE_FROM_OMI = {value: key for key, value in MOTION_TYPE_TO_OMI.items()}
-
-
-def _blender_rigid_body(motion: OMIMotionSettings) -> bpy.types.RigidBodyObject | None:
-    """The Blender rigid body this motion's object simulates with (its own, active), if any."""
-    rigid = getattr(motion.id_data, "rigid_body", None)
-    if rigid is None or rigid.type != 'ACTIVE' or motion.get("infinite_mass"):  # infinite: Blender locks it
-        return None
-    return rigid
-
-
-def linked_mass(motion: OMIMotionSettings) -> float:
-    """One mass for the body: the stored value, unless the object's Blender rigid body now simulates
-    another (the artist edited Blender's Rigid Body > Mass): that one is the body's mass then."""
-    stored = float(motion.get("mass", model.DEFAULT_MASS))  # type: ignore[arg-type]  # 4.2's stubs: get returns None
-    rigid = _blender_rigid_body(motion)
-    if rigid is None or abs(rigid.mass - blender_mass(stored, model.DEFAULT_MASS)) <= 1e-6 * max(1.0, rigid.mass):
-        return stored
-    return rigid.mass
-
-
-def set_linked_mass(motion: OMIMotionSettings, value: float) -> None:
-    """Store the mass and give it to the object's Blender rigid body too, so the preview simulates it."""
-    motion["mass"] = value
-    rigid = _blender_rigid_body(motion)
-    if rigid is not None:
-        rigid.mass = blender_mass(value, model.DEFAULT_MASS)
 
 
 class OMIMotionSettings(bpy.types.PropertyGroup):
@@ -65,9 +38,8 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
     )
     mass: FloatProperty(
         name="Mass",
-        description=("Mass of the body in kilograms. The same value as Blender's Rigid Body Mass once the object "
-                     "has a Blender rigid body (Sync to Blender): editing either changes both, the export and "
-                     "the simulation"),
+        description=("Mass of the body in kilograms. Once the object has a Blender rigid body this is its Rigid "
+                     "Body Mass (one value: the simulation and the export read it)"),
         subtype='NONE',
         unit='MASS',
         precision=display.MASS,
@@ -75,8 +47,8 @@ class OMIMotionSettings(bpy.types.PropertyGroup):
         min=0.0,
         soft_min=0.001,
         soft_max=10000.0,
-        get=linked_mass,
-        set=set_linked_mass,
+        get=homes.get_mass,
+        set=homes.set_mass,
     )
     infinite_mass: BoolProperty(
         name="Infinite Mass",

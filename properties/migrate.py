@@ -29,8 +29,9 @@ import bpy
 from bpy.app.handlers import persistent
 
 from ..io.omi import model
+from . import homes
 
-SETTINGS_VERSION = 3
+SETTINGS_VERSION = 4
 UNVERSIONED = 1  # what a settings group without a stored version holds
 _KEY = "omi_physics"
 
@@ -49,8 +50,14 @@ def _v2_to_v3(_group: bpy.types.PropertyGroup) -> None:
     exports always wrote and OMI exports wrote unless it was the origin): nothing to rewrite."""
 
 
+def _v3_to_v4(group: bpy.types.PropertyGroup) -> None:
+    """Version 4 keeps a body's mass once: in its Blender rigid body when it has one that holds it."""
+    if isinstance(group.id_data, bpy.types.Object):
+        homes.migrate(group)
+
+
 # from-version -> the step that turns that version's layout into the next one
-STEPS: dict[int, Step] = {1: _v1_to_v2, 2: _v2_to_v3}
+STEPS: dict[int, Step] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def _groups() -> Iterable[tuple[bpy.types.ID, bpy.types.PropertyGroup]]:

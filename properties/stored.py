@@ -88,6 +88,13 @@ def _write(group: bpy.types.PropertyGroup, values: Values) -> None:
             setattr(group, name, value)
 
 
+def _reads(group: bpy.types.PropertyGroup, name: str) -> Any:
+    """The value the group reads for a property it stores nothing for: its default, or, for a value whose home
+    is elsewhere (`homes`: a body's mass in its Blender rigid body), that home's value."""
+    value = getattr(group, name)
+    return tuple(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
+
+
 def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     """Write `values` (in their order: update callbacks see the same sequence as plain assignments) into a
     settings group, leaving out defaults the group holds no value for (see the module docstring)."""
@@ -95,8 +102,8 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     for name, value in values.items():
         if isinstance(value, dict):
             store_group(group, name, value, layout.groups[name])
-        elif group.get(name) is not None or value != layout.defaults[name]:  # stored already, or not default
-            setattr(group, name, value)
+        elif group.get(name) is not None or value != layout.defaults[name] or _reads(group, name) != value:
+            setattr(group, name, value)  # stored already, not the default, or held elsewhere (homes: the mass)
 
 
 def store_group(owner: bpy.types.PropertyGroup, name: str, values: Values, layout: _Layout | None = None) -> None:

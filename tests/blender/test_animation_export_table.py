@@ -122,8 +122,8 @@ def test_keys_on_a_setting_that_holds_nothing_are_named_as_before(clean_scene, t
 
 
 def test_an_imported_mass_channel_exports_from_the_table(clean_scene, tmp_path, monkeypatch):
-    """The import keys the mass on the settings and on Blender's rigid body (which the settings' mass mirrors,
-    properties/body.linked_mass): the export still samples it from the table, as the whole translation would."""
+    """The import keys the mass on the settings and on Blender's rigid body (the mass's home once the body has
+    one, properties/homes): the export still samples it from the table, as the whole translation would."""
     nodes = [{"name": "Crate", "translation": [0, 1, 0],
               "extensions": {BODY: {"motion": {"type": "dynamic", "mass": 2.0}, "collider": {"shape": 0}}}}]
     fps = bpy.context.scene.render.fps

@@ -113,7 +113,7 @@ class Mirror:
 
     def holds(self, frame: float, stored: float) -> bool:
         """Whether the mirror holds the setting's Blender value at a frame (then the setting's value is read:
-        properties/body.linked_mass, within its tolerance)."""
+        properties/homes, within its tolerance)."""
         mirror = linear_keys.float32(min(max(self.channel.fcurve.evaluate(frame), self.low), self.high))
         return abs(mirror - linear_keys.float32(self.convert(stored))) <= 1e-6 * max(1.0, mirror)
 

@@ -126,10 +126,9 @@ SETTINGS: dict[tuple[Part, str], Entry] = {
 }
 
 
-# Blender rigid-body properties that mirror a Held setting: the settings' mass reads Blender's Rigid Body Mass
-# when that differs from the Blender mass of the settings' own (properties/body.linked_mass: an edit in Blender's
-# panel is the body's mass); the import keys both. While the mirror holds that Blender mass, the setting's value
-# is the one exported.
+# Blender rigid-body properties that mirror a Held setting: the settings' mass is Blender's Rigid Body Mass once
+# the body has a rigid body (properties/homes), Blender's floor aside. While the mirror holds the Blender mass of
+# the setting's value, the setting's value is the one exported.
 MIRRORS: dict[str, tuple[str, Callable[[float], float]]] = {
     "rigid_body.mass": ("omi_physics.motion.mass", bullet.blender_mass)}
 

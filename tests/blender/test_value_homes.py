@@ -1,0 +1,135 @@
+"""One value, one home: a body's mass lives in Blender's rigid body once the object has one (the add-on's
+panel draws Blender's Rigid Body > Mass), in the add-on's settings only while no rigid body can hold it;
+rebuilds, stand-ins, Blender's own Remove and older files keep it."""
+
+from __future__ import annotations
+
+import addon_loader
+import bpy
+import pytest
+from ui_recorder import Recorder
+
+
+@pytest.fixture(autouse=True)
+def _enabled(omi_addon):
+    return omi_addon
+
+
+@pytest.fixture
+def link(omi):
+    return omi("operators.live_link")
+
+
+def select(*objects):
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(False)
+    for obj in objects:
+        obj.select_set(True)
+    bpy.context.view_layer.objects.active = objects[0]
+
+
+def crate(link, mass=2.0, location=(0.0, 0.0, 3.0)):
+    """A cube tagged Dynamic with a fitted box, as from the sidebar, its rigid body built by the live link."""
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
+    obj = bpy.context.active_object
+    obj.name = "Crate"
+    select(obj)
+    assert bpy.ops.omi.make_body(motion_type='DYNAMIC') == {'FINISHED'}
+    assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
+    obj.omi_physics.motion.mass = mass
+    link.flush(bpy.context.scene)
+    assert obj.rigid_body is not None
+    return obj
+
+
+def drawn_mass(obj):
+    """(struct, property) the add-on's body panel draws for the mass."""
+    layout = Recorder()
+    addon_loader.module("panels.draw").draw_motion(layout, obj.omi_physics.motion)
+    found = [(call.data, call.prop_name) for call in layout.walk() if call.prop_name == "mass"]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_the_mass_is_stored_once_in_blenders_rigid_body(link, clean_scene):
+    body = crate(link, 2.0)
+    motion = body.omi_physics.motion
+    assert "mass" not in motion  # no second copy in the settings
+    assert body.rigid_body.mass == pytest.approx(2.0)
+    motion.mass = 5.0  # a script through the settings: Blender's value is the one written
+    assert "mass" not in motion and body.rigid_body.mass == pytest.approx(5.0)
+    body.rigid_body.mass = 7.5  # a script or a driver on Blender's property, the object not even selected
+    assert motion.mass == pytest.approx(7.5)
+
+
+def test_the_panel_draws_blenders_mass_once_the_body_has_one(link, clean_scene):
+    bpy.context.scene.omi_physics.live_rigid_bodies = False
+    bpy.ops.mesh.primitive_cube_add(size=1.0)
+    body = bpy.context.active_object
+    select(body)
+    assert bpy.ops.omi.make_body(motion_type='DYNAMIC') == {'FINISHED'}
+    assert drawn_mass(body) == (body.omi_physics.motion, "mass")  # no rigid body yet: the settings hold it
+    bpy.context.scene.omi_physics.live_rigid_bodies = True
+    link.flush(bpy.context.scene)
+    assert drawn_mass(body) == (body.rigid_body, "mass")
+
+
+def test_a_mass_below_blenders_floor_stays_in_the_settings(link, clean_scene):
+    body = crate(link, 2.0)
+    body.omi_physics.motion.mass = 0.0  # OMI allows it; Blender simulates its 0.001 kg floor
+    link.flush(bpy.context.scene)
+    assert body.omi_physics.motion.mass == 0.0 and body.rigid_body.mass == pytest.approx(0.001)
+    assert drawn_mass(body) == (body.omi_physics.motion, "mass")
+
+
+def test_blenders_mass_survives_a_stand_in_and_a_type_change(link, clean_scene):
+    body = crate(link, 2.0)
+    body.rigid_body.mass = 7.0  # edited in Blender's panel: the home
+    motion = body.omi_physics.motion
+    motion.center_of_mass = (0.2, 0.0, 0.0)  # off the origin: a generated stand-in simulates the body
+    link.flush(bpy.context.scene)
+    assert motion.mass == pytest.approx(7.0)
+    stand_ins = [obj for obj in bpy.data.objects if obj.get("omi_owner") == body and obj.rigid_body is not None]
+    assert stand_ins and stand_ins[0].rigid_body.mass == pytest.approx(7.0)
+    motion.center_of_mass = (0.0, 0.0, 0.0)
+    motion.motion_type = 'STATIC'
+    link.flush(bpy.context.scene)
+    motion.motion_type = 'DYNAMIC'
+    link.flush(bpy.context.scene)
+    assert motion.mass == pytest.approx(7.0) and body.rigid_body.mass == pytest.approx(7.0)
+    assert "mass" not in motion
+
+
+def test_blenders_own_remove_keeps_the_mass(link, clean_scene):
+    body = crate(link, 2.0)
+    body.rigid_body.mass = 6.0
+    bpy.context.view_layer.update()  # the depsgraph update after an edit in Blender's panel
+    select(body)
+    assert bpy.ops.rigidbody.object_remove() == {'FINISHED'}
+    bpy.context.view_layer.update()
+    link.flush(bpy.context.scene)  # the link builds the tagged body again
+    assert body.rigid_body is not None and body.rigid_body.mass == pytest.approx(6.0)
+    assert body.omi_physics.motion.mass == pytest.approx(6.0)
+
+
+@pytest.mark.parametrize(("stored", "blender", "mass", "kept"), [
+    (2.0, 2.0, 2.0, False),  # both copies agreed: Blender's stays
+    (2.0, 7.5, 7.5, False),  # edited in Blender's panel (the older files' settings read it): Blender's stays
+    (0.0, 0.001, 0.0, True),  # below Blender's floor: the settings' stays
+])
+@pytest.mark.usefixtures("clean_scene")
+def test_older_files_keep_one_copy_of_the_mass(omi, stored, blender, mass, kept):
+    migrate = omi("properties.migrate")
+    bpy.ops.mesh.primitive_cube_add(size=1.0)
+    body = bpy.context.active_object
+    bpy.context.scene.omi_physics.live_rigid_bodies = False
+    select(body)
+    assert bpy.ops.rigidbody.object_add() == {'FINISHED'}
+    settings = body.omi_physics
+    settings.use_motion = True
+    settings["version"] = 3
+    settings.motion["mass"] = stored  # the older layout: the settings' own copy, and Blender's
+    body.rigid_body.mass = blender
+    assert migrate.migrate_group(body, settings)
+    assert settings.motion.mass == pytest.approx(mass)
+    assert ("mass" in settings.motion) == kept
