@@ -61,10 +61,9 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
         case(f"index_{name}_convert", CliCase(  # not re-pointed to node 1: named as animating nothing
             ["convert", "in.gltf", "--to", "KHR", "--out", "out.gltf"], 1,
             (f"1 animation channel(s) point into {BODY}, which the KHR output does not have",)), animated)
-        case(f"index_{name}_convert_forced", CliCase(
-            ["convert", "in.gltf", "--to", "KHR", "--force", "--out", "out.gltf"], 1, (),
-            check=lambda where, token=token: _pointers(where / "out.gltf") == [
-                f"/nodes/{token}/extensions/{BODY}/motion/mass"]), animated)
+        case(f"index_{name}_convert_forced", CliCase(  # and forced, dropped rather than left dangling
+            ["convert", "in.gltf", "--to", "KHR", "--force", "--out", "out.gltf"], 1, ("the channels are dropped",),
+            check=lambda where: _pointers(where / "out.gltf") == []), animated)
         case(f"index_{name}_import", CliCase(["import", "in.gltf", "--out", "x.blend", "--verbose"], 0, ()), animated)
     for name, joints, status, said in (
             ("skin_joint_99", [0, 99], 1, "error /skins/0/joints/1: joint 99 is not a node index (Blender's glTF "
@@ -97,7 +96,17 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
     case("gravity_channels_to_khr_forced", CliCase(
         ["convert", "in.gltf", "--to", "KHR", "--force", "--out", "out.gltf"], 1,
         ("error /animations/0/channels/0/target/extensions/KHR_animation_pointer/pointer: 2 animation channel(s) "
-         "point into OMI_physics_gravity, which the KHR output does not have",)), json.dumps(gravity))
+         "point into OMI_physics_gravity, which the KHR output does not have: the channels are dropped too",),
+        check=lambda where: _pointers(where / "out.gltf") == []), json.dumps(gravity))
+    for target, label in (("godot", "Godot 4"), ("OMI", "OMI")):
+        case(f"dropped_volume_channel_to_{target.lower()}_forced", CliCase(
+            ["convert", "in.gltf", "--to", target, "--force", "--out", "out.gltf"], 1,
+            ("error /animations/0/channels/0/target/extensions/KHR_animation_pointer/pointer: 1 animation channel(s) "
+             f"point into OMI_physics_gravity at values the {label} output does not have (first: "
+             "/nodes/0/extensions/OMI_physics_gravity/gravity): the channels are dropped too",
+             "error /nodes/0/extensions/OMI_physics_gravity: OMI_physics_gravity on a node that is not a trigger"),
+            check=lambda where: _only_the_mass_channel(where / "out.gltf")),
+             json.dumps(dropped_volume_channel(good)))
     for name, priority, kept in (("1e20", 1e20, "2147483647"), ("2_31", 2 ** 31, "2147483647"),
                                  ("10_30", 10 ** 30, "2147483647"), ("minus_2_63", -2 ** 63, "-2147483648")):
         said = (f"warning /nodes/6/extensions/OMI_physics_gravity/priority: priority {int(priority)} is beyond a "
@@ -129,6 +138,22 @@ def write_round_three(folder: Path, good: dict[str, Any]) -> dict[str, CliCase]:
     return cases
 
 
+def dropped_volume_channel(good: dict[str, Any]) -> dict:
+    """A gravity volume on the static 'Ground' (no trigger: the reader drops it) keyed by the first of two
+    channels; the second keys the dynamic 'Door''s mass. Converted, the first animates nothing."""
+    animated = _animated([0, 1], [9.8, 1.6], pointer="/nodes/0/extensions/OMI_physics_gravity/gravity")
+    document = {**gravity_volume(good, 0), **{key: animated[key] for key in ("buffers", "bufferViews", "accessors",
+                                                                              "animations")}}
+    document["extensionsUsed"].append("KHR_animation_pointer")
+    nodes = document["nodes"]
+    nodes[0]["extensions"]["OMI_physics_gravity"] = nodes[6]["extensions"].pop("OMI_physics_gravity")
+    animation = document["animations"][0]
+    animation["samplers"].append(dict(animation["samplers"][0]))
+    animation["channels"].append({"sampler": 1, "target": {"path": "pointer", "extensions": {
+        "KHR_animation_pointer": {"pointer": f"/nodes/1/extensions/{BODY}/motion/mass"}}}})
+    return document
+
+
 def nan_bind_matrices(good: dict[str, Any]) -> dict:
     """The good document with a skin of two joints (its nodes 0 and 1) whose second inverse bind matrix is NaN."""
     identity = [1.0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
@@ -152,6 +177,13 @@ def gravity_volume(good: dict[str, Any], priority: float, strength: float = 9.8,
     document["nodes"][6]["extensions"]["OMI_physics_gravity"] = {
         "type": "directional", "gravity": strength, "priority": priority, "directional": {"direction": [0, -1, 0]}}
     return document
+
+
+def _only_the_mass_channel(path: Path) -> bool:
+    """The written file keeps the mass channel, renumbered onto its own sampler, and nothing else animated."""
+    [animation] = json.loads(path.read_text(encoding="utf-8"))["animations"]
+    return _pointers(path) == [f"/nodes/1/extensions/{BODY}/motion/mass"] and len(animation["samplers"]) == 1 \
+        and animation["channels"][0]["sampler"] == 0
 
 
 def _pointers(path: Path) -> list[str]:

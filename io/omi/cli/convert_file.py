@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..dialects import pointers, registry
+from ..dialects import registry
 from ..read import mixed, reader
 from ..write.dialect_convert import convert
 from . import resources
@@ -34,7 +34,6 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     issues = [{**item, "severity": "error"} if (item["pointer"], item["message"]) in lost else item
               for item in from_issues(conversion.issues, "convert")]
     issues += disagreements(parsed.document, conversion.source)
-    issues += orphan_channels(parsed.document, written, dialect)
     checks = [registry.get(name).schema_check for name in registry.target(dialect).dialects]
     checked = [item for check in checks if check is not None for item in check(written, spec_dir, False)]
     issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}
@@ -57,21 +56,3 @@ def disagreements(document: Any, source: str) -> list[dict[str, str]]:
                                           f"writes the {source} physics and the {others[0]} copy's values are lost",
                   "convert")
             for found in mixed.overlaps(document, first, second, source, others[0]) if found.severity == "warning"]
-
-
-def orphan_channels(document: Any, written: Any, target: str) -> list[dict[str, str]]:
-    """One error for the animation channels into a physics extension the conversion took out (KHR has no
-    gravity): they would animate nothing, and --force writes them as they were."""
-    before, after = (item.get("extensionsUsed") if isinstance(item, dict) else None for item in (document, written))
-    gone = set(before if isinstance(before, list) else ()) - set(after if isinstance(after, list) else ())
-    orphans: dict[str, list[str]] = {}
-    for at, pointer, _sampler in pointers.channel_pointers(written):
-        tokens = pointer.split("/")
-        extension = tokens[tokens.index("extensions") + 1] if "extensions" in tokens[:-1] else ""
-        if extension in gone:
-            orphans.setdefault(extension, []).append(f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}"
-                                                     "/pointer")
-    return [issue("error", where[0], f"{len(where)} animation channel(s) point into {extension}, which the "
-                                     f"{target} output does not have: they would animate nothing (--force writes "
-                                     "them as they are)", "convert")
-            for extension, where in orphans.items()]

@@ -9,6 +9,9 @@ ones gets a copy of its own for its users, so that the still ones do not animate
 has no single place in the result, or is held there with another value (another meaning), is an error
 naming the channel; the channel is then left as it was.
 
+A channel whose value the result no longer has at all (a gravity volume the reader dropped, an extension the
+output has no place for) is taken out with its sampler (`drop_dangling`), named once per extension.
+
 No bpy here: used by the command-line `convert` and `upgrade`.
 """
 
@@ -169,3 +172,63 @@ def _set_pointer(document: dict[str, Any], at: str, pointer: str) -> None:
     _, _animations, animation, _channels, channel = at.split("/")
     target = document["animations"][int(animation)]["channels"][int(channel)]["target"]
     target["extensions"][pointers.ANIMATION_POINTER_EXTENSION]["pointer"] = pointer
+
+
+def drop_dangling(source: Mapping[str, Any], written: dict[str, Any], output: str) -> list[Issue]:
+    """Take out of `written` each physics channel that animated a value of `source` which `written` no longer
+    has (a volume the reader dropped, an extension the output has no place for): it would animate nothing
+    (invalid glTF; engines refuse it). One error per extension names how many and the first; `output` is
+    what the caller calls the written document."""
+    found: dict[str, list[tuple[str, str]]] = {}
+    used = written.get("extensionsUsed")
+    used = used if isinstance(used, list) else []
+    for at, pointer, _sampler in pointers.channel_pointers(written):
+        tokens = pointer.split("/")
+        extension = tokens[tokens.index("extensions") + 1]
+        matched = pointers.match(pointer)
+        if extension not in used or (matched is not None and pointers.resolve(source, matched)[0]
+                                     and not pointers.resolve(written, matched)[0]):
+            found.setdefault(extension, []).append((at, pointer))
+    drop_channels(written, [at for where in found.values() for at, _pointer in where])
+    issues = []
+    for extension, where in found.items():
+        place = (f" at values the {output} does not have (first: {where[0][1]})"
+                 if extension in used else f", which the {output} does not have")
+        issues.append(Issue(f"{where[0][0]}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer",
+                            f"{len(where)} animation channel(s) point into {extension}{place}: the channels are "
+                            "dropped too (they would animate nothing)", "error"))
+    return issues
+
+
+def drop_channels(document: dict[str, Any], locations: list[str]) -> None:
+    """Take the channels at `locations` ('/animations/A/channels/C') out of the document, with the samplers
+    only they used; an animation left without channels goes too (glTF wants at least one)."""
+    doomed: dict[int, set[int]] = {}
+    for at in locations:
+        _, _animations, animation, _channels, channel = at.split("/")
+        doomed.setdefault(int(animation), set()).add(int(channel))
+    animations = document.get("animations")
+    if not isinstance(animations, list):
+        return
+    for index, channels in doomed.items():
+        animation = animations[index]
+        kept = [channel for position, channel in enumerate(animation["channels"]) if position not in channels]
+        used = sorted({channel.get("sampler") for channel in kept if isinstance(channel.get("sampler"), int)})
+        samplers = animation.get("samplers")
+        if isinstance(samplers, list) and all(0 <= position < len(samplers) for position in used):
+            renumbered = {old: new for new, old in enumerate(used)}
+            for channel in kept:
+                if isinstance(channel.get("sampler"), int):
+                    channel["sampler"] = renumbered[channel["sampler"]]
+            animation["samplers"] = [samplers[old] for old in used]
+        animation["channels"] = kept
+    document["animations"] = [animation for animation in animations if animation.get("channels") != []]
+    if not document["animations"]:
+        del document["animations"]
+    if not pointers.channel_pointers(document) and not any(
+            get(get(channel, "target"), "path") == "pointer" for animation in document.get("animations") or []
+            for channel in get(animation, "channels") or []):
+        for key in ("extensionsUsed", "extensionsRequired"):
+            names = document.get(key)
+            if isinstance(names, list) and pointers.ANIMATION_POINTER_EXTENSION in names:
+                names.remove(pointers.ANIMATION_POINTER_EXTENSION)

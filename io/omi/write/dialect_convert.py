@@ -55,6 +55,7 @@ def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> 
     for name in chosen.dialects:
         issues += value_losses.left_to_engine(doc, registry.get(name).tables)
     issues += channel_follow.follow(gltf, registry.get(source).tables, written, written_tables)
+    issues += channel_follow.drop_dangling(gltf, written, f"{chosen.label} output")
     if chosen.transform is not None:
         chosen.transform(written, issues)
     return Conversion(written, source, target, issues)
