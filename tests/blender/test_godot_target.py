@@ -145,3 +145,20 @@ def test_morph_weights_animated_on_a_body_follow_its_mesh_for_godot_and_back(cle
     assert [obj.name for obj in bpy.context.scene.objects] == ["Blob"]
     blob = bpy.data.objects["Blob"]
     assert blob.data.shape_keys is not None and blob.data.shape_keys.animation_data.action is not None
+
+
+def test_the_targets_own_capsules_import_without_the_old_form_warning(clean_scene, tmp_path):
+    """The target writes capsules in Godot's form on purpose (one radius, the full height): its file imports
+    them at their size and neither the import nor Validate calls them the old full-height form."""
+    from mathutils import Matrix
+
+    pill = build.mesh_object("Pill", location=(0.0, 0.0, 2.0))
+    pill.data.transform(Matrix.Diagonal((0.6, 0.6, 3.0, 1.0)))
+    build.add_rigid_body(pill, 'ACTIVE', 'CAPSULE')
+    godot = _export(tmp_path, "pill_godot", 'GODOT')
+    assert godot.shapes()[0] == {"type": "capsule", "capsule": {"radius": pytest.approx(0.3), "height": 3}}
+    imported = support.import_gltf(godot.path)
+    assert not [message for message in imported.warnings if "full-height" in message], imported.warnings
+    assert bpy.data.objects["Pill"].dimensions[:] == pytest.approx((0.6, 0.6, 3.0), abs=1e-5)
+    problems = [problem.message for problem in bpy.context.window_manager.omi_authoring.problems]  # Validate's
+    assert not [message for message in problems if "full-height" in message], problems

@@ -47,6 +47,27 @@ def test_round_shapes_take_godots_form_with_every_size_written(godot, reader, mo
         assert height(new) == pytest.approx(height(old)) and new.size == old.size
 
 
+def test_the_targets_own_capsules_are_read_as_godots_without_a_warning(godot, reader):
+    """A file this target wrote (render meshes on same-named children) holds capsules in Godot's form on
+    purpose: read as Godot means them, with a note, not as the old full-height revision's warning; the same
+    JSON without the layout (Godot's own files) still warns."""
+    shape = {"type": "capsule", "capsule": {"height": 2.4, "radiusTop": 0.3, "radiusBottom": 0.3}}
+    doc = _doc([shape], [{"name": "Pill", "mesh": 0, "extensions": {"OMI_physics_body": {
+        "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
+    godot.to_godot(doc)
+    assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["capsule"] == {"radius": 0.3, "height": 3.0}
+    assert godot.mesh_children(doc) == {0: 1}
+    read = reader.read_document(copy.deepcopy(doc))
+    capsule = read.nodes[0].collider.shape
+    assert (capsule.height, capsule.radius_top, capsule.radius_bottom) == (pytest.approx(2.4), 0.3, 0.3)
+    assert not [issue for issue in read.issues if issue.severity != "info"], read.issues
+    notes = [issue for issue in read.issues if "Godot's full height" in issue.message]
+    assert len(notes) == 1 and notes[0].pointer == "/extensions/OMI_physics_shape/shapes/0/capsule"
+    del doc["nodes"][0]["children"]  # no longer the target's layout
+    old_form = [issue for issue in reader.read_document(doc).issues if "old full-height form" in issue.message]
+    assert len(old_form) == 1 and old_form[0].severity == "warning"
+
+
 def test_a_cone_is_said_once_naming_its_objects(godot):
     doc = _doc([{"type": "cylinder", "cylinder": {"radiusTop": 0.0, "radiusBottom": 0.4, "height": 1.0}}],
                [{"name": name, "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}}

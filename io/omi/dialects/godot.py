@@ -24,11 +24,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from .. import model
 from ..checks import skin_joints
-from ..json_types import array_index
+from ..json_types import array_index, get
 from ..model import Issue
 from . import godot_channels, godot_scale, registry
 from .omi import OMI_SHAPE_FIELDS
@@ -90,7 +90,7 @@ def _node_name(nodes: list[dict[str, Any]], index: int) -> str:
 
 
 def _body(node: Mapping[str, Any]) -> Mapping[str, Any]:
-    body = (node.get("extensions") or {}).get(model.BODY_EXTENSION)
+    body = get(node.get("extensions"), model.BODY_EXTENSION)
     return body if isinstance(body, Mapping) else {}
 
 
@@ -315,18 +315,47 @@ def to_godot(document: dict[str, Any], *, omi_godot: bool = False) -> list[Issue
     return form.issues
 
 
+def as_written(document: dict[str, Any]) -> list[Issue]:
+    """The import side of a document in this target's layout: its capsules (one `radius`, the full height,
+    as `godot_shape` writes them on purpose) in the current form, in place; one note per capsule."""
+    said: list[Issue] = []
+    for index, shape in enumerate(_list(get(get(get(document, "extensions"), model.SHAPE_EXTENSION), "shapes"))):
+        capsule = get(shape, "capsule")
+        if not isinstance(capsule, dict) or {"radiusTop", "radiusBottom"} & set(capsule):
+            continue
+        radius, height = capsule.get("radius"), capsule.get("height")
+        if not (_number(radius) and _number(height) and 0.0 <= 2.0 * radius <= height):
+            continue  # not what this target writes: the reader says what it is
+        del capsule["radius"]
+        capsule.update(radiusTop=radius, radiusBottom=radius, height=height - 2.0 * radius)
+        said.append(Issue(f"/extensions/{model.SHAPE_EXTENSION}/shapes/{index}/capsule",
+                          f"written for {GODOT} (render meshes on child nodes of the same name): the capsule's "
+                          f"`height` {height:g} is Godot's full height and `radius` {radius:g} both radii (read so)",
+                          "info", f"{NAME}.capsule"))
+    return said
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _number(value: object) -> TypeGuard[float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def mesh_children(document: Mapping[str, Any]) -> dict[int, int]:
     """The import side: body node -> the child holding its render mesh in the `godot` layout (a mesh-less
     node Godot replaces, whose child of the same name holds only a mesh, at the node's origin)."""
-    nodes = document.get("nodes") or []
-    animated = {(channel.get("target") or {}).get("node") for animation in document.get("animations") or []
-                for channel in animation.get("channels") or [] if isinstance(channel, Mapping)
-                and (channel.get("target") or {}).get("path") != "weights"}  # morph weights go with the mesh
+    nodes = _list(get(document, "nodes"))
+    targets = (get(channel, "target") for animation in _list(get(document, "animations"))
+               for channel in _list(get(animation, "channels")))
+    animated = {get(target, "node") for target in targets  # morph weights go with the mesh
+                if isinstance(get(target, "node"), int) and get(target, "path") != "weights"}
     found: dict[int, int] = {}
     for index, node in enumerate(nodes):
         if not isinstance(node, Mapping) or node.get("mesh") is not None or not _godot_replaces(node):
             continue
-        for child in node.get("children") or []:
+        for child in _list(node.get("children")):
             other = nodes[child] if isinstance(child, int) and 0 <= child < len(nodes) else None
             if isinstance(other, Mapping) and child not in animated and _plain_mesh_child(other, node.get("name")):
                 found[index] = child

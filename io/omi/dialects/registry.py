@@ -12,8 +12,9 @@ target list iterate this registry; no other module spells a dialect's name. Thre
 - `Target`: one choice of the export dialog and of the CLI's `--dialect`: the dialects it writes, in
   order, then an optional `transform` of the finished glTF document (an engine target, e.g. a Godot
   target = the OMI dialect + a rewrite of what Godot's importer reads differently) and an optional
-  `recognise` for the import side (a document this target wrote). `number` is the export dialog's
-  stable enum number (stored in .blend files: never reuse one).
+  `recognise` for the import side (a document this target wrote), whose forms `as_written` reads as the
+  target meant them. `number` is the export dialog's stable enum number (stored in .blend files: never
+  reuse one).
 - `ExtensionUnit`: an extension carried by one dialect (`OMI_physics_gravity`, the vehicle, seat and spawn
   point units of `io/omi/units`). `read` runs after any dialect's reading, with the document-level shapes
   that dialect read when it is the carrying one (else none); `write_node` gives a node's object of the
@@ -96,6 +97,8 @@ class Target:
     dialects: tuple[str, ...]
     transform: Callable[[dict[str, Any], list[Issue] | None], None] | None = None
     recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
+    as_written: Callable[[dict[str, Any]], list[Issue]] | None = None  # import side: a recognised document's
+    # ^ engine forms put in the spec's form (in place, on a copy), with what was assumed (notes)
     cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
 
 

@@ -11,6 +11,9 @@ first (a copy; the file is not changed) and each assumption is said as a note wh
   node, where the spec has a node-level `OMI_physics_joint`; a limit writes both `linearAxes` and
   `angularAxes`, one of them empty.
 
+A document in the layout an engine target of this add-on writes (its registry `Target.recognise`) is read
+as that target meant it too (`Target.as_written`): the `godot` target's capsules are Godot's.
+
 No bpy here.
 """
 
@@ -21,6 +24,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import model
+from ..dialects import registry
 from ..json_types import get, pointer
 from ..model import Issue
 
@@ -86,12 +90,16 @@ WRITERS: tuple[tuple[str, Adapt], ...] = (("omi_physics", _omi_physics),)
 
 def as_written(gltf: Mapping[str, Any]) -> tuple[Mapping[str, Any], list[Issue]]:
     """The document in the spec's form as its writer meant it, and the assumptions made (notes); the document
-    itself and no assumptions when its writer is none of the known ones."""
+    itself and no assumptions when its writer (or target layout) is none of the known ones."""
     name = generator(gltf)
     for prefix, adapt in WRITERS:
         if name == prefix or name.startswith(f"{prefix} "):
             document = copy.deepcopy(dict(gltf))
             return document, adapt(document, name)
+    for target in registry.targets():  # an engine target's layout, written by this add-on on purpose
+        if target.as_written is not None and target.recognise is not None and target.recognise(gltf):
+            document = copy.deepcopy(dict(gltf))
+            return document, target.as_written(document)
     return gltf, []
 
 
