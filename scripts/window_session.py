@@ -17,9 +17,10 @@ import bpy
 
 
 def start(steps: Iterator[float], *, first_interval: float, finish: Callable[[], int | None] | None = None,
-          error_code: int = 1) -> None:
-    """Enable the add-on in an emptied factory scene and run `steps` from a timer. At their end: exit with
-    `finish()`'s code (None, or no `finish`: quit Blender normally); on an exception: exit `error_code`."""
+          error_code: int = 1, keep_scene: bool = False) -> None:
+    """Enable the add-on in an emptied factory scene (`keep_scene`: with its cube, camera and light) and run
+    `steps` from a timer. At their end: exit with `finish()`'s code (None, or no `finish`: quit Blender
+    normally); on an exception: exit `error_code`."""
 
     def tick() -> float | None:
         try:
@@ -39,6 +40,6 @@ def start(steps: Iterator[float], *, first_interval: float, finish: Callable[[],
 
     bpy.context.preferences.view.show_splash = False
     addon_loader.enable()
-    for factory_object in list(bpy.data.objects):  # the factory cube, camera and light
+    for factory_object in [] if keep_scene else list(bpy.data.objects):  # the factory cube, camera and light
         bpy.data.objects.remove(factory_object)
     bpy.app.timers.register(tick, first_interval=first_interval, persistent=True)
