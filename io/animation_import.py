@@ -1,24 +1,20 @@
 """glTF animation channels targeting physics values (KHR_animation_pointer) -> keyframes on the settings.
 
-The values go through the same translation as the still import: the document is read again with the
-channel's value at its pointer (`io/omi/read/reader`), and the part of the physics that changed is written into
-the object's settings with the PropertyGroup conversion (`properties/convert.py`, the scene library for
-physics materials). Which settings a pointer feeds, and how, is read from the Object Model tables where a
-setting holds the value one-to-one (`animation_table`: motion values, library materials; no document read),
-else found by doing that at rest and once per component nudged; every key within the bounds of the
-pointer's Field (`pointers` table) is then an affine map of those (`blender/animation/linear_keys`, checked
-at the keys' extremes), the others are translated whole: a channel costs a few document reads at most, not
-one per key. So axis swaps, Bullet signs and spec defaults
-stay in their one home each, as on export (`blender/animation/sample.py`).
+The values go through the same translation as the still import: the document is read once into the model
+(the file's own physics); a value moved at its pointer is read (`io/omi/read/reader`) once, and the part of the
+physics that changed is written into the settings with the PropertyGroup conversion (`properties/convert.py`,
+the scene library for physics materials). Which settings a pointer feeds, and how, is read from the Object
+Model tables where a setting holds the value one-to-one (`animation_table`: no read), else found by moving the
+value once per component; keys within the bounds of the pointer's Field are then an affine map of those
+(`blender/animation/linear_keys`, checked at the keys' extremes), the others are translated whole. So axis
+swaps, Bullet signs and spec defaults stay in their one home each, as on export (`blender/animation/sample.py`).
 
-Channels whose pointer leads into a physics extension but names no Object Model value, or names one that
-the file does not have, are warned about with the channel's JSON pointer; the rest still imports. Other
-channels are Blender's importer's business.
+Channels whose pointer leads into a physics extension but names no Object Model value, or one the file does
+not have, are warned about with the channel's JSON pointer; the rest still imports.
 """
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,7 +33,7 @@ from .omi.checks import animation_keys
 from .omi.dialects import pointers
 from .omi.dialects.khr import KHR
 from .omi.dialects.omi import OMI
-from .omi.read import reader
+from .omi.read import moved_values, reader
 from .omi.write import channel_follow
 
 _INTERPOLATION: dict[str, curves.KeyInterpolation] = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
@@ -150,28 +146,10 @@ def _animations_json(data: Any) -> list[dict]:
     return result
 
 
-def _set(document: dict, found: pointers.PointerMatch, value: Any) -> dict:
-    """A copy of the document with the value at the pointer (only the containers on its way are copied)."""
-    tokens = pointers.split(pointers.pointer_of(found.template, found.index, found.nested)) or []
-    out = copy.copy(document)
-    current: Any = out
-    for token in tokens[:-1]:
-        key: Any = int(token) if isinstance(current, list) else token
-        child = copy.copy(current[key])
-        current[key] = child
-        current = child
-    current[tokens[-1]] = value
-    return out
-
-
 def _follow_interpolation(interpolation: str) -> curves.KeyInterpolation:
     """The Blender rigid bodies' keys: a Bézier curve of the settings is followed linearly between keys."""
     kind = _INTERPOLATION.get(interpolation, 'LINEAR')
     return kind if kind != 'BEZIER' else 'LINEAR'
-
-
-def _plain(numbers: list[float], kind: str) -> Any:
-    return numbers[0] if pointers.COMPONENTS[kind] == 1 else list(numbers)
 
 
 class ChannelKeyframes:
@@ -191,15 +169,23 @@ class ChannelKeyframes:
         self.held = dict(doc.nodes)  # node index -> the physics its object's settings hold now
         self.touched: list[bpy.types.Object] = []  # the objects whose physics the current channel changes
         self.follow: RigidFollow | None = None
-        self.at_rest = True  # the settings hold the file's own physics (`apply(self.document)` has nothing to do)
+        self.at_rest = True  # the settings hold the file's own physics (`rest()` has nothing to do)
+        self.moved = moved_values.MovedValues(document, doc)  # the physics with a value moved, read once
 
-    def apply(self, document: Mapping) -> list[int]:
-        """Write the physics of `document` into the settings wherever it differs from what they hold; the
-        indices of the nodes whose physics differs from the file's own."""
-        if document is self.document and self.at_rest:
+    def rest(self) -> list[int]:
+        """The file's own physics back in the settings: the model read once, no document read."""
+        return self._apply(self.doc, at_rest=True)
+
+    def apply_at(self, found: pointers.PointerMatch, numbers: Sequence[float]) -> list[int]:
+        """The physics with the channel's value at `numbers` in the settings; the indices of the nodes whose
+        physics differs from the file's own."""
+        return self._apply(self.moved.at(found, numbers), at_rest=False)
+
+    def _apply(self, changed: model.PhysicsDocument, *, at_rest: bool) -> list[int]:
+        """Write the physics of `changed` into the settings wherever it differs from what they hold."""
+        if at_rest and self.at_rest:
             return []
-        self.at_rest = document is self.document
-        changed = reader.read_document(document)
+        self.at_rest = at_rest
         touched = []
         for index, node in changed.nodes.items():
             held = self.held.get(index)
@@ -248,7 +234,7 @@ class ChannelKeyframes:
 
     def translate(self, found: pointers.PointerMatch, numbers: Sequence[float]) -> Values:
         """The settings with the channel's value at `numbers` (the whole translation: a document read)."""
-        self.apply(_set(self.document, found, _plain(list(numbers), found.template.type)))
+        self.apply_at(found, numbers)
         return self.values()
 
     def write(self, channel: PointerChannel) -> None:
@@ -282,11 +268,10 @@ class ChannelKeyframes:
             fed, before, linear = found
         self._key(channel, fed, before, linear, at_keys)
         if self.follow is not None:
-            self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=lambda: self.apply(self.document),
+            self.follow.follow(channel.at, channel.pointer, self.touched, apply_rest=self.rest,
                                rest=rest_numbers, stated=rest is not None, values=at_keys,
                                frames=[time * self.fps for time in channel.times], field=field,
-                               apply_at=lambda numbers: self.apply(_set(self.document, channel.found,
-                                                                        _plain(list(numbers), template.type))),
+                               apply_at=lambda numbers: self.apply_at(channel.found, numbers),
                                interpolation=_follow_interpolation(channel.interpolation))
 
     def _nudge(self, channel: PointerChannel, rest_numbers: list[float], *, stated: bool,
@@ -294,16 +279,16 @@ class ChannelKeyframes:
         """(settings fed, their values at rest, the affine map or None) found by translating the value at rest
         and nudged; None (said) when no setting follows it."""
         template = channel.found.template
-        nudged = _set(self.document, channel.found, _plain([v + 1.0 for v in rest_numbers], template.type))
+        nudged = [v + 1.0 for v in rest_numbers]
         self.ids = []
-        touched = self.apply(nudged)
-        self.apply(self.document)
+        touched = self.apply_at(channel.found, nudged)
+        self.rest()
         self.touched = [self.objects[index] for index in touched]
         self.ids = [*(self.objects[index] for index in touched), self.scene]
         before = self.values()
-        self.apply(nudged)
+        self.apply_at(channel.found, nudged)
         moved = self.values()
-        self.apply(self.document)
+        self.rest()
         fed = [key for key, value in before.items() if moved.get(key) != value]
         if not fed:
             self.issues.append(model.Issue(channel.at, f"{channel.pointer}: no setting follows this value; "
@@ -311,7 +296,7 @@ class ChannelKeyframes:
             return None
         linear = linear_keys.fit(rest_numbers, before, fed, lambda numbers: self.translate(channel.found, numbers),
                                  field=template.field, keys=keys) if stated else None
-        self.apply(self.document)
+        self.rest()
         return fed, before, linear
 
     def _key(self, channel: PointerChannel, fed: list[Key], before: Values, linear: linear_keys.LinearMap[Key] | None,
@@ -341,7 +326,7 @@ class ChannelKeyframes:
                 incoming = slopes[0].get(key, 0.0) if slopes else 0.0
                 outgoing = slopes[1].get(key, 0.0) if slopes else 0.0
                 keyed[key].append((frames[position], now[key], incoming, outgoing))
-        self.apply(self.document)
+        self.rest()
         interpolation = _INTERPOLATION.get(channel.interpolation, 'LINEAR')
         for key, keys in keyed.items():
             curves.keyframes_with_slopes(key, keys, interpolation)
@@ -359,12 +344,12 @@ class ChannelKeyframes:
         base = self.values()
         for step in (1.0, -1.0, 0.01, -0.01):
             moved_value = [v + t * step for v, t in zip(value, tangent, strict=True)]
-            self.apply(_set(self.document, channel.found, _plain(moved_value, channel.found.template.type)))
+            self.apply_at(channel.found, moved_value)
             moved = self.values()
             if all(key in moved for key in fed) and any(moved[key] != base[key] for key in fed):
-                self.apply(_set(self.document, channel.found, _plain(value, channel.found.template.type)))
+                self.apply_at(channel.found, value)
                 return {key: (moved[key] - base[key]) / step / self.fps for key in fed}
-        self.apply(_set(self.document, channel.found, _plain(value, channel.found.template.type)))
+        self.apply_at(channel.found, value)
         return {}
 
 
