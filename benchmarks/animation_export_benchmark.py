@@ -7,7 +7,7 @@ The scene: one dynamic body with a box collider and a library material; its mass
 gravity factor, and the material's restitution, keyed (LINEAR) at N frames. Each case is
 `bpy.ops.export_scene.gltf` (.glb) of that scene, best of a few runs, in CPU seconds; the export of the
 same scene without keys is the floor. Printed per N: both times above the floor and their ratio. The
-files of both ways are compared byte for byte (tests/blender/test_animation_export_table.py asserts it).
+files of both ways are compared byte for byte (tests/blender/animation/test_animation_export_table.py asserts it).
 
 `--imported`: the scene is instead the import (with Blender rigid bodies) of `animation_import_benchmark`'s file,
 one mass channel of N keys: the import keys the settings' mass and Blender's rigid_body.mass, which the

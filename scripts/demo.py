@@ -16,7 +16,7 @@
 The console shows the summary and where the outputs are; everything Blender and its glTF add-on print
 goes to `blender_log.txt` in the output folder. `contact_sheet_frames.json` lists the frames the contact
 sheet shows (written with --no-render too); `--update-docs` copies the sheet and that list into docs/,
-which tests/blender/test_demo.py compares with what the demo renders now.
+which tests/blender/scenarios/test_demo.py compares with what the demo renders now.
 
 Exit status 0 when every check of the summary passed, 1 otherwise.
 """

@@ -2,7 +2,7 @@
 
     xvfb-run -a -s "-screen 0 1280x960x24" blender --factory-startup --python scripts/overlay_undo.py -- OUT_DIR
 
-Builds the session with the sidebar's operators (tests/blender/test_artist_session.build_session, one undo
+Builds the session with the sidebar's operators (tests/blender/scenarios/test_artist_session.build_session, one undo
 step), switches the overlay off and on, Sync to Blender, plays 60 frames (OMI_FAST_PLAY=1: frame_set
 instead of the Play button), selects at frame 60, exports a .glb through File > Export, imports it into a
 new scene through File > Import, then presses Ctrl+Z / Ctrl+Shift+Z over the viewport (xdotool) across
@@ -41,7 +41,7 @@ OUT = Path(sys.argv[sys.argv.index("--") + 1]) if "--" in sys.argv[:-1] else Pat
 
 
 def session_module():
-    path = SCRIPTS_DIR.parent / "tests" / "blender" / "test_artist_session.py"
+    path = SCRIPTS_DIR.parent / "tests" / "blender" / "scenarios" / "test_artist_session.py"
     spec = importlib.util.spec_from_file_location("artist_session", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

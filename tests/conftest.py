@@ -17,6 +17,15 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "scripts"))  # never the repo root itself: io/ would shadow io
 sys.path.insert(0, str(REPO_ROOT / "tests"))  # addon_loader (first: inside pytest-blender too)
+
+
+def _test_folders(top: Path) -> list[str]:
+    """`top` and its folders of tests (tests/blender/export, ...): the tests mirror the code's folders and import
+    their support modules (`top`'s own) and a few helpers of other test modules by name."""
+    return [str(top), *sorted(str(path.parent) for path in top.glob("*/test_*.py"))]
+
+
+sys.path[1:1] = _test_folders(REPO_ROOT / "tests" / "blender") + _test_folders(REPO_ROOT / "tests" / "unit")
 SPEC_DIR = REPO_ROOT / "tests" / "data" / "omi-spec"  # the spec examples, copied (tests/data/README.md)
 
 

@@ -1,7 +1,8 @@
 """io/blender takes and returns model values (issue #20, item 3): no PropertyGroup goes in. Read from the source
 with `ast` (no bpy needed): no parameter named for a settings group (`pg`, `*_pg`), no reading of an object's
 or scene's settings (`.omi_physics`, `getattr(x, "omi_physics")`). F-curve paths that name settings (strings)
-are data, not settings access. tests/blender/test_build_from_model.py builds from a document with no settings."""
+are data, not settings access. tests/blender/builder/test_build_from_model.py builds from a document with no
+settings."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ KHR_SHAPE_EXTENSION = "KHR_implicit_shapes"
 KHR_EXTENSIONS: tuple[str, ...] = (KHR_SHAPE_EXTENSION, KHR_BODY_EXTENSION)
 # The dialect whose unknown keys are kept (dialects/omi.py, `keeps_unknown`): what `Unknown` holds unless
 # told otherwise, and the spelling Blender's settings store. The model is below the dialects, so the name
-# is spelled here too (tests/unit/test_dialect_registry.py allows this one line).
+# is spelled here too (tests/unit/dialects/test_dialect_registry.py allows this one line).
 KEPT_KEYS_DIALECT = "OMI"
 
 Vec3 = tuple[float, float, float]

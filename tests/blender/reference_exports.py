@@ -135,7 +135,8 @@ def capture() -> None:
 
 
 if __name__ == "__main__":
-    sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR.parent / "scripts")]
+    sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR / "blender" / "scenarios"),
+                    str(TESTS_DIR.parent / "scripts")]
     import addon_loader
 
     addon_loader.enable()

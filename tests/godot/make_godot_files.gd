@@ -1,5 +1,5 @@
 # Builds physics scenes in Godot and writes them with Godot's own glTF exporter (GLTFDocument
-# append_from_scene + write_to_filesystem), for tests/blender/test_godot_files.py (which needs no Godot).
+# append_from_scene + write_to_filesystem), for tests/blender/gltf_import/test_godot_files.py (which needs no Godot).
 # Regenerate tests/data/godot/ with scripts/godot.sh's root:
 #   godot --headless --path PROJECT --script make_godot_files.gd -- OUT_DIR
 extends SceneTree

@@ -1,6 +1,6 @@
 """The hostile corpus of the command line (issue 27): command lines, folders and special files a hurried or
 hostile user gives the tool. Pure Python, no bpy: `write_cli_corpus(folder, good)` lays out the files each
-case needs (from one good glTF document) and returns the cases; tests/blender/test_hostile_cli.py runs each
+case needs (from one good glTF document) and returns the cases; tests/blender/scenarios/test_hostile_cli.py runs each
 as a pipeline would (the real script in a child process, with a time bound) and checks its exit status,
 the words its message must hold, that no traceback is printed and that no internal flag shows.
 """

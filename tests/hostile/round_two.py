@@ -5,7 +5,7 @@ corpus.py's cases (pure Python, no bpy) and added to its corpus by `round_two_ca
 The authoring cases of the round (Sync from Blender, a 5,000-deep parent chain, shared-mesh hulls, a capsule
 of radius 0) need Blender's operators: they are tested in tests/blender (test_sync_keeps_settings,
 test_deep_hierarchy, test_fit_shared_hulls, test_khr_export_names_objects); the command-line cases in
-tests/blender/test_cli_hostile_usage.py.
+tests/blender/cli/test_cli_hostile_usage.py.
 """
 
 from __future__ import annotations

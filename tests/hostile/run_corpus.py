@@ -1,6 +1,6 @@
 """Run the hostile corpus through the command-line tool in one Blender process: for each file `import`
 (Blender in this process), `export` of the .blend it wrote, and `validate` of the export; one JSON line per
-file on stdout. Started by tests/blender/test_hostile_files.py in a child process, so that a crash ends
+file on stdout. Started by tests/blender/scenarios/test_hostile_files.py in a child process, so that a crash ends
 that process, not the test session, and the last "start" line names the file that did it.
 
     python tests/hostile/run_corpus.py CORPUS_DIR OUT_DIR

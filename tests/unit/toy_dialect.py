@@ -4,7 +4,7 @@
 It shows what a dialect unit is: its tables (a `base.Dialect`, here OMI's with a few changes) and the
 functions of its structure (here OMI's, which read the names and keys from the tables), registered with
 the registry together with an export target. Nothing outside this module knows it: the reader, the writer,
-`validate` and `convert` find it in the registry (tests/unit/test_dialect_registry.py).
+`validate` and `convert` find it in the registry (tests/unit/dialects/test_dialect_registry.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ BODY, SHAPE, JOINT = "TOY_physics_body", "TOY_physics_shape", "TOY_physics_joint
 
 def build(modules: Callable[[str], ModuleType]) -> tuple[Any, Any]:
     """The toy's dialect unit and export target, made of the modules `modules` gives by their name in io/omi
-    (`core` here; the add-on's own `io.omi` modules in Blender, tests/blender/test_toy_dialect_export.py)."""
+    (`core` here; the add-on's own `io.omi` modules in Blender, tests/blender/export/test_toy_dialect_export.py)."""
     omi, registry, model = modules("dialects.omi"), modules("dialects.registry"), modules("model")
     read_omi, write_omi = modules("read.omi"), modules("write.omi")
     toy = dataclasses.replace(

@@ -44,7 +44,7 @@ def file_inputs() -> Iterator[tuple[str, Any]]:
 
 
 def random_inputs(count: int) -> list[Any]:
-    sys.path[:0] = [str(TESTS), str(TESTS / "unit")]
+    sys.path[:0] = [str(TESTS), str(TESTS / "unit"), str(TESTS / "unit" / "read")]
     import test_reader_properties as strategies
 
     drawn = []

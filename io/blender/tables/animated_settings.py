@@ -18,7 +18,7 @@ follows. Each entry is one of:
   moving the setting once (`animation/sample`, `animation_import`);
 - `NotHeld`: no setting holds it (a KHR plane; booleans, which are not animated by this add-on).
 
-`tests/blender/test_animated_settings.py` checks that every animatable row of the pure table has an entry,
+`tests/blender/tables/test_animated_settings.py` checks that every animatable row of the pure table has an entry,
 every entry a row, and that every setting named exists.
 No bpy here: names and numbers only.
 """

@@ -1,0 +1,159 @@
+"""Dialects, export targets and extension units are registered units (`io/omi/dialects/registry.py`).
+
+A toy dialect registered from this folder (toy_dialect.py) is read, written, validated and converted by the
+add-on's own reader, writer, `validate` and `convert`, with no change elsewhere; and no module of the add-on
+spells a dialect's name outside its dialect module and the registry.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+import toy_dialect
+from omi_core_loader import core
+
+registry = core("dialects.registry")
+ROOT = Path(__file__).resolve().parents[3]
+
+TOY_FILE = {
+    "asset": {"version": "2.0"},
+    "extensionsUsed": [toy_dialect.SHAPE, toy_dialect.BODY],
+    "extensions": {toy_dialect.SHAPE: {"shapes": [{"type": "box", "box": {"size": [2.0, 1.0, 1.0]}}]}},
+    "nodes": [{"name": "crate", "extensions": {toy_dialect.BODY: {"motion": {"type": "dynamic", "weight": 5.0},
+                                                                  "collider": {"shape": 0}}}},
+              {"name": "floor", "extensions": {toy_dialect.BODY: {"collider": {"shape": 0}}}}],
+}
+
+
+@pytest.fixture
+def toy():
+    toy_dialect.register()
+    yield toy_dialect
+    toy_dialect.unregister()
+
+
+def test_the_toy_is_read_by_the_reader(toy):
+    doc = core("read.reader").read_document(TOY_FILE)
+    assert doc.issues == []
+    crate = doc.nodes[0]
+    assert crate.motion.mass == 5.0 and crate.collider.shape.size == (2.0, 1.0, 1.0)
+    assert doc.nodes[1].motion is None and doc.nodes[1].collider.shape == crate.collider.shape
+
+
+def test_the_toy_is_written_by_the_writer(toy):
+    reader, writer = core("read.reader"), core("write.writer")
+    written = writer.write_document(reader.read_document(TOY_FILE), TOY_FILE, (toy.NAME,))
+    assert written == TOY_FILE  # the toy's own spelling back, a fixed point
+
+
+def test_the_toy_is_validated(toy, tmp_path):
+    validate_one = core("cli.validate_file").validate_one
+    path = tmp_path / "toy.gltf"
+    path.write_text(json.dumps(TOY_FILE))
+    assert validate_one((str(path), None))["issues"] == []
+    broken = json.loads(json.dumps(TOY_FILE))
+    broken["nodes"][0]["extensions"][toy.BODY]["motion"]["weight"] = -1
+    path.write_text(json.dumps(broken))
+    pointers = {(item["pointer"], item["severity"]) for item in validate_one((str(path), None))["issues"]}
+    assert (f"/nodes/0/extensions/{toy.BODY}/motion/weight", "error") in pointers  # the tables' bound
+    broken["nodes"][0]["extensions"][toy.BODY]["motion"]["weight"] = "heavy"
+    path.write_text(json.dumps(broken))
+    messages = [item["message"] for item in validate_one((str(path), None))["issues"]]
+    assert "weight must be a number" in messages  # the toy's own schema check
+
+
+def test_the_toy_is_converted_both_ways(toy, tmp_path):
+    convert, convert_one = core("write.dialect_convert").convert, core("cli.convert_file").convert_one
+    omi_file = convert(TOY_FILE, "OMI")
+    assert omi_file.source == toy.NAME and omi_file.lost == []
+    omi_body = omi_file.document["nodes"][0]["extensions"]["OMI_physics_body"]
+    assert omi_body["motion"] == {"type": "dynamic", "mass": 5.0}
+    assert not any(name.startswith("TOY") for name in json.dumps(omi_file.document).split('"'))
+    assert toy.NAME in core("write.dialect_convert").targets()
+    source, target = tmp_path / "omi.gltf", tmp_path / "toy.gltf"
+    source.write_text(json.dumps(omi_file.document))
+    result = convert_one((str(source), str(target), toy.NAME, False, None))
+    assert result["status"] == "written", result
+    assert json.loads(target.read_text()) == TOY_FILE
+
+
+def test_convert_checks_the_file_with_the_target_dialects_schema(toy, tmp_path):
+    """`convert --to TOY` checks what it wrote with the toy's own schema check (a unit whose check refuses
+    everything: its finding is in the result), not the default dialect's."""
+    model = core("model")
+    refusing = dataclasses.replace(toy.UNIT, schema_check=lambda _document, _spec, _legacy: [
+        model.Issue("/nodes/0", "the toy's schema refuses this", "error")])
+    registry.register(refusing)
+    source, target = tmp_path / "omi.gltf", tmp_path / "toy.gltf"
+    source.write_text(json.dumps(core("write.dialect_convert").convert(TOY_FILE, "OMI").document))
+    result = core("cli.convert_file").convert_one((str(source), str(target), toy.NAME, False, None))
+    assert "the converted file fails the schema: the toy's schema refuses this" in \
+        [issue["message"] for issue in result["issues"]], result
+
+
+def test_the_toy_leaves_with_its_registration(toy):
+    toy.unregister()
+    assert toy.NAME not in registry.names() and toy.NAME not in core("write.dialect_convert").targets()
+    doc = core("read.reader").read_document(TOY_FILE)
+    assert doc.nodes == {}  # no dialect reads its extensions now
+    toy.register()
+
+
+def test_targets_have_stable_distinct_numbers():
+    numbers = [target.number for target in registry.targets()]
+    assert len(set(numbers)) == len(numbers)
+    with pytest.raises(ValueError, match="taken"):
+        registry.register(registry.Target("AGAIN", numbers[0], "again", "", (registry.default().name,)))
+
+
+def test_for_extensions_names_the_owning_dialect():
+    default = registry.default()
+    assert registry.for_extensions(default.owns[:1]) == (default,)
+    assert registry.for_extensions(["EXT_unrelated"]) == ()
+
+
+# --- no dialect name outside its module and the registry ------------------------------------------------------
+
+ADDON_DIRS = ("io", "properties", "operators", "panels", "viewport")
+ALLOWED = {
+    "io/omi/dialects/registry.py", "io/omi/dialects/builtin.py",  # the registry and the built-in units
+    # the model sits below the dialects: the one spelling its kept keys default to (model.KEPT_KEYS_DIALECT)
+    "io/omi/model.py",
+}
+
+
+def dialect_modules() -> set[str]:
+    """The modules that declare a unit's name (`NAME = ...` at module level in io/omi/dialects)."""
+    found = set()
+    for path in (ROOT / "io" / "omi" / "dialects").glob("*.py"):
+        tree = ast.parse(path.read_text())
+        if any(isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "NAME" for t in node.targets)
+               for node in tree.body):
+            found.add(str(path.relative_to(ROOT)))
+    return found
+
+
+def spelled_names(path: Path, names: set[str]) -> list[tuple[int, str]]:
+    return [(node.lineno, node.value) for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.upper() in names]
+
+
+def test_no_dialect_name_outside_its_module_and_the_registry():
+    names = {name.upper() for name in registry.names()} | {"BOTH"}
+    allowed = ALLOWED | dialect_modules()
+    sources = [path for path in sorted(ROOT.glob("**/*.py")) if path.relative_to(ROOT).parts[0] in ADDON_DIRS
+               and not any(part.startswith(".") for part in path.relative_to(ROOT).parts)] + [ROOT / "__init__.py"]
+    assert len(sources) > 100 and "io/omi/dialects/omi.py" in allowed
+    found = {str(path.relative_to(ROOT)): spelled for path in sources
+             if str(path.relative_to(ROOT)) not in allowed and (spelled := spelled_names(path, names))}
+    assert found == {}
+
+
+def test_the_name_check_sees_a_spelled_name(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text('if dialect == "KHR" or target == "both":\n    pass\n')
+    assert spelled_names(module, {"KHR", "BOTH"}) == [(1, "KHR"), (1, "both")]

@@ -1,0 +1,146 @@
+"""Property tests of the KHR dialect: whatever our KHR files are mutated into (values replaced, deleted,
+retyped), reading never raises, reports with pointers, and writing what it read in KHR is schema-valid and
+reads back as the same model; OMI and KHR written together read back the same in both dialects."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from omi_core_loader import core
+from test_reader_properties import JSON_VALUES, SETTINGS, _at, omi_documents
+
+pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
+
+KHR_FILES = sorted((Path(__file__).resolve().parents[2] / "data" / "khr").glob("*.gltf"))
+EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in KHR_FILES]
+KHR_NAMES = core("model").KHR_EXTENSIONS
+reader, writer, schema_khr, model = core("read.reader"), core("write.writer"), core("checks.schema_khr"), core("model")
+convert, canonical = core("write.dialect_convert"), core("checks.canonical")
+
+
+def _paths(gltf: dict) -> list[tuple]:
+    roots = [("extensions", name) for name in KHR_NAMES if name in gltf.get("extensions", {})]
+    roots += [("nodes", index, "extensions", name) for index, node in enumerate(gltf["nodes"])
+              for name in KHR_NAMES if name in node.get("extensions", {})]
+    found: list[tuple] = []
+    stack = [(root, _at(gltf, root)) for root in roots]
+    while stack:
+        path, value = stack.pop()
+        found.append(path)
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        stack.extend(((*path, key), child) for key, child in children)
+    return found
+
+
+@st.composite
+def mutated(draw) -> dict:
+    gltf = copy.deepcopy(draw(st.sampled_from(EXAMPLES)))
+    for _ in range(draw(st.integers(1, 4))):
+        paths = _paths(gltf)
+        if not paths:
+            break
+        path = draw(st.sampled_from(paths))
+        if len(path) < 3:
+            continue
+        parent, key = _at(gltf, path[:-1]), path[-1]
+        if draw(st.booleans()) and isinstance(parent, dict):
+            del parent[key]
+        else:
+            parent[key] = draw(JSON_VALUES)
+    return gltf
+
+
+@SETTINGS
+@given(gltf=mutated())
+def test_mutated_khr_files(gltf):
+    doc = reader.read_document(gltf, "KHR")
+    assert [found for found in doc.issues if reader.INTERNAL_ERROR in found.message] == []
+    assert all(found.pointer == "" or found.pointer.startswith("/") for found in doc.issues)
+    written = writer.write_document(doc, gltf, ("KHR",))
+    if schema_khr.unavailable_reason() is None:
+        assert [str(found) for found in schema_khr.khr_schema_errors(written)] == []
+    assert _meaning(reader.read_document(written, "KHR").nodes) == _meaning(doc.nodes)
+    both = writer.write_document(doc, gltf, ("OMI", "KHR"))
+    assert _meaning(reader.read_document(both, "KHR").nodes) == _meaning(doc.nodes)
+    assert _meaning(reader.read_document(both, "OMI").nodes) == _meaning(omi_held(doc.nodes))
+
+
+def omi_held(nodes: dict) -> dict:
+    """The nodes as OMI holds them: KHR's infinite mass and inertia (math.inf) are left out (named on write); a
+    centre of mass left to the engine (None) is OMI's absent key, the origin (noted on write); a drive type or
+    mode the spec does not know is the field's fallback with the file's spelling kept."""
+    def finite(motion):
+        if motion is None:
+            return motion
+        if motion.center_of_mass is None:
+            motion = dataclasses.replace(motion, center_of_mass=model.ZERO3)
+        if math.isinf(motion.mass):
+            motion = dataclasses.replace(motion, mass=model.DEFAULT_MASS)
+        if any(math.isinf(value) for value in motion.inertia_diagonal):
+            motion = dataclasses.replace(motion, inertia_diagonal=model.ZERO3)
+        return motion
+
+    held_choice = core("conventions").held_choice
+
+    def held(drive):  # KHR keeps an unknown drive type or mode as is; OMI reads its fallback and keeps the spelling
+        spelled = {key: value for key, value, choices in (("type", drive.type, model.DRIVE_TYPES),
+                                                          ("mode", drive.mode, model.DRIVE_MODES))
+                   if value not in choices}
+        if not spelled:
+            return drive
+        return dataclasses.replace(drive, type=held_choice(drive.type, model.DRIVE_TYPES),
+                                   mode=held_choice(drive.mode, model.DRIVE_MODES), unknown=model.Unknown(spelled))
+
+    def joint(value):
+        if value is None or not any(held(drive) is not drive for drive in value.settings.drives):
+            return value
+        settings = dataclasses.replace(value.settings, drives=tuple(held(drive) for drive in value.settings.drives))
+        return dataclasses.replace(value, settings=settings)
+
+    return {index: dataclasses.replace(node, motion=finite(node.motion), joint=joint(node.joint))
+            for index, node in nodes.items()}
+
+
+def _meaning(nodes: dict) -> dict:
+    """The model with what means the same spelled one way: an empty collision filter as no filter (both
+    dialects write it as none), a capsule/cylinder height at the type's default as that number (OMI omits it)."""
+    empty = model.CollisionFilter()
+
+    def clean(part):
+        if part is None:
+            return part
+        if part.shape is not None and part.shape.type in model.ROUND_SHAPE_TYPES:
+            part = dataclasses.replace(part, shape=dataclasses.replace(part.shape, height=part.shape.effective_height))
+        material = getattr(part, "physics_material", None)
+        if material is not None and dataclasses.replace(material, name="") == model.PhysicsMaterial():
+            part = dataclasses.replace(part, physics_material=None)  # OMI writes a default material as none
+        if part.collision_filter is None:
+            return part
+        kept = part.collision_filter if dataclasses.replace(part.collision_filter, name="") != empty else None
+        return dataclasses.replace(part, collision_filter=kept)
+
+    return {index: dataclasses.replace(node, collider=clean(node.collider), trigger=clean(node.trigger))
+            for index, node in nodes.items()}
+
+
+@SETTINGS
+@given(gltf=omi_documents())
+def test_random_omi_documents_convert_to_khr_and_back(gltf):
+    """OMI -> KHR -> OMI keeps the physics of every node, except where a finding of either conversion (or
+    of reading the input) names that node or one of its ancestors."""
+    there = convert.convert(gltf, "KHR")
+    back = convert.convert(there.document, "OMI")
+    found = {int(item.pointer.split("/")[2]) for item in there.issues + back.issues
+             if item.pointer.startswith("/nodes/") and item.pointer.split("/")[2].isdigit()}
+    paths = canonical.node_paths(gltf)
+    named = {paths[index] for index in found if index in paths}
+    differing = {difference.split(":")[0].split(".")[0] for difference in canonical.diff_physics(gltf, back.document)}
+    unexplained = [path for path in differing if not any(path == name or path.startswith(name + "/") for name in named)]
+    assert unexplained == [], [str(item) for item in there.issues]
