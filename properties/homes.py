@@ -81,7 +81,8 @@ def release(objects: Iterable[bpy.types.Object]) -> None:
     own Remove took it: the mass it last recorded)."""
     for obj in objects:
         motion = obj.omi_physics.motion  # type: ignore[attr-defined]  # registered by the add-on
-        if obj.library is not None or KEY in motion or not obj.omi_physics.use_motion:  # type: ignore[attr-defined]
+        settings = obj.omi_physics  # type: ignore[attr-defined]  # registered by the add-on
+        if obj.library is not None or KEY in motion or not settings.use_motion:
             continue
         value = obj.rigid_body.mass if obj.rigid_body is not None else _built_mass(obj)
         if value is not None:
