@@ -16,7 +16,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHMARKS = ("authoring_benchmark.py", "reader_benchmark.py", "export_benchmark.py", "import_benchmark.py",
-              "live_link_benchmark.py")
+              "import_ratio.py", "live_link_benchmark.py")
 
 
 def main(arguments: list[str]) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 import bpy
 
-from ..properties import scene_physics
+from ..properties import edits, scene_physics
 from ..properties.session import list_problems
 from . import animation_import, godot_layout, kept_extensions
 from .blender import import_repair, recursion_limit
@@ -90,7 +90,7 @@ class glTF2ImportUserExtension:
             self._failed(gltf, "keeping the extensions it does not read", error)
         try:
             if self.plan is not None and self.plan.doc.nodes:
-                with collector_paused():
+                with collector_paused(), edits.paused():  # the import builds what it writes
                     self.plan.finish(gltf, bl_scene, self.issues)
         except Exception as error:
             self._failed(gltf, "creating the physics", error)

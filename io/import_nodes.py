@@ -25,7 +25,7 @@ from typing import Any
 
 import bpy
 
-from ..properties import convert, convert_build
+from ..properties import convert, convert_build, library
 from .blender import import_repair
 from .blender.bones import rig_import
 from .blender.builder import built_values, inputs, plan, rigid_body, rigid_body_world, vehicle_preview
@@ -224,20 +224,21 @@ class ImportPlan:
         bone_parts = rig_import.add_parts(gltf, self.doc, objects, [*self.doc.nodes, *self.collision_nodes.values()],
                                           issues)  # physics on bones gets objects of its own
         written: dict[int, bpy.types.Object] = {}
-        for index, node in self.doc.nodes.items():
-            obj = objects.get(index)
-            if obj is None:
-                issues.append(model.Issue(f"/nodes/{index}", "node has no Blender object (a bone, or not in the "
-                                                             "imported scene): its physics is not imported"))
-                continue
-            try:
-                convert.apply_node_to_object(node, obj, scene=bl_scene, resolve_node=objects.get,
-                                             resolve_mesh=self._mesh_resolver(index, objects), issues=issues)
-            except Exception as error:  # one bad node must not cost the others their settings
-                issues.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: settings not written "
-                                                             f"({type(error).__name__}: {error})", "error"))
-                continue
-            written[index] = obj
+        with library.remembering():  # the same few materials and filters on many nodes
+            for index, node in self.doc.nodes.items():
+                obj = objects.get(index)
+                if obj is None:
+                    issues.append(model.Issue(f"/nodes/{index}", "node has no Blender object (a bone, or not in the "
+                                                                 "imported scene): its physics is not imported"))
+                    continue
+                try:
+                    convert.apply_node_to_object(node, obj, scene=bl_scene, resolve_node=objects.get,
+                                                 resolve_mesh=self._mesh_resolver(index, objects), issues=issues)
+                except Exception as error:  # one bad node must not cost the others their settings
+                    issues.append(model.Issue(f"/nodes/{index}", f"object {obj.name!r}: settings not written "
+                                                                 f"({type(error).__name__}: {error})", "error"))
+                    continue
+                written[index] = obj
         for index, obj in written.items():  # a trigger's volume: wire, not rendered, over the scene it detects in
             node = self.doc.nodes[index]
             if node.trigger is not None and node.motion is None and node.collider is None and obj.type == 'MESH':

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,6 +49,17 @@ def note(obj: bpy.types.Object) -> None:
         count = obj.get(EDITS, 0)
         obj[EDITS] = (count if isinstance(count, int) else 0) + 1
     obj.update_tag(refresh={'OBJECT'})  # a depsgraph update (the overlay redraws, the link builds) and no more
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """No edits noted meanwhile: an import writes settings it builds from itself and marks in step."""
+    before = EDITED.paused
+    EDITED.paused = True
+    try:
+        yield
+    finally:
+        EDITED.paused = before
 
 
 def _update_setting(self: bpy.types.PropertyGroup, _context: bpy.types.Context | None) -> None:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 import bpy
@@ -147,7 +148,40 @@ def _reusable(entries: Iterable[_Entry], value_name: str, equal: Callable[[_Entr
     return None
 
 
+# While `remembering` (a stack: nested calls share the outermost): (scene, value) -> the entry found or added
+# for it. An import asks for the same few values once per node, and each search converts every entry.
+_remembered: list[dict[tuple[str, model.PhysicsMaterial | model.CollisionFilter], str]] = []
+
+
+@contextmanager
+def remembering() -> Iterator[None]:
+    """Each value's entry searched once meanwhile; for a caller that changes the library only through
+    `material_from_model` and `filter_from_model` (an import)."""
+    _remembered.append(_remembered[-1] if _remembered else {})
+    try:
+        yield
+    finally:
+        _remembered.pop()
+
+
+def _recall(bl_scene: bpy.types.Scene, value: model.PhysicsMaterial | model.CollisionFilter,
+            find: Callable[[], str]) -> str:
+    if not _remembered:
+        return find()
+    known, key = _remembered[-1], (bl_scene.name, value)
+    name = known.get(key)
+    if name is None:
+        name = known[key] = find()
+    return name
+
+
 def material_from_model(bl_scene: bpy.types.Scene, value: model.PhysicsMaterial) -> str:
+    """The name of a library material equal to `value`, added to the library if there is none (see
+    `_material_from_model`)."""
+    return _recall(bl_scene, value, lambda: _material_from_model(bl_scene, value))
+
+
+def _material_from_model(bl_scene: bpy.types.Scene, value: model.PhysicsMaterial) -> str:
     """The name of a library material equal to `value`, added to the library if there is none.
 
     Equal means same values and, when `value` has a name, the same name (or a numbered copy of it): two
@@ -214,6 +248,11 @@ def write_filter(pg: OMICollisionFilter, value: model.CollisionFilter, issues: l
 def filter_from_model(bl_scene: bpy.types.Scene, value: model.CollisionFilter,
                       issues: list[model.Issue] | None = None) -> str:
     """The name of a library filter equal to `value` (same rule as materials), added if there is none."""
+    return _recall(bl_scene, value, lambda: _filter_from_model(bl_scene, value, issues))
+
+
+def _filter_from_model(bl_scene: bpy.types.Scene, value: model.CollisionFilter,
+                       issues: list[model.Issue] | None) -> str:
     library = scene_physics(bl_scene).collision_filters
     found = _reusable(library, value.name, lambda entry: _same_entry(filters_equal, filter_to_model(entry), value))
     if found is not None:

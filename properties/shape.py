@@ -165,7 +165,10 @@ class OMIShapeSettings(bpy.types.PropertyGroup):
 
 
 def is_untouched(pg: OMIShapeSettings) -> bool:
-    """True while none of the shape's settings was ever set (all at their defaults, never fitted)."""
+    """True while none of the shape's settings was ever set (all at their defaults, never fitted). A group that
+    stores nothing is untouched without asking each setting (an import switches thousands of colliders on)."""
+    if not pg.keys():
+        return True
     return not any(pg.is_property_set(prop.identifier) for prop in pg.bl_rna.properties
                    if prop.identifier != "rna_type")
 

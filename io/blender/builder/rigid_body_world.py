@@ -71,12 +71,17 @@ def tuck_away(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object]) ->
     """Move objects into the scene's hidden collection of shape helpers, out of every other collection of
     the scene (the rigid body world's collections are no scene's children: their rigid bodies stay)."""
     collection = hidden_collection(bl_scene, SHAPE_COLLECTION, SHAPE_MESH)
-    scene_collections = {bl_scene.collection, *bl_scene.collection.children_recursive}
-    for obj in objects:
-        if obj.name not in collection.objects:
+    ordered = list(dict.fromkeys(objects))
+    if not ordered:
+        return
+    moving, held = set(ordered), set(collection.objects)
+    for obj in ordered:
+        if obj not in held:
             collection.objects.link(obj)
-        for holder in list(obj.users_collection):
-            if holder in scene_collections and holder != collection:
+    # Each collection's members read once: `Object.users_collection` walks every collection of the file per object.
+    for holder in (bl_scene.collection, *bl_scene.collection.children_recursive):
+        if holder != collection:
+            for obj in [member for member in holder.objects if member in moving]:
                 holder.objects.unlink(obj)
 
 

@@ -59,13 +59,20 @@ _ALIGN = {
 }
 
 
-def _fits(obj: bpy.types.Object, shape: PlannedShape) -> bool:
-    """Whether the object's own mesh, as Blender reads it, is exactly the shape."""
+def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: dict[tuple[bpy.types.Mesh, model.Shape], bool]) -> bool:
+    """Whether the object's own mesh, as Blender reads it, is exactly the shape (`bounds`: the answers for
+    meshes already measured, which many objects share)."""
     if obj.type != 'MESH' or obj is not shape.carrier or shape.offset is not None:
         return False
     if shape.shape.type in MESH_TYPES:
         return shape.own_mesh
-    return is_shape_mesh(obj) or bounds_match(cast(bpy.types.Mesh, obj.data), shape.shape)  # a MESH's data
+    if is_shape_mesh(obj):
+        return True
+    key = (cast(bpy.types.Mesh, obj.data), shape.shape)  # a MESH's data
+    found = bounds.get(key)
+    if found is None:
+        found = bounds[key] = bounds_match(key[0], shape.shape)
+    return found
 
 
 def _write(rigid: bpy.types.RigidBodyObject, name: str, value: object) -> None:
@@ -91,6 +98,7 @@ class Builder:
         self.report = report
         self.frames = Frames()
         self.meshes = ShapeMeshes(GENERATED)
+        self.bounds: dict[tuple[bpy.types.Mesh, model.Shape], bool] = {}  # see `_fits`
         self.world = ensure_world(bl_scene)
         self.generated = generated_collection(bl_scene)
         # linking here makes an object's rigid body; ensure_world made the collection
@@ -116,7 +124,7 @@ class Builder:
             body.carriers.append((shapes[0], rigid, False))
             self._link_body(rigid)
             return
-        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0]):
+        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0], self.bounds):
             body.carriers.append((shapes[0], owner, False))
             self._link_body(owner)
             return
@@ -172,7 +180,7 @@ class Builder:
                  bodies: dict[bpy.types.Object, PlannedBody]) -> tuple[PlannedShape, bpy.types.Object, bool]:
         carrier = shape.carrier
         direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
-        if direct and carrier not in bodies and _fits(carrier, shape) \
+        if direct and carrier not in bodies and _fits(carrier, shape, self.bounds) \
                 and unit_scale(carrier.matrix_parent_inverse @ carrier.matrix_basis):
             if is_shape_mesh(carrier) and shape.shape.type in PRIMITIVE_TYPES:
                 carrier.data = self.meshes.shape(shape.shape)

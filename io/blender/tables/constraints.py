@@ -108,11 +108,24 @@ def joint_dof(kind: ConstraintKind, dof: Dof, joint_axis: int) -> Dof:
     return angular, targets[others.index(axis)]
 
 
+# (type, working axis, roles, joint axis) -> the kind's roles on the joint's degrees of freedom (see `match`)
+_TURNED: dict[tuple[str, int | None, tuple[tuple[Dof, str], ...], int], tuple[tuple[Dof, str], ...]] = {}
+
+
+def _turned(kind: ConstraintKind, joint_axis: int) -> tuple[tuple[Dof, str], ...]:
+    key = (kind.type, kind.working_axis, tuple(kind.roles.items()), joint_axis)
+    found = _TURNED.get(key)
+    if found is None:
+        found = _TURNED[key] = tuple({joint_dof(kind, dof, joint_axis): role
+                                      for dof, role in kind.roles.items()}.items())
+    return found
+
+
 def match(kind: ConstraintKind, states: dict[Dof, str], limited: frozenset[str]) -> int | None:
     """The joint axis on which `kind` expresses these degree-of-freedom states exactly (FIXED dofs "fixed",
     FREE dofs "free", LIMITED dofs one of `limited`), or None. Kinds without a working axis answer 0."""
     for joint_axis in (range(3) if kind.working_axis is not None else (0,)):
-        wanted = {joint_dof(kind, dof, joint_axis): role for dof, role in kind.roles.items()}
-        if all(states[dof] == role if role != LIMITED else states[dof] in limited for dof, role in wanted.items()):
+        if all(states[dof] == role if role != LIMITED else states[dof] in limited
+               for dof, role in _turned(kind, joint_axis)):
             return joint_axis
     return None
