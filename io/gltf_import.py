@@ -57,14 +57,14 @@ class glTF2ImportUserExtension:
             options = scene_physics(scene)
             if not options.import_physics:
                 return
+            self._folds = godot_layout.MeshChildFold(gltf)  # first: the physics is read from the folded layout
+            if self._folds.children:
+                self.gather_import_node_before_hook = self._node_before
             self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return
             self.issues.extend(import_repair.physics_issues(gltf, self.plan.doc))
-            self._folds = godot_layout.MeshChildFold(gltf)
-            if self._folds.children:
-                self.gather_import_node_before_hook = self._node_before
             if options.import_rigid_bodies:
                 rigid_body_world.ensure_world(scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)

@@ -3,7 +3,9 @@ name (io/omi/dialects/godot.py: `mesh_children`) comes back as one object, the b
 
 Before the importer makes objects, the child's mesh (and the channels of its morph weights) goes onto the
 body node; when the importer reaches the body, the emptied child is turned into a node it skips (its
-virtual node's type), so no empty is made.
+virtual node's type), so no empty is made. A moving body whose scale the target baked into its shapes and
+children (the scale then on its mesh child) gets it back, and they lose it: the file as the artist made it.
+The fold runs before the physics is read, so the physics is read from the folded layout.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 from .blender.import_repair import node_json
 from .omi import model
-from .omi.dialects import godot, godot_channels
+from .omi.dialects import godot, godot_channels, godot_scale
 from .omi.json_types import array_index
 
 
@@ -68,6 +70,30 @@ def _pointer(target: Any) -> str:
     return pointer if isinstance(pointer, str) else ""
 
 
+def _unbake(data: Any, parent: int, child: int) -> bool:
+    """Give a moving body back the scale the target baked into its shapes and children (godot_scale), which
+    its mesh child carries; False (nothing changed) where a matrix child makes that unprovable."""
+    nodes = data.nodes
+    scale = [float(value) for value in nodes[child].scale]
+    others = [nodes[index] for index in nodes[parent].children or [] if index != child]
+    if any(other.matrix is not None for other in others):
+        return False
+    nodes[parent].scale, nodes[child].scale = scale, None
+    for other in others:
+        if other.translation is not None:
+            other.translation = [value / factor for value, factor in zip(other.translation, scale, strict=True)]
+        other.scale = [value / factor for value, factor in zip(other.scale or [1.0, 1.0, 1.0], scale, strict=True)]
+    shapes = ((data.extensions or {}).get(model.SHAPE_EXTENSION) or {}).get("shapes")
+    body = (nodes[parent].extensions or {}).get(model.BODY_EXTENSION) or {}
+    for part in (body.get("collider"), body.get("trigger")):
+        index = part.get("shape") if isinstance(part, dict) else None
+        if isinstance(part, dict) and isinstance(shapes, list) and type(index) is int \
+                and 0 <= index < len(shapes) and isinstance(shapes[index], dict):
+            shapes.append(godot_scale.unscaled_shape(shapes[index], scale))  # another node may share it
+            part["shape"] = len(shapes) - 1
+    return True
+
+
 class MeshChildFold:
     """The folds of one import: body node -> its mesh child (glTF indices). Only a layout the `godot` target
     writes is folded; anything else the file says about either node leaves both as they are."""
@@ -79,6 +105,8 @@ class MeshChildFold:
         for parent, child in godot.mesh_children(_view(gltf.data)).items():
             if nodes[child].skin is not None or parent in bones or child in kept:
                 continue  # the importer moves skinned meshes itself: left as the file has it
+            if nodes[child].scale is not None and not _unbake(gltf.data, parent, child):
+                continue
             nodes[parent].mesh, nodes[child].mesh = nodes[child].mesh, None
             nodes[parent].weights, nodes[child].weights = nodes[child].weights, None
             self.children[parent] = child

@@ -22,6 +22,7 @@ Pure JSON in, JSON out: the exporter hands a view of its finished document (plai
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
@@ -345,7 +346,8 @@ def _number(value: object) -> TypeGuard[float]:
 
 def mesh_children(document: Mapping[str, Any]) -> dict[int, int]:
     """The import side: body node -> the child holding its render mesh in the `godot` layout (a mesh-less
-    node Godot replaces, whose child of the same name holds only a mesh, at the node's origin)."""
+    node Godot replaces, whose child of the same name holds only a mesh, at the node's origin, scaled by
+    the body's baked scale if it has one)."""
     nodes = _list(get(document, "nodes"))
     targets = (get(channel, "target") for animation in _list(get(document, "animations"))
                for channel in _list(get(animation, "channels")))
@@ -357,10 +359,19 @@ def mesh_children(document: Mapping[str, Any]) -> dict[int, int]:
             continue
         for child in _list(node.get("children")):
             other = nodes[child] if isinstance(child, int) and 0 <= child < len(nodes) else None
-            if isinstance(other, Mapping) and child not in animated and _plain_mesh_child(other, node.get("name")):
+            if isinstance(other, Mapping) and child not in animated \
+                    and _plain_mesh_child(other, node.get("name"), _baked(node)):
                 found[index] = child
                 break
     return found
+
+
+def _baked(node: Mapping[str, Any]) -> bool:
+    """Whether the node is a moving body with no scale of its own: the target may have baked its scale
+    (godot_scale), which then sits on its mesh child."""
+    motion = _body(node).get("motion")
+    return isinstance(motion, Mapping) and motion.get("type") in godot_scale.MOVING and "matrix" not in node \
+        and node.get("scale") in (None, _IDENTITY["scale"])
 
 
 _MESH_CHILD_KEYS = frozenset({"name", "mesh", "skin", "weights", "extras"})
@@ -368,11 +379,14 @@ _IDENTITY = {"translation": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0, 1.0], "
              "matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]}
 
 
-def _plain_mesh_child(node: Mapping[str, Any], name: Any) -> bool:
+def _plain_mesh_child(node: Mapping[str, Any], name: Any, scaled: bool) -> bool:
+    """A child of the same name that holds only a mesh at its parent's origin (`scaled`: and maybe the
+    parent's baked scale, three positive numbers)."""
     if node.get("mesh") is None or not name or node.get("name") != name:
         return False
     for key, value in node.items():
-        if key in _MESH_CHILD_KEYS:
+        if key in _MESH_CHILD_KEYS or (scaled and key == "scale" and isinstance(value, list) and len(value) == 3
+                                       and all(type(v) in (int, float) and 0 < v < math.inf for v in value)):
             continue
         if key not in _IDENTITY or value != _IDENTITY[key]:
             return False

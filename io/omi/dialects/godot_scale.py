@@ -46,6 +46,21 @@ def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[st
     return dict(shape), None
 
 
+def unscaled_shape(shape: Mapping[str, Any], scale: list[float]) -> dict[str, Any]:
+    """The inverse of `_scaled_shape`: the import side folding a baked body back onto its own scale."""
+    shape_type = str(shape.get("type"))
+    details = dict(shape.get(shape_type) or {})
+    if shape_type == "box" and isinstance(details.get("size"), list) and len(details["size"]) == 3:
+        details["size"] = [value / factor for value, factor in zip(details["size"], scale, strict=True)]
+    elif shape_type == "sphere" and isinstance(details.get("radius"), (int, float)):
+        details["radius"] /= max(scale)
+    elif shape_type in model.ROUND_SHAPE_TYPES:
+        for key, factor in (("radius", max(scale[0], scale[2])), ("height", scale[1])):
+            if isinstance(details.get(key), (int, float)):
+                details[key] /= factor
+    return {**shape, shape_type: details} if shape_type in shape else dict(shape)
+
+
 PartMove = tuple[int, str, dict[str, Any], list[float]]  # (body node, "collider"/"trigger", the part, scale)
 
 

@@ -10,7 +10,7 @@ import demo_scene
 import export_support as build
 import import_support as support
 import pytest
-from cli_support import blender_cli
+from cli_support import blender_cli, run_cli
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
@@ -162,3 +162,37 @@ def test_the_targets_own_capsules_import_without_the_old_form_warning(clean_scen
     assert bpy.data.objects["Pill"].dimensions[:] == pytest.approx((0.6, 0.6, 3.0), abs=1e-5)
     problems = [problem.message for problem in bpy.context.window_manager.omi_authoring.problems]  # Validate's
     assert not [message for message in problems if "full-height" in message], problems
+
+
+def _bodies() -> dict[str, tuple]:
+    """Each imported object: (scale, location, mesh vertices, collider shape and its sizes)."""
+    found = {}
+    for obj in bpy.context.scene.objects:
+        settings = obj.omi_physics
+        shape = settings.collider.shape if settings.use_collider else None
+        found[obj.name] = (tuple(round(v, 5) for v in obj.scale), tuple(round(v, 5) for v in obj.location),
+                           len(obj.data.vertices) if obj.type == 'MESH' else None,
+                           shape and (shape.shape_type, round(shape.radius, 5), tuple(round(v, 5) for v in shape.size)))
+    return found
+
+
+def test_a_scaled_ball_for_godot_imports_back_as_the_artist_made_it(clean_scene, tmp_path):
+    """The `godot` target bakes a moving body's scale 2 into its sphere (radius 1) and puts the scale on the
+    mesh child. The import folds that layout back: one 'Ball' object with scale 2 and radius 0.5, as the
+    `omi` export's import gives (before: the body kept no mesh, an extra 'Ball.001' child held it at scale 2,
+    and the sphere read radius 1 on an unscaled body). Both the export and `convert --to godot`."""
+    ball = build.mesh_object("Ball", "ico", location=(0.0, 0.0, 2.0), scale=(2.0, 2.0, 2.0))
+    build.tag_motion(ball)
+    build.tag_shape(ball, "collider", 'SPHERE', radius=0.5)
+    omi = _export(tmp_path, "ball_omi", 'OMI')
+    godot = _export(tmp_path, "ball_godot", 'GODOT')
+    support.import_gltf(omi.path)
+    wanted = _bodies()
+    assert wanted["Ball"][0] == (2.0, 2.0, 2.0) and wanted["Ball"][3] == ('SPHERE', 0.5, (1.0, 1.0, 1.0)), wanted
+    support.import_gltf(godot.path)
+    assert _bodies() == wanted
+    converted = tmp_path / "ball_converted.glb"
+    result = run_cli("convert", omi.path, "--to", "godot", "--out", converted)
+    assert result.returncode == 0, result.stdout + result.stderr
+    support.import_gltf(converted)
+    assert _bodies() == wanted
