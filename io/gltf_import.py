@@ -57,10 +57,11 @@ class glTF2ImportUserExtension:
             options = scene_physics(scene)
             if not options.import_physics:
                 return
-            self._folds = godot_layout.MeshChildFold(gltf)  # first: the physics is read from the folded layout
+            self._folds = godot_layout.MeshChildFold(gltf)  # before the read: baked scales go back first
+            self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
+            self._folds.move_meshes(gltf)
             if self._folds.children:
                 self.gather_import_node_before_hook = self._node_before
-            self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return

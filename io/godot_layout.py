@@ -5,7 +5,6 @@ Before the importer makes objects, the child's mesh (and the channels of its mor
 body node; when the importer reaches the body, the emptied child is turned into a node it skips (its
 virtual node's type), so no empty is made. A moving body whose scale the target baked into its shapes and
 children (the scale then on its mesh child) gets it back, and they lose it: the file as the artist made it.
-The fold runs before the physics is read, so the physics is read from the folded layout.
 """
 
 from __future__ import annotations
@@ -96,7 +95,11 @@ def _unbake(data: Any, parent: int, child: int) -> bool:
 
 class MeshChildFold:
     """The folds of one import: body node -> its mesh child (glTF indices). Only a layout the `godot` target
-    writes is folded; anything else the file says about either node leaves both as they are."""
+    writes is folded; anything else the file says about either node leaves both as they are.
+
+    Made before the physics is read: a baked scale goes back onto its body then, so the physics is read at
+    the artist's scale; the meshes move after the read (`move_meshes`), which still recognises the layout
+    (the target's own forms, known_generators)."""
 
     def __init__(self, gltf: Any) -> None:
         nodes = gltf.data.nodes or []
@@ -107,15 +110,20 @@ class MeshChildFold:
                 continue  # the importer moves skinned meshes itself: left as the file has it
             if nodes[child].scale is not None and not _unbake(gltf.data, parent, child):
                 continue
+            self.children[parent] = child
+        self._by_node = {id(nodes[parent]): child for parent, child in self.children.items()}
+
+    def move_meshes(self, gltf: Any) -> None:
+        """Each child's mesh and morph weights onto its body, and the channels of those weights with them."""
+        nodes = gltf.data.nodes or []
+        for parent, child in self.children.items():
             nodes[parent].mesh, nodes[child].mesh = nodes[child].mesh, None
             nodes[parent].weights, nodes[child].weights = nodes[child].weights, None
-            self.children[parent] = child
         back = {child: parent for parent, child in self.children.items()}
-        for target in _targets(gltf.data) if back else []:  # the morph weights' channels come back with the mesh
+        for target in _targets(gltf.data) if back else []:
             target.node, pointer = godot_channels.weights_target(target.node, target.path, _pointer(target), back)
             if pointer:
                 target.extensions[godot_channels.POINTER]["pointer"] = pointer
-        self._by_node = {id(nodes[parent]): child for parent, child in self.children.items()}
 
     def skip_child(self, gltf: Any, gltf_node: Any) -> None:
         """At the body's node hook: its emptied mesh child is skipped by the importer."""
