@@ -198,7 +198,7 @@ def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.Poin
 
 def add_spelling(session: AnimationExport, gltf: Any, dialect: Dialect) -> None:
     """Beside each OMI channel, one on the same sampler pointing at `dialect`'s spelling of the value (after
-    `export/respell.write_dialect`); a value it holds elsewhere or shares with still items is named, not
+    `io/omi/write/export_dialects.write_dialect`); a value it holds elsewhere or shares with still items is named, not
     written."""
     rows = pointers.dialect_rows(dialect)
     document = {"nodes": [{"extensions": node.extensions or {}} for node in gltf.nodes or []],

@@ -14,38 +14,12 @@ from mathutils import Matrix
 
 from ...omi import model
 from ...omi.unit_values import NO_UNIT_VALUES, UnitValues
+from ...omi.write.export_writer import NodeSlot, node_ref
 from ..adopt.from_constraints import ConstraintJoint
 
-# Collision-only meshes ride in their shape node's extension dict under this key so that the exporter's
-# traversal gives them an index (and moves their data into the buffer); finish() removes the key.
+# Collision-only meshes ride in their node's extensions under this key, so that the exporter's traversal
+# gives them an index (and moves their data into the buffer); `finish` takes the key off again.
 MESH_CARRIER_KEY = "__omi_physics_meshes__"
-# The exporter drops empty dicts from its output, but `"collider": {}` (a collider with no shape of its
-# own, grouping its children's colliders) means something. `extras` is the one member the exporter keeps
-# as it is, and the schema allows it, so the marker is written as `{"extras": {}}` (see `_write`).
-# The exporter also drops a shape's empty per-type object, which the schema requires (ERRATA): an
-# all-defaults shape states one default value explicitly instead (`writer.ItemArrays(explicit_empty_shapes)`).
-
-
-
-class NodeSlot:
-    """Stands for a node's index until the exporter has indexed its nodes."""
-
-    __slots__ = ("node",)
-
-    def __init__(self, node: Any) -> None:
-        self.node = node
-
-
-class MeshSlot(str):
-    """Stands for a mesh's index until the exporter has indexed its meshes: a text unique to the mesh, so
-    the shapes holding it stay JSON for the writer's deduplication (`writer.ItemArrays`)."""
-
-    mesh: Any
-
-    def __new__(cls, number: int, mesh: Any) -> MeshSlot:
-        slot = super().__new__(cls, f"mesh placeholder {number}")
-        slot.mesh = mesh
-        return slot
 
 
 NO_MESH = object()  # a mesh shape whose mesh could not be made: the writer then drops the shape
@@ -102,10 +76,6 @@ class SettingsReader(Protocol):
         ...
 
 
-def node_ref(value: Any) -> Any:
-    return value if isinstance(value, NodeSlot) else None
-
-
 def object_node_ref(nodes_of: Mapping[Any, Any], slot: Callable[[Any], NodeSlot]) -> Callable[[Any], Any]:
     """`node_ref` that also takes an object (a unit's node reference, e.g. a pilot seat): its node's slot, None
     when the object is not exported."""
@@ -116,6 +86,3 @@ def object_node_ref(nodes_of: Mapping[Any, Any], slot: Callable[[Any], NodeSlot]
         return node_ref(value)
     return resolve
 
-
-def mesh_ref(value: Any) -> Any:
-    return value if isinstance(value, MeshSlot) else None

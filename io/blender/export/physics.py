@@ -4,8 +4,9 @@ The hooks in io/gltf_export.py call, in this order:
 - `record(node, obj)` for every object node the exporter gathers;
 - `write_scene(scene)` once a scene's nodes are all gathered but not yet indexed: derive each recorded
   object's physics (its OMI settings, or else its Blender rigid body / rigid body constraint), add the
-  child nodes that shapes and joint frames need, and write node extensions with `io/omi/write/writer`. Node
-  and mesh references are placeholders (`export_parts.NodeSlot`, `MeshSlot`) because nothing has an index yet;
+  child nodes that shapes and joint frames need, and hand the model values to the export's writer
+  (`io/omi/write/export_writer.py`). Node and mesh references are placeholders (`NodeSlot`, `MeshSlot`)
+  because nothing has an index yet;
 - `finish(gltf)` once the exporter has indexed every node and mesh: placeholders become indices, and the
   document-level arrays (shapes, physics materials, collision filters, joints) and extensionsUsed are set.
 
@@ -25,10 +26,11 @@ import bpy
 from mathutils import Matrix
 
 from ...omi import model
-from ...omi.dialects import registry, unknown_keys
+from ...omi.dialects import registry
 from ...omi.dialects.godot import NAME as GODOT_TARGET
 from ...omi.dialects.godot_omi import NAME as GODOT_OMI_TARGET
-from ...omi.write import writer
+from ...omi.write import export_dialects, export_writer
+from ...omi.write.export_writer import MeshSlot, NodeSlot
 from .. import gltf_compat
 from ..adopt import peer_findings
 from ..animation import static_values
@@ -36,11 +38,11 @@ from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import scene_gravity
 from ..tables import markers
-from . import exporter_form, godot_omi_target, godot_target, late_json, respell
+from . import exporter_form, godot_omi_target, godot_target, late_json
 from .messages import Messages
 from .options import Options
 from .output import Output, put
-from .parts import MESH_CARRIER_KEY, MeshSlot, NodeSlot, SettingsReader
+from .parts import MESH_CARRIER_KEY, SettingsReader
 from .scene import SceneWrite
 
 
@@ -51,8 +53,8 @@ class PhysicsExport:
         self.settings = export_settings
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
-        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (respell.home().name,)))
-        self.target: str = str(getattr(tagged, "export_target", respell.home().name.lower()))  # see godot_target
+        self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (export_writer.home().name,)))
+        self.target: str = str(getattr(tagged, "export_target", export_writer.home().name.lower()))  # see godot_target
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._kept_of = getattr(tagged, "kept_extensions", None)
@@ -165,6 +167,8 @@ class PhysicsExport:
         self._first_new_node = self.output.place_new_nodes(gltf)
         for node, extensions in self.output.late:
             put(node, extensions)
+        for node in self.output.carriers:
+            node.extensions.pop(MESH_CARRIER_KEY, None)
         for node, kept in self._kept:
             node.extensions = node.extensions or {}
             for name, value in kept.items():
@@ -173,79 +177,54 @@ class PhysicsExport:
                     gltf.extensions_used.append(name)
         node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
         mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
-        for node, name, content, obj_name in self.output.pending:
-            content.pop(MESH_CARRIER_KEY, None)
-            if name == writer.JOINT:
-                index = node_index.get(id(content["connectedNode"].node))
-                if index is None:
-                    self.warn(f"object {obj_name!r}: the joint's connected node was removed by the exporter; "
-                              "joint dropped")
-                    node.extensions.pop(name, None)
-                else:
-                    content["connectedNode"] = index
-            else:
-                self._unit_slots(node, name, content, node_index, obj_name)
-            trigger = content.get("trigger") if name == writer.BODY else None
-            if trigger and "nodes" in trigger:
-                members = [node_index.get(id(slot.node)) for slot in trigger["nodes"]]
-                trigger["nodes"] = [index for index in members if index is not None]
-                if len(trigger["nodes"]) < len(members):
-                    self.warn(f"object {obj_name!r}: compound trigger members were removed by the exporter")
-                if not trigger["nodes"]:
-                    del content["trigger"]
-        for shape in self.output.items_arrays["shapes"]:
-            details = shape[shape["type"]]
-            slot = details.get("mesh")
-            if isinstance(slot, MeshSlot):
-                index = mesh_index.get(id(slot.mesh))
-                if index is None:
-                    self.warn(f"a {shape['type']} shape lost its mesh in the exporter; written without one")
-                    del details["mesh"]
-                else:
-                    details["mesh"] = index
+        writer = self.output.writer
+        for node, name in writer.resolve(node_index, mesh_index, self.warn):
+            node.extensions.pop(name, None)
         self._write_document(gltf)
         self.animation.finish(gltf)
         if self.target == GODOT_TARGET:
             self.report(godot_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
         elif self.target == GODOT_OMI_TARGET:
             self.report(godot_omi_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
-        home = respell.home().name  # the spelling the gather hooks wrote; every other one is made from it
-        others = [registry.get(name) for name in self.dialects if name != home]
+        others = [registry.get(name) for name in self.dialects if name != writer.home.name]
         if others:
-            without_home = home not in self.dialects
-            animated = self.animation.has_channels()
-            for unit in others:
-                keep_home = not without_home or animated or unit is not others[-1]
-                self.report(self._write_dialect(gltf, unit, node_index, mesh_index, keep_home=keep_home,
-                                                separate=animated))
-                self.animation.add_spelling(gltf, unit.tables)
-            if without_home and animated:
-                if self.animation.drop_home_channels():
-                    respell.drop_home(gltf)
-                else:
-                    self.warn(f"some animated values have no {', '.join(unit.name for unit in others)} spelling: "
-                              f"the {home} physics is written too, for their channels (an export target with "
-                              "both)")
+            self._write_others(gltf, others, node_index, mesh_index)
 
-    def _unit_slots(self, node: Any, name: str, content: dict, node_index: dict[int, int], obj_name: str) -> None:
-        """An extension unit's node references (e.g. a pilot seat) become indices; one whose node the exporter
-        removed is left out, said."""
-        for key, value in list(content.items()):
-            if isinstance(value, NodeSlot):
-                index = node_index.get(id(value.node))
-                if index is None:
-                    self.warn(f"object {obj_name!r}: {name} {key} names a node the exporter removed; left out")
-                    del content[key]
-                else:
-                    content[key] = index
+    def _write_others(self, gltf: Any, others: list[registry.DialectUnit], node_index: dict[int, int],
+                      mesh_index: dict[int, int]) -> None:
+        """The target's dialects besides the home one, from the same model values (`export_dialects`)."""
+        writer = self.output.writer
+        without_home = writer.home.name not in self.dialects
+        animated = self.animation.has_channels()
+        physics = export_dialects.surviving(writer.written_nodes, node_index)
+
+        def node_ref(value: Any) -> int | None:
+            return node_index.get(id(value.node)) if isinstance(value, NodeSlot) else None
+
+        def mesh_ref(value: Any) -> int | None:
+            return mesh_index.get(id(value.mesh)) if isinstance(value, MeshSlot) else None
+
+        for unit in others:
+            keep_home = not without_home or animated or unit is not others[-1]
+            self.report(export_dialects.write_dialect(gltf, unit, physics, node_ref, mesh_ref,
+                                                      keep_home=keep_home, separate=animated))
+            self.animation.add_spelling(gltf, unit.tables)
+        if without_home and animated:
+            if self.animation.drop_home_channels():
+                export_dialects.drop_home(gltf)
+            else:
+                self.warn(f"some animated values have no {', '.join(unit.name for unit in others)} spelling: "
+                          f"the {writer.home.name} physics is written too, for their channels (an export "
+                          "target with both)")
 
     def _detach(self, gltf: Any) -> None:
         """Take the finished physics JSON off the exporter's objects, to be written into the encoded document
         (`late_json`), where the exporter can hand that document over; not with extension names inside kept
         keys, which the exporter must meet in its passes to declare them."""
-        if self.output.kept_extensions or not gltf_compat.encoded_document_reachable(gltf_compat.package_root(gltf)):
+        root = gltf_compat.package_root(gltf)
+        if self.output.writer.kept_extensions or not gltf_compat.encoded_document_reachable(root):
             return
-        self._package_root = gltf_compat.package_root(gltf)
+        self._package_root = root
         self._detached = late_json.detach(gltf, self._physics_names(gltf), self._first_new_node)
 
     def encode(self) -> None:
@@ -261,9 +240,8 @@ class PhysicsExport:
 
     @staticmethod
     def _physics_names(gltf: Any) -> tuple[str, ...]:
-        """The physics extensions `finish` declared."""
-        return tuple(name for name in (*model.ALL_EXTENSIONS, *model.KHR_EXTENSIONS)
-                     if name in (gltf.extensions_used or ()))
+        """The dialects' physics extensions `finish` declared."""
+        return tuple(name for name in export_writer.dialect_names() if name in (gltf.extensions_used or ()))
 
     def passthrough(self, gltf: Any) -> tuple[str, ...]:
         """The physics extensions the exporter may write as they are, without its clean-up passes (Blender
@@ -273,7 +251,7 @@ class PhysicsExport:
         Extension names inside keys kept from an imported file are the exception: the exporter must meet
         them in its passes to keep them in extensionsUsed, so such an export is left to the clean-up.
         """
-        if not self.enabled or self.output.kept_extensions or self._detached is not None:
+        if not self.enabled or self.output.writer.kept_extensions or self._detached is not None:
             return ()
         names = self._physics_names(gltf)
         if not names:
@@ -284,50 +262,12 @@ class PhysicsExport:
         settled = all(type(content) is dict and content and exporter_form.settle(content) for content in contents)
         return names if settled else ()
 
-    def _write_dialect(self, gltf: Any, unit: registry.DialectUnit, node_index: dict[int, int],
-                       mesh_index: dict[int, int], *, keep_home: bool, separate: bool) -> list[model.Issue]:
-        """`unit`'s spelling of what the home spelling holds: each node's written physics, less the parts the
-        home spelling lost in `finish` (a joint or trigger whose nodes the exporter removed) or in writing (an
-        unusable shape)."""
-        physics = []
-        for node, part in self.output.written_nodes:
-            index = node_index.get(id(node))
-            extensions = node.extensions or {}
-            body = extensions.get(writer.BODY) or {}
-            motion = part.motion if "motion" in body else None
-            collider = part.collider if "collider" in body else None
-            trigger = part.trigger if "trigger" in body else None
-            joint = part.joint if writer.JOINT in extensions else None
-            unknown = part.unknown if writer.BODY in extensions else model.NOTHING_UNKNOWN
-            unchanged = motion is part.motion and collider is part.collider and trigger is part.trigger \
-                and joint is part.joint and unknown is part.unknown  # the common case: no new value to make
-            kept = part if unchanged else model.NodePhysics(motion=motion, collider=collider, trigger=trigger,
-                                                            joint=joint, unknown=unknown)
-            if index is not None and not (kept.is_empty and not kept.unknown):
-                physics.append((index, kept))
-
-        def node_ref(value: Any) -> int | None:
-            return node_index.get(id(value.node)) if isinstance(value, NodeSlot) else None
-
-        def mesh_ref(value: Any) -> int | None:
-            return mesh_index.get(id(value.mesh)) if isinstance(value, MeshSlot) else None
-
-        return respell.write_dialect(gltf, unit, physics, node_ref, mesh_ref, keep_home=keep_home,
-                                     separate=separate)
-
     def _write_document(self, gltf: Any) -> None:
         if gltf.extensions is None:
             gltf.extensions = {}
-        placed = self.output.items.by_extension()  # the writer's placement: which extension holds which array
         issues: list[model.Issue] = []
         stored = getattr(self.tagged, "document_unknown", None)  # keys kept from imported files
-        for name, kept in (stored(self._scene) if stored is not None else {}).items():
-            if name in writer.OMI_EXTENSIONS:
-                content = placed.setdefault(name, {})
-                writer.put_document_unknown(content, name, kept, issues=issues)
-                self.output.kept_extensions |= unknown_keys.extension_names((kept,))
-                if not content:
-                    del placed[name]
+        placed = self.output.writer.document(stored(self._scene) if stored is not None else {}, issues)
         issues += scene_gravity.write(self._scene, gltf, self.dialects)
         kept_document = getattr(self.tagged, "kept_document_extensions", None)  # extensions nothing here reads
         for name, value in (kept_document(self._scene) if kept_document is not None else {}).items():
@@ -336,9 +276,6 @@ class PhysicsExport:
                 gltf.extensions_used.append(name)
         self.report(issues)
         gltf.extensions.update(placed)
-        used = list(placed)
-        home = respell.home().name  # the other dialects drop the home spelling's kept extensions
-        kept_names = sorted(self.output.kept_extensions) if home in self.dialects else []
-        for name in (*used, *sorted(self.output.node_extensions_used), *kept_names):
+        for name in self.output.writer.used(placed):
             if name not in gltf.extensions_used:
                 gltf.extensions_used.append(name)

@@ -2,7 +2,7 @@
 
 Each object's physics is derived (its OMI settings through the hook layer's reader, or its Blender rigid
 body and constraint), shapes and joint frames get the child nodes they need, and each node's extensions
-are written with `io/omi/write/writer`.
+are handed as model values to the export's writer (`io/omi/write/export_writer.py`).
 """
 
 from __future__ import annotations
@@ -16,15 +16,13 @@ from mathutils import Matrix
 
 from ...omi import model
 from ...omi.dialects import registry
-from ...omi.write import writer
 from ..adopt import from_bodies, from_constraints
 from ..animation.sample import AnimationExport
 from . import gltf_meshes, joint_nodes, node_frames
 from .messages import Messages
 from .options import Options
 from .output import Output
-from .parts import MESH_CARRIER_KEY, NO_MESH, Carrier, Derived, mesh_ref, object_node_ref
-from .shared_json import RememberedJson
+from .parts import NO_MESH, Carrier, Derived, object_node_ref
 
 _Result = TypeVar("_Result")  # what a guarded step returns
 
@@ -49,7 +47,8 @@ class SceneWrite:
         self.derived: dict[bpy.types.Object, Derived | None] = {}
         self.depsgraph = bpy.context.evaluated_depsgraph_get()
         self.bounds = from_bodies.Bounds(self.depsgraph)
-        self.json = RememberedJson(out, say)  # a level's bodies repeat a few values: each written once
+        # a level's bodies repeat a few values: each written once (io/omi/write/repeats.py)
+        self.repeats = out.writer.repeats(object_node_ref(self.nodes_of, out.node_slot))
         for root in gltf_scene.nodes or []:
             self._index_tree(root, None)
 
@@ -345,38 +344,17 @@ class SceneWrite:
         if part.is_empty:
             return
         tracked = self._track_animation(carrier, part)
-        # The common cases, written once per distinct value (a body of motion and collider; a joint's own node)
-        if tracked is None and trigger is None and not carrier.unknown and carrier.gravity is None \
-                and not carrier.extensions \
-                and (carrier.joint is None or (carrier.motion is None and carrier.collider is None)):
-            extensions: dict[str, dict[str, Any]] = {}
-            for key, value in (("motion", carrier.motion), ("collider", carrier.collider)):
-                content = None if value is None else self.json.part(key, value, carrier.obj)
-                if content is not None:
-                    extensions.setdefault(writer.BODY, {})[key] = content
-            joint = None if carrier.joint is None else self.json.joint(carrier.joint, carrier.obj)
-            if joint is not None:
-                extensions[writer.JOINT] = joint
-            if not extensions:
-                return
-        else:
-            self.out.note_kept(part)
-            issues: list[model.Issue] = []
-            ref = self.out.ref if tracked is None else tracked[1]
-            extensions = writer.node_extensions(part, ref, object_node_ref(self.nodes_of, self.out.node_slot),
-                                                mesh_ref, issues)
-            self.say.report(issues, carrier.obj)
-            if tracked is not None:
-                self._guarded_animation(carrier, lambda: self.animation.written(
-                    tracked[0], extensions, self.out.items_arrays))
-        body = extensions.get(writer.BODY)
-        if body is not None:
-            if body.get("collider") == {}:
-                body["collider"] = {"extras": {}}
-            if carrier.meshes:
-                body[MESH_CARRIER_KEY] = list(carrier.meshes)
+        writer = self.out.writer
+        extensions, issues = writer.node(part, self.repeats) if tracked is None else \
+            writer.node(part, self.repeats, tracked[1], object_node_ref(self.nodes_of, self.out.node_slot))
+        self.say.report(issues, carrier.obj)
+        if tracked is None and not extensions:
+            return
+        if tracked is not None:
+            self._guarded_animation(carrier, lambda: self.animation.written(
+                tracked[0], extensions, writer.items.arrays))
+        writer.placed(carrier.node, carrier.obj.name, part, extensions)
         self.out.attach(carrier, extensions)
-        self.out.written(carrier.node, part)
 
     # --- animation ---------------------------------------------------------------------------------
 
@@ -387,7 +365,7 @@ class SceneWrite:
             return None
         return self._guarded_animation(carrier, lambda: animation.track(
             carrier.node, carrier.obj, self.nodes_of.get(carrier.obj), part,
-            derive=lambda obj: self._derive(obj, quiet=True), items_ref=self.out.ref))
+            derive=lambda obj: self._derive(obj, quiet=True), items_ref=self.out.writer.ref))
 
     def _guarded_animation(self, carrier: Carrier, step: Callable[[], Any]) -> Any:
         """An animation step; a failure costs the object its animation, never its still physics."""

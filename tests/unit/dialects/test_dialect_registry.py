@@ -157,3 +157,72 @@ def test_the_name_check_sees_a_spelled_name(tmp_path):
     module = tmp_path / "module.py"
     module.write_text('if dialect == "KHR" or target == "both":\n    pass\n')
     assert spelled_names(module, {"KHR", "BOTH"}) == [(1, "KHR"), (1, "both")]
+
+
+# --- no physics JSON in the Blender export: it gathers model values, io/omi/write writes them -----------------
+
+EXPORT_DIR = ROOT / "io" / "blender" / "export"
+# The Godot targets' appliers still edit the finished JSON (until a target is a Form applied to model values)
+STILL_EDITING_JSON = {"godot_target.py", "godot_omi_target.py"}
+GLTF_CORE_KEYS = {"name", "mesh", "nodes", "extensions", "extras", "children"}  # glTF's own, not the physics'
+# Names of the model's and the writer's constants that hold extension names
+NAME_CONSTANTS = {"BODY", "JOINT", "SHAPE", "LEGACY_COLLIDER", "OMI_EXTENSIONS", "ALL_OMI_EXTENSIONS"}
+
+
+def physics_keys() -> set[str]:
+    """Every key and extension name a registered dialect (or extension unit) writes, glTF's own words aside."""
+    base = core("dialects.base")
+    found: set[str] = set()
+    for name in registry.names():
+        found |= set(base.all_keys(registry.get(name).tables)) | set(registry.owned_names(name))
+    return found - GLTF_CORE_KEYS
+
+
+def json_spellings(path: Path, keys: set[str]) -> list[tuple[int, str]]:
+    """Where a module spells physics JSON: an extension name in any string (docstrings aside), a key of
+    `keys` used as one (a subscript, a dict display's key, a keyword of dict(), the first argument of
+    get/pop/setdefault, either side of `in`), or a constant holding extension names."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef) and node.body
+                  and isinstance(node.body[0], ast.Expr) and isinstance(node.body[0].value, ast.Constant)}
+    names = {key for key in keys if "_" in key and key[0].isupper()}  # the extension names
+    used_as_key: list[ast.AST] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            used_as_key.append(node.slice)
+        elif isinstance(node, ast.Dict):
+            used_as_key.extend(key for key in node.keys if key is not None)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.args \
+                and node.func.attr in ("get", "pop", "setdefault"):
+            used_as_key.append(node.args[0])
+        elif isinstance(node, ast.Compare) and any(isinstance(op, ast.In | ast.NotIn) for op in node.ops):
+            used_as_key.extend((node.left, *node.comparators))
+    found = [(node.lineno, node.value) for node in used_as_key
+             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in keys]
+    found += [(node.lineno, keyword.arg) for node in ast.walk(tree) if isinstance(node, ast.Call)
+              and isinstance(node.func, ast.Name) and node.func.id == "dict"
+              for keyword in node.keywords if keyword.arg in keys]
+    found += [(node.lineno, node.value) for node in ast.walk(tree) if isinstance(node, ast.Constant)
+              and isinstance(node.value, str) and id(node) not in docstrings
+              and any(name in node.value for name in names)]
+    found += [(node.lineno, node.attr) for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+              and (node.attr in NAME_CONSTANTS or node.attr.endswith(("_EXTENSION", "_EXTENSIONS")))]
+    return sorted(set(found))
+
+
+def test_the_blender_export_spells_no_physics_json():
+    """The export gathers model values; every key is the dialect writers' (io/omi/write/export_writer.py)."""
+    keys = physics_keys()
+    assert {"mass", "connectedNode", "shapes", "OMI_physics_body"} <= keys and "name" not in keys
+    found = {path.name: spelled for path in sorted(EXPORT_DIR.glob("*.py"))
+             if path.name not in STILL_EDITING_JSON and (spelled := json_spellings(path, keys))}
+    assert found == {}
+
+
+def test_the_json_check_sees_a_spelled_key(tmp_path):
+    module = tmp_path / "module.py"
+    module.write_text('body["mass"] = 1\nx = {"connectedNode": 2}\ny = dict(z, connectedNode=3)\n'
+                      'if "trigger" in body or body.get("collider"):\n    w = "OMI_physics_body"\n'
+                      'v = model.BODY_EXTENSION\nfield(fields, "mass")\n')
+    assert [line for line, _key in json_spellings(module, physics_keys())] == [1, 2, 3, 4, 4, 5, 6]
