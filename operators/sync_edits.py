@@ -30,10 +30,15 @@ def _motion_type(physics: model.NodePhysics) -> str | None:
 
 
 def adopt_edits(obj: bpy.types.Object, bl_scene: bpy.types.Scene, edited: set[str],
-                issues: list[model.Issue]) -> int:
-    """Write the edited groups of the object's rigid body into its settings; the number of values changed."""
+                issues: list[model.Issue], source: bpy.types.Object | None = None) -> int:
+    """Write the edited groups of the object's rigid body (or of `source`, the generated stand-in that holds
+    it) into its settings; the number of values changed."""
     depsgraph = bpy.context.evaluated_depsgraph_get()
-    physics = from_bodies.rigid_body_physics(obj, depsgraph, None, with_filter=from_bodies.filters_needed(bl_scene))
+    holder = obj if source is None else source
+    if holder is not obj:
+        edited = edited - {"collision shape"}  # a stand-in's shape is the build's compound, not the artist's
+    with_filter = from_bodies.filters_needed(bl_scene)
+    physics = from_bodies.rigid_body_physics(holder, depsgraph, None, with_filter=with_filter)
     if physics is None:
         return 0
     settings = object_physics(obj)
@@ -53,7 +58,8 @@ def adopt_edits(obj: bpy.types.Object, bl_scene: bpy.types.Scene, edited: set[st
             settings.motion.mass = new_mass
             _say(issues, obj, f"mass {old_mass:g} -> {new_mass:g} kg (edited in Blender)")
             changes += 1
-    collider = physics.collider
+    collider = physics.collider if holder is obj or holder.rigid_body is None \
+        else from_bodies.surface(holder.rigid_body, with_filter=with_filter)
     if collider is not None and settings.use_collider:
         if "collision shape" in edited and collider.shape is not None:
             before = settings.collider.shape.shape_type.lower()

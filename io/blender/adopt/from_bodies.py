@@ -115,6 +115,13 @@ def _material(rigid_body: bpy.types.RigidBodyObject) -> model.PhysicsMaterial:
     return _material_of(friction, restitution, (math.copysign(1.0, friction), math.copysign(1.0, restitution)))
 
 
+def surface(rigid_body: bpy.types.RigidBodyObject, *, with_filter: bool) -> model.Collider:
+    """A rigid body's material (and collision filter) with no shape: what a generated stand-in's compound body
+    says of the collider it stands for."""
+    return model.Collider(physics_material=_material(rigid_body),
+                          collision_filter=_collision_filter(rigid_body) if with_filter else None)
+
+
 # Motions and primitive shapes are made once per value (a frozen dataclass costs about 1 us to make, and a
 # level's bodies repeat a few): the model values are immutable, so every body may hold the same one.
 _STATIC = model.Motion(type="static")

@@ -49,15 +49,30 @@ def record(objects: Iterable[bpy.types.Object | None]) -> None:
             obj[BUILT] = json.dumps(current(obj))
 
 
+_READ: dict[str, dict | None] = {}  # records read, by their text: a scene's bodies share a few
+
+
+def _read(text: str) -> dict | None:
+    found = _READ.get(text, False)
+    if found is False:
+        if len(_READ) > 4096:
+            _READ.clear()
+        try:
+            loaded = json.loads(text)
+        except ValueError:
+            loaded = None
+        found = _READ[text] = loaded if isinstance(loaded, dict) else None
+    return found if isinstance(found, dict) else None
+
+
 def changed(obj: bpy.types.Object) -> set[str] | None:
     """The groups whose values differ from what the last build wrote; None when no build wrote this rigid
     body (made by hand, or before this record existed)."""
     text = obj.get(BUILT)
     if obj.rigid_body is None or not isinstance(text, str):
         return None
-    try:
-        built = json.loads(text)
-    except ValueError:
+    built = _read(text)
+    if built is None:
         return None
     now = current(obj)
     return {group for group, values in now.items() if built.get(group) != values}

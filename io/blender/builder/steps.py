@@ -15,7 +15,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ...omi import model
 from ..tables.bullet import BLENDER_MIN_MASS, BULLET_COMBINE, blender_mass
-from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, is_shape_mesh
+from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, STAND_IN, is_shape_mesh
 from . import collision_filters, constraint_settings
 from .compound_parts import name_mixed_surfaces
 from .inputs import Switches
@@ -155,7 +155,7 @@ class Builder:
             self.report.warn(owner, "", f"a {owner.type.lower()} cannot be a Blender rigid body: a generated mesh "
                                         f"object carries it, and a {FOLLOW!r} constraint keeps the two together")
         proxy = bpy.data.objects.new(f"{owner.name} rigid body", self.meshes.body())
-        proxy[GENERATED] = "body"
+        proxy[GENERATED] = STAND_IN
         proxy[OWNER] = owner
         proxy.display_type = 'WIRE'
         start = self.frames.world(owner)

@@ -89,7 +89,7 @@ def test_blenders_mass_survives_a_stand_in_and_a_type_change(link, clean_scene):
     motion.center_of_mass = (0.2, 0.0, 0.0)  # off the origin: a generated stand-in simulates the body
     link.flush(bpy.context.scene)
     assert motion.mass == pytest.approx(7.0)
-    stand_ins = [obj for obj in bpy.data.objects if obj.get("omi_owner") == body and obj.rigid_body is not None]
+    stand_ins = [obj for obj in bpy.data.objects if obj.get("omi_owner") == body and obj.get("omi_generated") == "body"]
     assert stand_ins and stand_ins[0].rigid_body.mass == pytest.approx(7.0)
     motion.center_of_mass = (0.0, 0.0, 0.0)
     motion.motion_type = 'STATIC'
@@ -133,3 +133,48 @@ def test_older_files_keep_one_copy_of_the_mass(omi, stored, blender, mass, kept)
     assert migrate.migrate_group(body, settings)
     assert settings.motion.mass == pytest.approx(mass)
     assert ("mass" in settings.motion) == kept
+
+
+def material_of(obj):
+    name = obj.omi_physics.collider.physics_material
+    return bpy.context.scene.omi_physics.physics_materials[name] if name else None
+
+
+def test_a_script_edit_of_an_unselected_body_comes_back(link, clean_scene):
+    edited = crate(link, 2.0)
+    edited.name = "Edited"
+    active = crate(link, 2.0, (3.0, 0.0, 3.0))
+    select(active)  # the edited body is neither active nor selected
+    edited.rigid_body.friction = 0.2
+    edited.rigid_body.type = 'PASSIVE'
+    bpy.context.view_layer.update()
+    assert edited.omi_physics.motion.motion_type == 'STATIC'
+    assert material_of(edited).dynamic_friction == pytest.approx(0.2)
+    assert material_of(active) is None  # the other body is not touched
+
+
+def test_copy_attributes_to_selected_comes_back_for_each(link, clean_scene):
+    source = crate(link, 2.0)
+    source.name = "Source"
+    targets = [crate(link, 2.0, (3.0 * index, 0.0, 3.0)) for index in (1, 2)]
+    source.rigid_body.restitution = 0.6
+    bpy.context.view_layer.update()  # the artist's edit of the active body, taken back
+    select(source, *targets)
+    assert bpy.ops.rigidbody.object_settings_copy() == {'FINISHED'}
+    bpy.context.view_layer.update()
+    for target in targets:
+        assert material_of(target) is not None and material_of(target).restitution == pytest.approx(0.6)
+
+
+def test_an_edit_of_a_generated_stand_in_comes_back_to_its_object(link, clean_scene):
+    body = crate(link, 2.0)
+    body.omi_physics.motion.center_of_mass = (0.2, 0.0, 0.0)  # a generated stand-in simulates it
+    link.flush(bpy.context.scene)
+    [stand_in] = [obj for obj in bpy.data.objects
+                  if obj.get("omi_owner") == body and obj.get("omi_generated") == "body"]
+    stand_in.rigid_body.mass = 9.0
+    stand_in.rigid_body.friction = 0.3
+    bpy.context.view_layer.update()
+    assert body.omi_physics.motion.mass == pytest.approx(9.0)
+    assert material_of(body).dynamic_friction == pytest.approx(0.3)
+    assert body.omi_physics.motion.center_of_mass[0] == pytest.approx(0.2)  # the stand-in stays a stand-in
