@@ -20,7 +20,9 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
     """What OMI makes of the active object: which parts are on."""
 
     bl_label = "OMI Physics"
-    bl_order = -1  # above Blender's own physics panels: the settings lead, Blender's rigid body follows them
+    # Above Blender's own physics panels where a file holds no order for them yet; Blender's factory startup
+    # file does (Rigid Body is drawn above this there), so the note below names no place.
+    bl_order = -1
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:
@@ -34,7 +36,7 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
         for name, icon in parts:
             grid.prop(settings, name, toggle=True, icon=icon)
         if settings.has_physics and polled_object(context).rigid_body is not None:
-            self.layout.label(text="Rigid Body (below): made from these settings", icon='INFO')
+            self.layout.label(text="Rigid Body follows these settings", icon='INFO')
         hidden_shapes.draw_hidden_shapes(self.layout.column(align=True), polled_object(context))
 
 
