@@ -14,7 +14,7 @@ import bpy
 from ..properties import edits, scene_physics
 from ..properties.session import list_problems
 from . import animation_import, godot_layout, kept_extensions
-from .blender import import_repair, recursion_limit
+from .blender import import_repair, number_digits, recursion_limit
 from .blender.builder import rigid_body_world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
@@ -37,6 +37,7 @@ class glTF2ImportUserExtension:
                                                      for name in registry.owned_names(dialect))]
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
+        number_digits.allow()  # made before the importer parses the JSON: long integers parse (see there)
         self._folds: godot_layout.MeshChildFold | None = None
         # Asked for every node by the importer: only set when the file has the `godot` layout (see _before).
         self.gather_import_node_before_hook: Any = None
@@ -118,6 +119,7 @@ class glTF2ImportUserExtension:
         finally:
             self._log(gltf)
             recursion_limit.restore()  # the importer's last walk of the node tree is done
+            number_digits.restore()
 
     def _failed(self, gltf: Any, doing: str, error: Exception) -> None:
         gltf.log.error(f"{model.LOG_PREFIX}{model.HOOK_FAILURE}failed while {doing}: {type(error).__name__}: {error}")
