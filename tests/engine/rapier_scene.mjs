@@ -2,31 +2,21 @@
 // bodies, colliders, materials, collision groups, sensors and generic joints with limits and motors.
 import { colliderDesc } from "./rapier_shapes.mjs";
 import { buildJoint } from "./rapier_joints.mjs";
-import { compose, decompose, invert, multiply, rotate, worldMatrices } from "./transforms.mjs";
+import { rotate } from "./transforms.mjs";
+import { SceneFrames } from "./scene_frames.mjs";
 
 const COMBINE = { average: 0, minimum: 1, multiply: 2, maximum: 3 }; // Rapier's CoefficientCombineRule values
 const DEFAULT_MATERIAL = { dynamicFriction: 0.6, restitution: 0, frictionCombine: "average", restitutionCombine: "average" };
 const NO_SYSTEM_BIT = 15; // colliders without a filter (or with no systems) share this group
 const MAX_SYSTEMS = 15;
 
-export function rigidPose(matrix) {
-  const { translation, rotation } = decompose(matrix);
-  return { translation, rotation };
-}
-
 const vec = ([x, y, z]) => ({ x, y, z });
 const quat = ([x, y, z, w]) => ({ x, y, z, w });
 
-export class RapierScene {
+export class RapierScene extends SceneFrames {
   constructor(R, gltfFile, physics, gravity) {
+    super(gltfFile, physics);
     this.R = R;
-    this.file = gltfFile;
-    this.physics = physics;
-    this.notes = physics.notes;
-    this.nodes = gltfFile.json.nodes ?? [];
-    const { matrices, parent } = worldMatrices(this.nodes);
-    this.world = matrices;
-    this.parent = parent;
     this.rapier = new R.World(vec(gravity));
     this.bodies = new Map(); // motion node index -> RigidBody
     this.fixed = this.rapier.createRigidBody(R.RigidBodyDesc.fixed()); // the world frame: static colliders
@@ -46,35 +36,8 @@ export class RapierScene {
     }).filter((j) => j !== null);
   }
 
-  name(index) {
-    return index < 0 ? "(world)" : this.nodes[index]?.name ?? `node ${index}`;
-  }
-
-  /** The motion node a node moves with (itself or its nearest ancestor with a motion), or -1. */
-  bodyNodeOf(index) {
-    for (let at = index; at !== undefined; at = this.parent.get(at)) {
-      if (this.physics.motions.has(at)) return at;
-    }
-    return -1;
-  }
-
-  bodyPose(bodyNode) {
-    return bodyNode < 0 ? { translation: [0, 0, 0], rotation: [0, 0, 0, 1] } : rigidPose(this.world[bodyNode]);
-  }
-
   rigidBody(bodyNode) {
     return bodyNode < 0 ? this.fixed : this.bodies.get(bodyNode);
-  }
-
-  /** A node's full matrix (with scale) relative to its body's rigid frame. */
-  matrixInBody(index, bodyNode) {
-    const pose = this.bodyPose(bodyNode);
-    return multiply(invert(compose(pose.translation, pose.rotation, [1, 1, 1])), this.world[index]);
-  }
-
-  /** A node's rigid frame (translation, rotation) in its body's frame, as the file places it. */
-  frameInBody(index, bodyNode) {
-    return rigidPose(this.matrixInBody(index, bodyNode));
   }
 
   #createBodies() {
@@ -211,11 +174,10 @@ export class RapierScene {
   /** World translation and rotation of a node now (nodes below a body move with it). */
   nodePose(index) {
     const bodyNode = this.bodyNodeOf(index);
-    if (bodyNode < 0) return rigidPose(this.world[index]);
+    if (bodyNode < 0) return this.poseFollowing(index, bodyNode);
     const body = this.bodies.get(bodyNode);
     const t = body.translation();
     const r = body.rotation();
-    const now = compose([t.x, t.y, t.z], [r.x, r.y, r.z, r.w], [1, 1, 1]);
-    return rigidPose(multiply(now, this.matrixInBody(index, bodyNode)));
+    return this.poseFollowing(index, bodyNode, [t.x, t.y, t.z], [r.x, r.y, r.z, r.w]);
   }
 }

@@ -1,6 +1,6 @@
 // One collider description per glTF collider or trigger: implicit shapes sized by the node's scale and
 // placed in their body's frame; meshes baked into the body's frame as convex hulls or triangle meshes.
-import { decompose, invert, multiply, transformPoint } from "./transforms.mjs";
+import { decompose, multiply, nodeLocal, transformPoint } from "./transforms.mjs";
 
 const SEGMENTS = 24; // tapered cylinders and capsules become convex hulls of this many points per ring
 const PLANE_THICKNESS = 0.01; // a finite KHR plane is a thin box with its top face on the plane
@@ -12,7 +12,8 @@ function ring(radius, y, out) {
   }
 }
 
-function taperedPoints(type, height, radiusTop, radiusBottom) {
+/** Points whose convex hull is a tapered cylinder or capsule (Y up, centred; havok_shapes.mjs uses it too). */
+export function taperedPoints(type, height, radiusTop, radiusBottom) {
   const points = [];
   if (type === "cylinder") {
     ring(radiusTop, height / 2, points);
@@ -68,8 +69,9 @@ function meshShape(R, scene, part, inBody) {
   const g = part.geometry;
   let matrix = inBody;
   if (g.meshNode !== undefined && g.meshNode !== g.colliderNode) {
-    // KHR's older geometry.node: the referenced node's mesh, placed relative to the collider node.
-    matrix = multiply(inBody, multiply(invert(scene.world[g.colliderNode]), scene.world[g.meshNode]));
+    // KHR's older geometry.node: the referenced node's mesh, its own transform taken relative to the collider
+    // node (the spec author's sample keeps such nodes outside the scene, at the origin).
+    matrix = multiply(inBody, nodeLocal(scene.nodes[g.meshNode]));
   }
   const { positions, indices } = scene.file.meshTriangles(g.mesh);
   const placed = [];

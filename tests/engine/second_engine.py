@@ -1,11 +1,14 @@
-"""Run a glTF file's physics in the second engine (Rapier, through Node.js) and read where bodies end up.
+"""Run a glTF file's physics in another engine (Rapier, or Havok as Babylon.js runs it, through Node.js) and
+read where bodies end up.
 
     result = simulate("scene.glb", times=(0.5, 2.0))
     result.position("Crate", 2.0)          # glTF axes (+Y up), metres
     final_positions("scene.glb", 2.0)      # {body name: (x, y, z)}
+    simulate("scene.glb", engine="havok")  # the @babylonjs/havok WASM, through havok_simulate.mjs
 
-The engine itself is `simulate.mjs` next to this file; `npm ci --prefix tests/engine` installs it
-(scripts/setup.sh does that when Node.js is present). No bpy here: the demo and the tests both use it.
+The engines are `simulate.mjs` (Rapier) and `havok_simulate.mjs` next to this file; `npm ci --prefix
+tests/engine` installs both (scripts/setup.sh does that when Node.js is present). No bpy here: the demo and
+the tests both use it.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from pathlib import Path
 ENGINE_DIR = Path(__file__).resolve().parent
 SCRIPT = ENGINE_DIR / "simulate.mjs"
 PACKAGE_DIR = ENGINE_DIR / "node_modules" / "@dimforge" / "rapier3d-compat"
+ENGINES = {"rapier": (SCRIPT, PACKAGE_DIR, "Rapier"),
+           "havok": (ENGINE_DIR / "havok_simulate.mjs", ENGINE_DIR / "node_modules" / "@babylonjs" / "havok", "Havok")}
 STEPS_PER_SECOND = 240  # Blender's default: 24 frames per second with 10 substeps each
 
 
@@ -35,19 +40,20 @@ def node_executable() -> str | None:
 def install() -> str | None:
     """`npm ci` the engine from package-lock.json when it is missing; the failure's text, or None."""
     npm = shutil.which("npm")
-    if PACKAGE_DIR.is_dir() or npm is None:
+    if all(package.is_dir() for _, package, _ in ENGINES.values()) or npm is None:
         return None
     done = subprocess.run([npm, "ci", "--prefix", str(ENGINE_DIR), "--no-audit", "--no-fund"],
                           capture_output=True, text=True, timeout=600, check=False)
     return None if done.returncode == 0 else f"npm ci failed: {done.stderr.strip()[-2000:]}"
 
 
-def unavailable_reason() -> str | None:
-    """Why the second engine cannot run here, or None when it can."""
+def unavailable_reason(engine: str = "rapier") -> str | None:
+    """Why the engine cannot run here, or None when it can."""
+    _script, package, label = ENGINES[engine]
     if node_executable() is None:
-        return "Node.js is not installed: the second physics engine (Rapier, from npm) runs on it"
-    if not PACKAGE_DIR.is_dir():
-        return f"Rapier is not installed: run `npm ci --prefix {ENGINE_DIR}` (scripts/setup.sh does)"
+        return f"Node.js is not installed: the other physics engine ({label}, from npm) runs on it"
+    if not package.is_dir():
+        return f"{label} is not installed: run `npm ci --prefix {ENGINE_DIR}` (scripts/setup.sh does)"
     return None
 
 
@@ -81,15 +87,17 @@ class EngineResult:
 
 def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = STEPS_PER_SECOND,
              dialect: str | None = None, nodes: Iterable[str] = (), gravity: Sequence[float] | None = None,
-             combine: str | None = None, timeout: float = 600.0) -> EngineResult:
+             combine: str | None = None, timeout: float = 600.0, engine: str = "rapier") -> EngineResult:
     """Simulate the file from its initial state and report the bodies (and `nodes`) at each time (s).
     `combine`: every material combines friction and restitution this way (Bullet's rule: "multiply").
-    Rapier's answer is the same to the bit from run to run; only the wall time depends on the machine's load
-    (loading Rapier alone takes about 2 s of CPU), hence the wide `timeout`, which fails as an EngineError."""
-    reason = unavailable_reason()
+    Either engine's answer is the same to the bit from run to run; only the wall time depends on the
+    machine's load (loading Rapier alone takes about 2 s of CPU), hence the wide `timeout`, which fails as an
+    EngineError. Havok plays no gravity volume, animation channel or trigger entry (its notes say so)."""
+    reason = unavailable_reason(engine)
     if reason is not None:
         raise EngineError(reason)
-    command = [node_executable() or "node", str(SCRIPT), str(path), "--rate", str(rate),
+    script, _package, label = ENGINES[engine]
+    command = [node_executable() or "node", str(script), str(path), "--rate", str(rate),
                "--times", ",".join(repr(float(t)) for t in times)]
     if dialect:
         command += ["--dialect", dialect]
@@ -103,7 +111,7 @@ def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = S
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except subprocess.TimeoutExpired as late:
-        raise EngineError(f"{Path(path).name}: Rapier gave no answer within {timeout:g} s (a loaded machine?)") \
+        raise EngineError(f"{Path(path).name}: {label} gave no answer within {timeout:g} s (a loaded machine?)") \
             from late
     if done.returncode != 0:
         raise EngineError(f"{Path(path).name}: {done.stderr.strip() or done.stdout.strip()}")

@@ -11,75 +11,22 @@ import { readFileSync } from "node:fs";
 import RAPIER from "@dimforge/rapier3d-compat";
 import { AnimationPlayer } from "./animation_pointer.mjs";
 import { withCombine } from "./blender_rules.mjs";
-import { GltfFile } from "./gltf_file.mjs";
-import { dialectsIn, readPhysics } from "./physics_doc.mjs";
 import { GravityVolumes, worldGravity } from "./gravity_volumes.mjs";
 import { RapierScene } from "./rapier_scene.mjs";
+import { loadPhysics, parseArguments, reported, snapshot } from "./run_report.mjs";
 
 const USAGE = "usage: node simulate.mjs FILE [--dialect omi|khr] [--rate N] [--times T,...] [--gravity X,Y,Z] [--nodes A,...] [--combine MODE]";
-
-function parseArguments(argv) {
-  const options = { file: null, dialect: null, rate: 240, times: [1], gravity: [0, -9.81, 0], nodes: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const value = argv[i + 1];
-    switch (argv[i]) {
-      case "--dialect": options.dialect = value; i++; break;
-      case "--rate": options.rate = Number(value); i++; break;
-      case "--times": options.times = value.split(",").map(Number); i++; break;
-      case "--gravity": options.gravity = value.split(",").map(Number); options.gravitySet = true; i++; break;
-      case "--nodes": options.nodes = value.split(",").filter(Boolean); i++; break;
-      case "--combine": options.combine = value; i++; break;
-      default:
-        if (argv[i].startsWith("--") || options.file !== null) throw new Error(USAGE);
-        options.file = argv[i];
-    }
-  }
-  if (options.file === null || !(options.rate > 0) || options.times.some((t) => !(t >= 0))) throw new Error(USAGE);
-  return options;
-}
 
 function engineVersion() {
   const manifest = new URL("./node_modules/@dimforge/rapier3d-compat/package.json", import.meta.url);
   return `rapier3d-compat ${JSON.parse(readFileSync(manifest, "utf8")).version}`;
 }
 
-/** Node indices to report, keyed by a unique name: every body, then the nodes asked for by name. */
-function reported(scene, extraNames) {
-  const keys = new Map();
-  const add = (index) => {
-    const name = scene.name(index);
-    const key = [...keys.values()].includes(index) ? null : keys.has(name) ? `${name}#${index}` : name;
-    if (key !== null) keys.set(key, index);
-  };
-  [...scene.physics.motions.keys()].forEach(add);
-  for (const name of extraNames) {
-    const index = scene.nodes.findIndex((node) => node.name === name);
-    if (index < 0) throw new Error(`no node named '${name}'`);
-    add(index);
-  }
-  return keys;
-}
-
-function snapshot(scene, keys, time) {
-  const nodes = {};
-  for (const [key, index] of keys) {
-    const { translation, rotation } = scene.nodePose(index);
-    nodes[key] = { translation, rotation };
-  }
-  return { time, nodes };
-}
-
 async function main() {
-  const options = parseArguments(process.argv.slice(2));
+  const options = parseArguments(process.argv.slice(2), USAGE);
   await RAPIER.init();
-  const file = new GltfFile(options.file);
-  const found = dialectsIn(file.json);
-  const dialect = options.dialect ?? found[0];
-  if (dialect === undefined || !found.includes(dialect)) {
-    throw new Error(`${options.file}: no ${options.dialect ?? "OMI or KHR"} physics (extensionsUsed: ${found})`);
-  }
+  const { file, dialect, physics } = loadPhysics(options);
   const world = options.gravitySet ? options.gravity : worldGravity(file.json) ?? options.gravity;
-  const physics = readPhysics(file.json, dialect);
   const scene = new RapierScene(RAPIER, file, options.combine ? withCombine(physics, options.combine) : physics,
     world);
   const volumes = GravityVolumes.from(scene, file.json, world);
