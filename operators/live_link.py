@@ -20,7 +20,7 @@ from bpy.app.handlers import persistent
 from ..io.blender.builder import built_values, live
 from ..io.blender.builder.inputs import ObjectPhysics
 from ..io.omi import model
-from ..properties import convert_build, homes, library, object_physics, scene_physics
+from ..properties import convert_build, edits, homes, library, object_physics, scene_physics
 from ..properties.edits import EDITED
 from . import sync_edits
 
@@ -141,6 +141,29 @@ def adopt_blender_edits(bl_scene: bpy.types.Scene, holders: Iterable[bpy.types.O
             built_values.mark_in_step([obj])
 
 
+_NOT_READ_BACK = ("its Blender constraint is the build's translation of the joint's settings (the connected body "
+                  "starts off the joint's frame, or the joint is several constraints): an edit there is not taken "
+                  "back, and the constraint is rebuilt from the settings; edit the joint's limits and drives")
+
+
+def adopt_constraint_edits(made: Iterable[bpy.types.Object], issues: list[model.Issue]) -> None:
+    """Values edited in Blender's Rigid Body Constraint panel (or by a script) on a constraint the build made
+    for a joint become the joint's settings, where the constraint reads back as them (`joint_readback`)."""
+    for holder in dict.fromkeys(made):
+        obj = live.joint_of(holder)
+        if obj is None or obj.library is not None or not object_physics(obj).use_joint or _keyed(holder) \
+                or not built_values.constraint_changed(holder):
+            continue
+        if built_values.constraint_exact(holder) and sync_edits.adopt_joint_edit(obj, holder, issues):
+            _Remembered.kept.pop(obj.session_uid, None)
+            built_values.record_constraint(holder, exact=True)
+            built_values.mark_in_step([obj])
+            continue
+        issues.append(model.Issue("", f"object {obj.name!r}: {_NOT_READ_BACK}", "warning"))
+        built_values.record_constraint(holder, exact=False)  # said once per edit; the rebuild records anew
+        edits.note(obj)
+
+
 def _named(names: Iterable[str]) -> list[bpy.types.Object]:
     """The objects still holding these names (an undo or a delete may have taken some)."""
     found = bpy.data.objects
@@ -243,6 +266,7 @@ def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgrap
                    if isinstance(update.id, bpy.types.Object) and update.id.original is not None]
         issues: list[model.Issue] = []
         adopt_blender_edits(bl_scene, _edited_in_blender(bl_scene, depsgraph), issues)
+        adopt_constraint_edits((obj for obj in updated if obj.rigid_body_constraint is not None), issues)
         _say(issues)
         # appended or linked objects: built elsewhere (or never), now in this scene
         tagged = [obj for obj in updated if object_physics(obj).has_physics]

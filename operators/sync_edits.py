@@ -7,9 +7,11 @@ fitted to a cube, a material's combine modes) stays as the settings say (`build/
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import bpy
 
-from ..io.blender.adopt import from_bodies
+from ..io.blender.adopt import from_bodies, from_constraints
 from ..io.omi import model
 from ..properties import convert, library, object_physics
 
@@ -90,3 +92,18 @@ def adopt_edits(obj: bpy.types.Object, bl_scene: bpy.types.Scene, edited: set[st
         if group in edited:
             _say(issues, obj, why, "warning")
     return changes
+
+
+def adopt_joint_edit(obj: bpy.types.Object, made: bpy.types.Object, issues: list[model.Issue]) -> bool:
+    """Write the limits and drives of the joint's Blender constraint (on `made`, the constraint object the
+    build made at the joint's frame) into the joint's settings; the bodies it joins stay the settings'."""
+    joint = from_constraints.constraint_joint(made, issues)
+    if joint is None:
+        return False
+    pg = object_physics(obj).joint
+    settings = replace(joint.settings, unknown=convert.kept(pg.settings_unknown_json))
+    kept = convert.kept(pg.unknown_json)
+    convert.apply_joint(model.Joint(settings, pg.connected_object, joint.enable_collision, kept), pg, obj,
+                        resolve_node=lambda ref: ref, issues=issues)
+    _say(issues, obj, "joint limits and drives taken from its Blender constraint (edited in Blender)")
+    return True

@@ -95,3 +95,38 @@ def mark_in_step(objects: Iterable[bpy.types.Object]) -> None:
         count = edits(obj)
         if obj.get(IN_STEP) != count:
             obj[IN_STEP] = count
+
+
+def _constraint_values(obj: bpy.types.Object) -> dict[str, object]:
+    """The numbers, switches and choices of the object's rigid body constraint (not the bodies it joins)."""
+    constraint = obj.rigid_body_constraint
+    assert constraint is not None, "asked only of constraint objects"
+    found: dict[str, object] = {}
+    for prop in constraint.bl_rna.properties:
+        if prop.type in ('FLOAT', 'INT', 'BOOLEAN', 'ENUM') and prop.identifier != "rna_type":
+            value = getattr(constraint, prop.identifier)
+            found[prop.identifier] = list(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
+    return found
+
+
+def record_constraint(obj: bpy.types.Object, *, exact: bool) -> None:
+    """Keep what the build wrote into a joint's constraint object, and whether reading it back gives the
+    joint's settings (one constraint at the joint's frame, the connected body starting there)."""
+    obj[BUILT] = json.dumps({"constraint": _constraint_values(obj), "exact": exact})
+
+
+def constraint_changed(obj: bpy.types.Object) -> bool | None:
+    """Whether the constraint differs from what the last build wrote (None: no build record); None also for
+    objects without a constraint."""
+    text = obj.get(BUILT)
+    built = _read(text) if isinstance(text, str) and obj.rigid_body_constraint is not None else None
+    if built is None or "constraint" not in built:
+        return None
+    return bool(built["constraint"] != json.loads(json.dumps(_constraint_values(obj))))
+
+
+def constraint_exact(obj: bpy.types.Object) -> bool:
+    """Whether the joint's settings read back from this constraint object (`record_constraint`)."""
+    text = obj.get(BUILT)
+    built = _read(text) if isinstance(text, str) else None
+    return bool(built is not None and built.get("exact"))

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 import bpy
 
 from ...omi import model
-from ..tables.markers import BUILT, FOLLOW, GENERATED, IN_STEP, OWNER, STAND_IN, is_generated
+from ..tables.markers import BUILT, FOLLOW, GENERATED, IN_STEP, JOINT_CONSTRAINT, OWNER, STAND_IN, is_generated
 from .built_values import mark_in_step
 from .inputs import PhysicsOf
 from .rigid_body import build_rigid_bodies
@@ -45,6 +45,12 @@ def stands_for(obj: bpy.types.Object) -> bpy.types.Object | None:
         return obj
     owner = obj.get(OWNER)
     return owner if obj.get(GENERATED) == STAND_IN and isinstance(owner, bpy.types.Object) else None
+
+
+def joint_of(obj: bpy.types.Object) -> bpy.types.Object | None:
+    """The joint object a generated constraint object was built for; None for any other object."""
+    owner = obj.get(OWNER)
+    return owner if obj.get(GENERATED) == JOINT_CONSTRAINT and isinstance(owner, bpy.types.Object) else None
 
 
 def needs_build(obj: bpy.types.Object, members: set[int]) -> bool:

@@ -33,12 +33,13 @@ clearing), `markers` (what export and clear recognise). Joints take the one glTF
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import bpy
 
 from ...omi import model
-from ..tables.markers import is_generated
-from . import built_values, collision_filters
+from ..tables.markers import OWNER, is_generated
+from . import built_values, collision_filters, joint_readback
 from .inputs import ObjectPhysics, PhysicsOf, Switches
 from .plan import PlannedBody, children_map, plan_bodies, rigid_body_owner, rigid_object
 from .report import GRAVITY_VOLUMES, TRIGGERS, Report
@@ -84,6 +85,22 @@ def _set_anew(bodies: dict[bpy.types.Object, PlannedBody], switches: Switches) -
             if owner.type == 'MESH' and owner.rigid_body is not None
             and not (body.motion == 'DYNAMIC' and owner.parent is not None
                      and rigid_body_owner(owner.parent, switches) is not None)}
+
+
+def _record_joints(planned: list[tuple[bpy.types.Object, Any]], switches: Switches) -> None:
+    """Keep what the build wrote into each joint's constraint objects, and whether its one constraint reads
+    back as the joint's settings (`joint_readback`): an edit in Blender's panel can then come back."""
+    per_joint: dict[bpy.types.Object, list[bpy.types.Object]] = {}
+    for empty, _plan in planned:
+        owner = empty.get(OWNER)
+        if isinstance(owner, bpy.types.Object) and empty.rigid_body_constraint is not None:
+            per_joint.setdefault(owner, []).append(empty)
+    for owner, empties in per_joint.items():
+        found = switches.physics(owner)
+        joint = None if found is None else found.physics.joint
+        exact = len(empties) == 1 and joint is not None and joint_readback.reads_back(empties[0], joint.settings)
+        for empty in empties:
+            built_values.record_constraint(empty, exact=exact)
 
 
 def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,
@@ -142,6 +159,7 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
             rigid.rigid_body.collision_collections = collections  # type: ignore[assignment]  # see above
     for empty, plan in planned_joints:
         builder.finish_joint(empty, plan)
+    _record_joints(planned_joints, switches)
     built_values.record(body.rigid for body in bodies.values())
     cache = builder.world.point_cache
     cache.frame_start = min(cache.frame_start, bl_scene.frame_start)

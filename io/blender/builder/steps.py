@@ -15,7 +15,7 @@ from mathutils import Matrix, Quaternion, Vector
 
 from ...omi import model
 from ..tables.bullet import BLENDER_MIN_MASS, BULLET_COMBINE, blender_mass
-from ..tables.markers import ANCHOR, FOLLOW, GENERATED, OWNER, STAND_IN, is_shape_mesh
+from ..tables.markers import ANCHOR, FOLLOW, GENERATED, JOINT_CONSTRAINT, OWNER, STAND_IN, is_shape_mesh
 from . import collision_filters, constraint_settings
 from .compound_parts import name_mixed_surfaces
 from .inputs import Switches
@@ -245,7 +245,7 @@ class Builder:
         made: list[tuple[bpy.types.Object, JointPlan]] = []
         for index, spec in enumerate(specs):
             empty = bpy.data.objects.new(f"{obj.name} {spec.type.lower()}" + (f" {index}" if index else ""), None)
-            empty[GENERATED] = "joint"
+            empty[GENERATED] = JOINT_CONSTRAINT
             empty[OWNER] = obj
             empty.empty_display_type = 'ARROWS'
             empty.empty_display_size = 0.25

@@ -18,6 +18,7 @@ import bpy
 GENERATED = "omi_generated"
 SHAPE_MESH = "omi_shape_mesh"
 OWNER = "omi_owner"
+JOINT_CONSTRAINT = "joint"  # GENERATED value of a constraint object the build made for a joint object
 STAND_IN = "body"  # GENERATED value of the rigid body simulating a body its own object cannot carry
 ANCHOR = "world anchor"  # GENERATED value of the passive body a joint frame in no body holds to
 STARTER = "start motion"  # GENERATED value of the motors (and their anchor) giving a body its starting velocities
