@@ -64,7 +64,7 @@ class Output:
             self._meshes = gltf_meshes.ShapeMeshes(self.some_node)
         return self._meshes
 
-    def new_node(self, name: str, local: Matrix) -> Any:
+    def new_node(self, name: str | None, local: Matrix) -> Any:
         trs = node_frames.trs_to_gltf(local)
         return self._gltf_io.Node(
             camera=None, children=[], extensions={}, extras=None, matrix=None, mesh=None, name=name,

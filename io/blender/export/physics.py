@@ -27,8 +27,6 @@ from mathutils import Matrix
 
 from ...omi import model
 from ...omi.dialects import registry
-from ...omi.dialects.godot import NAME as GODOT_TARGET
-from ...omi.dialects.godot_omi import NAME as GODOT_OMI_TARGET
 from ...omi.write import export_dialects, export_writer
 from ...omi.write.export_writer import MeshSlot, NodeSlot
 from .. import gltf_compat
@@ -38,7 +36,7 @@ from ..animation.sample import AnimationExport
 from ..gc_pause import collector_paused
 from ..gravity import scene_gravity
 from ..tables import markers
-from . import exporter_form, godot_omi_target, godot_target, late_json
+from . import exporter_form, late_json, target_form
 from .messages import Messages
 from .options import Options
 from .output import Output, put
@@ -54,7 +52,7 @@ class PhysicsExport:
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
         self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (export_writer.home().name,)))
-        self.target: str = str(getattr(tagged, "export_target", export_writer.home().name.lower()))  # see godot_target
+        self.target: str = str(getattr(tagged, "export_target", export_writer.home().name.lower()))  # target_form
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._kept_of = getattr(tagged, "kept_extensions", None)
@@ -182,10 +180,10 @@ class PhysicsExport:
             node.extensions.pop(name, None)
         self._write_document(gltf)
         self.animation.finish(gltf)
-        if self.target == GODOT_TARGET:
-            self.report(godot_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
-        elif self.target == GODOT_OMI_TARGET:
-            self.report(godot_omi_target.apply(gltf, lambda name: self.output.new_node(name, Matrix.Identity(4))))
+        chosen = next((known for known in registry.targets() if known.name.lower() == self.target), None)
+        if chosen is not None and chosen.form:  # what the target changes in the written document
+            origin = Matrix.Identity(4)
+            self.report(target_form.apply(gltf, chosen.form, lambda name: self.output.new_node(name, origin)))
         others = [registry.get(name) for name in self.dialects if name != writer.home.name]
         if others:
             self._write_others(gltf, others, node_index, mesh_index)

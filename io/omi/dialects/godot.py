@@ -31,7 +31,8 @@ from .. import model
 from ..checks import skin_joints
 from ..json_types import array_index, get
 from ..model import Issue
-from . import godot_channels, godot_scale, registry
+from . import godot_scale, registry
+from .form import Form, NewNode, apply_json
 from .omi import OMI_SHAPE_FIELDS
 
 NAME = "godot"
@@ -121,8 +122,7 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
     """Rewrite the document's shapes in place into Godot's form; say what moves and what Godot ignores
     (`omi_godot`: the reader has omi-godot, which builds the joints and the extension units).
 
-    `document` is glTF JSON (nodes as dicts); the caller moves the meshes of `mesh_moves` (see
-    `move_meshes` for JSON)."""
+    `document` is glTF JSON (nodes as dicts); the meshes of `mesh_moves` move as `form` says."""
     form = GodotForm()
     kinds = _Kinds()
     nodes: list[dict[str, Any]] = document.get("nodes") or []
@@ -274,34 +274,18 @@ def _named_value(pointer: str, nodes: list[dict[str, Any]],
     return pointer, pointer
 
 
-def move_meshes(document: dict[str, Any], form: GodotForm) -> None:
-    """JSON side of `GodotForm`: node keys changed; each moved node's mesh (with its skin and morph weights)
-    goes to a new last child named after the node, at the node's origin (scaled by the node's baked scale),
-    and the channels of its morph weights with it."""
-    nodes: list[dict[str, Any]] = document.setdefault("nodes", [])
-    for index, changes in form.node_changes.items():
-        for key, value in changes.items():
-            if value is None:
-                nodes[index].pop(key, None)
-            else:
-                nodes[index][key] = value
-    moved: dict[int, int] = {}
-    for index in form.mesh_moves:
-        node = nodes[index]
-        child: dict[str, Any] = {key: node.pop(key) for key in ("mesh", "skin", "weights") if key in node}
-        if "name" in node:
-            child["name"] = node["name"]
-        if index in form.mesh_scales:
-            child["scale"] = form.mesh_scales[index]
-        nodes.append(child)
-        node["children"] = [*(node.get("children") or []), len(nodes) - 1]
-        moved[index] = len(nodes) - 1
-    godot_channels.follow_meshes(document, moved)
-    for index, part_name, part, scale in form.part_moves:
-        node = nodes[index]
-        nodes.append({"name": part_child_name(node.get("name"), part_name), "scale": scale,
-                      "extensions": {model.BODY_EXTENSION: {part_name: part}}})
-        node["children"] = [*(node.get("children") or []), len(nodes) - 1]
+def form(document: dict[str, Any], *, omi_godot: bool = False) -> Form:
+    """The target's form of a written OMI document (its shapes rewritten in place): node keys changed; each
+    moved node's mesh (with its skin and morph weights) to a new last child named after the node, at the
+    node's origin (scaled by the node's baked scale); mesh-shaped parts to scaled children."""
+    found = godot_form(document, omi_godot=omi_godot)
+    nodes: list[dict[str, Any]] = document.get("nodes") or []
+    new = [NewNode(index, nodes[index].get("name"), scale=found.mesh_scales.get(index), takes_mesh=True)
+           for index in found.mesh_moves]
+    new += [NewNode(index, part_child_name(nodes[index].get("name"), part_name), scale=scale,
+                    extensions={model.BODY_EXTENSION: {part_name: part}})
+            for index, part_name, part, scale in found.part_moves]
+    return Form(found.node_changes, new, found.issues)
 
 
 def part_child_name(name: object, part_name: str) -> str:
@@ -311,9 +295,7 @@ def part_child_name(name: object, part_name: str) -> str:
 
 def to_godot(document: dict[str, Any], *, omi_godot: bool = False) -> list[Issue]:
     """A parsed OMI file into the `godot` target's form, in place; what Godot ignores."""
-    form = godot_form(document, omi_godot=omi_godot)
-    move_meshes(document, form)
-    return form.issues
+    return apply_json(document, (lambda written: form(written, omi_godot=omi_godot),))
 
 
 def as_written(document: dict[str, Any]) -> list[Issue]:

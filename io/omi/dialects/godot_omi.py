@@ -23,13 +23,14 @@ of its own, not the `godot` target's behaviour.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .. import model
 from ..model import Issue
 from . import godot
+from .form import Form, FormStep, NewNode, apply_json
 
 NAME = "godot_omi"
 LABEL = "Godot 4 + omi-godot"
@@ -271,27 +272,18 @@ def _turn_frames(form: JointForm, nodes: list[dict[str, Any]], index: int, other
     return True
 
 
-def apply_frames(document: dict[str, Any], form: JointForm) -> None:
-    """JSON side of `JointForm`: rotations set, new frame nodes appended (a moved joint goes with its frame)."""
-    nodes: list[dict[str, Any]] = document.setdefault("nodes", [])
-    for index, rotation in form.rotations.items():
-        nodes[index]["rotation"] = rotation
-    joint_of = {frame.connected_for: nodes[frame.connected_for]["extensions"][model.JOINT_EXTENSION]
-                for frame in form.new_frames if frame.connected_for is not None}
-    for frame in form.new_frames:
-        child: dict[str, Any] = {"name": frame.name, "rotation": frame.rotation}
-        child.update({key: value for key, value in (("translation", frame.translation), ("scale", frame.scale))
-                      if value is not None})
-        if frame.joint_of is not None:
-            extensions = nodes[frame.joint_of]["extensions"]
-            child["extensions"] = {model.JOINT_EXTENSION: extensions.pop(model.JOINT_EXTENSION)}
-            if not extensions:
-                del nodes[frame.joint_of]["extensions"]
-        nodes.append(child)
-        parent = nodes[frame.parent]
-        parent["children"] = [*(parent.get("children") or []), len(nodes) - 1]
-        if frame.connected_for is not None:
-            joint_of[frame.connected_for]["connectedNode"] = len(nodes) - 1
+def joint_step(document: dict[str, Any]) -> Form:
+    """The joints' step of the target's form (settings rewritten in place): frames turned in place, or new
+    frame nodes (a moved joint goes with its frame, a new connected frame becomes its joint's connected node)."""
+    found = joint_form(document)
+    nodes: list[dict[str, Any]] = document.get("nodes") or []
+    changes = {index: {"rotation": rotation} for index, rotation in found.rotations.items()}
+    new = [NewNode(frame.parent, frame.name, frame.rotation, frame.translation, frame.scale,
+                   takes_extension=(frame.joint_of, model.JOINT_EXTENSION) if frame.joint_of is not None else None,
+                   referenced_by=(nodes[frame.connected_for]["extensions"][model.JOINT_EXTENSION], "connectedNode")
+                   if frame.connected_for is not None else None)
+           for frame in found.new_frames]
+    return Form(changes, new, found.issues)
 
 
 Renames = tuple[tuple[str, str, dict[str, str]], ...]  # (extension, document array, {legacy: current key})
@@ -332,10 +324,13 @@ def _legacy_pointer(pointer: str, renames: Renames) -> str:
     return pointer
 
 
+def steps(renames: Callable[[], Renames]) -> tuple[FormStep, ...]:
+    """The target's form: the `godot` form for a reader with omi-godot, the joints in omi-godot's form, then
+    the vehicle keys omi-godot reads by their legacy names (`renames()`: the registered units', when run)."""
+    return (lambda document: godot.form(document, omi_godot=True), joint_step,
+            lambda document: Form(issues=legacy_names(document, renames())))
+
+
 def to_godot_omi(document: dict[str, Any], renames: Renames = ()) -> list[Issue]:
-    """A parsed OMI file into the `godot_omi` target's form, in place; what Godot ignores and what changed.
-    `renames`: the vehicle keys omi-godot reads by their legacy names."""
-    issues = godot.to_godot(document, omi_godot=True)
-    form = joint_form(document)
-    apply_frames(document, form)
-    return [*issues, *form.issues, *legacy_names(document, renames)]
+    """A parsed OMI file into the `godot_omi` target's form, in place; what Godot ignores and what changed."""
+    return apply_json(document, steps(lambda: renames))

@@ -10,8 +10,9 @@ target list iterate this registry; no other module spells a dialect's name. Thre
   `owns` (from its tables) lists every extension name it reads, legacy revisions included: `for_extensions` and
   `document_dialect` recognise a document by them, and rewriting the dialect removes them all.
 - `Target`: one choice of the export dialog and of the CLI's `--dialect`: the dialects it writes, in
-  order, then an optional `transform` of the finished glTF document (an engine target, e.g. a Godot
-  target = the OMI dialect + a rewrite of what Godot's importer reads differently) and an optional
+  order, then its `form`: what it changes in the written document, step by step (`form.Form`: an engine
+  target, e.g. a Godot target = the OMI dialect + what Godot's importer reads differently), run by one
+  applier on JSON (`form.apply_json`) and one on the Blender exporter's document; and an optional
   `recognise` for the import side (a document this target wrote), whose forms `as_written` reads as the
   target meant them. `number` is the export dialog's stable enum number (stored in .blend files: never
   reuse one).
@@ -42,6 +43,7 @@ from ..json_types import Issues, Where, sequence_items
 from ..json_types import get as get_value
 from ..model import Issue, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape
 from .base import Dialect
+from .form import FormStep
 
 Ref = Callable[[str, dict[str, Any]], Any]  # (document-level array, item) -> what stands for its index
 
@@ -88,14 +90,14 @@ class DialectUnit:
 
 @dataclass(frozen=True)
 class Target:
-    """One export choice: dialects written in order, then an optional transform of the finished document."""
+    """One export choice: dialects written in order, then its form (what it changes in the written document)."""
 
     name: str  # the stable identifier (export dialog enum item, CLI value in any case)
     number: int  # the export dialog's stable enum number
     label: str
     description: str
     dialects: tuple[str, ...]
-    transform: Callable[[dict[str, Any], list[Issue] | None], None] | None = None
+    form: tuple[FormStep, ...] = ()  # what it changes after writing its dialects, step by step (`form.Form`)
     recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
     as_written: Callable[[dict[str, Any]], list[Issue]] | None = None  # import side: a recognised document's
     # ^ engine forms put in the spec's form (in place, on a copy), with what was assumed (notes)

@@ -2,7 +2,7 @@
 nothing else.
 
 `convert` reads the physics in the dialect the document uses (or `source`), writes it for `target` (an
-export target of the registry: each of its dialects, its transform applied) and removes every other
+export target of the registry: each of its dialects, then its form) and removes every other
 dialect's extensions; everything outside the physics extensions is kept as it was
 (as `write_document` promises). Each value one side cannot hold is an Issue with its pointer: found
 while reading (e.g. a KHR plane read as a box, an infinite mass) or while writing (e.g. an OMI static
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks import rulebook, value_losses
-from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
+from ..dialects import builtin, form, registry  # noqa: F401 - builtin: the built-in units registered
 from ..model import Issue
 from ..read.reader import read_document
 from . import channel_follow
@@ -56,6 +56,5 @@ def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> 
         issues += value_losses.left_to_engine(doc, registry.get(name).tables)
     issues += channel_follow.follow(gltf, registry.get(source).tables, written, written_tables)
     issues += channel_follow.drop_dangling(gltf, written, f"{chosen.label} output")
-    if chosen.transform is not None:
-        chosen.transform(written, issues)
+    issues += form.apply_json(written, chosen.form)
     return Conversion(written, source, target, issues)

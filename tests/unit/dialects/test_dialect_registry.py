@@ -162,8 +162,7 @@ def test_the_name_check_sees_a_spelled_name(tmp_path):
 # --- no physics JSON in the Blender export: it gathers model values, io/omi/write writes them -----------------
 
 EXPORT_DIR = ROOT / "io" / "blender" / "export"
-# The Godot targets' appliers still edit the finished JSON (until a target is a Form applied to model values)
-STILL_EDITING_JSON = {"godot_target.py", "godot_omi_target.py"}
+STILL_EDITING_JSON: set[str] = set()  # none: an engine target's form is applied as data (export/target_form.py)
 GLTF_CORE_KEYS = {"name", "mesh", "nodes", "extensions", "extras", "children"}  # glTF's own, not the physics'
 # Names of the model's and the writer's constants that hold extension names
 NAME_CONSTANTS = {"BODY", "JOINT", "SHAPE", "LEGACY_COLLIDER", "OMI_EXTENSIONS", "ALL_OMI_EXTENSIONS"}
@@ -226,3 +225,24 @@ def test_the_json_check_sees_a_spelled_key(tmp_path):
                       'if "trigger" in body or body.get("collider"):\n    w = "OMI_physics_body"\n'
                       'v = model.BODY_EXTENSION\nfield(fields, "mass")\n')
     assert [line for line, _key in json_spellings(module, physics_keys())] == [1, 2, 3, 4, 4, 5, 6]
+
+
+def test_a_target_is_its_form_and_one_registration():
+    """A registered target's form (node changes, new nodes, what it drops) is run by convert's applier."""
+    form = core("dialects.form")
+
+    def step(document: dict) -> object:
+        first = document["nodes"][0]
+        return form.Form({0: {"scale": [2.0, 2.0, 2.0]}}, [form.NewNode(0, f"{first['name']} mesh", takes_mesh=True)],
+                         [core("model").Issue("", "the toy engine ignores everything", kind="toy")])
+
+    registry.register(registry.Target("TOY_ENGINE", 99, "Toy engine", "", (registry.default().name,), form=(step,)))
+    try:
+        gltf = {"asset": {"version": "2.0"}, "meshes": [{"primitives": []}],
+                "nodes": [{"name": "crate", "mesh": 0}], "scenes": [{"nodes": [0]}]}
+        done = core("write.dialect_convert").convert(gltf, "TOY_ENGINE")
+    finally:
+        registry.unregister("TOY_ENGINE")
+    assert done.document["nodes"] == [{"name": "crate", "scale": [2.0, 2.0, 2.0], "children": [1]},
+                                      {"mesh": 0, "name": "crate mesh"}]
+    assert [issue.message for issue in done.issues] == ["the toy engine ignores everything"]

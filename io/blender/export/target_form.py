@@ -1,0 +1,91 @@
+"""An export target's form on the exporter's finished document: the applier of `Form`s (io/omi/dialects/form.py)
+to the exporter's own objects, as `form.apply_json` is to a parsed file.
+
+Runs in `PhysicsExport.finish`, once the exporter has indexed every node and the physics is written: each
+step of the target's form reads a view of the document (plain node dicts sharing the exporter's extension
+dicts, so the physics JSON a step rewrites is the exporter's own), and its node changes and new nodes are
+made on the exporter's nodes; a moved mesh's morph-weight channels go with it. No target is named here: a
+registered target is applied the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ...omi.dialects import godot_channels
+from ...omi.dialects.form import MESH_KEYS, FormStep
+from ...omi.model import Issue
+
+
+def view(gltf: Any) -> dict[str, Any]:
+    """The document as the pure target reads it: node dicts sharing the exporter's extension dicts."""
+    nodes = [{"name": node.name, "mesh": node.mesh, "children": list(node.children or []),
+              "extensions": node.extensions or {}, "translation": node.translation, "rotation": node.rotation,
+              "scale": node.scale, **({"matrix": node.matrix} if node.matrix is not None else {})}
+             for node in gltf.nodes or []]
+    animations = [{"channels": [{"target": {"node": channel.target.node, "extensions": channel.target.extensions},
+                                 "sampler": _index(channel.sampler, animation.samplers)}
+                                for channel in animation.channels or []],
+                   "samplers": [{"interpolation": sampler.interpolation} for sampler in animation.samplers or []]}
+                  for animation in gltf.animations or []]
+    skins = [{"joints": [joint for joint in skin.joints or [] if isinstance(joint, int)]} for skin in gltf.skins or []]
+    return {"nodes": nodes, "extensions": gltf.extensions or {}, "animations": animations, "skins": skins}
+
+
+def _index(sampler: Any, samplers: Any) -> int | None:
+    """A channel's sampler as an index (the exporter may still hold the sampler object itself)."""
+    if isinstance(sampler, int):
+        return sampler
+    return next((position for position, known in enumerate(samplers or []) if known is sampler), None)
+
+
+def apply(gltf: Any, steps: tuple[FormStep, ...], new_node: Callable[[str | None], Any]) -> list[Issue]:
+    """Put the finished document into a target's form; `new_node(name)` makes an exporter node at the origin
+    of its parent. What the target drops and changes."""
+    issues: list[Issue] = []
+    for step in steps:
+        form = step(view(gltf))
+        for index, changes in form.node_changes.items():
+            for key, value in changes.items():
+                setattr(gltf.nodes[index], key, value)
+        moved: dict[int, int] = {}
+        for new in form.new_nodes:
+            parent = gltf.nodes[new.parent]
+            child = new_node(new.name)
+            if new.takes_mesh:
+                for key in MESH_KEYS:
+                    setattr(child, key, getattr(parent, key))
+                    setattr(parent, key, None)
+            for key, value in (("rotation", new.rotation), ("translation", new.translation), ("scale", new.scale)):
+                setattr(child, key, value)
+            if new.extensions is not None:
+                child.extensions = new.extensions
+            if new.takes_extension is not None:
+                index, name = new.takes_extension
+                holder = gltf.nodes[index]
+                child.extensions = {name: holder.extensions.pop(name)}
+                holder.extensions = holder.extensions or None
+            gltf.nodes.append(child)
+            parent.children = [*(parent.children or []), len(gltf.nodes) - 1]
+            if new.takes_mesh:
+                moved[new.parent] = len(gltf.nodes) - 1
+            if new.referenced_by is not None:
+                referring, key = new.referenced_by
+                referring[key] = len(gltf.nodes) - 1
+        _follow_meshes(gltf, moved)
+        issues.extend(form.issues)
+    return issues
+
+
+def _follow_meshes(gltf: Any, moved: dict[int, int]) -> None:
+    """The exporter's channels of moved morph weights onto the mesh's new child (godot_channels)."""
+    targets = [channel.target for animation in gltf.animations or [] for channel in animation.channels or []]
+    for target in targets if moved else []:
+        if target is None:
+            continue
+        extension = (target.extensions or {}).get(godot_channels.POINTER)
+        pointer = extension.get("pointer") if isinstance(extension, dict) else None
+        target.node, pointer = godot_channels.weights_target(target.node, target.path, pointer, moved)
+        if isinstance(extension, dict) and pointer is not None:
+            extension["pointer"] = pointer
