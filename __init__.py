@@ -10,6 +10,7 @@ from .io import cli_blender
 from .io.gltf_export import glTF2_post_export_callback, glTF2_pre_export_callback, glTF2ExportUserExtension
 from .io.gltf_import import glTF2ImportUserExtension
 from .panels.gltf_dialogs import draw_export, draw_import
+from .properties import animated_settings
 
 __all__ = [
     "draw_export",
@@ -22,7 +23,8 @@ __all__ = [
     "unregister",
 ]
 
-_MODULES = (properties, operators, panels, viewport, cli_blender)
+# animated_settings: the settings' paths and conversions, handed to the animation import and export
+_MODULES = (properties, animated_settings, operators, panels, viewport, cli_blender)
 
 
 def register() -> None:

@@ -1,5 +1,5 @@
 """Export time of keyed physics settings against their number of keys: the Object Model table's way
-(`io/blender/animation/direct`: the pointer and each key's value from the tables, by arithmetic) against
+(`io/blender/animation/exports/direct`: the pointer and each key's value from the tables, by arithmetic) against
 the whole translation (each F-curve nudged to find its pointer, the object's physics derived and written
 at every key: the code before the table, kept as the fallback), in the same run and the same process.
 
@@ -11,7 +11,7 @@ files of both ways are compared byte for byte (tests/blender/animation/test_anim
 
 `--imported`: the scene is instead the import (with Blender rigid bodies) of `animation_import_benchmark`'s file,
 one mass channel of N keys: the import keys the settings' mass and Blender's rigid_body.mass, which the
-export reads as a mirror of it (`animated_settings.MIRRORS`).
+export reads as a mirror of it (`properties/animated_settings.MIRRORS`).
 
 Run: .venv/bin/python benchmarks/animation_export_benchmark.py [N ...] [--imported] (default N: 1000 10000)
 """
@@ -96,7 +96,7 @@ def main(argv: list[str]) -> None:
     imported = "--imported" in argv
     bench_common.enable_addon()
     bench_common.quiet_gltf_logs()
-    direct = bench_common.addon_module("io.blender.animation.direct")
+    direct = bench_common.addon_module("io.blender.animation.exports.direct")
     table_way = direct.map_channel
     print("Export of an imported mass channel (settings and Blender rigid body keyed), " if imported else
           "Keyed physics export (mass, centre of mass, gravity factor, a material's restitution; 6 F-curves), ",

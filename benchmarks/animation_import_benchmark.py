@@ -12,7 +12,7 @@ the same file with the channel left out is the floor. The baseline, in the same 
 imported with every key translated whole (the document read, the settings written and read back, and the
 rigid bodies built again, per key: the code before `linear_keys`, kept as its fallback; keyframes are now
 added at once in both), and imported with the settings found by moving the value (once per component, a
-few document reads) instead of read from the Object Model tables (`io/animation_table`).
+few document reads) instead of read from the Object Model tables (`io/blender/animation/imports/table`).
 Measured on 875e0e8 (before linear_keys, one keyframe_insert per key), bpy 5.0, busy 2-core machine:
 1,000 keys 2.8 s CPU (7.2 s wall), 3,000 keys 11.8 s CPU (30 s wall); issue #27: 10,000 keys 12.8 s,
 30,000 keys 58 s, 100,000 keys more than 120 s.
@@ -83,9 +83,9 @@ def child(path: str, rigid_bodies: bool, mode: str) -> None:
 
     bench_common.enable_addon()
     if mode in ("nudged", "whole"):
-        bench_common.addon_module("io.animation_table").table_map = lambda *_args, **_kwargs: None
+        bench_common.addon_module("io.blender.animation.imports.table").table_map = lambda *_args, **_kwargs: None
     if mode == "whole":  # the baseline: no affine map, every key translated whole
-        bench_common.addon_module("io.blender.animation.linear_keys").fit = lambda *_args, **_kwargs: None
+        bench_common.addon_module("io.omi.animation.linear_keys").fit = lambda *_args, **_kwargs: None
     bench_common.quiet_gltf_logs()
     bpy.ops.wm.read_homefile(use_empty=True)
     bpy.context.scene.omi_physics.import_rigid_bodies = rigid_bodies

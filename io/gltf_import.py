@@ -13,13 +13,14 @@ import bpy
 
 from ..properties import edits, scene_physics
 from ..properties.session import list_problems
-from . import animation_import, godot_layout, kept_extensions
+from . import godot_layout, kept_extensions
 from .blender import import_repair, number_digits, recursion_limit
+from .blender.animation.imports import keyframes
 from .blender.builder import rigid_body_world
 from .blender.export import structure_moves
 from .blender.gc_pause import collector_paused
 from .blender.gravity import scene_gravity
-from .import_nodes import ImportPlan
+from .import_nodes import ImportPlan, document_json
 from .omi import model, summary
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from .omi.json_types import array_index
@@ -112,8 +113,8 @@ class glTF2ImportUserExtension:
         try:
             if self.plan is not None and self.plan.doc.nodes and gltf.data.animations:
                 with collector_paused():
-                    animation_import.import_animation(gltf, self.plan.objects(gltf), bl_scene, self.issues,
-                                                      rigid_bodies=self.plan.build_rigid_bodies)
+                    keyframes.import_animation(gltf, document_json(gltf.data), self.plan.objects(gltf), bl_scene,
+                                               self.issues, rigid_bodies=self.plan.build_rigid_bodies)
         except Exception as error:
             self._failed(gltf, "importing the physics animation", error)
         finally:

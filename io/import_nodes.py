@@ -25,7 +25,7 @@ from typing import Any
 
 import bpy
 
-from ..properties import convert, convert_build, library
+from ..properties import convert, convert_build, library, units
 from .blender import import_repair
 from .blender.bones import rig_import
 from .blender.builder import built_values, inputs, plan, rigid_body, rigid_body_world, vehicle_preview
@@ -254,7 +254,8 @@ class ImportPlan:
                 rigid_body.build_rigid_bodies(bl_scene, built, lambda obj: built[obj] if obj in built else others(obj),
                                               issues)
                 issues.extend(vehicle_preview.preview_vehicles(
-                    bl_scene, {obj: self.doc.nodes[index].extensions for index, obj in written.items()}))
+                    bl_scene, {obj: self.doc.nodes[index].extensions for index, obj in written.items()},
+                    units.settings_path))
             rig_import.tie_parts(bone_parts)  # with or without rigid bodies: the rig is what the export reads
         finally:
             self._drop_placeholder_mesh()

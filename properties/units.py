@@ -140,6 +140,12 @@ def settings_of(obj: bpy.types.Object, binding: Binding) -> Any:
     return getattr(units_of(obj), binding.attr)
 
 
+def settings_path(unit: str) -> str:
+    """The RNA path, from its object, of a unit's settings (`unit`: its extension name), for drivers and keys."""
+    binding = next(binding for binding in BINDINGS if binding.unit == unit)
+    return f"omi_physics.units.{binding.attr}"
+
+
 def attach(binding: Binding) -> None:
     """Register one binding's PropertyGroup and hang it below `units` (also after the add-on registered)."""
     if binding not in BINDINGS:

@@ -25,6 +25,8 @@ def settings_access(source: str, name: str = "<source>") -> list[str]:
             found.append(f"{node.lineno}: .{SETTINGS}")
         elif isinstance(node, ast.Attribute) and (node.attr == "pg" or node.attr.endswith("_pg")):
             found.append(f"{node.lineno}: .{node.attr} (a settings group held)")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and f"{SETTINGS}." in node.value:
+            found.append(f"{node.lineno}: {node.value[:60]!r} (a settings path)")
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
                 and node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) > 1 \
                 and isinstance(node.args[1], ast.Constant) and node.args[1].value == SETTINGS:
@@ -38,7 +40,10 @@ def test_the_check_sees_settings_access():
     assert settings_access("x = obj.omi_physics.motion")
     assert settings_access("x = getattr(obj, 'omi_physics', None)")
     assert settings_access("kind = shape.pg.shape_type")
-    assert not settings_access("PATHS = ('omi_physics.', 'rigid_body.')\ndef f(shape): return shape.size")
+    assert settings_access("PATHS = ('omi_physics.', 'rigid_body.')")
+    assert settings_access("PATH = 'omi_physics.units.vehicle_wheel'")
+    assert settings_access('def f():\n    """Keys `omi_physics.motion.mass`."""')
+    assert not settings_access("PATHS = ('rigid_body.', 'rigid_body_constraint.')\ndef f(shape): return shape.size")
 
 
 def test_io_blender_receives_no_property_group():

@@ -194,6 +194,34 @@ def test_no_import_cycles():
     assert [sorted(known) for known in KNOWN_CYCLES if known not in found] == [], "gone: remove from KNOWN_CYCLES"
 
 
+# --- packages that must not need each other ----------------------------------------------------------
+
+# Pairs of packages of which at most one may import the other (a cycle between them, module by module acyclic or
+# not, is two packages that each need the other to be understood): the export session uses the animation's
+# export half; the animation never imports the export (the session hands its placement functions in).
+NO_PACKAGE_CYCLE = [(("io", "blender", "export"), ("io", "blender", "animation"))]
+
+
+def package_edges(graph: dict[tuple[str, ...], set[tuple[str, ...]]], first: tuple[str, ...],
+                  second: tuple[str, ...]) -> list[str]:
+    """'importer -> imported' for every import from inside `first` into `second`."""
+    return sorted(f"{'.'.join(name)} -> {'.'.join(target)}" for name, targets in graph.items()
+                  if name[:len(first)] == first for target in targets if target[:len(second)] == second)
+
+
+def test_the_package_check_sees_both_directions():
+    graph = {("p", "a"): {("q", "b")}, ("q", "b"): {("p", "c")}, ("p", "c"): set()}
+    assert package_edges(graph, ("p",), ("q",)) == ["p.a -> q.b"]
+    assert package_edges(graph, ("q",), ("p",)) == ["q.b -> p.c"]
+
+
+@pytest.mark.parametrize(("first", "second"), NO_PACKAGE_CYCLE, ids=".".join)
+def test_no_cycle_between_packages(first, second):
+    graph = import_graph()
+    forward, backward = package_edges(graph, first, second), package_edges(graph, second, first)
+    assert not (forward and backward), f"{'.'.join(first)} and {'.'.join(second)} import each other: {backward}"
+
+
 # --- module size ------------------------------------------------------------------------------------------
 
 MAX_LINES = 400

@@ -129,7 +129,7 @@ def fps(scene: bpy.types.Scene) -> float:
 
 
 def _resolve(id_data: Any, data_path: str) -> tuple[Any, str]:
-    """(owner struct, property name) of an RNA path such as `omi_physics.motion.mass`."""
+    """(owner struct, property name) of an RNA path such as `rigid_body.mass`."""
     if "." in data_path and not data_path.endswith("]"):
         head, name = data_path.rsplit(".", 1)
         return id_data.path_resolve(head), name

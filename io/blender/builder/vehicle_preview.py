@@ -25,7 +25,7 @@ Thrusters, hover thrusters and seats are drawn by the overlay, not simulated: th
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, cast
 
 import bpy
@@ -39,13 +39,14 @@ from .rigid_body_world import ensure_world, generated_collection
 
 PREVIEW = "vehicle preview"  # GENERATED value of what this module makes
 FREE_SPEED = 60.0  # rad/s the motor aims for when the vehicle sets no max speed (~75 km/h on a 0.35 m wheel)
-_PATH, _BODY_PATH = "omi_physics.units.vehicle_wheel", "omi_physics.units.vehicle_body"
 WHEEL_SHARE = 0.02  # a wheel's (and a hub's) share of the vehicle's mass: the spec gives wheels none
 
 
-def preview_vehicles(bl_scene: bpy.types.Scene, units: Mapping[bpy.types.Object, Mapping[str, Any]]) -> list[Issue]:
+def preview_vehicles(bl_scene: bpy.types.Scene, units: Mapping[bpy.types.Object, Mapping[str, Any]],
+                     settings_path: Callable[[str], str]) -> list[Issue]:
     """Build the preview of every vehicle body among the objects of `units` (each object's extension unit
-    values, `NodePhysics.extensions`) that has a Blender rigid body; what it cannot preview, said once."""
+    values, `NodePhysics.extensions`) that has a Blender rigid body; what it cannot preview, said once.
+    `settings_path`: the RNA path of a unit's settings on its object (the binding's: the drivers read them)."""
     made: list[str] = []
     drawn: list[str] = []
     for obj, values in units.items():
@@ -57,7 +58,7 @@ def preview_vehicles(bl_scene: bpy.types.Scene, units: Mapping[bpy.types.Object,
         wheels = [(child, wheel) for child in obj.children_recursive
                   if (wheel := units.get(child, {}).get(vehicle_wheel.NAME)) is not None]
         for wheel_obj, wheel in wheels:
-            _wheel(bl_scene, obj, vehicle, wheel_obj, wheel)
+            _wheel(bl_scene, obj, vehicle, wheel_obj, wheel, settings_path=settings_path)
         if wheels:
             made.append(obj.name)
     issues = []
@@ -72,7 +73,8 @@ def preview_vehicles(bl_scene: bpy.types.Scene, units: Mapping[bpy.types.Object,
 
 
 def _wheel(bl_scene: bpy.types.Scene, body: bpy.types.Object, vehicle: vehicle_body.VehicleBody,
-           wheel_obj: bpy.types.Object, wheel: vehicle_wheel.Wheel) -> None:
+           wheel_obj: bpy.types.Object, wheel: vehicle_wheel.Wheel, *, settings_path: Callable[[str], str]) -> None:
+    wheel_path, body_path = settings_path(vehicle_wheel.NAME), settings_path(vehicle_body.NAME)
     frame = _world(body).normalized().to_quaternion()
     at = _world(wheel_obj).to_translation()
     mass = max(cast(bpy.types.RigidBodyObject, body.rigid_body).mass * WHEEL_SHARE, 0.1)  # a body: asked above
@@ -92,8 +94,8 @@ def _wheel(bl_scene: bpy.types.Scene, body: bpy.types.Object, vehicle: vehicle_b
     spring.spring_stiffness_z = wheel.suspension_stiffness
     spring.spring_damping_z = wheel.suspension_damping_compression
     # The wheel's own ratios plus the vehicle's activation (the spec's common case: yaw steers, forward drives)
-    steering = {"wheel": (wheel_obj, f"{_PATH}.target_steering_ratio"),
-                "vehicle": (body, f"{_BODY_PATH}.angular_activation[1]")}
+    steering = {"wheel": (wheel_obj, f"{wheel_path}.target_steering_ratio"),
+                "vehicle": (body, f"{body_path}.angular_activation[1]")}
     steer = bullet_sign('GENERIC_SPRING', True) * wheel.max_steering_angle
     now = wheel.target_steering_ratio + vehicle.angular_activation[1]
     for end in ("lower", "upper"):
@@ -105,8 +107,8 @@ def _wheel(bl_scene: bpy.types.Scene, body: bpy.types.Object, vehicle: vehicle_b
     motor = _constraint(bl_scene, wheel_obj, "motor", upright, kind='MOTOR', bodies=(hub, rolling))
     motor.use_motor_ang = True
     speed = bullet_sign('MOTOR', True) * (vehicle.max_speed / wheel.radius if vehicle.max_speed > 0.0 else FREE_SPEED)
-    throttle = {"wheel": (wheel_obj, f"{_PATH}.target_propulsion_force_ratio"),
-                "vehicle": (body, f"{_BODY_PATH}.linear_activation[2]")}
+    throttle = {"wheel": (wheel_obj, f"{wheel_path}.target_propulsion_force_ratio"),
+                "vehicle": (body, f"{body_path}.linear_activation[2]")}
     now = wheel.target_propulsion_force_ratio + vehicle.linear_activation[2]
     _drive(motor, "motor_ang_target_velocity", throttle, f"{speed!r} if wheel + vehicle >= 0 else {-speed!r}",
            speed if now >= 0 else -speed)

@@ -32,11 +32,11 @@ from ...omi.write.export_writer import MeshSlot, NodeSlot
 from .. import gltf_compat
 from ..adopt import peer_findings
 from ..animation import static_values
-from ..animation.sample import AnimationExport
+from ..animation.exports.sample import AnimationExport, Placement
 from ..gc_pause import collector_paused
 from ..gravity import scene_gravity
 from ..tables import markers
-from . import exporter_form, late_json, target_form
+from . import exporter_form, joint_nodes, late_json, node_frames, target_form
 from .messages import Messages
 from .options import Options
 from .output import Output, put
@@ -62,7 +62,8 @@ class PhysicsExport:
         self.options = Options(export_settings, tagged, self.dialects, bool(tagged.export_rigid_bodies), bl_scene)
         self.output = Output(self.dialects)
         self.messages = Messages(export_settings)
-        self.animation = AnimationExport(export_settings, bl_scene, self.warn, cubic=next(
+        self.animation = AnimationExport(export_settings, bl_scene, self.warn, placement=Placement(
+            node_frames.place_shape, joint_nodes.reversed_settings), cubic=next(
             (known.cubic_channels for known in registry.targets() if known.name.lower() == self.target), True))
         self._collision_meshes: set[bpy.types.Object] | None = None
         self._detached: late_json.Detached | None = None  # the physics JSON, written into the encoded document
@@ -134,7 +135,7 @@ class PhysicsExport:
         if not self.enabled or not records:
             return
         self.output.meet(records[0][0])
-        # animated properties hold the file's static values the import kept (animation/static_values.py)
+        # animated properties hold the file's static values the import kept (io/blender/animation/static_values.py)
         with collector_paused(), static_values.held([bl_scene, *(obj for _node, obj in records)]):
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
         self.report(peer_findings.findings(obj for _node, obj in records))

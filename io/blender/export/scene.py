@@ -17,7 +17,7 @@ from mathutils import Matrix
 from ...omi import model
 from ...omi.dialects import registry
 from ..adopt import from_bodies, from_constraints
-from ..animation.sample import AnimationExport
+from ..animation.exports.sample import AnimationExport
 from . import gltf_meshes, joint_nodes, node_frames
 from .messages import Messages
 from .options import Options
@@ -359,7 +359,7 @@ class SceneWrite:
     # --- animation ---------------------------------------------------------------------------------
 
     def _track_animation(self, carrier: Carrier, part: model.NodePhysics) -> tuple | None:
-        """Keyframed physics of the carrier's object (io/blender/animation/sample.py), or None."""
+        """Keyframed physics of the carrier's object (io/blender/animation/exports/sample.py), or None."""
         animation = self.animation
         if not animation.animates(carrier.obj):
             return None

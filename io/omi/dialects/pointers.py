@@ -65,7 +65,7 @@ class PointerTemplate:
     @property
     def model_value(self) -> tuple[str, str]:
         """(part, model attribute) of the row: the key of the settings side of this table
-        (`io/blender/tables/animated_settings`); a row without a Field is named by its JSON key."""
+        (`io/blender/animation/settings`); a row without a Field is named by its JSON key."""
         return self.part, self.field.attr if self.field is not None else self.path[-1]
 
 

@@ -18,7 +18,7 @@ KEYS = 40
 
 
 def _counted_snapshots(monkeypatch) -> list[int]:
-    sample = addon_loader.module("io.blender.animation.sample")
+    sample = addon_loader.module("io.blender.animation.exports.sample")
     calls: list[int] = []
     real = sample.AnimationExport._snapshot
     monkeypatch.setattr(sample.AnimationExport, "_snapshot",
@@ -35,7 +35,7 @@ def _same_file(a, b) -> bool:
 
 def _whole_translation(monkeypatch) -> None:
     """The export before the table: every F-curve nudged, every key derived and written."""
-    monkeypatch.setattr(addon_loader.module("io.blender.animation.direct"), "map_channel", lambda *_args: None)
+    monkeypatch.setattr(addon_loader.module("io.blender.animation.exports.direct"), "map_channel", lambda *_args: None)
 
 
 @pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
@@ -43,7 +43,7 @@ def test_the_file_is_the_whole_translations_byte_for_byte(clean_scene, tmp_path,
     animated_scene()  # every Object Model value keyed: motion, materials, drives by the table, the rest translated
     set_interpolation(interpolation)
     calls = _counted_snapshots(monkeypatch)
-    direct = addon_loader.module("io.blender.animation.direct")
+    direct = addon_loader.module("io.blender.animation.exports.direct")
     mapped: list[str] = []
     real_map = direct.map_channel
 

@@ -1,5 +1,5 @@
 """An imported channel's keys cost no translation each (issue #20 item 5, issue #27): the values that follow a
-channel are an affine map of it, found once per channel (`io/blender/animation/linear_keys`), and the keys made
+channel are an affine map of it, found once per channel (`io/omi/animation/linear_keys`), and the keys made
 so are exactly the keys the whole translation per key makes, on the settings and on Blender's rigid bodies
 and constraints, for scalars and vectors, axes that swap and flip, one-sided ranges and Bézier tangents. (A key
 outside its value's bounds would be translated whole; the import now refuses such channels with a message,
@@ -84,9 +84,9 @@ def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, inter
     monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
     support.import_gltf(path)
     fast, fast_reads = _keys(), len(reads)
-    linear_keys = addon_loader.module("io.blender.animation.linear_keys")
+    linear_keys = addon_loader.module("io.omi.animation.linear_keys")
     monkeypatch.setattr(linear_keys, "fit", lambda *a, **k: None)  # every key translated whole, as before
-    monkeypatch.setattr(addon_loader.module("io.animation_table"), "table_map", lambda *a, **k: None)
+    monkeypatch.setattr(addon_loader.module("io.blender.animation.imports.table"), "table_map", lambda *a, **k: None)
     reads.clear()
     support.import_gltf(path)
     whole = _keys()
@@ -151,7 +151,7 @@ def test_held_values_are_keyed_from_the_table_without_a_document_read(tmp_path, 
     monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
     support.import_gltf(path, rigid_bodies=False)
     table, table_reads = _keys(), len(reads)
-    monkeypatch.setattr(addon_loader.module("io.animation_table"), "table_map", lambda *a, **k: None)
+    monkeypatch.setattr(addon_loader.module("io.blender.animation.imports.table"), "table_map", lambda *a, **k: None)
     reads.clear()
     support.import_gltf(path, rigid_bodies=False)
     assert _keys() == table  # the keys the nudged translation finds

@@ -1,4 +1,4 @@
-"""The animation import reads the file's physics once and each moved value once (`io/omi/read/moved_values`):
+"""The animation import reads the file's physics once and each moved value once (`io/omi/animation/moved_values`):
 finding a channel's settings moves its value to rest + 1 and to its keys' extremes, and puts the file's own
 physics back, many times per channel; none of that reads a document already read."""
 

@@ -1,6 +1,7 @@
-"""The settings side of the Object Model table (io/blender/tables/animated_settings) against its pure side
-(io/omi/dialects/pointers) and the add-on's PropertyGroups: every animatable pointer's model value has an
-entry, every entry a pointer, every setting it names exists, and the axis maps are the conversion's own."""
+"""The settings side of the Object Model table (properties/animated_settings, registered with
+io/blender/animation/settings) against its pure side (io/omi/dialects/pointers) and the add-on's
+PropertyGroups: every animatable pointer's model value has an entry, every entry a pointer, every setting it
+names exists, and the axis maps are the conversion's own."""
 
 from __future__ import annotations
 
@@ -12,17 +13,25 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 
 
 def _tables():
-    return addon_loader.module("io.blender.tables.animated_settings"), addon_loader.module("io.omi.dialects.pointers")
+    return addon_loader.module("io.blender.animation.settings"), addon_loader.module("io.omi.dialects.pointers")
+
+
+def test_the_registered_table_is_the_bindings():
+    settings, _pointers = _tables()
+    binding = addon_loader.module("properties.animated_settings")
+    assert settings.layout() is binding.LAYOUT
+    assert settings.layout().settings is binding.SETTINGS
 
 
 def test_every_animatable_pointer_has_a_settings_entry_and_every_entry_a_pointer():
     settings, pointers = _tables()
+    table = settings.layout()
     rows = {template.model_value for template in (*pointers.OMI_POINTERS, *pointers.KHR_POINTERS)}
-    assert rows == set(settings.SETTINGS), (rows ^ set(settings.SETTINGS))
-    assert {part for part, _attr in rows} == set(settings.GROUPS)
+    assert rows == set(table.settings), (rows ^ set(table.settings))
+    assert {part for part, _attr in rows} == set(table.groups)
     booleans = {template.model_value for template in (*pointers.OMI_POINTERS, *pointers.KHR_POINTERS)
                 if template.type == "bool"}
-    assert all(isinstance(settings.SETTINGS[key], settings.NotHeld) for key in booleans)
+    assert all(isinstance(table.settings[key], settings.NotHeld) for key in booleans)
 
 
 def _group(settings, part: str):
@@ -32,14 +41,14 @@ def _group(settings, part: str):
     obj.omi_physics.joint.limits.add()
     obj.omi_physics.joint.drives.add()
     bpy.context.scene.omi_physics.physics_materials.add()
-    datablock, paths = settings.GROUPS[part]
+    datablock, paths = settings.layout().groups[part]
     owner = bpy.context.scene if datablock == "scene" else obj
     return [owner.path_resolve(path.format(0)) for path in paths]
 
 
 def test_every_setting_named_exists(clean_scene):
     settings, _pointers = _tables()
-    for (part, attr), entry in settings.SETTINGS.items():
+    for (part, attr), entry in settings.layout().settings.items():
         names = (entry.name, *(name for name in (entry.off_when, entry.needs) if name)) \
             if isinstance(entry, settings.Held) else getattr(entry, "names", ())
         for group in _group(settings, part):

@@ -1,4 +1,4 @@
-"""Export of keyed settings that hold their Object Model value one-to-one (`tables/animated_settings.Held`):
+"""Export of keyed settings that hold their Object Model value one-to-one (`settings.Held`):
 the pointer an F-curve feeds is read from the tables, and the value at each key is arithmetic on the
 F-curve's value, with no derive-and-write of the object's physics per F-curve or per key.
 
@@ -18,11 +18,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...omi.dialects import pointers
-from ...omi.json_types import shortest_float32
-from ..tables import animated_settings
-from . import linear_keys
-from .curves import Channel, slopes
+from ....omi.animation import linear_keys
+from ....omi.dialects import pointers
+from ....omi.json_types import shortest_float32
+from .. import settings as animated_settings
+from ..curves import Channel, slopes
 
 _TEMPLATES = {template.text: template for template in pointers.OMI_POINTERS}
 _STEPS = (1.0, -1.0, 0.01, -0.01)  # the tangent probes of `sample._tangent`
@@ -103,7 +103,7 @@ def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], A
 
 @dataclass(frozen=True)
 class Mirror:
-    """A Blender rigid-body F-curve that mirrors a mapped setting (`animated_settings.MIRRORS`)."""
+    """A Blender rigid-body F-curve that mirrors a mapped setting (`settings.Layout.mirrors`)."""
 
     channel: Channel
     source: int  # position of the mirrored setting's channel in the mapped list
@@ -122,7 +122,7 @@ def mirrors(others: Sequence[Channel], mapped: Sequence[tuple[Channel, Mapped]])
     """The F-curves feeding a value besides the mapped ones, as mirrors of those; None when one is not."""
     found = []
     for channel in others:
-        mirrored = animated_settings.MIRRORS.get(channel.fcurve.data_path)
+        mirrored = animated_settings.layout().mirrors.get(channel.fcurve.data_path)
         source = next((position for position, (setting, _entry) in enumerate(mapped) if mirrored is not None
                        and setting.id_data == channel.id_data and setting.fcurve.data_path == mirrored[0]), None)
         if mirrored is None or source is None:

@@ -1,7 +1,7 @@
 """Keyframed physics settings -> glTF animation channels targeting the Object Model (KHR_animation_pointer).
 
 An F-curve on a setting that holds its Object Model value one-to-one (a body's motion values, a library
-material's: `tables/animated_settings.Held`) is mapped to its pointer by the tables and sampled by
+material's: `settings.Held`) is mapped to its pointer by the tables and sampled by
 arithmetic (`direct`), checked against the still export's value at rest. Every other value goes through
 the same translation as the still export: for every sample time the animated properties are set from
 their F-curves, the object's physics is derived again (settings or Blender rigid body, `derive`), placed
@@ -10,7 +10,8 @@ as the export placed it (shape scale baked in, joint turned round) and written w
 value is found by nudging each one at rest and seeing what changes, so axis swaps that depend on a
 joint's axes, Bullet signs and spec defaults stay in their one home each.
 
-The export session (`export/scene.py`) calls, per node it writes for an animated object:
+The export session (`io/blender/export/scene.py`) makes one `AnimationExport`, handing in its `Placement`
+(this package does not import the export), and calls, per node it writes for an animated object:
 `track(...)` before writing (the returned ref keeps items fed by the object's own F-curves out of the
 deduplication, so an animated shape is never merged with a still one that starts equal), then
 `written(...)`, which checks the still values against the rest snapshot and samples the animation.
@@ -28,17 +29,17 @@ from typing import Any
 
 import bpy
 
-from ...omi import model
-from ...omi.dialects import pointers
-from ...omi.dialects.base import Dialect
-from ...omi.write import writer
-from ..export import joint_nodes, node_frames
-from . import curves, direct, gltf_write
+from ....omi import model
+from ....omi.dialects import pointers
+from ....omi.dialects.base import Dialect
+from ....omi.write import writer
+from .. import curves
+from ..curves import Channel
+from ..settings import layout as settings_layout
+from . import direct, gltf_write
 from .channel_data import ChannelData
-from .curves import Channel
 
-_OWN_PREFIXES = ("omi_physics.", "rigid_body.", "rigid_body_constraint.")
-_LIBRARY_PREFIX = "omi_physics.physics_materials["
+_BLENDER_PREFIXES = ("rigid_body.", "rigid_body_constraint.")  # Blender's own rigid body and constraint
 _OMI_ARRAYS = {template.array: template.extension for template in pointers.OMI_POINTERS if template.array}
 
 
@@ -48,6 +49,15 @@ def _array_extension() -> dict[str, str]:
              if template.array and template.array != pointers.DOCUMENT}
     return {**units, **_OMI_ARRAYS}
 Snapshot = dict[tuple[Any, str, tuple[int, ...]], Any]
+
+
+@dataclass(frozen=True)
+class Placement:
+    """How the export places what it writes (the export session's own functions, handed in: this package does
+    not import the export): a primitive shape in its node's frame, a joint seen from its connected side."""
+
+    shape: Callable[[model.Shape, Any, Any], Any]  # (shape, node's world matrix, offset) -> placement or None
+    reversed_settings: Callable[[model.JointSettings], model.JointSettings]
 
 
 @dataclass
@@ -76,15 +86,18 @@ class AnimationExport:
     """The animated part of one glTF export's physics."""
 
     def __init__(self, export_settings: dict, bl_scene: bpy.types.Scene, warn: Callable[..., None], *,
-                 cubic: bool = True) -> None:
+                 placement: Placement, cubic: bool = True) -> None:
         self.settings = export_settings
+        self.placement = placement
+        layout = settings_layout()  # the settings' paths: the properties layer's
+        self._own_prefixes = (layout.prefix, *_BLENDER_PREFIXES)
         self.cubic = cubic  # the target's engine plays CUBICSPLINE samplers
         self.scene = bl_scene
         self.warn = warn
         self.data: list[ChannelData] = []
         self._channels: dict[Any, list[Channel]] = {}
         self._library = self._numeric([Channel(bl_scene, curve) for curve in curves.fcurves(bl_scene)
-                                       if curve.data_path.startswith(_LIBRARY_PREFIX)])
+                                       if curve.data_path.startswith(layout.library_prefix())])
         self._refused: set[tuple] = set()
         self._feeding: set[tuple] = set()  # keys of the channels that feed some Object Model value
         self._sampled: set[tuple] = set()  # (node id, item index, template, nested) of the channels made
@@ -112,12 +125,12 @@ class AnimationExport:
         if channels is None:
             channels = self._channels[obj] = self._numeric(
                 [Channel(obj, curve) for curve in curves.fcurves(obj)
-                 if curve.data_path.startswith(_OWN_PREFIXES)])
+                 if curve.data_path.startswith(self._own_prefixes)])
         return channels
 
     def keys_only_physics(self, obj: bpy.types.Object) -> bool:
         """True when every F-curve of the object's action keys a physics setting (none keys its transform)."""
-        return all(curve.data_path.startswith(_OWN_PREFIXES) for curve in curves.fcurves(obj))
+        return all(curve.data_path.startswith(self._own_prefixes) for curve in curves.fcurves(obj))
 
     def animates(self, obj: bpy.types.Object) -> bool:
         # An object without animation data has no channels of its own (asked of every exported object)
@@ -132,14 +145,14 @@ class AnimationExport:
             return None
         physics, part, obj = derived.physics, tracker.part, tracker.obj
         motion = physics.motion if part.motion is not None else None
-        collider = _placed(part.collider, physics.collider, obj, derived.collider_offset)
-        trigger = _placed(part.trigger, physics.trigger, obj, derived.trigger_offset)
+        collider = _placed(part.collider, physics.collider, obj, derived.collider_offset, self.placement.shape)
+        trigger = _placed(part.trigger, physics.trigger, obj, derived.trigger_offset, self.placement.shape)
         joint = part.joint
         source = derived.joint if derived.joint is not None else derived.constraint
         if joint is not None and source is None:
             joint = None
         elif joint is not None:
-            settings = joint_nodes.reversed_settings(source.settings) if tracker.reversed_joint else source.settings
+            settings = self.placement.reversed_settings(source.settings) if tracker.reversed_joint else source.settings
             joint = dataclasses.replace(joint, settings=settings, enable_collision=source.enable_collision)
         return model.NodePhysics(motion=motion, collider=collider, trigger=trigger, joint=joint,
                                  extensions=physics.extensions if part.extensions else part.extensions)
@@ -354,7 +367,7 @@ class AnimationExport:
 
 
 def _entry_name(channel: Channel) -> str | None:
-    """The name of the library entry a scene F-curve keys (`omi_physics.physics_materials[2].restitution`)."""
+    """The name of the library entry a scene F-curve keys (`...physics_materials[2].restitution`)."""
     head = channel.fcurve.data_path.rsplit(".", 1)[0]
     try:
         return getattr(channel.id_data.path_resolve(head), "name", None)
@@ -366,13 +379,14 @@ def _keep(value: Any) -> Any:
     return value
 
 
-def _placed(written: Any, now: Any, obj: bpy.types.Object, offset: Any) -> Any:
+def _placed(written: Any, now: Any, obj: bpy.types.Object, offset: Any,
+            place: Callable[[model.Shape, Any, Any], Any]) -> Any:
     """A written collider/trigger with the values it holds now: a primitive shape placed as export placed it."""
     if written is None or now is None:
         return None  # a part switched off: its values vanish, which the nudge reports as a change of structure
     shape = written.shape
     if shape is not None and now.shape is not None and shape.type in model.PRIMITIVE_SHAPE_TYPES:
-        placement = node_frames.place_shape(now.shape, obj.matrix_world, offset)
+        placement = place(now.shape, obj.matrix_world, offset)
         shape = placement.shape if placement is not None else shape
     values = {"shape": shape, "collision_filter": now.collision_filter}
     if isinstance(written, model.Collider):

@@ -1,6 +1,6 @@
 """Which settings an imported channel keys, read from the Object Model table instead of found by moving the
 value: for a pointer whose model value a setting holds one-to-one
-(`io/blender/tables/animated_settings.Held`: a body's motion values, a library material's, a collider's or
+(`io/blender/animation/settings.Held`: a body's motion values, a library material's, a collider's or
 trigger's shape values, a joint drive's force limit, stiffness and damping), the settings
 and the map from the channel's components to theirs come from the tables, with no document read.
 
@@ -8,7 +8,7 @@ The map is the one `linear_keys` would find by nudging (each setting component i
 offset 0, slopes 0 or +-1), so keys, tangents and the keys left to the whole translation (outside the
 Field's bounds) are made exactly as before. It is used only when the settings hold, at rest, the value the
 map gives for the file's own value (`rest`), and when no switch moves the value elsewhere; otherwise
-`animation_import` finds the settings by moving the value, as before.
+`keyframes` finds the settings by moving the value, as before.
 """
 
 from __future__ import annotations
@@ -18,48 +18,44 @@ from typing import Any
 
 import bpy
 
-from ..properties import object_physics, scene_physics
-from ..properties.shape import SHAPE_TYPE_TO_OMI
-from .blender.animation import linear_keys
-from .blender.tables import animated_settings
-from .omi.dialects import pointers
-from .omi.dialects.khr import KHR
-from .omi.dialects.omi import OMI
-from .omi.write import channel_follow
+from ....omi.animation import linear_keys
+from ....omi.dialects import pointers
+from ....omi.dialects.khr import KHR
+from ....omi.dialects.omi import OMI
+from ....omi.write import channel_follow
+from .. import settings
 
-Key = tuple[Any, str, int]  # (datablock, RNA path, array index), as animation_import keys settings
+Key = tuple[Any, str, int]  # (datablock, RNA path, array index), as the import keys settings
 
 
 def _groups(found: pointers.PointerMatch, document: Mapping[str, Any], objects: Mapping[int, bpy.types.Object],
             bl_scene: bpy.types.Scene) -> tuple[list[tuple[Any, str]], list[bpy.types.Object]] | None:
     """([(datablock, settings group path)], objects whose physics the value changes) of a matched pointer."""
+    access = settings.layout().access
     part = found.template.part
     if part == "motion":
         obj = objects.get(found.index)
-        return ([(obj, "omi_physics.motion")], [obj]) if obj is not None else None
+        return ([(obj, access.motion_group(obj))], [obj]) if obj is not None else None
     dialect = KHR if found.template.extension in KHR.homes.values() else OMI
     if part == "shape":  # every collider or trigger using the shape holds it, in its object's frame
         parts = [(objects[index], name) for index, name in channel_follow.item_parts(
             document, dialect, "shapes", found.index) if index in objects and name in ("collider", "trigger")]
-        if not parts or any(getattr(object_physics(obj), name).is_compound or SHAPE_TYPE_TO_OMI.get(
-                getattr(object_physics(obj), name).shape.shape_type) != found.template.path[0] for obj, name in parts):
+        paths = [(obj, access.shape_group(obj, name, found.template.path[0])) for obj, name in parts]
+        if not parts or any(path is None for _obj, path in paths):
             return None  # a compound, or a shape the import made another type (the whole translation decides)
-        return [(obj, f"omi_physics.{name}.shape") for obj, name in parts], list(dict.fromkeys(obj for obj, _ in parts))
+        return [(obj, path) for obj, path in paths if path is not None], list(dict.fromkeys(obj for obj, _ in parts))
     if part == "drive":  # every joint object using the joint holds the drive at the same index
         users = [objects[index] for index in channel_follow.item_users(document, dialect, "physicsJoints",
                                                                         found.index) if index in objects]
-        path = f"omi_physics.joint.drives[{found.nested[0]}]"
-        if not users or any(len(object_physics(obj).joint.drives) <= found.nested[0] for obj in users):
+        drives = [(obj, access.drive_group(obj, found.nested[0])) for obj in users]
+        if not users or any(path is None for _obj, path in drives):
             return None
-        return [(obj, path) for obj in users], users
+        return [(obj, path) for obj, path in drives if path is not None], users
     if part == "material":
         users = [objects[index] for index in channel_follow.item_users(document, dialect, "physicsMaterials",
                                                                         found.index) if index in objects]
-        names = {object_physics(obj).collider.physics_material for obj in users}
-        if len(names) != 1:
-            return None
-        position = scene_physics(bl_scene).physics_materials.find(names.pop())
-        return ([(bl_scene, f"omi_physics.physics_materials[{position}]")], users) if position >= 0 else None
+        path = access.material_group(bl_scene, users)
+        return ([(bl_scene, path)], users) if path is not None else None
     return None
 
 
@@ -67,8 +63,8 @@ def table_map(found: pointers.PointerMatch, rest: Sequence[float] | None, docume
               objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
               ) -> tuple[list[bpy.types.Object], linear_keys.LinearMap[Key]] | None:
     """(objects touched, the map from the channel's value to its settings) when the tables give them."""
-    entry = animated_settings.SETTINGS.get(found.template.model_value)
-    if not isinstance(entry, animated_settings.Held) or rest is None \
+    entry = settings.layout().settings.get(found.template.model_value)
+    if not isinstance(entry, settings.Held) or rest is None \
             or not linear_keys.within(found.template.field, rest):
         return None
     place = _groups(found, document, objects, bl_scene)

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..dialects import pointers
 from ..model import PhysicsDocument
-from . import reader
+from ..read import reader
 
 KEPT = 4
 

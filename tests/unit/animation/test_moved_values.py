@@ -1,4 +1,4 @@
-"""The animation import's reads (io/omi/read/moved_values): the document with one value moved at its pointer
+"""The animation import's reads (io/omi/animation/moved_values): the document with one value moved at its pointer
 shares everything off the pointer's way, and each moved value is read once."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ def _document() -> dict:
 
 
 def test_a_moved_value_copies_only_the_containers_on_its_way():
-    moved_values, pointers = core("read.moved_values"), core("dialects.pointers")
+    moved_values, pointers = core("animation.moved_values"), core("dialects.pointers")
     document = _document()
     moved = moved_values.with_value(document, pointers.match(POINTER), -0.25)
     assert moved["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["limits"][0]["min"] == -0.25
@@ -29,7 +29,7 @@ def test_a_moved_value_copies_only_the_containers_on_its_way():
 
 
 def test_each_moved_value_is_read_once(monkeypatch):
-    moved_values, pointers, reader = core("read.moved_values"), core("dialects.pointers"), core("read.reader")
+    moved_values, pointers, reader = core("animation.moved_values"), core("dialects.pointers"), core("read.reader")
     read_document = reader.read_document
     reads = []
     monkeypatch.setattr(reader, "read_document", lambda document, *a, **k: reads.append(1) or read_document(

@@ -7,7 +7,7 @@ from typing import Any
 
 import bpy
 
-from ...omi.dialects import pointers
+from ....omi.dialects import pointers
 
 
 @dataclass

@@ -14,10 +14,10 @@ from typing import Any, Protocol
 
 import bpy
 
-from ...omi import model
-from ...omi.dialects import pointers
-from ...omi.dialects.base import Dialect
-from .. import gltf_compat
+from ....omi import model
+from ....omi.dialects import pointers
+from ....omi.dialects.base import Dialect
+from ... import gltf_compat
 from .channel_data import ChannelData
 
 

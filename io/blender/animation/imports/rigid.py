@@ -19,11 +19,11 @@ from typing import Any
 
 import bpy
 
-from ..properties import convert_build
-from .blender.animation import curves, linear_keys, static_values
-from .blender.builder import rigid_body
-from .blender.tables import markers
-from .omi import model
+from ....omi import model
+from ....omi.animation import linear_keys
+from ...builder import rigid_body
+from ...tables import markers
+from .. import curves, settings, static_values
 
 BlenderKey = tuple[str, int, str, str, int]  # (owner object, generated index or -1, block, property, index)
 _BLOCKS = ("rigid_body", "rigid_body_constraint")
@@ -70,7 +70,7 @@ class RigidFollow:
         self.issues = issues
 
     def build(self, owners: list[bpy.types.Object]) -> None:
-        rigid_body.build_rigid_bodies(self.scene, owners, convert_build.SettingsPhysics(self.scene), None)
+        rigid_body.build_rigid_bodies(self.scene, owners, settings.layout().access.physics_input(self.scene), None)
 
     def values_at(self, owners: list[bpy.types.Object], apply_at: Callable[[Sequence[float]], object],
                   numbers: Sequence[float]) -> dict[BlenderKey, float]:

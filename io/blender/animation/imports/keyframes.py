@@ -2,12 +2,12 @@
 
 The values go through the same translation as the still import: the document is read once into the model
 (the file's own physics); a value moved at its pointer is read (`io/omi/read/reader`) once, and the part of the
-physics that changed is written into the settings with the PropertyGroup conversion (`properties/convert.py`,
-the scene library for physics materials). Which settings a pointer feeds, and how, is read from the Object
-Model tables where a setting holds the value one-to-one (`animation_table`: no read), else found by moving the
-value once per component; keys within the bounds of the pointer's Field are then an affine map of those
-(`blender/animation/linear_keys`, checked at the keys' extremes), the others are translated whole. So axis
-swaps, Bullet signs and spec defaults stay in their one home each, as on export (`blender/animation/sample.py`).
+physics that changed is written into the settings by the settings' binding (registered in `settings.Layout`).
+Which settings a pointer feeds, and how, is read from the Object Model tables where a setting holds the value
+one-to-one (`table`: no read), else found by moving the value once per component; keys within the bounds of
+the pointer's Field are then an affine map of those (`io/omi/animation/linear_keys`, checked at the keys'
+extremes), the others are translated whole. So axis swaps, Bullet signs and spec defaults stay in their one
+home each, as on export (`exports/sample.py`).
 
 Channels whose pointer leads into a physics extension but names no Object Model value, or one the file does
 not have, are warned about with the channel's JSON pointer; the rest still imports.
@@ -15,26 +15,24 @@ not have, are warned about with the channel's JSON pointer; the rest still impor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import bpy
 
-from ..properties import convert, library, object_physics, units
-from . import animation_table
-from .animation_rigid import RigidFollow
-from .blender import gltf_compat
-from .blender.animation import curves, linear_keys, static_values
-from .blender.tables import animated_settings
-from .import_nodes import document_json
-from .omi import model
-from .omi.checks import animation_keys
-from .omi.dialects import pointers
-from .omi.dialects.khr import KHR
-from .omi.dialects.omi import OMI
-from .omi.read import moved_values, reader
-from .omi.write import channel_follow
+from ....omi import model
+from ....omi.animation import linear_keys, moved_values
+from ....omi.checks import animation_keys
+from ....omi.dialects import pointers
+from ....omi.dialects.khr import KHR
+from ....omi.dialects.omi import OMI
+from ....omi.read import reader
+from ....omi.write import channel_follow
+from ... import gltf_compat
+from .. import curves, settings, static_values
+from . import table
+from .rigid import RigidFollow
 
 _INTERPOLATION: dict[str, curves.KeyInterpolation] = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
 Key = tuple[Any, str, int]  # (datablock, RNA path, array index) of a setting
@@ -53,16 +51,11 @@ class PointerChannel:
     values: list[list[float]]  # per key; CUBICSPLINE: [in-tangent, value, out-tangent]
 
 
-# The switches without which a setting holds no value (`use_center_of_mass`: off, the engine computes it)
-_NEEDED_SWITCHES = frozenset(entry.needs for entry in animated_settings.SETTINGS.values()
-                             if isinstance(entry, animated_settings.Held) and entry.needs)
-
-
-def import_animation(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
+def import_animation(gltf: Any, document: dict, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types.Scene,
                      issues: list[model.Issue], *, rigid_bodies: bool = False) -> list[tuple[Any, str, int]]:
-    """Keyframes for every physics channel of the file (and, with `rigid_bodies`, on the Blender rigid bodies
-    and constraints the import built); the (datablock, RNA path, index) keyed on the settings."""
-    document = document_json(gltf.data)
+    """Keyframes for every physics channel of the file (`document`: the importer's parsed glTF as the physics
+    reader reads it; with `rigid_bodies`, on the Blender rigid bodies and constraints the import built too);
+    the (datablock, RNA path, index) keyed on the settings."""
     channels = read_channels(gltf, document, issues)
     if not channels:
         return []
@@ -161,6 +154,7 @@ class ChannelKeyframes:
         self.doc = doc
         self.objects = objects
         self.scene = bl_scene
+        self.access = settings.layout().access  # the settings' conversions (the properties layer's)
         self.issues = issues
         self.fps = curves.fps(bl_scene)
         self.keyed: list[tuple[Any, str, int]] = []  # every (datablock, path, index) given keyframes
@@ -193,7 +187,7 @@ class ChannelKeyframes:
             if held is None or obj is None:
                 continue
             if node != held:
-                _apply_node(held, node, obj, self.scene, self.objects.get)
+                self.access.write_node(held, node, obj, self.scene, self.objects.get)
                 self.held[index] = node
             if node != self.doc.nodes[index]:
                 touched.append(index)
@@ -202,13 +196,12 @@ class ChannelKeyframes:
     def values(self) -> Values:
         found: Values = {}
         for id_data in self.ids:
-            animation_table.setting_numbers(id_data.omi_physics, id_data, found)
+            table.setting_numbers(self.access.settings(id_data), id_data, found)
         return found
 
     def own_material(self, channel: PointerChannel) -> None:
-        """An animated physics material gets a library entry of its own. The still import shares one entry
-        among equal materials (library.material_from_model): keys on it would animate every object using it,
-        and the export would write one animated material for all of them."""
+        """An animated physics material gets a library entry of its own (`SettingsAccess.own_material`): keys on
+        an entry shared with other objects would animate them too."""
         found = channel.found
         if found.template.array != "physicsMaterials":
             return
@@ -216,21 +209,7 @@ class ChannelKeyframes:
         users = [self.objects[index] for index in channel_follow.item_users(self.document, dialect,
                                                                             "physicsMaterials", found.index)
                  if index in self.objects]
-        names = {object_physics(obj).collider.physics_material for obj in users}
-        if len(names) != 1:
-            return
-        [name] = names
-        sharers = [obj for obj in self.scene.objects if getattr(obj, "omi_physics", None) is not None
-                   and object_physics(obj).use_collider and object_physics(obj).collider.physics_material == name]
-        entry = library.find_material(self.scene, name)
-        if entry is None or all(obj in users for obj in sharers):
-            return
-        entries = library.scene_physics(self.scene).physics_materials
-        copied = entries.add()
-        copied.name = library.unique_name((item.name for item in entries), name)
-        library.write_material(copied, library.material_to_model(library.find_material(self.scene, name)))
-        for obj in users:
-            object_physics(obj).collider.physics_material = copied.name
+        self.access.own_material(self.scene, users)
 
     def translate(self, found: pointers.PointerMatch, numbers: Sequence[float]) -> Values:
         """The settings with the channel's value at `numbers` (the whole translation: a document read)."""
@@ -241,7 +220,7 @@ class ChannelKeyframes:
         """Keyframes for one channel on every setting its pointer feeds.
 
         Which settings follow the value, and how, is read from the Object Model tables where a setting holds
-        it one-to-one (`animation_table`), else found by translating it at rest and nudged (once per
+        it one-to-one (`table`), else found by translating it at rest and nudged (once per
         component: `linear_keys`); keys within the bounds of the pointer's Field are then arithmetic, the
         others (and every key of a channel the map does not predict) translated whole."""
         self.own_material(channel)
@@ -253,7 +232,7 @@ class ChannelKeyframes:
         cubic = channel.interpolation == "CUBICSPLINE"
         at_keys = [numbers[width:2 * width] if cubic else numbers for numbers in channel.values]
         field = template.field
-        mapped = animation_table.table_map(channel.found, rest_numbers if rest is not None else None,
+        mapped = table.table_map(channel.found, rest_numbers if rest is not None else None,
                                            self.document, self.objects, self.scene)
         linear: linear_keys.LinearMap[Key] | None
         if mapped is not None:
@@ -303,7 +282,8 @@ class ChannelKeyframes:
              at_keys: list[list[float]]) -> None:
         """Keyframes on the fed settings at every key: by the map where it holds, else translated whole. A
         switch that moving the value turns on (`Held.needs`) is not keyed: it is set once all channels are in."""
-        switches = [key for key in fed if key[1].rsplit(".", 1)[-1] in _NEEDED_SWITCHES]
+        needed = settings.layout().needed_switches()  # `use_center_of_mass` off: the engine computes it
+        switches = [key for key in fed if key[1].rsplit(".", 1)[-1] in needed]
         if switches:
             fed = [key for key in fed if key not in switches]
             self.switches += [key for key in switches if key not in self.switches]
@@ -351,31 +331,6 @@ class ChannelKeyframes:
                 return {key: (moved[key] - base[key]) / step / self.fps for key in fed}
         self.apply_at(channel.found, value)
         return {}
-
-
-def _apply_node(rest: model.NodePhysics, node: model.NodePhysics, obj: bpy.types.Object,
-                bl_scene: bpy.types.Scene, resolve_node: Callable) -> None:
-    """Write the parts of `node` that differ from `rest` into the object's settings (and its library material)."""
-    settings = object_physics(obj)
-    if node.motion is not None and node.motion != rest.motion:
-        convert.apply_motion(node.motion, settings.motion)
-    for name in ("collider", "trigger"):
-        part, before = getattr(node, name), getattr(rest, name)
-        if part is None or before is None:
-            continue
-        pg = getattr(settings, name)
-        if part.shape is not None and before.shape is not None and part.shape != before.shape \
-                and part.shape.type in model.PRIMITIVE_SHAPE_TYPES:
-            convert.apply_shape(part.shape, pg.shape, obj)
-        material = getattr(part, "physics_material", None)
-        if material is not None and material != before.physics_material:
-            entry = library.find_material(bl_scene, pg.physics_material)
-            if entry is not None:
-                library.write_material(entry, material)
-    if node.joint is not None and rest.joint is not None and node.joint != rest.joint:
-        convert.apply_joint(node.joint, settings.joint, obj, resolve_node=resolve_node)
-    if node.extensions != rest.extensions:
-        units.apply_values(node.extensions, obj, resolve_node)  # an extension unit's value (a throttle)
 
 
 def _arithmetic(field: Any, value: list[float], tangents: tuple[list[float], ...]) -> bool:

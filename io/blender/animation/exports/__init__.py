@@ -1,0 +1,1 @@
+"""Keyframed settings -> KHR_animation_pointer channels of the exported file."""
