@@ -14,12 +14,17 @@ from typing import Any, cast
 
 import bpy
 from bpy.app.handlers import persistent
+from mathutils import Matrix
 
 from ..properties import scene_physics
 from . import gravity_lines, unit_lines
 from .collect import MeshEdgeCache, OverlayLines, scene_lines
 
 LINE_WIDTH = 1.5
+# How much nearer the lines are drawn than the surfaces they lie on: 0.2% of their distance (perspective,
+# where the depth buffer's steps grow with the distance too), 0.002% of the clip range (orthographic).
+PERSPECTIVE_PULL = 0.002
+ORTHOGRAPHIC_PULL = 2e-5
 _LOG = logging.getLogger(__name__)
 
 
@@ -84,6 +89,17 @@ def _make_batch(lines: OverlayLines) -> Any:  # a gpu.types.GPUBatch or None (gp
     return batch_for_shader(STATE.shader, 'LINES', {"pos": lines.positions, "color": lines.colors})
 
 
+def pulled_nearer(projection: Matrix) -> Matrix:
+    """The view's projection with every depth moved a little toward the eye: a fitted box lies on its
+    mesh's own edges and faces, and drawn at their depth it z-fights them (the lines show in fragments)."""
+    pulled = projection.copy()
+    if pulled[3][3] == 0.0:  # perspective: depth is -m22 + m23 / distance; a larger |m23| is nearer
+        pulled[2][3] *= 1.0 + PERSPECTIVE_PULL
+    else:
+        pulled[2][3] -= ORTHOGRAPHIC_PULL
+    return pulled
+
+
 def draw() -> None:
     """SpaceView3D POST_VIEW callback: rebuild when dirty, then draw the one batch."""
     context = bpy.context
@@ -113,7 +129,12 @@ def draw() -> None:
     STATE.shader.bind()
     STATE.shader.uniform_float("viewportSize", (width, height))
     STATE.shader.uniform_float("lineWidth", LINE_WIDTH)
-    STATE.batch.draw(STATE.shader)
+    gpu.matrix.push_projection()
+    try:
+        gpu.matrix.load_projection_matrix(pulled_nearer(gpu.matrix.get_projection_matrix()))
+        STATE.batch.draw(STATE.shader)
+    finally:
+        gpu.matrix.pop_projection()
     STATE.draws += 1
     gpu.state.depth_test_set('NONE')
     gpu.state.blend_set('NONE')

@@ -270,3 +270,34 @@ def test_the_legend_names_every_colour_the_overlay_draws(omi):
     assert geometry.ROLE_COLORS['GRAVITY'] == gravity.GRAVITY_COLOR
     colours = list(geometry.ROLE_COLORS.values())
     assert len(set(colours)) == len(colours)  # no two roles in one colour
+
+
+@pytest.mark.parametrize("perspective", [True, False])
+def test_lines_are_drawn_a_little_nearer_than_the_surfaces_they_lie_on(overlay, perspective):
+    """A fitted box lies on its mesh's edges and faces: at their very depth it z-fought them (fragments in a
+    real window). Each point keeps its place on the screen and moves nearer by a fraction of its distance."""
+    near, far = 0.01, 1000.0  # the factory view's clip range
+    if perspective:
+        projection = Matrix(((1.5, 0, 0, 0), (0, 2, 0, 0), (0, 0, -(far + near) / (far - near),
+                             -2 * far * near / (far - near)), (0, 0, -1, 0)))
+    else:
+        projection = Matrix(((0.2, 0, 0, 0), (0, 0.25, 0, 0), (0, 0, -2 / (far - near),
+                             -(far + near) / (far - near)), (0, 0, 0, 1)))
+    pulled = overlay.pulled_nearer(projection)
+
+    def screen(matrix, point):  # in doubles: mathutils holds floats, too coarse for a depth step
+        clip = np.array(matrix, float) @ np.array((*point, 1.0))
+        return clip[:3] / clip[3]
+
+    def eye_depth(ndc_z):  # the distance a normalised depth means under the view's own projection
+        if perspective:
+            return projection[2][3] / (ndc_z + projection[2][2])
+        return -(ndc_z - projection[2][3]) / projection[2][2]
+
+    for point in ((0.3, -0.2, -2.0), (1.0, 2.0, -10.0), (-4.0, 3.0, -50.0)):
+        seen, drawn = screen(projection, point), screen(pulled, point)
+        assert drawn[:2] == pytest.approx(seen[:2], abs=1e-9)
+        assert drawn[2] < seen[2] - 2 ** -24 * 2  # nearer by more than a step of a 24-bit depth buffer
+        # perspective: 0.2% of its distance nearer; orthographic: 1 cm (0.002% of the 1 km clip range)
+        assert eye_depth(drawn[2]) == pytest.approx(-point[2], rel=0.0025 if perspective else 0.0, abs=0.0 if
+                                                     perspective else 0.015)
