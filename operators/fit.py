@@ -69,7 +69,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
     )
     vertex_budget: IntProperty(name="Vertex Budget", default=DEFAULT_HULL_BUDGET, min=4, soft_max=1024)
     min_thickness: FloatProperty(
-        name="Minimum Thickness",
+        name="Min Thickness",  # "Minimum Thickness" was cut in the Adjust Last Operation panel
         description=("A box is at least this thick along every axis, grown behind the faces of a flat mesh "
                      "(a plane): a box without thickness stops nothing and no file format holds one"),
         default=DEFAULT_MIN_THICKNESS, min=0.0, soft_min=0.001, soft_max=1.0, subtype='DISTANCE', unit='LENGTH',
@@ -143,7 +143,7 @@ longest axis, convex hull within a vertex budget, or the exact triangles)"""
             self.report({'INFO'}, f"{names(simplified)}: hull simplified to {self.vertex_budget} vertices")
         if flat:
             self.report({'WARNING'}, f"{names(flat)}: flat or thin, so the box was made {self.min_thickness:.3g} m "
-                                     "thick behind its faces; change Minimum Thickness in the Adjust Last "
+                                     "thick behind its faces; change Min Thickness in the Adjust Last "
                                      "Operation panel")
         if loose:
             self.report({'WARNING'}, f"{names(loose)}: non-uniform scale, the {kind} encloses the mesh but "

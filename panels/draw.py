@@ -307,7 +307,10 @@ def draw_joint(layout: bpy.types.UILayout, obj: bpy.types.Object) -> None:
     """The joined bodies, connection, preset, then the limits and drives lists with the active entry's fields."""
     joint = object_physics(obj).joint
     draw_joined_bodies(layout, obj)
-    layout.prop(joint, "connected_object", text="Other Frame")
+    layout.label(text="Other Frame")  # its field the whole width: a value column cut "Crate3.a..."
+    frame = layout.row()
+    frame.use_property_split = frame.use_property_decorate = False
+    frame.prop(joint, "connected_object", text="")
     layout.prop(joint, "enable_collision", text="Bodies Collide")
     layout.prop(joint, "preset")
 

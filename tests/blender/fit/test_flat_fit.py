@@ -57,7 +57,7 @@ def test_the_thickening_is_said_when_fitting(omi, clean_scene, capfd):
     bpy.ops.omi.fit_collider(shape_type='BOX')
     printed = capfd.readouterr()
     text = printed.out + printed.err  # in background mode Blender prints the operator's reports
-    assert "Floor: flat or thin" in text and "Minimum Thickness" in text, text
+    assert "Floor: flat or thin" in text and "Min Thickness" in text, text
     assert floor.omi_physics.collider.shape.size[2] == pytest.approx(omi("io.blender.fit").DEFAULT_MIN_THICKNESS)
 
 

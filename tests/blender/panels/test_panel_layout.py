@@ -276,3 +276,16 @@ def test_joint_panel_names_both_bodies_and_selects_them(omi, scene_objects):
     shown = draw_panel(panel, make_context(joint, [joint]))
     assert [c.kwargs["text"] for c in shown.operator_calls("omi.select_object")] == ["Door"]
     assert "No body" in shown.labels()
+
+
+def test_the_joint_shows_its_other_frame_name_whole(omi, scene_objects):
+    """'Other Frame: Crate3.a...' was cut in the value column of a split row: the field has a row of its
+    own, the whole width, under its label, so an anchor's name fits beside its icon and clear button."""
+    _door, post, joint = scene_objects
+    post.name = "LeftUpperArm.anchor"
+    shown = draw_panel(omi("panels.properties_editor").PHYSICS_PT_omi_joint, make_context(joint, [joint]))
+    call = next(c for c in shown.walk() if c.prop_name == "connected_object")
+    assert call.text == "" and call.owner.attributes["use_property_split"] is False
+    assert "Other Frame" in shown.labels()
+    assert text_width(post.name) <= PROPERTIES_PANEL_WIDTH - 2 * ICON_WIDTH - LABEL_PADDING
+    assert text_width(post.name) > (PROPERTIES_PANEL_WIDTH - ICON_WIDTH) * (1 - SPLIT_LABEL_SHARE) - 2 * ICON_WIDTH
