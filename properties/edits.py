@@ -27,7 +27,7 @@ class Edited:
 
     objects: set[str] = field(default_factory=set)
     library: bool = False  # a physics material or collision filter changed: its users may need a build
-    paused: bool = False  # an export is gathering: its frame changes must not build halfway through it
+    paused: bool = False  # an export gathering or an import writing: nothing is noted, nothing built meanwhile
 
     def take(self) -> tuple[set[str], bool]:
         objects, library = self.objects, self.library
@@ -63,6 +63,8 @@ def paused() -> Iterator[None]:
 
 
 def _update_setting(self: bpy.types.PropertyGroup, _context: bpy.types.Context | None) -> None:
+    if EDITED.paused:  # before anything else: an import writes thousands of settings meanwhile
+        return
     owner = self.id_data
     if isinstance(owner, bpy.types.Object):
         note(owner)

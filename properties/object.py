@@ -13,16 +13,24 @@ from .shape import copy_shape, is_untouched
 from .units import OMIUnitSettings
 
 
+def _shaped(settings: OMIObjectSettings, part: str) -> bool:
+    """Whether the part's shape holds a setting; asked of what is stored first, since reading a part's shape
+    stores an empty group for it (an import switches thousands of colliders on)."""
+    stored = settings.get(part)
+    shape = stored.get("shape") if stored is not None else None
+    return shape is not None and bool(shape.keys()) and not is_untouched(getattr(settings, part).shape)
+
+
 def _update_use_collider(self: OMIObjectSettings, _context: bpy.types.Context | None) -> None:
     """A collider switched on where only a trigger was shaped takes the trigger's shape (its fitted size)."""
-    if self.use_collider and is_untouched(self.collider.shape) and not is_untouched(self.trigger.shape):
+    if self.use_collider and _shaped(self, "trigger") and is_untouched(self.collider.shape):
         copy_shape(self.trigger.shape, self.collider.shape)
 
 
 def _update_use_trigger(self: OMIObjectSettings, _context: bpy.types.Context | None) -> None:
     """A trigger switched on where a collider was shaped takes the collider's shape (its fitted size), not
     the default 1 m box."""
-    if self.use_trigger and is_untouched(self.trigger.shape) and not is_untouched(self.collider.shape):
+    if self.use_trigger and _shaped(self, "collider") and is_untouched(self.trigger.shape):
         copy_shape(self.collider.shape, self.trigger.shape)
 
 

@@ -178,8 +178,17 @@ def values_from_object(obj: bpy.types.Object) -> UnitValues:
     return UnitValues(found) if found else NO_UNIT_VALUES
 
 
+def _stores_units(obj: bpy.types.Object) -> bool:
+    """Whether the object's settings store a units group (reading `units` would make an empty one)."""
+    physics = getattr(obj, "omi_physics", None)
+    return physics is not None and physics.get("units") is not None
+
+
 def apply_values(values: Mapping[str, Any], obj: bpy.types.Object, resolve_node: NodeResolver) -> None:
-    """Write a node's unit values into the object's settings; the units it does not hold are disabled."""
+    """Write a node's unit values into the object's settings; the units it does not hold are disabled
+    (nothing stored is nothing enabled: an import of plain bodies makes no empty groups)."""
+    if not values and not _stores_units(obj):
+        return
     container = units_of(obj)
     for binding in BINDINGS:
         settings = getattr(container, binding.attr)
@@ -242,4 +251,6 @@ def kept_extensions(obj: bpy.types.Object) -> dict[str, Any]:
 
 
 def keep_extensions(obj: bpy.types.Object, extensions: Mapping[str, Any]) -> None:
-    units_of(obj).kept_extensions_json = json.dumps(dict(extensions), separators=(",", ":")) if extensions else ""
+    text = json.dumps(dict(extensions), separators=(",", ":")) if extensions else ""
+    if text or _stores_units(obj):
+        units_of(obj).kept_extensions_json = text

@@ -45,6 +45,19 @@ def test_import_stores_only_values_that_differ_from_the_defaults(tmp_path):
         plain.motion, "mass")
 
 
+def test_import_of_plain_bodies_makes_no_empty_groups(tmp_path):
+    """Reading a settings group stores it, empty: the import's own reads (the units it switches off, the kept
+    extensions it clears, the shapes a switched-on collider compares) must not leave one on every object."""
+    nodes = [{"name": "Plain", "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"},
+                                                                   "collider": {"shape": 0}}}}]
+    path = write_gltf(tmp_path, "plain", document(nodes, [{"type": "box", "box": {"size": [2.0, 1.0, 1.0]}}]))
+    assert import_gltf(path, rigid_bodies=False).result == {'FINISHED'}
+    plain = bpy.data.objects["Plain"].omi_physics
+    assert plain.get("units") is None
+    assert plain.get("trigger") is None
+    assert set(plain["collider"]["shape"].keys()) == {"size"}  # the shape's one value that is no default
+
+
 def test_a_stored_value_is_rewritten_even_with_its_default(omi):
     store = omi("properties.stored").store
     obj = bpy.data.objects.new("Rewritten", None)
