@@ -13,6 +13,7 @@ const DEFAULT_MATERIAL = { staticFriction: 0.6, dynamicFriction: 0.6, restitutio
 const NO_SYSTEM_BIT = 31; // colliders without a filter (or with no systems) share this bit
 const ALL = 0xffffffff;
 const NO_VOLUME_INERTIA = 0.1; // per kilogram: a solid ball of radius 0.5 m, for a body with no collider
+const TRIGGER_ENTERED = 8; // a trigger event's type (8 entered, 16 exited; hk.EventType lists only collisions)
 const HAVOK_DENSITY = 1000; // what HP_Shape_BuildMassProperties assumes; KHR without a mass: density 1
 
 export class HavokScene extends SceneFrames {
@@ -25,6 +26,7 @@ export class HavokScene extends SceneFrames {
     this.bodies = new Map(); // motion node index -> Havok body id
     this.statics = null; // the static body holding colliders without a motion (made when needed)
     this.parts = new Map(); // body node (-1: static) -> { solid: [shape, place][], sensors: [shape, place][] }
+    this.sensorName = new Map(); // a trigger shape's id -> its trigger's name (a compound trigger's own name)
     this.systems = this.#collisionSystems();
     this.#createBodies();
     this.#createShapes();
@@ -91,7 +93,10 @@ export class HavokScene extends SceneFrames {
         continue;
       }
       call(hk, "HP_Shape_SetFilterInfo", made.shape, this.#filterOf(part.filter));
-      if (sensor) call(hk, "HP_Shape_SetTrigger", made.shape, true);
+      if (sensor) {
+        call(hk, "HP_Shape_SetTrigger", made.shape, true);
+        this.sensorName.set(made.shape[0], this.name(this.physics.compoundTriggers.get(part.node) ?? part.node));
+      }
       else call(hk, "HP_Shape_SetMaterial", made.shape, this.#material(part.material));
       const entry = this.parts.get(bodyNode) ?? { solid: [], sensors: [] };
       (sensor ? entry.sensors : entry.solid).push([made.shape, made.place]);
@@ -164,6 +169,25 @@ export class HavokScene extends SceneFrames {
     if (filter.collideWithSystems !== null) mask = bits(filter.collideWithSystems);
     else if (filter.notCollideWithSystems !== null) mask = (ALL & ~bits(filter.notCollideWithSystems)) >>> 0;
     return [membership, mask];
+  }
+
+  /** The trigger entries of the last step: [trigger name, name of the body that entered]. */
+  triggerEntries() {
+    const { hk } = this;
+    const bodyName = new Map([...this.bodies].map(([index, body]) => [body[0], this.name(index)]));
+    const entries = [];
+    // Without events the first call answers RESULT_FAIL and address 0, as Babylon.js's plugin reads it.
+    let at = hk.HP_World_GetTriggerEvents(this.hpWorld)[1];
+    for (; at; at = hk.HP_World_GetNextTriggerEvent(this.hpWorld, at)) {
+      // A trigger event: its type (int32), then body A, shape A, body B, shape B (64-bit ids).
+      const ids = new BigUint64Array(hk.HEAPU8.buffer, at + 8, 4);
+      if (new Int32Array(hk.HEAPU8.buffer, at, 1)[0] !== TRIGGER_ENTERED) continue;
+      for (const [shape, body] of [[ids[1], ids[2]], [ids[3], ids[0]]]) {
+        const trigger = this.sensorName.get(shape);
+        if (trigger !== undefined && bodyName.has(body)) entries.push([trigger, bodyName.get(body)]);
+      }
+    }
+    return entries;
   }
 
   /** World translation and rotation of a node now (nodes below a body move with it). */

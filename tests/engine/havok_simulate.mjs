@@ -5,11 +5,13 @@
 //
 //   node havok_simulate.mjs FILE [--dialect omi|khr] [--rate STEPS_PER_SECOND] [--times T1,T2,...]
 //                                [--gravity X,Y,Z] [--nodes NAME,...] [--combine MODE]
-// Not played here (said in the notes when the file has them): gravity volumes and the file's world gravity
-// (--gravity, else 9.81 down), KHR_animation_pointer channels, trigger entries.
+// The world gravity is --gravity, else the file's OMI_physics_gravity, else 9.81 down; the bodies entering each
+// trigger are reported as simulate.mjs does. Not played here (said in the notes when the file has them):
+// gravity volumes and KHR_animation_pointer channels.
 import { readFileSync } from "node:fs";
 import HavokPhysics from "@babylonjs/havok";
 import { withCombine } from "./blender_rules.mjs";
+import { worldGravity } from "./gravity_volumes.mjs";
 import { HavokScene } from "./havok_scene.mjs";
 import { loadPhysics, parseArguments, reported, snapshot } from "./run_report.mjs";
 
@@ -19,7 +21,8 @@ const PACKAGE = new URL("./node_modules/@babylonjs/havok/", import.meta.url);
 function unplayed(json) {
   const notes = [];
   const used = new Set(json.extensionsUsed ?? []);
-  if (used.has("OMI_physics_gravity")) notes.push("OMI_physics_gravity is not played by the Havok harness");
+  const volumes = (json.nodes ?? []).some((node) => node.extensions?.OMI_physics_gravity !== undefined);
+  if (volumes) notes.push("gravity volumes are not played by the Havok harness (the world gravity is)");
   if (used.has("KHR_animation_pointer")) notes.push("animation channels are not played by the Havok harness");
   return notes;
 }
@@ -29,13 +32,20 @@ async function main() {
   const hk = await HavokPhysics({ wasmBinary: readFileSync(new URL("lib/esm/HavokPhysics.wasm", PACKAGE)) });
   const { file, dialect, physics } = loadPhysics(options);
   physics.notes.push(...unplayed(file.json));
+  const world = options.gravitySet ? options.gravity : worldGravity(file.json) ?? options.gravity;
   const scene = new HavokScene(hk, file, options.combine ? withCombine(physics, options.combine) : physics,
-    options.gravity, options.rate);
+    world, options.rate);
   const keys = reported(scene, options.nodes);
   const frames = [];
   let steps = 0;
+  const triggers = Object.fromEntries([...new Set(scene.sensorName.values())].map((name) => [name, []]));
   for (const time of [...options.times].sort((a, b) => a - b)) {
-    for (; steps < Math.round(time * options.rate); steps++) scene.step(1 / options.rate);
+    for (; steps < Math.round(time * options.rate); steps++) {
+      scene.step(1 / options.rate);
+      for (const [trigger, body] of scene.triggerEntries()) {
+        if (!triggers[trigger].includes(body)) triggers[trigger].push(body);
+      }
+    }
     frames.push(snapshot(scene, keys, time));
   }
   const bodies = {};
@@ -44,7 +54,7 @@ async function main() {
     if (motion !== undefined) bodies[key] = { type: motion.type, mass: scene.bodyMass(index) };
   }
   const version = JSON.parse(readFileSync(new URL("package.json", PACKAGE), "utf8")).version;
-  const result = { engine: `@babylonjs/havok ${version}`, dialect, rate: options.rate, bodies, frames, triggers: {},
+  const result = { engine: `@babylonjs/havok ${version}`, dialect, rate: options.rate, bodies, frames, triggers,
     notes: scene.notes };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

@@ -92,7 +92,7 @@ def simulate(path: Path | str, times: Sequence[float] = (1.0,), *, rate: int = S
     `combine`: every material combines friction and restitution this way (Bullet's rule: "multiply").
     Either engine's answer is the same to the bit from run to run; only the wall time depends on the
     machine's load (loading Rapier alone takes about 2 s of CPU), hence the wide `timeout`, which fails as an
-    EngineError. Havok plays no gravity volume, animation channel or trigger entry (its notes say so)."""
+    EngineError. Havok plays no gravity volume or animation channel (its notes say so)."""
     reason = unavailable_reason(engine)
     if reason is not None:
         raise EngineError(reason)

@@ -6,7 +6,7 @@ tolerance and why. Positions are in glTF axes (+Y up), metres.
 
 The KHR spec author's own sample `Robot_skinned` (github.com/eoineoineoin/glTF_Physics, samples/, commit
 ac5c413; it carries no licence, so it is not copied here) runs when `$OMI_GLTF_PHYSICS_SAMPLES` names that
-`samples` folder, and is skipped otherwise.
+`samples` folder, or a copy sits at `../shared/glTF_Physics/samples` beside the checkout; else it is skipped.
 """
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ import import_support
 import pytest
 import ragdoll_files
 from mathutils import Matrix, Vector
+from test_engine_khr import PLANE, UNIT_BOX, write_gltf
+from test_engine_khr import document as khr_document
+from test_engine_khr import node as khr_node
+from test_engine_khr import shape as khr_shape
 from test_engine_vs_blender import (
     FPS,
     HINGE_RANGE,
@@ -37,7 +41,8 @@ from test_engine_vs_blender import (
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
-SAMPLES = os.environ.get("OMI_GLTF_PHYSICS_SAMPLES")
+SHARED_SAMPLES = Path(__file__).resolve().parents[2].parent / "shared" / "glTF_Physics" / "samples"
+SAMPLES = os.environ.get("OMI_GLTF_PHYSICS_SAMPLES") or (str(SHARED_SAMPLES) if SHARED_SAMPLES.is_dir() else None)
 
 
 @pytest.fixture(scope="module")
@@ -131,19 +136,21 @@ ROBOT_JOINTS = 19
 CHAOTIC = {"Robot_R_RobotArm_Upper", "Robot_R_RobotArm_Lower", "Robot_R_RobotArm_Hand"}
 SAME_FILE = 0.005  # every other body: measured at most 1.9 mm apart in 2 s (2026-11-29)
 CHAOTIC_FILE = 0.08  # measured up to 4.5 cm (the upper link at 1 s)
-# Blender against Havok on the export: Bullet puts its default 0.04 m margin around every convex hull
-# (Blender's Collision Margin, used unless set), which lifts the 0.4 m robot about 4.4 cm off the floor
-# (Havok: 1.1 cm down from its start, Blender 3.3 cm up) and stalls its walk (in 2 s Havok walks it 7.3 cm
-# along +Z, Blender 0.5 cm). Measured after 2 s: 7.4 to 11.8 cm per body; with 1 mm margins set on the hulls
-# by hand Blender is within 1 cm of Havok's height and walks 3.9 cm. The bound says "the same robot doing the
-# same thing", not "the same numbers", until the import sets hull margins.
+# Blender against Havok on the export: the robot stands about 4.4 cm higher in Blender (Havok: 1.1 cm down
+# from its start, Blender 3.3 cm up) and its walk stalls (in 2 s Havok walks it 7.3 cm along +Z, Blender
+# 0.5 cm). Measured after 2 s: 7.4 to 11.8 cm per body. The lift is Bullet's default 0.04 m margin around the
+# convex hulls of the compound children (the body's, head's and legs' colliders; Blender's Collision Margin,
+# used unless set): with 1 mm margins set on those by hand, Blender is within 1 cm of Havok's height and
+# walks 3.9 cm (on the top-level hulls instead: no change). The bound says "the same robot doing the same
+# thing", not "the same numbers", until the import sets those margins.
 BLENDER_VS_HAVOK = 0.13
 MARGIN_LIFT = (0.03, 0.07)  # Blender's body above Havok's at 1 s (measured 5.2 cm): the margins, no collapse
 
 
 def robot_sample() -> Path:
     if not SAMPLES:
-        pytest.skip("OMI_GLTF_PHYSICS_SAMPLES is not set (the samples folder of eoineoineoin/glTF_Physics)")
+        pytest.skip("no glTF_Physics samples: set OMI_GLTF_PHYSICS_SAMPLES to the samples folder of "
+                    f"eoineoineoin/glTF_Physics, or put it at {SHARED_SAMPLES}")
     path = Path(SAMPLES) / "Robot_skinned" / "Robot_skinned.gltf"
     if not path.is_file():
         pytest.skip(f"{path} is missing")
@@ -217,3 +224,23 @@ def test_hinge_and_slider_stop_at_the_same_limits_in_havok_and_blender(havok, tm
     print(f"block: Havok {tuple(blocks['havok'])}, Blender {tuple(blocks['blender'])}, "
           f"{(blocks['havok'] - blocks['blender']).length * 1000:.1f} mm apart")
     assert (blocks["havok"] - blocks["blender"]).length < 0.01
+
+
+# --- trigger entries ----------------------------------------------------------------------------------
+
+
+def test_compound_trigger_reports_under_its_own_name_in_havok(havok, tmp_path):
+    """test_engine_khr_motion's compound trigger in Havok: a crate falling through one member box of the
+    compound trigger `Zone` is reported for Zone, the trigger it misses reports nothing, and the crate comes
+    to rest on the ground below (triggers do not stop it), as in Rapier."""
+    zone = khr_node("Zone", (0.0, 2.0, 0.0), trigger={"nodes": [2, 3]})
+    zone["children"] = [2, 3]
+    nodes = [khr_node("Ground", collider=khr_shape(0)), zone,
+             khr_node("Left", (-1.0, 0.0, 0.0), trigger=khr_shape(1)),
+             khr_node("Right", (1.0, 0.0, 0.0), trigger=khr_shape(1)),
+             khr_node("Elsewhere", (5.0, 2.0, 0.0), trigger=khr_shape(1)),
+             khr_node("Crate", (1.0, 5.0, 0.0), motion={}, collider=khr_shape(1))]
+    path = write_gltf(tmp_path / "triggers.gltf", *khr_document(nodes, [PLANE, UNIT_BOX]))
+    result = havok.simulate(path, (3.0,), engine="havok")
+    assert result.triggers == {"Zone": ["Crate"], "Elsewhere": []}
+    assert result.position("Crate", 3.0)[1] == pytest.approx(0.5, abs=0.01)
