@@ -94,7 +94,7 @@ if __name__ == "__main__":
     try:
         status = main()
     except KeyboardInterrupt:  # before the front end runs (while Python loads it): nothing was written yet
-        print(f"{PROG}: interrupted (Ctrl-C)", file=sys.stderr)
+        print(f"{PROG}: interrupted (Ctrl-C); no output was left half-written", file=sys.stderr)
         status = 130
     if "bpy" in sys.modules:  # bpy 4.2 may crash at interpreter exit: leave with the chosen status
         sys.stdout.flush()
