@@ -13,7 +13,7 @@ import bpy
 
 from ..properties import edits, scene_physics
 from ..properties.session import list_problems
-from . import godot_layout, kept_extensions
+from . import kept_extensions, mesh_child_fold
 from .blender import import_repair, number_digits, recursion_limit
 from .blender.animation.imports import keyframes
 from .blender.builder import rigid_body_world
@@ -39,8 +39,8 @@ class glTF2ImportUserExtension:
         self.plan: ImportPlan | None = None
         self.issues: list[model.Issue] = []
         number_digits.allow()  # made before the importer parses the JSON: long integers parse (see there)
-        self._folds: godot_layout.MeshChildFold | None = None
-        # Asked for every node by the importer: only set when the file has the `godot` layout (see _before).
+        self._folds: mesh_child_fold.MeshChildFold | None = None
+        # Asked for every node by the importer: only set when the file has a target's mesh-child layout (_before).
         self.gather_import_node_before_hook: Any = None
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
@@ -59,7 +59,7 @@ class glTF2ImportUserExtension:
             options = scene_physics(scene)
             if not options.import_physics:
                 return
-            self._folds = godot_layout.MeshChildFold(gltf)  # before the read: baked scales go back first
+            self._folds = mesh_child_fold.MeshChildFold(gltf)  # before the read: baked scales go back first
             self.plan = ImportPlan.read(gltf, options.import_rigid_bodies)
             self._folds.move_meshes(gltf)
             if self._folds.children:

@@ -101,6 +101,9 @@ class Target:
     recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
     as_written: Callable[[dict[str, Any]], list[Issue]] | None = None  # import side: a recognised document's
     # ^ engine forms put in the spec's form (in place, on a copy), with what was assumed (notes)
+    # the import side of a layout it writes: body node -> the child it moved the node's render mesh to, as
+    # found in a document ({} when not its layout); the import folds them back (io/mesh_child_fold.py)
+    mesh_children: Callable[[Mapping[str, Any]], Mapping[int, int]] | None = None
     cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
 
 

@@ -1,5 +1,7 @@
-"""Import side of the `godot` export target: a body node whose render mesh sits on a child of the same
-name (io/omi/dialects/godot.py: `mesh_children`) comes back as one object, the body holding its mesh.
+"""Import side of the engine targets that move a body's render mesh to a child node (the `godot` targets):
+a body node whose render mesh sits on a child of the same name comes back as one object, the body holding
+its mesh. The import asks every registered target whether the file has its layout
+(`registry.Target.mesh_children`, e.g. io/omi/dialects/godot.py) and folds what one recognises.
 
 Before the importer makes objects, the child's mesh (and the channels of its morph weights) goes onto the
 body node; when the importer reaches the body, the emptied child is turned into a node it skips (its
@@ -13,7 +15,7 @@ from typing import Any
 
 from .blender.import_repair import node_json
 from .omi import model
-from .omi.dialects import godot, godot_channels, godot_scale
+from .omi.dialects import builtin, godot_channels, godot_scale, registry  # noqa: F401 - builtin: the built-in units registered
 from .omi.json_types import array_index
 
 
@@ -93,8 +95,17 @@ def _unbake(data: Any, parent: int, child: int) -> bool:
     return True
 
 
+def _recognised(document: dict[str, Any]) -> dict[int, int]:
+    """Body node -> its mesh child, in the layout of the first registered target that finds it in the file."""
+    for target in registry.targets():
+        found = target.mesh_children(document) if target.mesh_children is not None else {}
+        if found:
+            return dict(found)
+    return {}
+
+
 class MeshChildFold:
-    """The folds of one import: body node -> its mesh child (glTF indices). Only a layout the `godot` target
+    """The folds of one import: body node -> its mesh child (glTF indices). Only a layout a registered target
     writes is folded; anything else the file says about either node leaves both as they are.
 
     Made before the physics is read: a baked scale goes back onto its body then, so the physics is read at
@@ -105,7 +116,7 @@ class MeshChildFold:
         nodes = gltf.data.nodes or []
         self.children: dict[int, int] = {}
         kept, bones = _unfoldable_children(gltf.data), _bones(gltf.data)
-        for parent, child in godot.mesh_children(_view(gltf.data)).items():
+        for parent, child in _recognised(_view(gltf.data)).items():
             if nodes[child].skin is not None or parent in bones or child in kept:
                 continue  # the importer moves skinned meshes itself: left as the file has it
             if nodes[child].scale is not None and not _unbake(gltf.data, parent, child):
