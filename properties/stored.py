@@ -88,11 +88,17 @@ def _write(group: bpy.types.PropertyGroup, values: Values) -> None:
             setattr(group, name, value)
 
 
-def _reads(group: bpy.types.PropertyGroup, name: str) -> Any:
-    """The value the group reads for a property it stores nothing for: its default, or, for a value whose home
-    is elsewhere (`homes`: a body's mass in its Blender rigid body), that home's value."""
-    value = getattr(group, name)
-    return tuple(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
+# Properties whose value lives elsewhere once it can (`homes`: a body's mass in its Blender rigid body): with
+# no value stored they read that home, not their default, so a default written there is written.
+HELD_ELSEWHERE: dict[str, frozenset[str]] = {"OMIMotionSettings": frozenset({"mass"})}
+
+
+def _reads_other(group: bpy.types.PropertyGroup, name: str, value: Any) -> bool:
+    """Whether a property held elsewhere reads another value than `value` (others read their default)."""
+    if name not in HELD_ELSEWHERE.get(type(group).__name__, ()):
+        return False
+    now = getattr(group, name)
+    return (tuple(now) if hasattr(now, "__len__") and not isinstance(now, str) else now) != value
 
 
 def store(group: bpy.types.PropertyGroup, values: Values) -> None:
@@ -102,7 +108,7 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     for name, value in values.items():
         if isinstance(value, dict):
             store_group(group, name, value, layout.groups[name])
-        elif group.get(name) is not None or value != layout.defaults[name] or _reads(group, name) != value:
+        elif group.get(name) is not None or value != layout.defaults[name] or _reads_other(group, name, value):
             setattr(group, name, value)  # stored already, not the default, or held elsewhere (homes: the mass)
 
 
