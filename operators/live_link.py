@@ -283,11 +283,10 @@ def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgrap
 def on_frame_change(bl_scene: bpy.types.Scene, _depsgraph: bpy.types.Depsgraph | None = None) -> None:
     """Play runs no depsgraph update handler: build what is pending before the frame is simulated.
 
-    Not on Blender 4.2: its bpy module was seen to crash later (reading the next file) once a build had run
-    inside a frame change; there the timer after each edit builds (a window), or a script calls `flush`.
+    An export's own frame changes build nothing (`EDITED.paused` until its post-export callback has put the
+    settings back): builds there, of the settings it held at their static values, crashed Blender 4.2's bpy
+    later, on reading the next file.
     """
-    if bpy.app.version < (4, 3, 0):
-        return
     try:
         flush(bl_scene)
     except Exception:

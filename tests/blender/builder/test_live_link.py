@@ -3,7 +3,6 @@ edits, Blender's own Rigid Body panel, undo/redo, save/reopen and append keep bo
 
 from __future__ import annotations
 
-import addon_loader
 import bpy
 import pytest
 
@@ -41,8 +40,6 @@ def tagged(kind, motion, location=(0.0, 0.0, 0.0), name=None, undo=False):
 
 
 def play(frames=50):
-    if bpy.app.version < (4, 3, 0):  # 4.2 builds from the timer after an edit (a window), not in a frame change
-        addon_loader.module("operators.live_link").flush(bpy.context.scene)
     scene = bpy.context.scene
     for frame in range(scene.frame_start, scene.frame_start + frames):
         scene.frame_set(frame)

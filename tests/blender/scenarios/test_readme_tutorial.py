@@ -3,7 +3,6 @@ the sidebar, played at once, exported for Godot and imported back. The labels it
 
 from __future__ import annotations
 
-import addon_loader
 import bpy
 import import_support
 import pytest
@@ -23,8 +22,6 @@ def _tutorial() -> str:
 def _play(scene: bpy.types.Scene) -> None:
     """Press play, frame by frame: the first frame builds what is tagged (the rigid body world too)."""
     scene.frame_start, scene.frame_end = 1, FRAMES
-    if bpy.app.version < (4, 3, 0):  # 4.2 builds from the timer after an edit (a window has one; here: by hand)
-        addon_loader.module("operators.live_link").flush(scene)
     scene.frame_set(1)
     scene.rigidbody_world.point_cache.frame_end = FRAMES
     for frame in range(2, FRAMES + 1):
