@@ -157,7 +157,7 @@ def measure(count: int, shared: bool, path: Path) -> None:
     repeats = 2 if count >= 5000 else 3
     for dialect in DIALECTS:
         export_once(path, True, dialect)
-        replay = export_floor.Replay(export_floor.glb_json(path), plain)
+        replay = export_floor.Replay(export_floor.glb_json(path), plain, export_floor.glb_binary(path))
         export_once(path, False, replay=replay)
         replay.check(path)
         runs: dict[str, list[tuple[float, float]]] = {"off": [], "on": [], "floor": []}
