@@ -2,7 +2,7 @@
 // bodies, colliders, materials, collision groups, sensors and generic joints with limits and motors.
 import { colliderDesc } from "./rapier_shapes.mjs";
 import { buildJoint } from "./rapier_joints.mjs";
-import { rotate } from "./transforms.mjs";
+import { rotate, transformPoint } from "./transforms.mjs";
 import { SceneFrames } from "./scene_frames.mjs";
 
 const COMBINE = { average: 0, minimum: 1, multiply: 2, maximum: 3 }; // Rapier's CoefficientCombineRule values
@@ -122,7 +122,9 @@ export class RapierScene extends SceneFrames {
       if (volume > 0 && !explicit) continue;
       // Explicit centre of mass or inertia (or no volume to compute from): the body carries it all.
       body.recomputeMassPropertiesFromColliders();
-      const com = motion.centerOfMass ?? (volume > 0 ? [body.localCom().x, body.localCom().y, body.localCom().z] : [0, 0, 0]);
+      // A stated centre of mass is in the body node's own space: its scale applies.
+      const com = motion.centerOfMass === null ? (volume > 0 ? [body.localCom().x, body.localCom().y, body.localCom().z] : [0, 0, 0])
+        : transformPoint(this.matrixInBody(index, index), motion.centerOfMass);
       let inertia = motion.inertiaDiagonal;
       let frame = motion.inertiaOrientation;
       if (inertia === null) {
