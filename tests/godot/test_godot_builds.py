@@ -113,8 +113,9 @@ def test_godot_plays_the_physics_values_it_has_and_the_export_names_the_rest(god
 
 
 def test_godot_plays_animated_capsule_and_cylinder_sizes(godot, tmp_path):
-    """Measured in Godot 4.6.3: animated capsule and cylinder sizes become tracks on the shapes (a capsule's
-    height read as its full height, which the export names), an animated inertia orientation does not."""
+    """Measured in Godot 4.6.3: animated capsule and cylinder sizes become tracks on the shapes, played in
+    Godot's form (one radius, a capsule's full height): the export writes the channels so (before, the
+    capsule's mid-height channel played two radii short); an animated inertia orientation does not."""
     import math
 
     bpy.ops.wm.read_homefile(use_empty=True)
@@ -134,9 +135,20 @@ def test_godot_plays_animated_capsule_and_cylinder_sizes(godot, tmp_path):
     exported = export(tmp_path, "sizes", 'GODOT')
     named = sorted(message for message in exported.messages if "Godot 4 ignores" in message and "animated" in message)
     assert named == ["OMI physics: Godot 4 ignores animated physics values it has no property for: "
-                     "'Can: motion/inertiaOrientation'",
-                     "OMI physics: Godot 4 ignores the meaning of animated capsule heights (it plays each as the full "
-                     "height: two radii short): 'Pill: shape capsule/height'"], named
+                     "'Can: motion/inertiaOrientation'"], named
+    assert not [message for message in exported.messages if "not in Godot's form" in message], exported.messages
+    # the channels in Godot's form: one radius, the capsule's full height (mid-height + both radii), written
+    keyed = {}
+    for animation in exported.gltf["animations"]:
+        for channel in animation["channels"]:
+            pointer = channel["target"].get("extensions", {}).get("KHR_animation_pointer", {}).get("pointer", "")
+            if "/shapes/" in pointer:
+                keyed[pointer.split("/", 5)[5]] = exported.accessor(animation["samplers"][channel["sampler"]]["output"])
+    assert sorted(keyed) == ["capsule/height", "capsule/radius", "cylinder/height", "cylinder/radius"], keyed
+    ends = {key: [float(values[0]), float(values[-1])] for key, values in keyed.items()}  # frames 1 and 24
+    assert ends["capsule/height"] == pytest.approx([1.6, 3.2], abs=1e-5)
+    assert ends["capsule/radius"] == pytest.approx([0.3, 0.6], abs=1e-5)
+    assert ends["cylinder/height"] == pytest.approx([1.0, 2.0], abs=1e-5)
     built = GodotScene(godot.run(exported.path))
     tracks = {track.split(": ", 1)[1] for player in built.of_class("AnimationPlayer") for track in player.tracks}
     assert tracks == {"Pill/PillShape:shape:height", "Pill/PillShape:shape:radius", "Can/CanShape:shape:height",

@@ -32,6 +32,7 @@ from ...omi.write.export_writer import MeshSlot, NodeSlot
 from .. import gltf_compat
 from ..adopt import peer_findings
 from ..animation import static_values
+from ..animation.exports import round_shape_channels
 from ..animation.exports.sample import AnimationExport, Placement
 from ..gc_pause import collector_paused
 from ..gravity import scene_gravity
@@ -145,6 +146,9 @@ class PhysicsExport:
     def attach_animation(self, animations: list) -> None:
         """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
         if self.enabled and self.output.some_node is not None:
+            chosen = next((known for known in registry.targets() if known.name.lower() == self.target), None)
+            if chosen is not None and chosen.round_shape_channels:  # as its form writes the shapes
+                self.report(round_shape_channels.rewrite(self.animation.data))
             self.animation.attach(animations, self.output.some_node)
 
     def finish(self, gltf: Any) -> None:

@@ -11,11 +11,12 @@ from typing import Any
 
 from ..dialects import registry
 from ..read import mixed, reader
+from ..write import round_shape_channels
 from ..write.dialect_convert import convert
 from . import resources
 from .results import Result, counted, failed, from_issues, issue
 from .upgrade_file import GLTF_SUFFIXES, same_key_order, write_unless_errors
-from .validate_file import read_file
+from .validate_file import buffer_bytes, buffer_reader, read_file
 
 
 def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
@@ -34,6 +35,9 @@ def convert_one(task: tuple[str, str, str, bool, str | None]) -> Result:
     issues = [{**item, "severity": "error"} if (item["pointer"], item["message"]) in lost else item
               for item in from_issues(conversion.issues, "convert")]
     issues += disagreements(parsed.document, conversion.source)
+    if registry.target(dialect).round_shape_channels:  # keyed values, which the target's form cannot read
+        read_buffer = buffer_bytes(parsed, buffer_reader(parsed, source))
+        issues += from_issues(round_shape_channels.rewrite(written, read_buffer), "convert")
     checks = [registry.get(name).schema_check for name in registry.target(dialect).dialects]
     checked = [item for check in checks if check is not None for item in check(written, spec_dir, False)]
     issues += [{**item, "message": f"the converted file fails the schema: {item['message']}"}

@@ -199,13 +199,13 @@ def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], ind
     return False
 
 
-# Animated values Godot 4.6.3 builds a track for (measured): every other physics pointer it drops. A capsule's
-# height track it plays as its own full height, so the capsule plays two radii shorter than the file means.
+# Animated values Godot 4.6.3 builds a track for (measured): every other physics pointer it drops. It plays a
+# capsule's or cylinder's channels in its own form (one radius, a capsule's full height): the target rewrites
+# them so (godot_channels.round_shape_keys), and Godot's own `radius` pointers are among these.
 _GODOT_PLAYS = frozenset({"motion/mass", "motion/linearVelocity", "motion/angularVelocity", "motion/centerOfMass",
                           "motion/inertiaDiagonal", "box/size", "sphere/radius", "capsule/radiusTop",
-                          "capsule/radiusBottom", "cylinder/height", "cylinder/radiusTop", "cylinder/radiusBottom"})
-_GODOT_MISREADS = {"capsule/height": "the meaning of animated capsule heights (it plays each as the full height: "
-                                     "two radii short)"}
+                          "capsule/radiusBottom", "capsule/radius", "capsule/height", "cylinder/height",
+                          "cylinder/radiusTop", "cylinder/radiusBottom", "cylinder/radius"})
 _ITEM_NAMES = {"shapes": "shape", "physicsMaterials": "physics material", "collisionFilters": "collision filter",
                "physicsJoints": "joint"}
 
@@ -228,8 +228,6 @@ def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[
             if isinstance(sampler, Mapping) and sampler.get("interpolation") == "CUBICSPLINE":
                 found.append(("physics channels keyed CUBICSPLINE (its importer rejects them; LINEAR and STEP play)",
                               f"{named}: {value}"))
-            elif "/".join(pointer.split("/")[-2:]) in _GODOT_MISREADS:
-                found.append((_GODOT_MISREADS["/".join(pointer.split("/")[-2:])], f"{named}: {value}"))
             elif "/".join(pointer.split("/")[-2:]) not in _GODOT_PLAYS:
                 found.append(("animated physics values it has no property for", f"{named}: {value}"))
     return found

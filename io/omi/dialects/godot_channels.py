@@ -1,19 +1,27 @@
-"""Part of the `godot` target (godot.py): the animation channels its layout moves.
+"""Part of the `godot` target (godot.py): the animation channels its layout moves or its forms rewrite.
 
 The target moves a body's render mesh (with its morph `weights`) to a new child node, since Godot gives a
 body node no MeshInstance3D. A channel that animates those morph weights, by `node` + `path: weights` or by
 a KHR_animation_pointer `/nodes/N/weights`, must follow the mesh to the child, or it animates a node with no
 mesh (invalid glTF, and Godot plays nothing). `/meshes/N/weights` names the mesh itself and stays.
+
+It writes capsules and cylinders in Godot's form (one `radius`; a capsule's `height` its full height), and
+Godot 4.6 plays a shape's channels as that form: `round_shape_keys` turns the channels of `radiusTop`,
+`radiusBottom` and `height` (each keyed or still) into Godot's `radius` and `height` channels, the keys of
+both on the union of their times (exact for LINEAR and for STEP keys; a tapered radius takes the larger).
 """
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Mapping
 from typing import Any
 
 from ..json_types import array_index
 
 POINTER = "KHR_animation_pointer"
+ROUND_KEYS = ("radiusTop", "radiusBottom", "height")
+Keys = tuple[str, list[float], list[float]]  # (interpolation, times, one value per key)
 
 
 def weights_target(node: Any, path: Any, pointer: Any, moved: Mapping[int, int]) -> tuple[Any, Any]:
@@ -45,3 +53,43 @@ def follow_meshes(document: Mapping[str, Any], moved: Mapping[int, int]) -> None
                 target["node"] = node
             if isinstance(extension, dict) and pointer is not None:
                 extension["pointer"] = pointer
+
+
+def _at(keys: Keys, time: float) -> float:
+    """A LINEAR or STEP channel's value at `time` (held before its first key and after its last)."""
+    interpolation, times, values = keys
+    after = bisect.bisect_right(times, time)
+    if after == 0:
+        return values[0]
+    if after == len(times) or interpolation == "STEP" or times[after] == times[after - 1]:
+        return values[after - 1]
+    share = (time - times[after - 1]) / (times[after] - times[after - 1])
+    return values[after - 1] + share * (values[after] - values[after - 1])
+
+
+def round_shape_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
+        -> tuple[dict[str, Keys], str | None]:
+    """Godot's channels ('radius', 'height') of a capsule or cylinder whose `keyed` values (of ROUND_KEYS)
+    are animated and the others `still` (all three given there); or none and why they cannot be."""
+    interpolations = {interpolation for interpolation, _times, _values in keyed.values()}
+    if not keyed or len(interpolations) != 1 or not interpolations <= {"LINEAR", "STEP"}:
+        return {}, ("its channels are keyed CUBICSPLINE or mix interpolations" if keyed else "nothing is keyed")
+    if any(len(times) != len(values) or not times for _interpolation, times, values in keyed.values()):
+        return {}, "a channel has not one value per key"
+    [interpolation] = interpolations
+    times = sorted({time for _interpolation, keyed_times, _values in keyed.values() for time in keyed_times})
+
+    def value(key: str, time: float) -> float:
+        return _at(keyed[key], time) if key in keyed else still[key]
+
+    radii = [(value("radiusTop", time), value("radiusBottom", time)) for time in times]
+    result: dict[str, Keys] = {}
+    if {"radiusTop", "radiusBottom"} & set(keyed):
+        result["radius"] = (interpolation, times, [max(top, bottom) for top, bottom in radii])
+    if shape_type == "capsule" or "height" in keyed:
+        heights = [value("height", time) for time in times]
+        if shape_type == "capsule":
+            heights = [height + top + bottom for height, (top, bottom) in zip(heights, radii, strict=True)]
+        result["height"] = (interpolation, times, heights)
+    tapered = any(top != bottom for top, bottom in radii)
+    return result, ("its radii differ (tapered): Godot has one radius, the larger is kept" if tapered else None)

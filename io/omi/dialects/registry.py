@@ -105,6 +105,9 @@ class Target:
     # found in a document ({} when not its layout); the import folds them back (io/mesh_child_fold.py)
     mesh_children: Callable[[Mapping[str, Any]], Mapping[int, int]] | None = None
     cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
+    # its form writes capsules and cylinders with one radius and a capsule's full height, and the engine plays
+    # their channels so: the channels are rewritten into that form too (godot_channels.round_shape_keys)
+    round_shape_channels: bool = False
 
 
 ShapeRef = Callable[[Shape], tuple[bool, Any]]  # a shape -> (usable, what stands for its index)

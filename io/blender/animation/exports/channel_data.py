@@ -26,6 +26,7 @@ class ChannelData:
     target: Any = None  # the AnimationChannelTarget once attached
     home: tuple[Any, Any] | None = None  # (animation, channel) once attached
     khr_channel: Any = None  # its twin pointing at the KHR spelling (export dialect KHR or both)
+    still: dict[str, Any] | None = None  # the written values of its item's other pointers (template text -> value)
 
     def pointer(self, node_index: int = 0) -> str:
         """The channel's pointer; a node-level one names `node_index` (0 stands in until `finish`)."""

@@ -291,8 +291,10 @@ class AnimationExport:
         if plan.baked and (self.cubic or curves.plan(channel.fcurve for channel in channels).baked):
             self.warn(f"object {tracker.obj.name!r}: {text.rsplit('/', 1)[-1]} is sampled at every frame "
                       "(its keyframes use easing, modifiers or handles glTF cannot hold)")
+        still = {text: value for (at, text, within), value in tracker.rest.items()
+                 if at == position and within == nested}
         self.data.append(ChannelData(tracker.obj, tracker.anchor, template, node, index, nested, plan.interpolation,
-                                     [frame / self._fps for frame in plan.frames], values))
+                                     [frame / self._fps for frame in plan.frames], values, still=still))
 
     def _translated(self, tracker: Tracker, key: tuple, channels: list[Channel],
                     plan: curves.Plan) -> list[list[float]] | None:

@@ -1,0 +1,117 @@
+"""`convert --to godot` of animated capsules and cylinders (io/omi/write/round_shape_channels.py): Godot 4.6
+plays a shape's channels in its own form (tests/godot measures it), one radius and a capsule's full height,
+so the channels of `radiusTop`, `radiusBottom` and `height` become Godot's `radius` and `height` channels.
+Before, they were written as they were: a capsule's animated height played two radii short, and its
+`radiusTop` channel pointed at a key the converted shape no longer has."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import json
+import struct
+
+import pytest
+from omi_core_loader import core
+
+SHAPES = "/extensions/OMI_physics_shape/shapes"
+
+
+def run(*argv: str) -> int:
+    parser = argparse.ArgumentParser()
+    core("cli.commands").add_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
+    return int(args.run(args))
+
+
+def _document(shape: dict, channels: dict[str, tuple[list[float], list[float]]], interpolation: str = "LINEAR"):
+    """A dynamic body 'Pill' with `shape`, each pointer of `channels` keyed (times, values)."""
+    document = {
+        "asset": {"version": "2.0"},
+        "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body", "KHR_animation_pointer"],
+        "extensions": {"OMI_physics_shape": {"shapes": [shape]}},
+        "nodes": [{"name": "Pill", "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"},
+                                                                     "collider": {"shape": 0}}}}],
+        "scenes": [{"nodes": [0]}], "buffers": [], "bufferViews": [], "accessors": [],
+        "animations": [{"name": "Keys", "samplers": [], "channels": []}]}
+    for pointer, (times, values) in channels.items():
+        for numbers in (times, values):
+            data = struct.pack(f"<{len(numbers)}f", *numbers)
+            document["buffers"].append({"byteLength": len(data), "uri": "data:application/octet-stream;base64,"
+                                        + base64.b64encode(data).decode()})
+            document["bufferViews"].append({"buffer": len(document["buffers"]) - 1, "byteLength": len(data)})
+            document["accessors"].append({"bufferView": len(document["bufferViews"]) - 1, "componentType": 5126,
+                                          "count": len(numbers), "type": "SCALAR",
+                                          **({"min": [min(numbers)], "max": [max(numbers)]}
+                                             if numbers is times else {})})
+        animation = document["animations"][0]
+        animation["samplers"].append({"input": len(document["accessors"]) - 2,
+                                      "output": len(document["accessors"]) - 1, "interpolation": interpolation})
+        animation["channels"].append({"sampler": len(animation["samplers"]) - 1, "target": {
+            "path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": f"{SHAPES}/0/{pointer}"}}}})
+    return document
+
+
+def _channels(path) -> dict[str, list[float]]:
+    """Pointer -> its key times, then its values, of a written file (its buffers are data: URIs)."""
+    document = json.loads(path.read_text(encoding="utf-8"))
+
+    def numbers(accessor: int) -> list[float]:
+        view = document["bufferViews"][document["accessors"][accessor]["bufferView"]]
+        data = base64.b64decode(document["buffers"][view["buffer"]]["uri"].split(",", 1)[1])
+        count = document["accessors"][accessor]["count"]
+        return list(struct.unpack_from(f"<{count}f", data, view.get("byteOffset", 0)))
+
+    found = {}
+    for animation in document.get("animations", []):
+        for channel in animation["channels"]:
+            sampler = animation["samplers"][channel["sampler"]]
+            keys = numbers(sampler["input"]) + numbers(sampler["output"])
+            found[channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]] = keys
+    return found
+
+
+def _convert(tmp_path, document) -> tuple[dict, str]:
+    source, out = tmp_path / "in.gltf", tmp_path / "out.gltf"
+    source.write_text(json.dumps(document), encoding="utf-8")
+    status = run("convert", str(source), "--to", "godot", "--out", str(out))
+    assert status == 0 and out.exists()
+    return _channels(out), json.loads(out.read_text(encoding="utf-8"))["extensions"]["OMI_physics_shape"]["shapes"][0]
+
+
+def test_a_capsules_height_and_radii_become_godots_full_height_and_radius(tmp_path, capsys):
+    shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
+    channels, written = _convert(tmp_path, _document(shape, {
+        "capsule/height": ([0.0, 1.0], [1.0, 2.0]),
+        "capsule/radiusTop": ([0.0, 1.0], [0.3, 0.6]), "capsule/radiusBottom": ([0.0, 1.0], [0.3, 0.6])}))
+    assert written == {"type": "capsule", "capsule": {"radius": 0.3, "height": pytest.approx(1.6)}}
+    assert set(channels) == {f"{SHAPES}/0/capsule/radius", f"{SHAPES}/0/capsule/height"}, channels
+    assert channels[f"{SHAPES}/0/capsule/radius"] == pytest.approx([0.0, 1.0, 0.3, 0.6])
+    assert channels[f"{SHAPES}/0/capsule/height"] == pytest.approx([0.0, 1.0, 1.6, 3.2])  # mid + both radii
+    assert "0 errors, 0 warnings" in capsys.readouterr().out  # meaning kept: nothing to warn about
+
+
+def test_a_radius_keyed_alone_gives_the_full_height_a_channel_too(tmp_path):
+    """Godot's full height grows with the radius: a channel of the radius alone needs a height channel."""
+    shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
+    channels, _written = _convert(tmp_path, _document(shape, {"capsule/radiusTop": ([0.0, 2.0], [0.3, 0.5]),
+                                                              "capsule/radiusBottom": ([1.0], [0.4])}))
+    assert channels[f"{SHAPES}/0/capsule/radius"] == pytest.approx([0.0, 1.0, 2.0, 0.4, 0.4, 0.5])
+    assert channels[f"{SHAPES}/0/capsule/height"] == pytest.approx([0.0, 1.0, 2.0, 1.7, 1.8, 1.9])
+
+
+def test_a_cylinders_radii_become_its_one_radius_and_its_height_stays(tmp_path):
+    shape = {"type": "cylinder", "cylinder": {"height": 2.0, "radiusTop": 0.5, "radiusBottom": 0.5}}
+    channels, _written = _convert(tmp_path, _document(shape, {"cylinder/radiusTop": ([0.0, 1.0], [0.5, 1.0]),
+                                                              "cylinder/height": ([0.0, 1.0], [2.0, 3.0])}))
+    assert channels == {f"{SHAPES}/0/cylinder/radius": pytest.approx([0.0, 1.0, 0.5, 1.0]),
+                        f"{SHAPES}/0/cylinder/height": pytest.approx([0.0, 1.0, 2.0, 3.0])}
+
+
+def test_cubicspline_keys_are_named_and_left_as_they_were(tmp_path, capsys):
+    shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
+    channels, _written = _convert(tmp_path, _document(shape, {"capsule/height": ([0.0, 1.0], [0, 1, 0, 0, 2, 0])},
+                                                      "CUBICSPLINE"))
+    assert set(channels) == {f"{SHAPES}/0/capsule/height"}
+    assert "capsule and cylinder channels not in Godot's form (its channels are keyed CUBICSPLINE" \
+        in capsys.readouterr().out
