@@ -179,9 +179,10 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
                 kinds.add(f"shapes it cannot hold: {loss}", name)
     if model.GRAVITY_EXTENSION in extensions:
         kinds.add("world gravity (Godot's own project gravity applies)", "the scene")
+    unbaked = _item_users(nodes)
     form.node_changes, form.mesh_scales, form.part_moves = godot_scale.bake(
         nodes, shapes, lambda loss, name: kinds.add(f"the scale of moving bodies, for {loss}", name))
-    for kind, named in _animated(document, nodes):
+    for kind, named in _animated(document, nodes, unbaked):
         kinds.add(kind, named)
     form.issues = kinds.issues()
     if any(_body(node).get("motion", {}).get("type", "dynamic") == "dynamic" for node in nodes
@@ -210,9 +211,15 @@ _ITEM_NAMES = {"shapes": "shape", "physicsMaterials": "physics material", "colli
                "physicsJoints": "joint"}
 
 
-def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[tuple[str, str]]:
-    """(kind, 'object: value') of each animated physics value Godot 4.6 drops: one it has no property for, or
-    one keyed CUBICSPLINE (its importer rejects the sampler)."""
+_BAKED_SHAPE = ("animated sizes of shapes on scaled moving bodies (the body's scale is baked into a copy of its "
+                "shape; the channel animates the original, which no body uses)")
+
+
+def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]],
+              unbaked: Mapping[tuple[str, int], list[str]]) -> list[tuple[str, str]]:
+    """(kind, 'object: value') of each animated physics value Godot 4.6 drops: one it has no property for,
+    one keyed CUBICSPLINE (its importer rejects the sampler), or a shape's whose users all took a scaled copy
+    (`unbaked`: the users before the scales were baked)."""
     found = []
     users = _item_users(nodes)
     for animation in document.get("animations") or []:
@@ -221,6 +228,11 @@ def _animated(document: Mapping[str, Any], nodes: list[dict[str, Any]]) -> list[
             target = channel.get("target") if isinstance(channel, Mapping) else None
             pointer = ((target or {}).get("extensions") or {}).get("KHR_animation_pointer", {}).get("pointer")
             if not isinstance(pointer, str) or "/OMI_physics" not in pointer:
+                continue
+            parts = pointer.split("/")
+            item = array_index(parts[4]) if len(parts) > 5 and parts[3] == "shapes" else None
+            if item is not None and ("shapes", item) in unbaked and ("shapes", item) not in users:
+                found.append((_BAKED_SHAPE, f"{', '.join(unbaked[('shapes', item)])}: shape {'/'.join(parts[5:])}"))
                 continue
             named, value = _named_value(pointer, nodes, users)
             index = channel.get("sampler")

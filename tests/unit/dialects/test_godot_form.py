@@ -261,3 +261,16 @@ def test_morph_weight_channels_follow_the_mesh_to_its_child(godot):
     assert pointers == [f"/nodes/{child}/weights", "/meshes/0/weights",
                         "/nodes/0/extensions/OMI_physics_body/motion/mass"]
     assert godot.mesh_children(doc) == {0: child}  # the import side still knows the layout
+
+
+def test_a_channel_of_a_shape_whose_scale_was_baked_is_named(godot):
+    """A scaled moving body gets a scaled copy of its shape: a channel keeps animating the original, which no
+    body uses any more, so Godot plays nothing for it. Before, nothing was said (a sphere's radius plays)."""
+    doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
+        {"name": "Ball", "scale": [2.0, 2.0, 2.0],
+         "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}],
+        animations=[{"channels": [_channel("/extensions/OMI_physics_shape/shapes/0/sphere/radius")]}])
+    messages = [issue.message for issue in godot.to_godot(doc) if issue.severity != "info"]
+    assert messages == ["Godot 4 ignores animated sizes of shapes on scaled moving bodies (the body's scale is baked "
+                        "into a copy of its shape; the channel animates the original, which no body uses): "
+                        "'Ball: shape sphere/radius'"], messages
