@@ -63,7 +63,8 @@ def steps(out: Path, window: Any, view3d: Any, properties: Any, sidebar: Any, *,
     yield from settle()
     x, y, width, tall = region_rect(window, sidebar)  # the gravity panel is the last: wheel down to it
     subprocess.run(["xdotool", "mousemove", str(x + width // 2), str(y + tall // 2), "sleep", "0.2",
-                    "click", "--repeat", "30", "--delay", "30", "5"], check=True)
+                    "click", "--repeat", "30", "--delay", "30", "5",
+                    "mousemove", str(x - 200), str(y + tall // 2)], check=True)  # away: no tooltip in the shot
     yield from settle()
     capture(out / "sidebar_gravity.png", region_rect(window, sidebar))
     space.show_region_ui = False
