@@ -97,15 +97,20 @@ def mark_in_step(objects: Iterable[bpy.types.Object]) -> None:
             obj[IN_STEP] = count
 
 
+_CONSTRAINT_NAMES: list[str] = []  # the constraint's values by name, read once from its RNA (a walk of it is slow)
+
+
 def _constraint_values(obj: bpy.types.Object) -> dict[str, object]:
     """The numbers, switches and choices of the object's rigid body constraint (not the bodies it joins)."""
     constraint = obj.rigid_body_constraint
     assert constraint is not None, "asked only of constraint objects"
+    if not _CONSTRAINT_NAMES:
+        _CONSTRAINT_NAMES.extend(prop.identifier for prop in constraint.bl_rna.properties
+                                 if prop.type in ('FLOAT', 'INT', 'BOOLEAN', 'ENUM') and prop.identifier != "rna_type")
     found: dict[str, object] = {}
-    for prop in constraint.bl_rna.properties:
-        if prop.type in ('FLOAT', 'INT', 'BOOLEAN', 'ENUM') and prop.identifier != "rna_type":
-            value = getattr(constraint, prop.identifier)
-            found[prop.identifier] = list(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
+    for name in _CONSTRAINT_NAMES:
+        value = getattr(constraint, name)
+        found[name] = list(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
     return found
 
 
@@ -122,7 +127,7 @@ def constraint_changed(obj: bpy.types.Object) -> bool | None:
     built = _read(text) if isinstance(text, str) and obj.rigid_body_constraint is not None else None
     if built is None or "constraint" not in built:
         return None
-    return bool(built["constraint"] != json.loads(json.dumps(_constraint_values(obj))))
+    return bool(built["constraint"] != _constraint_values(obj))  # JSON keeps a float exactly
 
 
 def constraint_exact(obj: bpy.types.Object) -> bool:
