@@ -1,7 +1,7 @@
 """Import side of the engine targets that move a body's render mesh to a child node (the `godot` targets):
 a body node whose render mesh sits on a child of the same name comes back as one object, the body holding
 its mesh. The import asks every registered target whether the file has its layout
-(`registry.Target.mesh_children`, e.g. io/omi/dialects/godot.py) and folds what one recognises.
+(`registry.Target.mesh_children`, e.g. io/omi/targets/godot.py) and folds what one recognises.
 
 Before the importer makes objects, the child's mesh (and the channels of its morph weights) goes onto the
 body node; when the importer reaches the body, the emptied child is turned into a node it skips (its
@@ -15,8 +15,9 @@ from typing import Any
 
 from .blender.import_repair import node_json
 from .omi import model
-from .omi.dialects import builtin, godot_channels, godot_scale, registry  # noqa: F401 - builtin: the built-in units registered
+from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from .omi.json_types import array_index
+from .omi.targets import godot_channels, godot_scale
 
 
 def _view(data: Any) -> dict[str, Any]:

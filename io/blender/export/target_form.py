@@ -1,4 +1,4 @@
-"""An export target's form on the exporter's finished document: the applier of `Form`s (io/omi/dialects/form.py)
+"""An export target's form on the exporter's finished document: the applier of `Form`s (io/omi/targets/form.py)
 to the exporter's own objects, as `form.apply_json` is to a parsed file.
 
 Runs in `PhysicsExport.finish`, once the exporter has indexed every node and the physics is written: each
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ...omi.dialects import godot_channels
-from ...omi.dialects.form import MESH_KEYS, FormStep
 from ...omi.model import Issue
+from ...omi.targets import godot_channels
+from ...omi.targets.form import MESH_KEYS, FormStep
 
 
 def view(gltf: Any) -> dict[str, Any]:

@@ -12,9 +12,10 @@ from .. import units
 from ..checks import schema, schema_khr
 from ..read import khr as read_khr
 from ..read import omi as read_omi
+from ..targets import godot, godot_omi
 from ..write import khr as write_khr
 from ..write import omi as write_omi
-from . import godot, godot_omi, gravity, khr, omi, registry
+from . import gravity, khr, omi, registry
 
 OMI = omi.OMI
 KHR = khr.KHR

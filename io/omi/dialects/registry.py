@@ -42,8 +42,8 @@ from typing import Any, Protocol
 from ..json_types import Issues, Where, sequence_items
 from ..json_types import get as get_value
 from ..model import Issue, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape
+from ..targets.form import FormStep
 from .base import Dialect
-from .form import FormStep
 
 Ref = Callable[[str, dict[str, Any]], Any]  # (document-level array, item) -> what stands for its index
 

@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..checks import rulebook, value_losses
-from ..dialects import builtin, form, registry  # noqa: F401 - builtin: the built-in units registered
+from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from ..model import Issue
 from ..read.reader import read_document
+from ..targets import form
 from . import channel_follow
 from .writer import write_document
 

@@ -18,9 +18,9 @@ from typing import Any
 
 from .. import model
 from ..checks.animation_keys import float_rows
-from ..dialects import godot_channels
 from ..json_types import MISSING, array_index, get
 from ..model import Issue
+from ..targets import godot_channels
 from .channel_follow import drop_channels
 
 ReadBuffer = Callable[[int], "bytes | memoryview | None"]

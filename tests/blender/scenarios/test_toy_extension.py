@@ -97,7 +97,7 @@ def test_the_toy_goes_through_export_validate_convert_import_and_the_ui(toy, tmp
     writer.write_document(reader.read_document(exported.gltf), exported.gltf, [khr], issues=issues)
     assert [issue.pointer for issue in issues if "TOY_gadget" in issue.message] == [
         f"/nodes/{exported.index('Gadget')}/extensions/TOY_gadget"]
-    godot_lines = [issue.message for issue in _core("dialects.godot").to_godot(json.loads(json.dumps(exported.gltf)))]
+    godot_lines = [issue.message for issue in _core("targets.godot").to_godot(json.loads(json.dumps(exported.gltf)))]
     assert any("toy gadgets" in line and "'Gadget'" in line for line in godot_lines)
 
     # import: the settings and their keys come back; nothing is kept verbatim (the toy reads it)

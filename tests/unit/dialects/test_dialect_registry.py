@@ -127,9 +127,9 @@ ALLOWED = {
 
 
 def dialect_modules() -> set[str]:
-    """The modules that declare a unit's name (`NAME = ...` at module level in io/omi/dialects)."""
+    """The modules that declare a unit's name (`NAME = ...` at module level in io/omi/dialects, io/omi/targets)."""
     found = set()
-    for path in (ROOT / "io" / "omi" / "dialects").glob("*.py"):
+    for path in [*(ROOT / "io" / "omi" / "dialects").glob("*.py"), *(ROOT / "io" / "omi" / "targets").glob("*.py")]:
         tree = ast.parse(path.read_text())
         if any(isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "NAME" for t in node.targets)
                for node in tree.body):
@@ -229,7 +229,7 @@ def test_the_json_check_sees_a_spelled_key(tmp_path):
 
 def test_a_target_is_its_form_and_one_registration():
     """A registered target's form (node changes, new nodes, what it drops) is run by convert's applier."""
-    form = core("dialects.form")
+    form = core("targets.form")
 
     def step(document: dict) -> object:
         first = document["nodes"][0]

@@ -219,7 +219,7 @@ def test_the_unit_name_check_sees_a_spelled_name(tmp_path):
 
 
 def test_the_godot_target_names_what_godot_core_ignores_of_each_unit():
-    godot = core("dialects.godot")
+    godot = core("targets.godot")
     gltf = load("simple_car.gltf")
     lines = [issue.message for issue in godot.to_godot(gltf) if issue.kind == "godot"]
     assert any("ignores seats (omi-godot reads them): 'SeatBackLeft'" in line for line in lines)

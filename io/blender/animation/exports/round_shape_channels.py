@@ -1,7 +1,7 @@
 """A target's capsule and cylinder channels in its shape form (`Target.round_shape_channels`: the `godot`
 targets write one radius and a capsule's full height), on the export's sampled channels.
 
-Godot 4.6 plays a shape's channels in the form the target writes the shape (omi/dialects/godot.py):
+Godot 4.6 plays a shape's channels in the form the target writes the shape (omi/targets/godot.py):
 `godot_channels.round_shape_keys` turns the sampled `radiusTop`, `radiusBottom` and `height` channels of a
 shape into its `radius` and `height` channels, before they are attached to the document (`gltf_write.attach`).
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 import dataclasses
 
 from ....omi import model
-from ....omi.dialects import godot_channels
 from ....omi.model import Issue
+from ....omi.targets import godot_channels
 from .channel_data import ChannelData
 
 KIND = "godot.round_channels"

@@ -29,11 +29,12 @@ from typing import Any, TypeGuard
 
 from .. import model
 from ..checks import skin_joints
+from ..dialects import registry
+from ..dialects.omi import OMI_SHAPE_FIELDS
 from ..json_types import array_index, get
 from ..model import Issue
-from . import godot_scale, registry
+from . import godot_scale
 from .form import Form, NewNode, apply_json
-from .omi import OMI_SHAPE_FIELDS
 
 NAME = "godot"
 GODOT = "Godot 4"

@@ -1,4 +1,4 @@
-"""The `godot` export target's document transform (io/omi/dialects/godot.py), on JSON: shapes in the form
+"""The `godot` export target's document transform (io/omi/targets/godot.py), on JSON: shapes in the form
 Godot 4.6 reads, render meshes moved to a child named after the body, one message per kind of data Godot
 ignores, and the import side's recognition of the layout. What Godot builds from these files is checked in
 Godot itself by tests/godot."""
@@ -12,7 +12,7 @@ import pytest
 
 @pytest.fixture
 def godot(omi):
-    return omi("io.omi.dialects.godot")
+    return omi("io.omi.targets.godot")
 
 
 def _doc(shapes, nodes, **extra) -> dict:
