@@ -6,7 +6,7 @@ joint's angular limit and drive velocity target (the joint's axes decide the set
 value) and the drive's damping (tables). Each case is `bpy.ops.import_scene.gltf` with the add-on's defaults
 (settings and Blender rigid bodies) in an empty scene, in a child process of its own. The floor is the same
 file without its animation; printed: seconds above the floor per case, the number of whole-document reads
-(`io/omi/read/reader.read_document`) the physics animation made, and the ratio old / new.
+(`io/omi/read/reader.read_document`) the physics animation made and their CPU time, and the ratio old / new.
 
 The old commit (default: the last one before the import read the document once) is unpacked with
 `git archive` into a temporary folder and imported from there, so both sides run on this machine, now.
@@ -103,11 +103,15 @@ def child(path: str) -> None:
     bench_common.enable_addon()
     reader = bench_common.addon_module("io.omi.read.reader")
     read_document = reader.read_document
-    reads = [0]
+    reads = [0, 0.0]  # document reads, CPU seconds in them
 
     def counted(*args, **kwargs):
         reads[0] += 1
-        return read_document(*args, **kwargs)
+        started = time.process_time()
+        try:
+            return read_document(*args, **kwargs)
+        finally:
+            reads[1] += time.process_time() - started
 
     reader.read_document = counted
     bench_common.quiet_gltf_logs()
@@ -118,7 +122,8 @@ def child(path: str) -> None:
     keyframes = sum(len(curve.keyframe_points) for obj in bpy.data.objects
                     if obj.animation_data and obj.animation_data.action
                     for curve in bench_common.addon_module("io.blender.animation.curves").fcurves(obj))
-    bench_common.report_to_parent({"wall": wall, "cpu": cpu, "reads": reads[0], "keyframes": keyframes})
+    bench_common.report_to_parent({"wall": wall, "cpu": cpu, "reads": reads[0], "read_cpu": reads[1],
+                                   "keyframes": keyframes})
 
 
 def run(script: Path, path: Path) -> dict:
@@ -155,8 +160,9 @@ def main(argv: list[str]) -> None:
             for name, script in (("old", old_script), ("new", new_script)):
                 floor, result = run(script, still), run(script, animated)
                 found[name] = result["cpu"] - floor["cpu"], result["reads"] - floor["reads"], result["keyframes"]
+                reading = result["read_cpu"] - floor["read_cpu"]
                 print(f"  {pairs:>4} pairs ({4 * pairs} channels), {name}: {found[name][0]:7.2f} s CPU "
-                      f"({result['wall']:.2f} s wall in all), {found[name][1]} document reads, "
+                      f"({result['wall']:.2f} s wall in all), {found[name][1]} document reads ({reading:.2f} s CPU), "
                       f"{found[name][2]} keyframes")
             print(f"  {pairs:>4} pairs: old / new = x{found['old'][0] / max(found['new'][0], 1e-9):.1f} "
                   f"(same keyframes: {found['old'][2] == found['new'][2]})")

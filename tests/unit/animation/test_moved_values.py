@@ -1,8 +1,10 @@
 """The animation import's reads (io/omi/animation/moved_values): the document with one value moved at its pointer
-shares everything off the pointer's way, and each moved value is read once."""
+shares everything off the pointer's way, each moved value is read once, and a joint's moved limit or drive
+value is the whole reading's physics without a document read."""
 
 from __future__ import annotations
 
+import pytest
 from omi_core_loader import core
 
 POINTER = "/extensions/OMI_physics_joint/physicsJoints/0/limits/0/min"
@@ -34,15 +36,56 @@ def test_each_moved_value_is_read_once(monkeypatch):
     reads = []
     monkeypatch.setattr(reader, "read_document", lambda document, *a, **k: reads.append(1) or read_document(
         document, *a, **k))
-    found = pointers.match(POINTER)
+    found = pointers.match("/nodes/0/extensions/OMI_physics_body/motion/mass")
     physics = moved_values.MovedValues(_document())
     assert len(reads) == 1
-    first = physics.at(found, [-0.25])
-    assert physics.at(found, [-0.25]) is first
+    first = physics.at(found, [3.0])
+    assert physics.at(found, [3.0]) is first
     assert len(reads) == 2
-    limit = first.nodes[2].joint.settings.limits[0]
-    assert (limit.min, physics.rest.nodes[2].joint.settings.limits[0].min) == (-0.25, -0.5)
+    assert (first.nodes[0].motion.mass, physics.rest.nodes[0].motion.mass) == (3.0, 1.0)
     for value in range(moved_values.KEPT + 1):  # the oldest read is let go: memory stays bounded
-        physics.at(found, [float(value)])
-    physics.at(found, [-0.25])
+        physics.at(found, [10.0 + value])
+    physics.at(found, [3.0])
     assert len(reads) == 2 + moved_values.KEPT + 2
+
+
+def _khr_document() -> dict:
+    body = {"motion": {"mass": 1.0}}
+    return {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_physics_rigid_bodies"],
+            "nodes": [{"name": "A", "extensions": {"KHR_physics_rigid_bodies": body}},
+                      {"name": "B", "extensions": {"KHR_physics_rigid_bodies": body}},
+                      {"name": "J", "extensions": {"KHR_physics_rigid_bodies": {
+                          "joint": {"joint": 0, "connectedNode": 1}}}},
+                      {"name": "K", "extensions": {"KHR_physics_rigid_bodies": {
+                          "joint": {"joint": 0, "connectedNode": 0}}}}],
+            "extensions": {"KHR_physics_rigid_bodies": {"physicsJoints": [
+                {"limits": [{"angularAxes": [2], "min": -0.5, "max": 1.0, "stiffness": 10.0}],
+                 "drives": [{"type": "angular", "mode": "force", "axis": 2, "velocityTarget": 1.5,
+                             "damping": 2.0}]}]}}}
+
+
+@pytest.mark.parametrize(("make", "extension"), [(_document, "OMI_physics_joint"),
+                                                 (_khr_document, "KHR_physics_rigid_bodies")])
+def test_a_moved_joint_value_is_the_whole_reading_without_a_document_read(monkeypatch, make, extension):
+    """Every joint node using the item gets it read again; values the reader refuses (a negative stiffness,
+    a limit whose min passes its max) are refused alike."""
+    moved_values, pointers, reader = core("animation.moved_values"), core("dialects.pointers"), core("read.reader")
+    document = make()
+    if extension == "OMI_physics_joint":
+        document["extensions"][extension]["physicsJoints"][0]["drives"] = [
+            {"type": "angular", "mode": "force", "axis": 2, "velocityTarget": 1.5, "damping": 2.0}]
+        document["extensions"][extension]["physicsJoints"][0]["limits"][0]["stiffness"] = 10.0
+    read_document = reader.read_document
+    physics = moved_values.MovedValues(document)
+    monkeypatch.setattr(reader, "read_document", lambda *a, **k: pytest.fail("a document was read"))
+    joints = f"/extensions/{extension}/physicsJoints/0"
+    for pointer, values in ((f"{joints}/limits/0/min", (-0.25, 0.5, 2.0, -1e6)),
+                            (f"{joints}/limits/0/stiffness", (0.0, 5.0, -1.0)),
+                            (f"{joints}/drives/0/velocityTarget", (0.0, -3.5)),
+                            (f"{joints}/drives/0/damping", (4.0, -2.0))):
+        found = pointers.match(pointer)
+        for value in values:
+            moved = physics.at(found, [value])
+            whole = read_document(moved_values.with_value(document, found, value))
+            assert moved.nodes == whole.nodes, (pointer, value)
+    assert physics.at(pointers.match(f"{joints}/limits/0/min"), [0.5]).nodes != physics.rest.nodes
