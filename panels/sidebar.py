@@ -176,7 +176,9 @@ class VIEW3D_PT_omi_validate(_Sidebar, bpy.types.Panel):
         layout.operator("omi.select_problem", icon='RESTRICT_SELECT_OFF')
 
 
+# Sub-panels are drawn in this order. Validate comes before the scene's settings and the objects list: below
+# them, the active problem's message fell under the sidebar's bottom at the factory layout.
 CLASSES: tuple[type, ...] = (
-    VIEW3D_PT_omi_physics, VIEW3D_PT_omi_active, VIEW3D_PT_omi_joints, VIEW3D_PT_omi_ragdoll, VIEW3D_PT_omi_scene,
-    VIEW3D_PT_omi_objects, VIEW3D_PT_omi_validate,
+    VIEW3D_PT_omi_physics, VIEW3D_PT_omi_active, VIEW3D_PT_omi_joints, VIEW3D_PT_omi_ragdoll, VIEW3D_PT_omi_validate,
+    VIEW3D_PT_omi_scene, VIEW3D_PT_omi_objects,
 )

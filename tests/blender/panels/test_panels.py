@@ -279,6 +279,14 @@ def test_sidebar_joint_and_scene_panels(ui, tagged):
     assert {"omi.sync_to_rigid_bodies", "omi.sync_from_rigid_bodies"} <= set(shown.operators())
 
 
+def test_validate_comes_before_the_scene_and_the_objects_list_in_the_sidebar(ui):
+    """Sub-panels draw in registration order: below the 6-row objects list, the active problem's message fell
+    under the sidebar's bottom in a real Blender 5.2.2 window at the factory layout."""
+    order = [cls.__name__ for cls in ui.sidebar.CLASSES]
+    assert order.index("VIEW3D_PT_omi_validate") < order.index("VIEW3D_PT_omi_scene")
+    assert order.index("VIEW3D_PT_omi_validate") < order.index("VIEW3D_PT_omi_objects")
+
+
 def test_validate_panel_lists_problems_after_a_check(ui, tagged):
     panel = ui.sidebar.VIEW3D_PT_omi_validate
     state = bpy.context.window_manager.omi_authoring
