@@ -122,8 +122,9 @@ def test_keys_on_a_setting_that_holds_nothing_are_named_as_before(clean_scene, t
 
 
 def test_an_imported_mass_channel_exports_from_the_table(clean_scene, tmp_path, monkeypatch):
-    """The import keys the mass on the settings and on Blender's rigid body (the mass's home once the body has
-    one, properties/homes): the export still samples it from the table, as the whole translation would."""
+    """The import keys the mass once, on the settings, whose mass is Blender's rigid body's (properties/homes):
+    Blender's Rigid Body > Mass gets no F-curve of its own; the export samples it from the table, as the whole
+    translation would."""
     nodes = [{"name": "Crate", "translation": [0, 1, 0],
               "extensions": {BODY: {"motion": {"type": "dynamic", "mass": 2.0}, "collider": {"shape": 0}}}}]
     fps = bpy.context.scene.render.fps
@@ -132,8 +133,7 @@ def test_an_imported_mass_channel_exports_from_the_table(clean_scene, tmp_path, 
          [1.0 + 0.5 * (k % 5) for k in range(KEYS)], "SCALAR")])
     import_gltf(write_gltf(tmp_path, "mass", gltf))
     curves = addon_loader.module("io.blender.animation.curves")
-    assert {curve.data_path for curve in curves.fcurves(bpy.data.objects["Crate"])} == {
-        "omi_physics.motion.mass", "rigid_body.mass"}
+    assert {curve.data_path for curve in curves.fcurves(bpy.data.objects["Crate"])} == {"omi_physics.motion.mass"}
     calls = _counted_snapshots(monkeypatch)
     table = export(tmp_path, "table")
     table_calls = len(calls)
@@ -143,5 +143,5 @@ def test_an_imported_mass_channel_exports_from_the_table(clean_scene, tmp_path, 
     assert _same_file(table, whole)
     [channel] = channels(table).values()
     assert channel["values"] == [1.0 + 0.5 * (k % 5) for k in range(KEYS)]
-    assert table_calls <= 3  # the rest, and rigid_body.mass moved once to see that it feeds the mass
+    assert table_calls <= 2  # the rest snapshot (and nothing per F-curve or per key)
     assert len(calls) > KEYS

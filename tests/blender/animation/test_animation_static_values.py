@@ -67,7 +67,7 @@ def test_the_static_value_is_dropped_with_the_animation(clean_scene, tmp_path):
 @pytest.mark.parametrize("reopened", [False, True])
 def test_exports_after_import_name_no_keys_the_import_made(clean_scene, tmp_path, reopened):
     """Import, (save and open the .blend,) Sync to Blender, export twice: no warning about the import's own
-    keys (rigid_body.mass follows the settings' mass), and the static values still the file's."""
+    keys (the settings' mass is Blender's rigid body's), and the static values still the file's."""
     imported = import_gltf(_file(tmp_path))
     assert not imported.failures
     if reopened:

@@ -178,3 +178,32 @@ def test_an_edit_of_a_generated_stand_in_comes_back_to_its_object(link, clean_sc
     assert body.omi_physics.motion.mass == pytest.approx(9.0)
     assert material_of(body).dynamic_friction == pytest.approx(0.3)
     assert body.omi_physics.motion.center_of_mass[0] == pytest.approx(0.2)  # the stand-in stays a stand-in
+
+
+@pytest.mark.parametrize(("keyed", "sag"), [(None, 0.098), ("settings", 1.93)])
+def test_the_settings_mass_f_curve_alone_plays_in_blenders_simulation(link, clean_scene, keyed, sag):
+    """The import keys an animated mass on the settings only: its F-curve writes Blender's mass as it plays.
+    A body hanging on a spring (100 N/m) sags m g / k: 0.098 m at 1 kg, 1.93 m once keyed to 20 kg."""
+    body = crate(link, 1.0, (0.0, 0.0, 0.0))
+    scene = bpy.context.scene
+    scene.omi_physics.live_rigid_bodies = False
+    bpy.ops.mesh.primitive_cube_add(size=0.2, location=(3.0, 0.0, 0.0))
+    fixed = bpy.context.active_object
+    assert bpy.ops.rigidbody.object_add() == {'FINISHED'}
+    fixed.rigid_body.type = 'PASSIVE'
+    fixed.rigid_body.collision_collections = [index == 1 for index in range(20)]
+    bpy.ops.object.empty_add(location=(0.0, 0.0, 0.0))
+    assert bpy.ops.rigidbody.constraint_add() == {'FINISHED'}
+    spring = bpy.context.active_object.rigid_body_constraint
+    spring.type, spring.spring_type = 'GENERIC_SPRING', 'SPRING2'
+    spring.object1, spring.object2 = fixed, body
+    spring.use_spring_z, spring.spring_stiffness_z, spring.spring_damping_z = True, 100.0, 5.0
+    if keyed:
+        for frame, mass in ((1, 1.0), (2, 20.0)):
+            body.omi_physics.motion.mass = mass
+            body.keyframe_insert("omi_physics.motion.mass", frame=frame)
+    scene.frame_start, scene.frame_end = 1, 120
+    scene.rigidbody_world.point_cache.frame_end = 120
+    for frame in range(1, 121):
+        scene.frame_set(frame)
+    assert -body.matrix_world.translation.z == pytest.approx(sag, rel=0.02)

@@ -118,10 +118,20 @@ class RigidFollow:
         for key, points in recorded.items():
             if key in final and len(points) == len(values):
                 holder, rest_value = final[key]
+                _owner, index, block_name, name, position = key
+                if index < 0 and _keyed_through_setting(holder, f"{block_name}.{name}"):
+                    continue  # the setting's own keyframes write this value, Blender's property being its home
                 _key_blender(holder, key, points, interpolation)
-                _owner, _index, block_name, name, position = key
                 curves.put(holder, f"{block_name}.{name}", position, rest_value)
                 static_values.remember(holder, f"{block_name}.{name}", position, rest_value)
+
+
+def _keyed_through_setting(holder: bpy.types.Object, path: str) -> bool:
+    """Whether the object's keyed setting writes this Blender property as it plays (`Layout.mirrors`: the
+    settings' mass is its Blender rigid body's): one F-curve, the setting's (the file's curve, tangents
+    included), then animates the one value."""
+    mirrored = settings.layout().mirrors.get(path)
+    return mirrored is not None and any(curve.data_path == mirrored[0] for curve in curves.fcurves(holder))
 
 
 def _key_blender(holder: bpy.types.Object, key: BlenderKey, points: list[tuple[float, float]],
