@@ -11,7 +11,7 @@ from typing import Any
 import bpy
 
 from ..properties.edits import EDITED
-from .blender import gltf_compat, recursion_limit
+from .blender import gc_pause, gltf_compat, recursion_limit
 from .blender.animation import curves
 from .blender.bones.rig_export import RagdollExport
 from .blender.builder import kinematic_drive, live
@@ -115,6 +115,7 @@ class glTF2ExportUserExtension:
             self._session(export_settings).finish(gltf)
         except Exception as error:  # hook boundary: report, never raise
             _log_error(export_settings, f"document-level physics not written: {error}")
+        gc_pause.freeze_gathered()  # until the post-export step: the exporter's conversion passes follow
 
     def gather_gltf_encoded_hook(self, _gltf_format: Any, _sort_order: Any, export_settings: dict) -> None:
         """The finished physics JSON goes into the document about to be encoded (`PhysicsExport.encode`)."""
@@ -143,6 +144,7 @@ def glTF2_pre_export_callback(export_settings: dict[str, Any]) -> None:  # noqa:
     markers are plain ID properties on both. The names go on the exporter's black list for this export
     only, and only those that were not on it already come off again afterwards.
     """
+    gc_pause.thaw()  # an export that failed after freezing never reached its post-export step
     try:
         black_list = gltf_compat.extras_black_list()
         if black_list is None:
@@ -209,6 +211,7 @@ def _allow_deep_hierarchies(export_settings: dict[str, Any]) -> None:
 
 def glTF2_post_export_callback(export_settings: dict[str, Any]) -> None:  # noqa: N802
     """Runs after the exporter gathered everything, before the file is written: undo the pre-export step."""
+    gc_pause.thaw()
     recursion_limit.restore()
     try:
         live.release_follows(export_settings.pop(_HELD_FOLLOWS_KEY, None) or [])

@@ -4,6 +4,7 @@ both hooks writing their physics inside it."""
 from __future__ import annotations
 
 import gc
+import importlib
 
 import import_support as support
 import pytest
@@ -80,3 +81,37 @@ def test_import_and_export_write_the_physics_with_the_collector_off(omi, monkeyp
     assert "motion" in exported.body("Box")
     assert seen == {"import": False, "export": False}
     assert gc.isenabled()  # both hooks put it back on
+
+
+def _exporter_module():
+    """The module of Blender's glTF exporter that runs its conversion passes (`__fix_json`): 5.0+, then 4.2."""
+    for name in ("io_scene_gltf2.blender.exp.export", "io_scene_gltf2.blender.exp.gltf2_blender_export"):
+        try:
+            module = importlib.import_module(name)
+        except ImportError:
+            continue
+        if hasattr(module, "__fix_json"):
+            return module
+    pytest.skip("no __fix_json in this Blender's glTF exporter")
+
+
+@pytest.mark.usefixtures("collector_state")
+def test_the_exporters_conversion_passes_run_with_the_gathered_document_frozen(monkeypatch, tmp_path):
+    gc.enable()
+    module = _exporter_module()
+    fix_json = module.__fix_json
+    frozen: list[int] = []
+
+    def recorded(*args, **kwargs):
+        frozen.append(gc.get_freeze_count())
+        return fix_json(*args, **kwargs)
+
+    monkeypatch.setattr(module, "__fix_json", recorded)
+    support.bpy.ops.wm.read_homefile(use_empty=True)
+    crate = mesh_object("Box")
+    tag_motion(crate, 'DYNAMIC')
+    tag_shape(crate, "collider", 'BOX', size=(1.0, 1.0, 1.0))
+    exported = export(tmp_path)
+    assert "motion" in exported.body("Box")
+    assert frozen and all(count > 0 for count in frozen)  # the collector left the gathered heap alone
+    assert gc.get_freeze_count() == 0  # and got it back before the file was written
