@@ -19,7 +19,7 @@ from typing import Any, Literal
 from .. import model
 from ..json_types import array_index, escape_token, get, is_index
 from ..model import Issue
-from . import gravity, registry
+from . import godot_channels, gravity, registry
 from .base import Dialect
 from .fields import Field
 from .khr import KHR
@@ -349,6 +349,8 @@ def check_animation(gltf: Mapping[str, Any]) -> list[Issue]:
     for at, pointer, sampler in channel_pointers(gltf):
         where = f"{at}/target/extensions/{ANIMATION_POINTER_EXTENSION}/pointer"
         found = match(pointer)
+        if found is None and godot_channels.is_godot_form(gltf, pointer):
+            continue  # a capsule's or cylinder's in Godot's form: the import reads it as the spec's values
         if found is None:
             issues.append(Issue(where, f"{pointer} is not a physics property of the glTF Object Model"))
             continue

@@ -17,7 +17,8 @@ import bisect
 from collections.abc import Mapping
 from typing import Any
 
-from ..json_types import array_index
+from .. import model
+from ..json_types import array_index, get
 
 POINTER = "KHR_animation_pointer"
 ROUND_KEYS = ("radiusTop", "radiusBottom", "height")
@@ -93,3 +94,55 @@ def round_shape_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping
         result["height"] = (interpolation, times, heights)
     tapered = any(top != bottom for top, bottom in radii)
     return result, ("its radii differ (tapered): Godot has one radius, the larger is kept" if tapered else None)
+
+
+def spec_round_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
+        -> tuple[dict[str, Keys], str | None]:
+    """The import side of `round_shape_keys`: a shape in Godot's (the old) form, `keyed` by 'radius' and
+    'height' (a capsule's full height) and `still` in both, as the spec's ROUND_KEYS channels; or why not."""
+    interpolations = {interpolation for interpolation, _times, _values in keyed.values()}
+    if not keyed or len(interpolations) != 1 or not interpolations <= {"LINEAR", "STEP"}:
+        return {}, ("its channels are keyed CUBICSPLINE or mix interpolations" if keyed else "nothing is keyed")
+    if any(len(times) != len(values) or not times for _interpolation, times, values in keyed.values()):
+        return {}, "a channel has not one value per key"
+    [interpolation] = interpolations
+    times = sorted({time for _interpolation, keyed_times, _values in keyed.values() for time in keyed_times})
+
+    def value(key: str, time: float) -> float:
+        return _at(keyed[key], time) if key in keyed else still[key]
+
+    radii = [value("radius", time) for time in times]
+    result: dict[str, Keys] = {}
+    if "radius" in keyed:
+        result["radiusTop"] = result["radiusBottom"] = (interpolation, times, radii)
+    if "height" in keyed or shape_type == "capsule":
+        heights = [value("height", time) for time in times]
+        if shape_type == "capsule":
+            heights = [height - 2.0 * radius for height, radius in zip(heights, radii, strict=True)]
+        result["height"] = (interpolation, times, heights)
+    return result, None
+
+
+def old_form(document: Mapping[str, Any], index: int) -> tuple[str, dict[str, float]] | None:
+    """(type, still radius and height) of shape `index` of a document when it is written in Godot's (the old)
+    form: one `radius`, a capsule's full `height`; its channels are then Godot's too (`is_godot_form`)."""
+    shapes = get(get(get(document, "extensions"), model.SHAPE_EXTENSION), "shapes")
+    shape = shapes[index] if isinstance(shapes, list) and 0 <= index < len(shapes) else None
+    shape_type = get(shape, "type")
+    details = get(shape, shape_type) if shape_type in model.ROUND_SHAPE_TYPES else None
+    if not isinstance(details, Mapping) or "radius" not in details or {"radiusTop", "radiusBottom"} & set(details):
+        return None
+    radius, height = details.get("radius", 0.5), details.get("height", 2.0)
+    if not all(isinstance(number, (int, float)) and not isinstance(number, bool) for number in (radius, height)):
+        return None
+    return str(shape_type), {"radius": float(radius), "height": float(height)}
+
+
+def is_godot_form(document: Mapping[str, Any], pointer: str) -> bool:
+    """Whether a pointer is Godot's `radius` or `height` of a capsule or cylinder written in Godot's form
+    (which the import reads as the spec's values)."""
+    tokens = pointer.split("/")
+    index = array_index(tokens[4]) if len(tokens) == 7 and tokens[1:4] == [
+        "extensions", model.SHAPE_EXTENSION, "shapes"] and tokens[6] in ("radius", "height") else None
+    form = old_form(document, index) if index is not None else None
+    return form is not None and form[0] == tokens[5]

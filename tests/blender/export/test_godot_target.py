@@ -196,3 +196,25 @@ def test_a_scaled_ball_for_godot_imports_back_as_the_artist_made_it(clean_scene,
     assert result.returncode == 0, result.stdout + result.stderr
     support.import_gltf(converted)
     assert _bodies() == wanted
+
+
+def test_an_animated_capsule_for_godot_imports_back_with_its_keys(clean_scene, tmp_path):
+    """The `godot` target writes a capsule's channels in Godot's form (one radius, the full height); the
+    import reads them back as the spec's values, so the keys come back as the artist set them (before this
+    the full heights were read as mid-heights, two radii too tall, and the radius channel was not imported)."""
+    pill = build.mesh_object("Pill", location=(0.0, 0.0, 2.0))
+    build.tag_motion(pill, 'DYNAMIC', mass=2.0)
+    shape = build.tag_shape(pill, "collider", 'CAPSULE', height=1.0, radius_top=0.3, radius_bottom=0.3)
+    for frame, factor in ((1, 1.0), (24, 2.0)):
+        shape.height, shape.radius_top, shape.radius_bottom = factor, 0.3 * factor, 0.3 * factor
+        for key in ("height", "radius_top", "radius_bottom"):
+            shape.keyframe_insert(key, frame=frame)
+    godot = _export(tmp_path, "pill_godot", 'GODOT')
+    imported = support.import_gltf(godot.path)
+    assert not [message for message in imported.warnings if "not imported" in message], imported.warnings
+    shape = bpy.data.objects["Pill"].omi_physics.collider.shape
+    ends = {}
+    for frame in (1, 24):
+        bpy.context.scene.frame_set(frame)
+        ends[frame] = (round(shape.height, 4), round(shape.radius_top, 4), round(shape.radius_bottom, 4))
+    assert ends == {1: (1.0, 0.3, 0.3), 24: (2.0, 0.6, 0.6)}, ends

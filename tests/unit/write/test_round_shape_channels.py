@@ -115,3 +115,24 @@ def test_cubicspline_keys_are_named_and_left_as_they_were(tmp_path, capsys):
     assert set(channels) == {f"{SHAPES}/0/capsule/height"}
     assert "capsule and cylinder channels not in Godot's form (its channels are keyed CUBICSPLINE" \
         in capsys.readouterr().out
+
+
+def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_path, capsys):
+    """Godot's `radius` pointer of a shape in Godot's form is no Object Model row, but the import reads it
+    (with the full height) as the spec's values: validate does not call it unknown, and the inverse gives the
+    keys back."""
+    channels = core("dialects.godot_channels")
+    shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
+    _convert(tmp_path, _document(shape, {"capsule/height": ([0.0, 1.0], [1.0, 2.0]),
+                                         "capsule/radiusTop": ([0.0, 1.0], [0.3, 0.6]),
+                                         "capsule/radiusBottom": ([0.0, 1.0], [0.3, 0.6])}))
+    capsys.readouterr()
+    run("validate", str(tmp_path / "out.gltf"))
+    assert "is not a physics property" not in capsys.readouterr().out
+    keyed = {"height": ("LINEAR", [0.0, 1.0], [1.0, 2.0]), "radiusTop": ("LINEAR", [0.0, 1.0], [0.3, 0.6]),
+             "radiusBottom": ("LINEAR", [0.0, 1.0], [0.3, 0.6])}
+    godot, reason = channels.round_shape_keys("capsule", {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3},
+                                              keyed)
+    back, reason = channels.spec_round_keys("capsule", {"radius": 0.3, "height": 1.6}, godot)
+    assert reason is None
+    assert {key: (kind, times, pytest.approx(values)) for key, (kind, times, values) in back.items()} == keyed

@@ -31,7 +31,7 @@ from ....omi.read import reader
 from ....omi.write import channel_follow
 from ... import gltf_compat
 from .. import curves, settings, static_values
-from . import table
+from . import round_shapes, table
 from .rigid import RigidFollow
 
 _INTERPOLATION: dict[str, curves.KeyInterpolation] = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
@@ -56,9 +56,11 @@ def import_animation(gltf: Any, document: dict, objects: Mapping[int, bpy.types.
     """Keyframes for every physics channel of the file (`document`: the importer's parsed glTF as the physics
     reader reads it; with `rigid_bodies`, on the Blender rigid bodies and constraints the import built too);
     the (datablock, RNA path, index) keyed on the settings."""
-    channels = read_channels(gltf, document, issues)
+    channels, made = read_channels(gltf, document, issues)
     if not channels:
         return []
+    indices = {index for pointer in made if (index := round_shapes.shape_index(pointer)) is not None}
+    document = dict(round_shapes.in_spec_form(document, indices))  # as the channels read from Godot's form mean
     sources = sorted({channel.at.split("/")[2] for channel in channels}, key=int)
     if len(sources) > 1:
         names = [gltf.data.animations[int(index)].name or f"#{index}" for index in sources]
@@ -78,13 +80,23 @@ def import_animation(gltf: Any, document: dict, objects: Mapping[int, bpy.types.
     return keys.keyed
 
 
-def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> list[PointerChannel]:
-    """The file's physics channels with their keys; unusable ones are reported and left out."""
+def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> tuple[list[PointerChannel], set[str]]:
+    """The file's physics channels with their keys; unusable ones are reported and left out. Also the
+    pointers of the channels read from a shape's channels in Godot's form (`round_shapes`)."""
     data = gltf.data
     channels = []
     animations = {"animations": _animations_json(data)}
     issues.extend(animation_keys.malformed_pointers(animations))
+    made, replaced, found_issues = round_shapes.read(document, animations["animations"],
+                                                     lambda index: gltf_compat.accessor_rows(gltf, index))
+    issues.extend(found_issues)
+    for at, pointer, interpolation, times, values in made:  # a shape's channels in Godot's form, as the spec's
+        matched = pointers.match(pointer)
+        if matched is not None:
+            channels.append(PointerChannel(at, pointer, matched, interpolation, times, values))
     for at, pointer, sampler in pointers.channel_pointers(animations):
+        if at in replaced:
+            continue
         where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
         found = pointers.match(pointer)
         if found is not None and found.template.extension == model.GRAVITY_EXTENSION:
@@ -123,7 +135,7 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> li
         values = [[number for row in rows[per_key * k: per_key * (k + 1)] for number in row]
                   for k in range(len(times))]
         channels.append(PointerChannel(at, pointer, found, interpolation, times, values))
-    return channels
+    return channels, {pointer for _at, pointer, _interpolation, _times, _values in made}
 
 
 def _animations_json(data: Any) -> list[dict]:
