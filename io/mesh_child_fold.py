@@ -16,8 +16,9 @@ from typing import Any
 from .blender.import_repair import node_json
 from .omi import model
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
+from .omi.dialects.registry import Unbake
 from .omi.json_types import array_index
-from .omi.targets import godot_channels, godot_scale
+from .omi.targets import godot_channels
 
 
 def _view(data: Any) -> dict[str, Any]:
@@ -72,10 +73,13 @@ def _pointer(target: Any) -> str:
     return pointer if isinstance(pointer, str) else ""
 
 
-def _unbake(data: Any, parent: int, child: int) -> bool:
-    """Give a moving body back the scale the target baked into its shapes and children (godot_scale), which
-    its mesh child carries; False (nothing changed) where a matrix child makes that unprovable."""
+def _unbake(data: Any, parent: int, child: int, unbake: Unbake | None) -> bool:
+    """Give a moving body back the scale the target baked into its shapes (`unbake`: the target's
+    `Target.unbake_parts`) and children, which its mesh child carries; False (nothing changed) where a
+    matrix child makes that unprovable, or the target says of no such scale."""
     nodes = data.nodes
+    if unbake is None:
+        return False
     scale = [float(value) for value in nodes[child].scale]
     others = [nodes[index] for index in nodes[parent].children or [] if index != child]
     if any(other.matrix is not None for other in others):
@@ -85,24 +89,18 @@ def _unbake(data: Any, parent: int, child: int) -> bool:
         if other.translation is not None:
             other.translation = [value / factor for value, factor in zip(other.translation, scale, strict=True)]
         other.scale = [value / factor for value, factor in zip(other.scale or [1.0, 1.0, 1.0], scale, strict=True)]
-    shapes = ((data.extensions or {}).get(model.SHAPE_EXTENSION) or {}).get("shapes")
-    body = (nodes[parent].extensions or {}).get(model.BODY_EXTENSION) or {}
-    for part in (body.get("collider"), body.get("trigger")):
-        index = part.get("shape") if isinstance(part, dict) else None
-        if isinstance(part, dict) and isinstance(shapes, list) and type(index) is int \
-                and 0 <= index < len(shapes) and isinstance(shapes[index], dict):
-            shapes.append(godot_scale.unscaled_shape(shapes[index], scale))  # another node may share it
-            part["shape"] = len(shapes) - 1
+    unbake(data.extensions, nodes[parent].extensions, scale)
     return True
 
 
-def _recognised(document: dict[str, Any]) -> dict[int, int]:
-    """Body node -> its mesh child, in the layout of the first registered target that finds it in the file."""
+def _recognised(document: dict[str, Any]) -> tuple[dict[int, int], Unbake | None]:
+    """Body node -> its mesh child, in the layout of the first registered target that finds it in the file,
+    and how that target gives a body its baked scale back."""
     for target in registry.targets():
         found = target.mesh_children(document) if target.mesh_children is not None else {}
         if found:
-            return dict(found)
-    return {}
+            return dict(found), target.unbake_parts
+    return {}, None
 
 
 class MeshChildFold:
@@ -117,10 +115,11 @@ class MeshChildFold:
         nodes = gltf.data.nodes or []
         self.children: dict[int, int] = {}
         kept, bones = _unfoldable_children(gltf.data), _bones(gltf.data)
-        for parent, child in _recognised(_view(gltf.data)).items():
+        recognised, unbake = _recognised(_view(gltf.data))
+        for parent, child in recognised.items():
             if nodes[child].skin is not None or parent in bones or child in kept:
                 continue  # the importer moves skinned meshes itself: left as the file has it
-            if nodes[child].scale is not None and not _unbake(gltf.data, parent, child):
+            if nodes[child].scale is not None and not _unbake(gltf.data, parent, child, unbake):
                 continue
             self.children[parent] = child
         self._by_node = {id(nodes[parent]): child for parent, child in self.children.items()}

@@ -46,6 +46,7 @@ from ..targets.form import FormStep
 from .base import Dialect
 
 Ref = Callable[[str, dict[str, Any]], Any]  # (document-level array, item) -> what stands for its index
+Unbake = Callable[[Any, Any, list[float]], None]  # see Target.unbake_parts
 
 
 class NodeWriter(Protocol):
@@ -104,6 +105,9 @@ class Target:
     # the import side of a layout it writes: body node -> the child it moved the node's render mesh to, as
     # found in a document ({} when not its layout); the import folds them back (io/mesh_child_fold.py)
     mesh_children: Callable[[Mapping[str, Any]], Mapping[int, int]] | None = None
+    # ... and of a body scale its form bakes into the body's shapes (the scale then on the mesh child):
+    # (document extensions, the body node's extensions, the scale) -> its shapes at that scale again, in place
+    unbake_parts: Unbake | None = None
     cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
     # its form writes capsules and cylinders with one radius and a capsule's full height, and the engine plays
     # their channels so: the channels are rewritten into that form too (godot_channels.round_shape_keys)

@@ -61,6 +61,20 @@ def unscaled_shape(shape: Mapping[str, Any], scale: list[float]) -> dict[str, An
     return {**shape, shape_type: details} if shape_type in shape else dict(shape)
 
 
+def unbake_parts(document_extensions: Mapping[str, Any] | None, node_extensions: Mapping[str, Any] | None,
+                 scale: list[float]) -> None:
+    """The import side of `bake` for one body given its scale back: its collider's and trigger's shapes at
+    that scale again, as new entries of the document's shapes (another node may share the old one), in place."""
+    shapes = ((document_extensions or {}).get(model.SHAPE_EXTENSION) or {}).get("shapes")
+    body = (node_extensions or {}).get(model.BODY_EXTENSION) or {}
+    for part in (body.get("collider"), body.get("trigger")):
+        index = part.get("shape") if isinstance(part, dict) else None
+        if isinstance(part, dict) and isinstance(shapes, list) and type(index) is int \
+                and 0 <= index < len(shapes) and isinstance(shapes[index], dict):
+            shapes.append(unscaled_shape(shapes[index], scale))
+            part["shape"] = len(shapes) - 1
+
+
 PartMove = tuple[int, str, dict[str, Any], list[float]]  # (body node, "collider"/"trigger", the part, scale)
 
 
