@@ -19,7 +19,8 @@ from typing import Any, Literal
 from .. import model
 from ..json_types import array_index, escape_token, get, is_index
 from ..model import Issue
-from . import godot_channels, gravity, registry
+from ..targets import godot_channels
+from . import gravity, registry
 from .base import Dialect
 from .fields import Field
 from .khr import KHR

@@ -121,7 +121,7 @@ def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_pa
     """Godot's `radius` pointer of a shape in Godot's form is no Object Model row, but the import reads it
     (with the full height) as the spec's values: validate does not call it unknown, and the inverse gives the
     keys back."""
-    channels = core("dialects.godot_channels")
+    channels = core("targets.godot_channels")
     shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
     _convert(tmp_path, _document(shape, {"capsule/height": ([0.0, 1.0], [1.0, 2.0]),
                                          "capsule/radiusTop": ([0.0, 1.0], [0.3, 0.6]),

@@ -12,8 +12,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ....omi import model
-from ....omi.dialects import godot_channels, pointers
+from ....omi.dialects import pointers
 from ....omi.json_types import array_index
+from ....omi.targets import godot_channels
 
 Rows = Callable[[int], list[list[float]]]  # accessor index -> its rows, decoded by the importer
 Made = tuple[str, str, str, list[float], list[list[float]]]  # (at, pointer, interpolation, times, values per key)
