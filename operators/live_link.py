@@ -165,9 +165,13 @@ def adopt_constraint_edits(made: Iterable[bpy.types.Object], issues: list[model.
 
 
 def _named(names: Iterable[str]) -> list[bpy.types.Object]:
-    """The objects still holding these names (an undo or a delete may have taken some)."""
-    found = bpy.data.objects
-    return [found[name] for name in names if name in found]
+    """The objects still holding these names (an undo or a delete may have taken some). A name looked up in
+    `bpy.data.objects` walks it: many names are found in one pass."""
+    wanted = set(names)
+    if len(wanted) < 8:
+        found = bpy.data.objects
+        return [found[name] for name in wanted if name in found]
+    return [obj for obj in bpy.data.objects if obj.name in wanted]
 
 
 def _with_bodies_above(objects: Iterable[bpy.types.Object]) -> list[bpy.types.Object]:
@@ -189,7 +193,8 @@ def flush(bl_scene: bpy.types.Scene | None) -> int:
     if not is_on(bl_scene):
         return 0
     names, library = EDITED.take()
-    objects = [obj for obj in _named(names) if bl_scene in obj.users_scene and not built_values.in_step(obj)]
+    in_scene = {obj.session_uid for obj in bl_scene.objects} if names else set()  # `users_scene` walks every scene
+    objects = [obj for obj in _named(names) if obj.session_uid in in_scene and not built_values.in_step(obj)]
     objects += _named(_Link.forced)
     _Link.forced = set()
     if _Link.check_all:
