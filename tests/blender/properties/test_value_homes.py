@@ -157,8 +157,9 @@ def test_copy_attributes_to_selected_comes_back_for_each(link, clean_scene):
     source = crate(link, 2.0)
     source.name = "Source"
     targets = [crate(link, 2.0, (3.0 * index, 0.0, 3.0)) for index in (1, 2)]
-    source.rigid_body.restitution = 0.6
-    bpy.context.view_layer.update()  # the artist's edit of the active body, taken back
+    source.rigid_body.restitution = 0.6  # a script: the source is neither active nor selected
+    bpy.context.view_layer.update()
+    assert material_of(source).restitution == pytest.approx(0.6)
     select(source, *targets)
     assert bpy.ops.rigidbody.object_settings_copy() == {'FINISHED'}
     bpy.context.view_layer.update()
