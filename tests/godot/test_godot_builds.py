@@ -173,3 +173,34 @@ def test_godot_plays_the_morph_weights_of_a_body(godot, tmp_path):
     meshes = {node.path for node in built.of_class("MeshInstance3D")}
     assert {track.rsplit(":", 1)[0] for track in tracks if track.endswith(":Squash")} <= meshes, (tracks, meshes)
     assert [track for track in tracks if track.endswith(":Squash")], tracks
+
+
+def test_godot_plays_a_converted_capsules_channels(godot, tmp_path):
+    """`convert --to godot` of an OMI file with an animated capsule writes its channels in Godot's form, the
+    new keys in a data: URI buffer beside the GLB's own: Godot loads it and builds the shape's radius and
+    height tracks (before, the radiusTop/radiusBottom channels named keys the converted shape lacks and the
+    height played two radii short)."""
+    from animation_support import set_interpolation
+    from cli_support import run_cli
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    pill = build.mesh_object("Pill", location=(0.0, 0.0, 2.0))
+    build.tag_motion(pill, 'DYNAMIC', mass=2.0)
+    shape = build.tag_shape(pill, "collider", 'CAPSULE', height=1.0, radius_top=0.3, radius_bottom=0.3)
+    for frame, factor in ((1, 1.0), (24, 2.0)):
+        shape.height, shape.radius_top, shape.radius_bottom = factor, 0.3 * factor, 0.3 * factor
+        for key in ("height", "radius_top", "radius_bottom"):
+            shape.keyframe_insert(key, frame=frame)
+    set_interpolation('LINEAR')
+    omi = export(tmp_path, "pill", 'OMI')
+    converted = tmp_path / "pill_converted.glb"
+    result = run_cli("convert", omi.path, "--to", "godot", "--out", converted)
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = build.schema_check.load_gltf(converted)
+    pointers = sorted(channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"].rsplit("/", 2)[1:]
+                      for animation in written["animations"] for channel in animation["channels"]
+                      if channel["target"]["path"] == "pointer")
+    assert pointers == [["capsule", "height"], ["capsule", "radius"]], pointers
+    built = GodotScene(godot.run(converted))
+    tracks = {track.split(": ", 1)[1] for player in built.of_class("AnimationPlayer") for track in player.tracks}
+    assert {"Pill/PillShape:shape:height", "Pill/PillShape:shape:radius"} <= tracks, tracks
