@@ -356,6 +356,11 @@ class Builder:
         if kind == 'MESH':
             rigid.use_margin = True
             rigid.collision_margin = 0.0  # a triangle mesh's margin would thicken it
+        elif kind == 'CONVEX_HULL':
+            # Blender's default margin (0.04 m) is meant to be embedded in the hull, but a compound child's hull on
+            # a scaled node stood on it, on air: the file's hull, exactly, as for a triangle mesh.
+            _write(rigid, "use_margin", True)
+            _write(rigid, "collision_margin", 0.0)
 
     def _material(self, body: PlannedBody) -> model.PhysicsMaterial | None:
         """The body's physics material: Blender has one per body (the first by name, when colliders differ)."""
