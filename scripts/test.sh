@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The whole test suite: ruff, mypy (the pure core strictly, then the whole add-on, without and with the bpy
-# stubs of the oldest and newest Blender), the pure core's tests without bpy, then pytest on the bpy wheels
-# of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
+# The whole test suite: ruff, mypy (the pure core strictly, its tests, then the whole add-on, without and
+# with the bpy stubs of the oldest and newest Blender), the pure core's tests without bpy, then pytest on the
+# bpy wheels of Blender 5.0.1, 4.2 LTS and 5.2 LTS.
 # Sets the environments up first if needed (scripts/setup.sh). Extra arguments go to pytest.
 #   OMI_SKIP_42=1   leave out the 4.2 LTS run
 #   OMI_SKIP_52=1   leave out the 5.2 LTS run (skipped anyway, with a message, without Python 3.13)
@@ -17,6 +17,13 @@ bash scripts/setup.sh
 echo "== environments ready: $SECONDS s"
 .venv/bin/ruff check .
 (cd io && ../.venv/bin/mypy --strict --cache-dir ../.mypy_cache -p omi)  # the pure core, typed strictly
+# The pure core's tests, typed like the code: they import the core by one name, `omi_core`
+# (tests/omi_core_loader.py), here a link to io/omi; each test folder is a base of its modules (no __init__.py).
+TESTS_TYPES=$(mktemp -d)
+ln -s "$PWD/io/omi" "$TESTS_TYPES/omi_core"
+MYPYPATH="$TESTS_TYPES:$PWD/tests:$PWD/tests/unit$(find tests/unit -mindepth 2 -name 'test_*.py' -printf ":$PWD/%h\n" | sort -u | tr -d '\n')" \
+  .venv/bin/mypy --explicit-package-bases --check-untyped-defs --cache-dir .mypy_cache/tests $(find tests/unit -name '*.py' | sort)
+rm -rf "$TESTS_TYPES"
 ADDON_ROOT=$(mktemp -d)  # the whole add-on, as the package Blender loads (its folder name is no module name)
 ln -s "$PWD" "$ADDON_ROOT/omi_physics"
 (cd "$ADDON_ROOT" && "$OLDPWD/.venv/bin/mypy" --config-file "$OLDPWD/pyproject.toml" \

@@ -1,8 +1,9 @@
 """Shared fixtures: the real bpy module with the add-on installed and enabled as Blender would.
 
 Runs the same way under plain pytest with the bpy wheel and inside a full Blender (pytest-blender).
-Nothing here imports bpy while the file loads: pytest-blender's outer pytest, which has no bpy, loads it
-too before it starts Blender. tests/addon_loader.py (which needs bpy) is imported by the fixtures.
+Where bpy can be imported the add-on is enabled while this file loads, so that the core's one package name
+in the tests, `omi_core`, is the add-on's own core (tests/omi_core_loader.py); pytest-blender's outer pytest,
+which has no bpy, loads this file too before it starts Blender, and gets io/omi by path.
 """
 
 from __future__ import annotations
@@ -26,6 +27,10 @@ def _test_folders(top: Path) -> list[str]:
 
 
 sys.path[1:1] = _test_folders(REPO_ROOT / "tests" / "blender") + _test_folders(REPO_ROOT / "tests" / "unit")
+
+import omi_core_loader  # noqa: E402
+
+omi_core_loader.install()  # `import omi_core...` in every test: the add-on's own core where bpy is (enabled here)
 SPEC_DIR = REPO_ROOT / "tests" / "data" / "omi-spec"  # the spec examples, copied (tests/data/README.md)
 
 
@@ -83,23 +88,23 @@ def omi(omi_addon: ModuleType):
 
 
 @pytest.fixture(scope="session")
-def model(omi):
-    return omi("io.omi.model")
+def model() -> ModuleType:
+    return omi_core_loader.core("model")
 
 
 @pytest.fixture(scope="session")
-def reader(omi):
-    return omi("io.omi.read.reader")
+def reader() -> ModuleType:
+    return omi_core_loader.core("read.reader")
 
 
 @pytest.fixture(scope="session")
-def writer(omi):
-    return omi("io.omi.write.writer")
+def writer() -> ModuleType:
+    return omi_core_loader.core("write.writer")
 
 
 @pytest.fixture(scope="session")
-def canonical(omi):
-    return omi("io.omi.checks.canonical")
+def canonical() -> ModuleType:
+    return omi_core_loader.core("checks.canonical")
 
 
 @pytest.fixture(scope="session")

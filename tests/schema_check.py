@@ -19,8 +19,9 @@ if str(REPO_ROOT / "scripts") not in sys.path:
 
 import omi_physics_cli  # noqa: E402
 
-schema = omi_physics_cli.core("checks.schema")
-gltf_file = omi_physics_cli.core("gltf_file")
+omi_physics_cli.core("gltf_file")  # `omi_core` by path, unless the tests made it the add-on's (omi_core_loader)
+from omi_core import gltf_file  # noqa: E402
+from omi_core.checks import schema  # noqa: E402
 
 # The spec folder with its examples: the tests' copy (tests/data/README.md). The add-on itself carries only
 # the schemas, io/omi/schemas, which is what the checks use unless $OMI_SPEC_DIR names another folder.

@@ -13,10 +13,10 @@ import struct
 from pathlib import Path
 from typing import Any
 
-import addon_loader
 import bmesh
 import bpy
 import numpy as np
+import omi_core.model
 import schema_check
 from import_support import captured_log, node_matrix
 from mathutils import Euler, Matrix, Vector
@@ -161,7 +161,7 @@ def export(directory: Path, name: str = "scene", fmt: str = "GLTF_SEPARATE", *, 
     assert result == {'FINISHED'}
     messages = [text for _level, text in records]
     exported = Exported(path, messages, tuple(text for level, text in records if level < logging.WARNING))
-    omi_model = addon_loader.module("io.omi.model")
+    omi_model = omi_core.model
     failure = omi_model.LOG_PREFIX + omi_model.HOOK_FAILURE
     errors = [m for m in messages if failure in m]
     assert failures_expected or not errors, errors

@@ -23,7 +23,7 @@ import struct
 from pathlib import Path
 from typing import Any
 
-import addon_loader
+import omi_core.write.dialect_convert
 
 ELBOW_LIMIT = 0.6
 HOOK, HOOK_JOINT, CHARACTER, UPPER, UPPER_SHAPE, LOWER, ELBOW, ARM = range(8)
@@ -143,7 +143,7 @@ def document(dialect: str) -> dict[str, Any]:
     omi = omi_document()
     if dialect == "OMI":
         return omi
-    conversion = addon_loader.module("io.omi.write.dialect_convert").convert(omi, dialect)
+    conversion = omi_core.write.dialect_convert.convert(omi, dialect)
     assert not conversion.lost, conversion.lost
     return conversion.document
 

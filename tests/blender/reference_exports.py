@@ -138,8 +138,10 @@ if __name__ == "__main__":
     sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR / "blender" / "scenarios"),
                     str(TESTS_DIR.parent / "scripts")]
     import addon_loader
+    import omi_core_loader
 
     addon_loader.enable()
+    omi_core_loader.install()  # `omi_core`, as the tests name the add-on's core
     capture()
     sys.stdout.flush()
     import os

@@ -41,8 +41,10 @@ def build_and_save() -> None:
 if __name__ == "__main__":
     sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR.parent / "scripts")]
     import addon_loader
+    import omi_core_loader
 
     addon_loader.enable()
+    omi_core_loader.install()  # `omi_core`, as the tests name the add-on's core
     build_and_save()
     sys.stdout.flush()
     os._exit(0)

@@ -12,6 +12,9 @@ import bpy
 import export_support as build
 import godot_checks
 import godot_scenes
+import omi_core.model
+import omi_core.read.reader
+import omi_core.write.dialect_convert
 import pytest
 import reference_exports
 import tutorial_scene
@@ -35,7 +38,7 @@ def export(tmp_path: Path, name: str, target: str) -> build.Exported:
 
 @pytest.fixture(scope="module")
 def core(omi):
-    return omi("io.omi.read.reader"), omi("io.omi.model")
+    return omi_core.read.reader, omi_core.model
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
@@ -57,7 +60,7 @@ def test_godot_builds_every_spec_example_converted_by_the_command_line(godot, co
     reader, model = core
     source = reference_exports.SPEC_DIR / example
     gltf = json.loads(source.read_text())
-    converted = omi("io.omi.write.dialect_convert").convert(gltf, "GODOT").document
+    converted = omi_core.write.dialect_convert.convert(gltf, "GODOT").document
     path = tmp_path / source.name
     path.write_text(json.dumps(converted))
     beside = tuple(source.parent / buffer["uri"] for buffer in gltf.get("buffers", [])

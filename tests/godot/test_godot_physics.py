@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bpy
 import import_support
+import omi_core.read.reader
 import pytest
 from godot_runner import GodotScene
 from mathutils import Vector
@@ -95,7 +96,7 @@ def blender_positions(path, names: list[str], seconds: float = SECONDS) -> dict[
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_bodies_end_where_blender_puts_them(godot, omi, tmp_path, name):
-    reader = omi("io.omi.read.reader")
+    reader = omi_core.read.reader
     SCENES[name]()
     omi_file = export(tmp_path, name, 'OMI')
     godot_file = export(tmp_path, name, 'GODOT')

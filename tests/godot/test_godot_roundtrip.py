@@ -12,6 +12,8 @@ from pathlib import Path
 import bpy
 import godot_checks
 import import_support
+import omi_core.model
+import omi_core.read.reader
 import pytest
 from test_godot_builds import SCENES, export
 
@@ -68,7 +70,7 @@ def same_shapes(a: list, b: list) -> bool:
 
 @pytest.mark.parametrize("name", sorted(SCENES))
 def test_blender_godot_blender_keeps_the_physics(godot, omi, tmp_path, name):
-    reader, model = omi("io.omi.read.reader"), omi("io.omi.model")
+    reader, model = omi_core.read.reader, omi_core.model
     SCENES[name]()
     omi_file = export(tmp_path, name, 'OMI')
     godot_file = export(tmp_path, name, 'GODOT')

@@ -65,7 +65,7 @@ def _mixed() -> dict:
 
 def _unknown_drive() -> dict:
     """A KHR slider whose drive type the spec does not know."""
-    document = {
+    document: dict[str, Any] = {
         "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 1]}],
         "extensionsUsed": [KHR_BODY, KHR_SHAPES],
         "extensions": {KHR_SHAPES: {"shapes": [{"type": "box", "box": {"size": [1, 1, 1]}}]},

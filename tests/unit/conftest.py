@@ -1,12 +1,11 @@
-"""Fixtures of the pure core's tests: `io/omi` loaded by path as the package `omi_core`, without bpy.
-
-The same package the command-line tool and `tests/schema_check.py` load (scripts/omi_physics_cli.py), so
-these tests run in a plain Python with pytest, jsonschema and hypothesis (no Blender). Their fixtures
-`omi`, `model`, `reader`, `writer` and `canonical` override the Blender-backed ones of tests/conftest.py.
+"""Fixtures of the pure core's tests: `io/omi` as the package `omi_core` (tests/omi_core_loader.py), so these
+tests run in a plain Python with pytest, jsonschema and hypothesis (no Blender). Their fixture `omi` overrides
+the Blender-backed one of tests/conftest.py: it reaches only the core.
 """
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -16,9 +15,11 @@ import pytest
 
 TESTS_DIR = Path(__file__).resolve().parent.parent
 if str(TESTS_DIR) not in sys.path:
-    sys.path.insert(0, str(TESTS_DIR))  # schema_check; tests/conftest.py is not loaded in a bpy-free run
+    sys.path.insert(0, str(TESTS_DIR))  # omi_core_loader, schema_check (tests/conftest.py puts it there too)
 
-from omi_core_loader import SPEC_DIR, core  # noqa: E402
+import omi_core_loader  # noqa: E402
+
+omi_core_loader.install()
 
 
 @pytest.fixture(scope="session")
@@ -27,30 +28,5 @@ def omi() -> Callable[[str], ModuleType]:
     def module(name: str) -> ModuleType:
         prefix = "io.omi."
         assert name.startswith(prefix), f"the pure tests only reach io/omi, not {name}"
-        return core(name[len(prefix):])
+        return importlib.import_module(f"{omi_core_loader.CORE_PACKAGE}.{name.removeprefix(prefix)}")
     return module
-
-
-@pytest.fixture(scope="session")
-def model() -> ModuleType:
-    return core("model")
-
-
-@pytest.fixture(scope="session")
-def reader() -> ModuleType:
-    return core("read.reader")
-
-
-@pytest.fixture(scope="session")
-def writer() -> ModuleType:
-    return core("write.writer")
-
-
-@pytest.fixture(scope="session")
-def canonical() -> ModuleType:
-    return core("checks.canonical")
-
-
-@pytest.fixture(scope="session")
-def spec_dir() -> Path:
-    return SPEC_DIR

@@ -10,21 +10,20 @@ the registry together with an export target. Nothing outside this module knows i
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
-from types import ModuleType
 from typing import Any
 
-from omi_core_loader import core
+from omi_core import model
+from omi_core.dialects import omi, registry
+from omi_core.read import omi as read_omi
+from omi_core.write import omi as write_omi
 
 NAME = "TOY"
 BODY, SHAPE, JOINT = "TOY_physics_body", "TOY_physics_shape", "TOY_physics_joint"
 
 
-def build(modules: Callable[[str], ModuleType]) -> tuple[Any, Any]:
-    """The toy's dialect unit and export target, made of the modules `modules` gives by their name in io/omi
-    (`core` here; the add-on's own `io.omi` modules in Blender, tests/blender/export/test_toy_dialect_export.py)."""
-    omi, registry, model = modules("dialects.omi"), modules("dialects.registry"), modules("model")
-    read_omi, write_omi = modules("read.omi"), modules("write.omi")
+def build() -> tuple[registry.DialectUnit, registry.Target]:
+    """The toy's dialect unit and export target (registered by the pure tests, and in Blender by
+    tests/blender/export/test_toy_dialect_export.py: `omi_core` is the add-on's own core there)."""
     toy = dataclasses.replace(
         omi.OMI, name=NAME, body_extension=BODY, shape_extension=SHAPE, joint_extension=JOINT,
         homes={"shapes": SHAPE, "physicsMaterials": BODY, "collisionFilters": BODY, "physicsJoints": JOINT},
@@ -46,9 +45,8 @@ def build(modules: Callable[[str], ModuleType]) -> tuple[Any, Any]:
     return unit, registry.Target(NAME, 90, "Toy", "The toy dialect of the tests", (NAME,))
 
 
-UNIT, TARGET = build(core)
+UNIT, TARGET = build()
 TOY = UNIT.tables
-registry = core("dialects.registry")
 
 
 def register() -> None:

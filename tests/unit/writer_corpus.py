@@ -44,8 +44,8 @@ def file_inputs() -> Iterator[tuple[str, Any]]:
 
 
 def random_inputs(count: int) -> list[Any]:
-    sys.path[:0] = [str(TESTS), str(TESTS / "unit"), str(TESTS / "unit" / "read")]
-    import test_reader_properties as strategies
+    sys.path[:0] = [str(TESTS), str(TESTS / "unit")]
+    import property_inputs as strategies
 
     drawn = []
     for _ in range(count):

@@ -7,6 +7,7 @@ import math
 
 import addon_loader
 import bpy
+import omi_core.dialects.pointers
 import pytest
 from export_support import empty, export, mesh_object, tag_motion, tag_shape
 from import_support import import_gltf
@@ -57,7 +58,7 @@ def expected_angle(frame: float, fps: float) -> float:
 def test_door_follows_its_animated_motor_after_export_and_import(clean_scene, tmp_path, omi):
     door_scene()
     result = export(tmp_path, fmt="GLB")
-    assert omi("io.omi.dialects.pointers").check_animation(result.gltf) == []
+    assert omi_core.dialects.pointers.check_animation(result.gltf) == []
     [pointer] = [channel["target"]["extensions"]["KHR_animation_pointer"]["pointer"]
                  for animation in result.gltf["animations"] for channel in animation["channels"]]
     assert pointer.endswith("/drives/0/velocityTarget")

@@ -6,6 +6,7 @@ import math
 
 import addon_loader
 import bpy
+import omi_core.dialects.pointers
 import pytest
 import test_export_validator
 from animation_support import (
@@ -30,7 +31,7 @@ def fcurves(id_data):
 
 
 def omi_pointers():
-    return addon_loader.module("io.omi.dialects.pointers")
+    return omi_core.dialects.pointers
 
 
 def close(a, b, tolerance: float = 1e-6) -> bool:
@@ -62,7 +63,7 @@ def test_every_object_model_value_exports_as_a_channel(clean_scene, tmp_path, om
     # animated items never share an entry with still ones that start equal
     assert item_index(result, "Body", "shapes") != item_index(result, "Twin", "shapes")
     assert item_index(result, "Ball", "shapes") != item_index(result, "Marble", "shapes")
-    assert omi("io.omi.dialects.pointers").check_animation(result.gltf) == []
+    assert omi_core.dialects.pointers.check_animation(result.gltf) == []
 
 
 @pytest.mark.slow
@@ -150,7 +151,7 @@ def test_khr_export_animates_the_khr_spelling_too(clean_scene, tmp_path, omi, mo
     assert len(omi_channels) == (len(keyed) if dialect == 'BOTH' else 0)
     assert (model.BODY_EXTENSION in result.gltf["extensionsUsed"]) == (dialect == 'BOTH')
     assert len(khr) == len(keyed), (sorted(khr), result.messages)
-    pointers = omi("io.omi.dialects.pointers")
+    pointers = omi_core.dialects.pointers
     assert pointers.check_animation(result.gltf) == []
     for pointer, channel in khr.items():
         assert pointers.resolve(result.gltf, pointers.match(pointer))[0]

@@ -12,6 +12,8 @@ import json
 import addon_loader
 import bpy
 import import_support as support
+import omi_core.animation.linear_keys
+import omi_core.read.reader
 import pytest
 from test_animation_import import with_channels
 
@@ -78,13 +80,13 @@ def _keys() -> dict:
 @pytest.mark.parametrize("interpolation", ["LINEAR", "CUBICSPLINE"])
 def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, interpolation):
     path = _file(tmp_path, interpolation)
-    reader = addon_loader.module("io.omi.read.reader")
+    reader = omi_core.read.reader
     reads = []
     real_read = reader.read_document
     monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
     support.import_gltf(path)
     fast, fast_reads = _keys(), len(reads)
-    linear_keys = addon_loader.module("io.omi.animation.linear_keys")
+    linear_keys = omi_core.animation.linear_keys
     monkeypatch.setattr(linear_keys, "fit", lambda *a, **k: None)  # every key translated whole, as before
     monkeypatch.setattr(addon_loader.module("io.blender.animation.imports.table"), "table_map", lambda *a, **k: None)
     reads.clear()
@@ -147,7 +149,7 @@ def _table_file(tmp_path, interpolation: str):
 @pytest.mark.parametrize("interpolation", ["LINEAR", "CUBICSPLINE"])
 def test_held_values_are_keyed_from_the_table_without_a_document_read(tmp_path, monkeypatch, interpolation):
     path = _table_file(tmp_path, interpolation)
-    reader = addon_loader.module("io.omi.read.reader")
+    reader = omi_core.read.reader
     reads = []
     real_read = reader.read_document
     monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))

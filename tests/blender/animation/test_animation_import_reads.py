@@ -8,6 +8,7 @@ import json
 
 import addon_loader
 import import_support as support
+import omi_core.read.reader
 import pytest
 import test_animation_import_keys
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 @pytest.mark.parametrize("interpolation", ["LINEAR", "CUBICSPLINE"])
 def test_no_document_is_read_twice(tmp_path, monkeypatch, interpolation):
     path = test_animation_import_keys._file(tmp_path, interpolation)
-    reader = addon_loader.module("io.omi.read.reader")
+    reader = omi_core.read.reader
     real_read = reader.read_document
     reads: list[str] = []
 

@@ -13,6 +13,8 @@ import math
 import bpy
 import export_support
 import import_support
+import omi_core.cli.validate_file
+import omi_core.write.dialect_convert
 import pytest
 import ragdoll_files
 from mathutils import Vector
@@ -122,7 +124,7 @@ def test_kinematic_bone_part_rides_on_its_animated_bone(tmp_path, omi_addon, can
 @pytest.mark.parametrize("dialect", ["OMI", "KHR"])
 def test_validate_names_the_physics_on_skin_joints(tmp_path, omi, dialect):
     path = ragdoll_files.write(tmp_path, dialect)
-    result = omi("io.omi.cli.validate_file").validate_one((str(path), None))
+    result = omi_core.cli.validate_file.validate_one((str(path), None))
     named = {item["pointer"]: item for item in result["issues"] if "joint of skin" in item["message"]}
     assert set(named) == {f"/nodes/{index}" for index in ragdoll_files.BONE_NODES.values()}
     assert all(item["severity"] == "warning" for item in named.values())
@@ -140,7 +142,7 @@ def test_a_joint_connected_to_a_plain_child_of_a_bone_holds_that_bone_s_body(tmp
     document["nodes"][ragdoll_files.LOWER]["children"] = [frame]
     document["nodes"][ragdoll_files.ELBOW]["extensions"]["OMI_physics_joint"]["connectedNode"] = frame
     if dialect == "KHR":
-        document = import_support.addon_loader.module("io.omi.write.dialect_convert").convert(document, "KHR").document
+        document = omi_core.write.dialect_convert.convert(document, "KHR").document
     path = tmp_path / "frame_child.gltf"
     path.write_text(json.dumps(document))
     import_support.import_gltf(path)

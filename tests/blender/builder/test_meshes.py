@@ -11,6 +11,7 @@ import bpy
 # (bmesh is a module of bpy's: importable only once bpy is, and conftest no longer imports bpy)
 import bmesh
 import numpy as np
+import omi_core.model
 import pytest
 
 
@@ -135,7 +136,7 @@ def test_mesh_from_triangles(meshes, omi):
                                         pointer="/meshes/4")
     assert len(broken.polygons) == 4
     assert len(issues) == 1 and issues[0].pointer == "/meshes/4" and "2" in issues[0].message
-    assert isinstance(issues[0], omi("io.omi.model").Issue)
+    assert isinstance(issues[0], omi_core.model.Issue)
 
 
 def test_capsule_volume_close_to_true_volume(meshes):

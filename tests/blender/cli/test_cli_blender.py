@@ -12,6 +12,7 @@ import struct
 from pathlib import Path
 
 import bpy
+import omi_core.cli.guard
 import pytest
 import schema_check
 from cli_support import REPO_ROOT, blender_cli, lines, run_cli, write_gltf
@@ -218,9 +219,8 @@ def test_unknown_gltf_option_is_reported(spec_dir, tmp_path):
 def test_a_failed_operator_is_said_in_one_sentence():
     """Blender's RuntimeError holds the importer's whole traceback and a Location line: the exception line
     is the sentence (Python's own exception types named, the importer's messages as they are)."""
-    import omi_physics_cli
 
-    one_sentence = omi_physics_cli.core("cli.guard").one_sentence
+    one_sentence = omi_core.cli.guard.one_sentence
     traceback = ("Error: Python: Traceback (most recent call last):\n  File \"mesh.py\", line 603, in f\n"
                  "    tris = np.empty((len(indices) - 2) * 3)\nValueError: negative dimensions are not allowed\n"
                  "Location: /x/bpy/ops.py:109\n")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import bpy
+import omi_core.cli.batch
 import pytest
 from cli_support import write_gltf
 from test_cli_validate import _current
@@ -59,6 +60,6 @@ def test_validate_with_spawned_workers_through_the_registered_command(command, o
     """As on macOS and Windows: the workers are fresh Pythons that load the add-on's core (named
     bl_ext.<repository>.omi_physics.io.omi here) by path."""
     files = [str(write_gltf(tmp_path / f"{name}.gltf", _current())) for name in ("a", "b")]
-    monkeypatch.setattr(omi("io.omi.cli.batch").multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+    monkeypatch.setattr(omi_core.cli.batch.multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     assert command.execute(["validate", "--jobs", "2", "--no-progress", *files]) == 0
     assert capsys.readouterr().out.strip() == "2 files, 0 errors, 0 warnings"

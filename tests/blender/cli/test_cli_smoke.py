@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 
+import omi_core.cli.guard
 import pytest
 import schema_check
 from cli_support import CLI, REPO_ROOT, lines, run_cli, run_cli_subprocess
@@ -70,9 +71,8 @@ def test_import_and_export_through_the_crash_guard(canonical, tmp_path):
 
 def test_the_crash_guard_reports_what_blender_printed(tmp_path, capsys):
     """A child that dies by a signal: the parent prints the child's held output and one sentence."""
-    import omi_physics_cli
 
-    guard = omi_physics_cli.core("cli.guard")
+    guard = omi_core.cli.guard
     dying = tmp_path / "dying.py"
     dying.write_text("import os, signal, sys\n"
                      "log = open(sys.argv[sys.argv.index('--blender-log') + 1], 'a')\n"

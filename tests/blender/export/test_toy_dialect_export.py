@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import bpy
+import omi_core.dialects.registry
+import omi_core.read.reader
 import pytest
 from export_support import empty, export, mesh_object, tag_motion, tag_shape
 
@@ -20,12 +22,10 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 
 
 @pytest.fixture
-def toy(omi, clean_scene):
-    registry = omi("io.omi.dialects.registry")
-    unit, target = toy_dialect.build(lambda name: omi(f"io.omi.{name}"))
-    registry.register(unit)
-    registry.register(target)
-    yield unit
+def toy(clean_scene):
+    registry = omi_core.dialects.registry
+    toy_dialect.register()
+    yield toy_dialect.UNIT
     bpy.context.scene.omi_physics.export_dialect = registry.targets()[0].name
     registry.unregister(toy_dialect.NAME)
 
@@ -61,7 +61,7 @@ def test_a_registered_target_is_offered_and_exported(omi, toy, tmp_path):
     joint = nodes["Hinge"]["extensions"][toy_dialect.JOINT]
     assert joint["connectedNode"] == gltf["nodes"].index(nodes["Floor"])
     assert gltf["extensions"][toy_dialect.JOINT]["physicsJoints"][joint["joint"]]["limits"]
-    read = omi("io.omi.read.reader").read_document(gltf)
+    read = omi_core.read.reader.read_document(gltf)
     masses = [node.motion.mass for node in read.nodes.values() if node.motion is not None]
     assert masses == [5.0]
     assert toy.schema_check(gltf, None, False) == []
@@ -70,7 +70,7 @@ def test_a_registered_target_is_offered_and_exported(omi, toy, tmp_path):
 def test_the_toy_beside_the_home_dialect(omi, toy, tmp_path):
     """A target of two dialects, the home one (the gather hooks' spelling) and the toy: both are written, the
     toy's made from the home one's placement, as KHR beside OMI."""
-    registry = omi("io.omi.dialects.registry")
+    registry = omi_core.dialects.registry
     both = registry.Target("TOYBOTH", 91, "Home and toy", "", (registry.default().name, toy_dialect.NAME))
     registry.register(both)
     try:
@@ -79,7 +79,7 @@ def test_the_toy_beside_the_home_dialect(omi, toy, tmp_path):
         gltf = export(tmp_path, check=False).gltf
         for name in (toy_dialect.BODY, toy_dialect.SHAPE, toy_dialect.JOINT, *registry.default().tables.extensions):
             assert name in gltf["extensionsUsed"], name
-        home, toy_read = (omi("io.omi.read.reader").read_document(gltf, dialect).nodes
+        home, toy_read = (omi_core.read.reader.read_document(gltf, dialect).nodes
                           for dialect in (registry.default().name, toy_dialect.NAME))
         assert home == toy_read
     finally:

@@ -4,9 +4,9 @@ with no change to the add-on."""
 
 from __future__ import annotations
 
-import addon_loader
 import bpy
 import import_support
+import omi_core.dialects.registry
 import pytest
 
 
@@ -18,7 +18,7 @@ def _toy_layout(document: dict) -> dict[int, int]:
 
 @pytest.fixture
 def toy_target(omi_addon):
-    registry = addon_loader.module("io.omi.dialects.registry")
+    registry = omi_core.dialects.registry
     registry.register(registry.Target("TOY_ENGINE", 98, "Toy engine", "", (registry.default().name,),
                                       mesh_children=_toy_layout))
     yield

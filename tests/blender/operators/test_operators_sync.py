@@ -4,6 +4,7 @@ bodies -> settings, and a round trip that gives back the settings it started fro
 from __future__ import annotations
 
 import bpy
+import omi_core.model
 import pytest
 
 
@@ -105,7 +106,7 @@ def test_rigid_bodies_to_settings(clean_scene):
 def snapshot(omi, objects):
     """What the settings mean, in glTF values: motion, shape and material per object, joint limits."""
     convert = omi("properties.convert")
-    default = omi("io.omi.model").PhysicsMaterial()
+    default = omi_core.model.PhysicsMaterial()
     meaning = {}
     for obj in objects:
         node = convert.node_from_object(obj)

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import addon_loader
 import bpy
+import omi_core.dialects.pointers
 import pytest
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
 
 def _tables():
-    return addon_loader.module("io.blender.animation.settings"), addon_loader.module("io.omi.dialects.pointers")
+    return addon_loader.module("io.blender.animation.settings"), omi_core.dialects.pointers
 
 
 def test_the_registered_table_is_the_bindings():

@@ -11,6 +11,7 @@ import sys
 import bpy
 import export_support
 import import_support as support
+import omi_core.checks.gltf_structure
 import pytest
 
 pytestmark = [pytest.mark.usefixtures("omi_addon"), pytest.mark.slow]  # slow: seconds per test (docs/development.md)
@@ -52,7 +53,7 @@ def test_a_deep_chain_imports_whole_and_exports_again(tmp_path):
 
 
 def test_a_chain_past_the_add_ons_depth_builds_nothing_and_says_why(tmp_path, omi, monkeypatch):
-    structure = omi("io.omi.checks.gltf_structure")
+    structure = omi_core.checks.gltf_structure
     monkeypatch.setattr(structure, "MAX_DEPTH", 40)  # the real one (100,000) takes minutes to import
     limit = sys.getrecursionlimit()
     imported = support.import_gltf(support.write_gltf(tmp_path, "too_deep", chain(41)))

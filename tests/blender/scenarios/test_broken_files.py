@@ -19,6 +19,7 @@ from typing import Any
 
 import bpy
 import import_support as support
+import omi_core.read.reader
 import pytest
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
@@ -232,7 +233,7 @@ def _imported_settings(gltf: dict, convert) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def baselines(tmp_path_factory, omi) -> dict[str, dict]:
     """Per base document: the reader's physics per node, the import's warnings and settings per node."""
-    reader, convert = omi("io.omi.read.reader"), omi("properties.convert")
+    reader, convert = omi_core.read.reader, omi("properties.convert")
     found = {}
     for base, make in BASES.items():
         gltf = make()
@@ -266,7 +267,7 @@ def test_the_corpus_covers_every_kind_of_break():
 def test_broken_file_imports_with_warnings_and_keeps_every_valid_part(omi, baselines, tmp_path, case, tokens,  # noqa: PLR0917
                                                                       new, invalid):
     base = case.split(":", 1)[0]
-    reader, convert = omi("io.omi.read.reader"), omi("properties.convert")
+    reader, convert = omi_core.read.reader, omi("properties.convert")
     gltf = _broken(base, tokens, new)
     imported = support.import_gltf(support.write_gltf(tmp_path, "broken", gltf))  # raises if an exception escapes
 

@@ -22,6 +22,10 @@ import demo_engine
 import demo_frames
 import demo_scene
 import numpy as np
+import omi_core.checks.canonical
+import omi_core.checks.schema_khr
+import omi_core.read.reader
+import omi_core.write.dialect_convert
 import pytest
 import schema_check
 from export_support import Exported
@@ -50,29 +54,29 @@ def final_speed(outcome, name: str) -> float:
 
 
 def test_both_files_are_valid_and_hold_the_same_physics(outcome, omi):
-    canonical = omi("io.omi.checks.canonical")
+    canonical = omi_core.checks.canonical
     glb, gltf = (schema_check.load_gltf(outcome.out_dir / name) for name in ("demo.glb", "demo.gltf"))
     assert schema_check.omi_schema_errors(glb) == []
     assert schema_check.omi_schema_errors(gltf) == []
-    assert omi("io.omi.read.reader").read_document(glb).issues == []
+    assert omi_core.read.reader.read_document(glb).issues == []
     assert canonical.diff_physics(glb, gltf) == []
     assert (outcome.out_dir / "demo.bin").is_file()
     assert outcome.problems == []  # the Validate operator found nothing to complain about
 
 
 def test_the_khr_file_is_valid_and_holds_the_same_physics(outcome, omi):
-    reader, schema_khr = omi("io.omi.read.reader"), omi("io.omi.checks.schema_khr")
+    reader, schema_khr = omi_core.read.reader, omi_core.checks.schema_khr
     khr = schema_check.load_gltf(outcome.out_dir / "demo_khr.glb")
     assert "KHR_physics_rigid_bodies" in khr["extensionsUsed"]
     if schema_khr.unavailable_reason() is None:
         assert [str(found) for found in schema_khr.khr_schema_errors(khr)] == []
     glb = schema_check.load_gltf(outcome.out_dir / "demo.glb")
-    expected = omi("io.omi.write.dialect_convert").convert(glb, "KHR").document
+    expected = omi_core.write.dialect_convert.convert(glb, "KHR").document
     assert reader.read_document(khr, "KHR").nodes == reader.read_document(expected, "KHR").nodes
 
 
 def test_the_file_holds_what_the_operators_made(outcome, omi):
-    doc = omi("io.omi.read.reader").read_document(schema_check.load_gltf(outcome.out_dir / "demo.glb"))
+    doc = omi_core.read.reader.read_document(schema_check.load_gltf(outcome.out_dir / "demo.glb"))
     names = {index: node.get("name") for index, node in enumerate(outcome.exports[0].gltf["nodes"])}
     physics = {names[index]: node for index, node in doc.nodes.items()}
     dynamic = {name for name, node in physics.items() if node.motion and node.motion.type == "dynamic"}

@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import bpy
+import omi_core.cli.resources
+import omi_core.gltf_file
 import pytest
 from cli_support import CLI, REPO_ROOT, run_cli
 from hostile.round_three import write_round_three
@@ -59,16 +61,15 @@ def _half_copy(source: Any, stream: Any, *_args: object) -> None:
 
 @pytest.mark.parametrize("moment", ["before the copy", "during the copy", "writing the .gltf"])
 def test_an_interrupted_convert_leaves_nothing_half_written(tmp_path, monkeypatch, moment):
-    import omi_physics_cli
 
     source = _scene_with_bin(tmp_path / "in", 1 << 20)
     out = tmp_path / "out"
     if moment == "before the copy":
-        monkeypatch.setattr(omi_physics_cli.core("cli.resources"), "_copy_file", _raise_interrupt)
+        monkeypatch.setattr(omi_core.cli.resources, "_copy_file", _raise_interrupt)
     elif moment == "during the copy":
         monkeypatch.setattr(shutil, "copyfileobj", _half_copy)
     else:  # the .bin is complete and in place; the .gltf is being written
-        monkeypatch.setattr(omi_physics_cli.core("gltf_file"), "_pieces", _raise_interrupt)
+        monkeypatch.setattr(omi_core.gltf_file, "_pieces", _raise_interrupt)
     result = run_cli("convert", source, "--to", "KHR", "--out", out / "scene.gltf")
     assert result.returncode == 130
     assert result.stderr.strip().splitlines() == [
@@ -168,13 +169,12 @@ def _half_then_full(source: Any, stream: Any, *_args: object) -> None:
 
 @pytest.mark.parametrize("moment", ["copying the .bin", "writing the .gltf"])
 def test_a_full_disk_leaves_no_partial_output_and_says_so(tmp_path, monkeypatch, moment):
-    import omi_physics_cli
 
     source = _scene_with_bin(tmp_path / "in", 1 << 20)
     if moment == "copying the .bin":
         monkeypatch.setattr(shutil, "copyfileobj", _half_then_full)
     else:
-        monkeypatch.setattr(omi_physics_cli.core("gltf_file"), "_pieces", _full_disk)
+        monkeypatch.setattr(omi_core.gltf_file, "_pieces", _full_disk)
     out = tmp_path / "out"
     result = run_cli("convert", source, "--to", "KHR", "--out", out / "scene.gltf")
     assert result.returncode == 2

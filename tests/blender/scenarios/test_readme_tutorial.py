@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bpy
 import import_support
+import omi_core.dialects.registry
 import pytest
 import schema_check
 import tutorial_scene
@@ -32,7 +33,7 @@ def test_the_readme_quotes_the_add_ons_labels(omi):
     text = " ".join(_tutorial().split())
     shapes = {item[0]: item[1] for item in omi("properties.shape").SHAPE_TYPE_ITEMS}
     motions = {item[0]: item[1] for item in omi("properties.body").MOTION_TYPE_ITEMS}
-    targets = {target.name: target.label for target in omi("io.omi.dialects.registry").targets()}
+    targets = {target.name: target.label for target in omi_core.dialects.registry.targets()}
     assert f"*Fit Collider > {shapes['BOX']}*" in text
     assert f"*Body > {motions['DYNAMIC']}*" in text and f"*Body > {motions['STATIC']}*" in text
     assert f"*Target* to *{targets['GODOT']}*" in text

@@ -13,6 +13,10 @@ import animation_support
 import bpy
 import export_support as support
 import import_support
+import omi_core.dialects.registry
+import omi_core.read.reader
+import omi_core.targets.godot
+import omi_core.write.writer
 import pytest
 from ui_recorder import Recorder
 
@@ -27,10 +31,6 @@ def toy(omi_addon):
     units_panels.register_unit(unit.UNIT, properties.BINDING)  # the one registration line
     yield types.SimpleNamespace(unit=unit, binding=properties.BINDING, panel=panel)
     units_panels.unregister_unit(properties.BINDING)
-
-
-def _core(name: str):
-    return addon_loader.module(f"io.omi.{name}")
 
 
 def test_the_toy_touches_no_file_of_the_add_on():
@@ -48,7 +48,7 @@ def test_the_toy_goes_through_export_validate_convert_import_and_the_ui(toy, tmp
     units = addon_loader.module("properties.units")
     settings = units.settings_of(obj, toy.binding)
     settings.enabled = True
-    registry = _core("dialects.registry")
+    registry = omi_core.dialects.registry
     # every export target (still values): Godot's names what Godot core ignores, KHR what it cannot hold
     for target in registry.targets():
         name = target.name
@@ -84,20 +84,20 @@ def test_the_toy_goes_through_export_validate_convert_import_and_the_ui(toy, tmp
     assert channel["values"] == [2.0, 3.0]
 
     # validate: clean, and a bad value is found by the unit's Field bounds
-    reader = _core("read.reader")
+    reader = omi_core.read.reader
     assert reader.validate(exported.gltf) == []
     broken = json.loads(json.dumps(exported.gltf))
     broken["nodes"][exported.index("Gadget")]["extensions"]["TOY_gadget"]["power"] = -1
     assert [issue.pointer for issue in reader.validate(broken)] == [f"{pointer}"]
 
     # convert: KHR names it, the Godot target names what Godot core ignores
-    writer = _core("write.writer")
+    writer = omi_core.write.writer
     khr = next(name for name in registry.names() if name != registry.default().name)
     issues: list = []
     writer.write_document(reader.read_document(exported.gltf), exported.gltf, [khr], issues=issues)
     assert [issue.pointer for issue in issues if "TOY_gadget" in issue.message] == [
         f"/nodes/{exported.index('Gadget')}/extensions/TOY_gadget"]
-    godot_lines = [issue.message for issue in _core("targets.godot").to_godot(json.loads(json.dumps(exported.gltf)))]
+    godot_lines = [issue.message for issue in omi_core.targets.godot.to_godot(json.loads(json.dumps(exported.gltf)))]
     assert any("toy gadgets" in line and "'Gadget'" in line for line in godot_lines)
 
     # import: the settings and their keys come back; nothing is kept verbatim (the toy reads it)

@@ -11,14 +11,13 @@ import addon_loader
 import animation_support
 import export_support
 import import_support
+import omi_core.checks.canonical
+import omi_core.dialects.pointers
+import omi_core.dialects.registry
 import pytest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "omi_vehicles"
 FILES = sorted(EXAMPLES.glob("*/examples/*.gltf"))
-
-
-def _core(name: str):
-    return addon_loader.module(f"io.omi.{name}")
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
@@ -28,8 +27,8 @@ def test_an_example_imports_into_settings_and_exports_unchanged_in_meaning(omi_a
     assert imported.failures == []
     assert [text for text in imported.warnings if "OMI_vehicle" in text or "OMI_seat" in text or "spawn" in text] == []
     exported = export_support.export(tmp_path, fmt="GLTF_SEPARATE", check=False)
-    assert _core("checks.canonical").diff_physics(gltf, exported.gltf) == []
-    assert _core("dialects.registry").default().schema_check(exported.gltf, None, False) == []
+    assert omi_core.checks.canonical.diff_physics(gltf, exported.gltf) == []
+    assert omi_core.dialects.registry.default().schema_check(exported.gltf, None, False) == []
 
 
 def test_the_car_holds_its_settings(omi_addon):
@@ -91,7 +90,7 @@ def test_a_keyed_throttle_exports_and_imports_through_the_animation_pointer(omi_
     assert list(found) == [pointer]
     assert found[pointer]["values"] == [[0.0, 0.0, 0.0], [0.0, 0.0, 1.0]]
     assert found[pointer]["times"] == pytest.approx([1 / 24, 25 / 24])  # frames 1 and 25 at 24 fps
-    assert _core("dialects.pointers").check_animation(exported.gltf) == []
+    assert omi_core.dialects.pointers.check_animation(exported.gltf) == []
 
     imported = import_support.import_gltf(exported.path)
     assert [text for text in imported.warnings if "linearActivation" in text] == []

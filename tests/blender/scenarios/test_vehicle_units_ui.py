@@ -12,6 +12,9 @@ import bpy
 import export_support as support
 import import_support
 import numpy as np
+import omi_core.dialects.fields
+import omi_core.dialects.registry
+import omi_core.read.reader
 import pytest
 from mathutils import Matrix, Vector
 from ui_recorder import Recorder
@@ -39,10 +42,6 @@ def car(omi_addon):
     return body, wheels, thruster
 
 
-def _core(name: str):
-    return addon_loader.module(f"io.omi.{name}")
-
-
 def test_a_made_vehicle_exports_valid_and_reads_clean(car, tmp_path):
     _body, _wheels, thruster = car
     assert bpy.ops.omi.make_vehicle() == {'FINISHED'}
@@ -51,8 +50,8 @@ def test_a_made_vehicle_exports_valid_and_reads_clean(car, tmp_path):
     assert bpy.ops.omi.add_spawn_point(title="Start", team="Red") == {'FINISHED'}
     exported = support.export(tmp_path, check=False)
     gltf = exported.gltf
-    assert _core("dialects.registry").default().schema_check(gltf, None, False) == []
-    doc = _core("read.reader").read_document(gltf)
+    assert omi_core.dialects.registry.default().schema_check(gltf, None, False) == []
+    doc = omi_core.read.reader.read_document(gltf)
     assert [str(issue) for issue in doc.issues] == []
     vehicle = exported.node("Car")["extensions"]["OMI_vehicle_body"]
     seat = exported.nodes[vehicle["pilotSeat"]]
@@ -90,7 +89,7 @@ def test_a_wheel_outside_a_vehicle_is_named_by_validate(omi_addon, tmp_path):
     support.select(wheel, active=wheel)
     assert bpy.ops.omi.add_wheel() == {'FINISHED'}
     gltf = support.export(tmp_path, check=False).gltf
-    found = _core("read.reader").read_document(gltf).issues
+    found = omi_core.read.reader.read_document(gltf).issues
     assert [issue.kind for issue in found] == ["OMI_vehicle_wheel:placement"]
 
 
@@ -141,7 +140,7 @@ def test_a_units_older_settings_migrate_when_the_file_loads(omi_addon, tmp_path)
     """A unit whose settings layout changed (version 2: power now in watts, was kilowatts) upgrades the
     settings a file saved with version 1, once, when the file loads."""
     units = addon_loader.module("properties.units")
-    fields = addon_loader.module("io.omi.dialects.fields")
+    fields = omi_core.dialects.fields
     steps = []
 
     def migrate(settings, stored):

@@ -9,6 +9,7 @@ import math
 
 import bpy
 import export_support as support
+import omi_core.model
 import pytest
 
 
@@ -21,7 +22,7 @@ def mapping(omi):
 
 @pytest.fixture(scope="module")
 def model(omi):
-    return omi("io.omi.model")
+    return omi_core.model
 
 
 # Blender constraint type -> settings that use what the type offers (limits, springs, motors).

@@ -4,8 +4,13 @@ value is the whole reading's physics without a document read."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
-from omi_core_loader import core
+from omi_core.animation import moved_values
+from omi_core.dialects import pointers
+from omi_core.read import reader
+from present import present
 
 POINTER = "/extensions/OMI_physics_joint/physicsJoints/0/limits/0/min"
 
@@ -19,10 +24,9 @@ def _document() -> dict:
                 {"limits": [{"angularAxes": [2], "min": -0.5, "max": 1.0}]}]}}}
 
 
-def test_a_moved_value_copies_only_the_containers_on_its_way():
-    moved_values, pointers = core("animation.moved_values"), core("dialects.pointers")
+def test_a_moved_value_copies_only_the_containers_on_its_way() -> None:
     document = _document()
-    moved = moved_values.with_value(document, pointers.match(POINTER), -0.25)
+    moved = moved_values.with_value(document, present(pointers.match(POINTER)), -0.25)
     assert moved["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["limits"][0]["min"] == -0.25
     assert document["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["limits"][0]["min"] == -0.5
     assert moved["nodes"] is document["nodes"]
@@ -30,19 +34,22 @@ def test_a_moved_value_copies_only_the_containers_on_its_way():
     assert moved_values.plain([1.0, 2.0, 3.0], "float3") == [1.0, 2.0, 3.0]
 
 
-def test_each_moved_value_is_read_once(monkeypatch):
-    moved_values, pointers, reader = core("animation.moved_values"), core("dialects.pointers"), core("read.reader")
+def test_each_moved_value_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     read_document = reader.read_document
-    reads = []
-    monkeypatch.setattr(reader, "read_document", lambda document, *a, **k: reads.append(1) or read_document(
-        document, *a, **k))
-    found = pointers.match("/nodes/0/extensions/OMI_physics_body/motion/mass")
+    reads: list[int] = []
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return read_document(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "read_document", counted)
+    found = present(pointers.match("/nodes/0/extensions/OMI_physics_body/motion/mass"))
     physics = moved_values.MovedValues(_document())
     assert len(reads) == 1
     first = physics.at(found, [3.0])
     assert physics.at(found, [3.0]) is first
     assert len(reads) == 2
-    assert (first.nodes[0].motion.mass, physics.rest.nodes[0].motion.mass) == (3.0, 1.0)
+    assert (present(first.nodes[0].motion).mass, present(physics.rest.nodes[0].motion).mass) == (3.0, 1.0)
     for value in range(moved_values.KEPT + 1):  # the oldest read is let go: memory stays bounded
         physics.at(found, [10.0 + value])
     physics.at(found, [3.0])
@@ -66,10 +73,10 @@ def _khr_document() -> dict:
 
 @pytest.mark.parametrize(("make", "extension"), [(_document, "OMI_physics_joint"),
                                                  (_khr_document, "KHR_physics_rigid_bodies")])
-def test_a_moved_joint_value_is_the_whole_reading_without_a_document_read(monkeypatch, make, extension):
+def test_a_moved_joint_value_is_the_whole_reading_without_a_document_read(monkeypatch: pytest.MonkeyPatch, make: Any,
+                                                                          extension: Any) -> None:
     """Every joint node using the item gets it read again; values the reader refuses (a negative stiffness,
     a limit whose min passes its max) are refused alike."""
-    moved_values, pointers, reader = core("animation.moved_values"), core("dialects.pointers"), core("read.reader")
     document = make()
     if extension == "OMI_physics_joint":
         document["extensions"][extension]["physicsJoints"][0]["drives"] = [
@@ -83,9 +90,9 @@ def test_a_moved_joint_value_is_the_whole_reading_without_a_document_read(monkey
                             (f"{joints}/limits/0/stiffness", (0.0, 5.0, -1.0)),
                             (f"{joints}/drives/0/velocityTarget", (0.0, -3.5)),
                             (f"{joints}/drives/0/damping", (4.0, -2.0))):
-        found = pointers.match(pointer)
+        found = present(pointers.match(pointer))
         for value in values:
             moved = physics.at(found, [value])
             whole = read_document(moved_values.with_value(document, found, value))
             assert moved.nodes == whole.nodes, (pointer, value)
-    assert physics.at(pointers.match(f"{joints}/limits/0/min"), [0.5]).nodes != physics.rest.nodes
+    assert physics.at(present(pointers.match(f"{joints}/limits/0/min")), [0.5]).nodes != physics.rest.nodes

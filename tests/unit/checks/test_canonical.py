@@ -6,8 +6,11 @@ from __future__ import annotations
 import copy
 import json
 import struct
+from pathlib import Path
+from typing import Any
 
 import schema_check
+from omi_core.checks import canonical
 
 
 def _document(shapes, nodes, **extra) -> dict:
@@ -25,7 +28,7 @@ BODY_FILE = _document(
 )
 
 
-def test_canonical_is_keyed_by_name_path_and_inlines_values(canonical):
+def test_canonical_is_keyed_by_name_path_and_inlines_values() -> None:
     meaning = canonical.canonical_physics(BODY_FILE)
     assert sorted(meaning["nodes"]) == ["Root/Ball", "Root/Ball/BallShape", "Root/Floor"]
     shape = meaning["nodes"]["Root/Ball/BallShape"]["collider"]
@@ -34,7 +37,7 @@ def test_canonical_is_keyed_by_name_path_and_inlines_values(canonical):
     assert meaning["nodes"]["Root/Ball"]["motion"]["mass"] == 3.0
 
 
-def test_index_order_does_not_matter(canonical):
+def test_index_order_does_not_matter() -> None:
     reordered = copy.deepcopy(BODY_FILE)
     reordered["extensions"]["OMI_physics_shape"]["shapes"].reverse()
     reordered["nodes"][2]["extensions"]["OMI_physics_body"]["collider"]["shape"] = 1
@@ -46,7 +49,7 @@ def test_index_order_does_not_matter(canonical):
     assert canonical.diff_physics(reordered, BODY_FILE) == []
 
 
-def test_diff_names_the_path_and_honours_the_tolerance(canonical):
+def test_diff_names_the_path_and_honours_the_tolerance() -> None:
     changed = copy.deepcopy(BODY_FILE)
     changed["extensions"]["OMI_physics_shape"]["shapes"][0]["box"]["size"][1] = 2.5
     changed["nodes"][1]["extensions"]["OMI_physics_body"]["motion"]["mass"] = 3.00001  # within 1e-4
@@ -56,14 +59,14 @@ def test_diff_names_the_path_and_honours_the_tolerance(canonical):
     assert canonical.diff_physics(canonical.canonical_physics(BODY_FILE), BODY_FILE) == []
 
 
-def test_same_meaning_in_different_forms(canonical):
+def test_same_meaning_in_different_forms() -> None:
     """Default material = no material; one limit on both axis kinds = two limits; float32 noise ignored."""
     plain = copy.deepcopy(BODY_FILE)
     plain["extensions"]["OMI_physics_body"]["physicsMaterials"].append({})
     plain["nodes"][2]["extensions"]["OMI_physics_body"]["collider"]["physicsMaterial"] = 1
     plain["nodes"][1]["extensions"]["OMI_physics_body"]["motion"]["mass"] = 3.0000001192092896
     assert canonical.canonical_physics(plain) == canonical.canonical_physics(BODY_FILE)
-    joint = {"extensions": {"OMI_physics_joint": {"physicsJoints": [
+    joint: dict[str, Any] = {"extensions": {"OMI_physics_joint": {"physicsJoints": [
         {"limits": [{"linearAxes": [0], "angularAxes": [2], "min": 0, "max": 0}]}]}},
         "nodes": [{"name": "A", "children": [1], "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
                   {"name": "J", "extensions": {"OMI_physics_joint": {"joint": 0, "connectedNode": 2}}},
@@ -77,7 +80,7 @@ def test_same_meaning_in_different_forms(canonical):
     assert sorted(limit["kind"] for limit in meaning["settings"]["limits"]) == ["angular", "linear"]
 
 
-def test_revisions_with_the_same_meaning_are_equal(canonical):
+def test_revisions_with_the_same_meaning_are_equal() -> None:
     legacy = {"extensions": {"OMI_collider": {"colliders": [{"type": "capsule", "radius": 0.5, "height": 3}]}},
               "nodes": [{"name": "Pill", "extensions": {"OMI_collider": {"collider": 0}}}]}
     current = _document([{"type": "capsule", "capsule": {"height": 2, "radiusTop": 0.5, "radiusBottom": 0.5}}],
@@ -85,8 +88,9 @@ def test_revisions_with_the_same_meaning_are_equal(canonical):
     assert canonical.diff_physics(legacy, current) == []
 
 
-def test_mesh_fingerprint_and_name_paths(canonical):
-    gltf = {"meshes": [{"name": "Hull", "primitives": [{"attributes": {"POSITION": 1}}, {"attributes": {}}]},
+def test_mesh_fingerprint_and_name_paths() -> None:
+    gltf: dict[str, Any] = {
+        "meshes": [{"name": "Hull", "primitives": [{"attributes": {"POSITION": 1}}, {"attributes": {}}]},
                        {"name": "NoAccessor", "primitives": []}],
             "accessors": [{"count": 3}, {"count": 24}],
             "nodes": [{"name": "a/b"}, {"children": [2]}, {"name": "x"}, {"name": "x"}]}
@@ -97,13 +101,13 @@ def test_mesh_fingerprint_and_name_paths(canonical):
     assert canonical.node_paths(gltf)[4] == "x[1]"
 
 
-def test_schema_check_applies_the_errata(spec_dir):
-    joint = {"extensionsUsed": ["OMI_physics_joint"],
+def test_schema_check_applies_the_errata(spec_dir: Path) -> None:
+    joint: dict[str, Any] = {"extensionsUsed": ["OMI_physics_joint"],
              "extensions": {"OMI_physics_joint": {"physicsJoints": [{"limits": [{"linearAxes": [0], "max": 1}]}]}}}
     assert schema_check.omi_schema_errors(joint) == []  # `constraints` is not required (ERRATA)
     joint["extensions"]["OMI_physics_joint"]["physicsJoints"][0]["limits"][0]["angularAxes"] = [1]
     assert len(schema_check.omi_schema_errors(joint)) == 1  # both axis kinds in one limit: still rejected
-    node = {"extensionsUsed": ["OMI_physics_body"],
+    node: dict[str, Any] = {"extensionsUsed": ["OMI_physics_body"],
             "nodes": [{"extensions": {"OMI_physics_body": {"collider": {"shape": -1}}}}]}
     assert [error.split(":")[0] for error in schema_check.omi_schema_errors(node)] == [
         "/nodes/0/extensions/OMI_physics_body/collider/shape"]  # glTFid stand-in: integer >= 0
@@ -112,7 +116,7 @@ def test_schema_check_applies_the_errata(spec_dir):
     assert schema_check.omi_schema_errors(node) == ["/extensionsUsed: OMI_physics_body is used but not listed"]
 
 
-def test_schema_check_flags_legacy_content(spec_dir):
+def test_schema_check_flags_legacy_content(spec_dir: Path) -> None:
     legacy = json.loads((spec_dir / "legacy/OMI_collider/examples/box_collider.gltf").read_text())
     assert schema_check.omi_schema_errors(legacy, allow_legacy=True) == []
     assert len(schema_check.omi_schema_errors(legacy)) == 2
@@ -122,7 +126,7 @@ def test_schema_check_flags_legacy_content(spec_dir):
     assert any("node-level OMI_physics_shape" in error for error in errors)
 
 
-def test_load_gltf_reads_gltf_and_glb(tmp_path):
+def test_load_gltf_reads_gltf_and_glb(tmp_path: Path) -> None:
     document = {"asset": {"version": "2.0"}, "nodes": [{"name": "Ü"}]}
     (tmp_path / "a.gltf").write_text(json.dumps(document), encoding="utf-8")
     assert schema_check.load_gltf(tmp_path / "a.gltf") == document

@@ -5,15 +5,13 @@ reporting each kind as an error, without a traceback. Pure: runs without bpy."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from hostile.corpus import write_corpus
-from omi_core_loader import core
-
-
-@pytest.fixture(scope="module")
-def structure():
-    return core("checks.gltf_structure")
+from omi_core.checks import gltf_structure as structure
+from omi_core.cli import validate_file
+from present import present
 
 
 def _nodes(*children: list | None) -> dict:
@@ -26,7 +24,7 @@ def _found(structure, document, buffer_data=None) -> list[tuple[str, str | None]
             for found in structure.check(document, buffer_data)]
 
 
-def test_hierarchy_links_blender_cannot_hold(structure):
+def test_hierarchy_links_blender_cannot_hold() -> None:
     assert _found(structure, _nodes([1], [0])) == [("/nodes/1/children/0", "drop_child")]  # closing link of a cycle
     assert _found(structure, _nodes([0])) == [("/nodes/0/children/0", "drop_child")]
     assert _found(structure, _nodes([2], [2], None)) == [("/nodes/1/children/0", "drop_child")]
@@ -36,7 +34,7 @@ def test_hierarchy_links_blender_cannot_hold(structure):
     assert _found(structure, _nodes([1], [2], None)) == []
 
 
-def test_node_tree_keeps_the_first_parent_and_breaks_each_loop_once(structure):
+def test_node_tree_keeps_the_first_parent_and_breaks_each_loop_once() -> None:
     links, dropped = structure.node_tree([{"children": [1, 2]}, {"children": [0]}, {"children": [3]},
                                          {"children": [2]}, {"children": [4]}])
     assert links == {1: (0, 0), 2: (0, 1), 3: (2, 0)}
@@ -50,9 +48,10 @@ def _chain(depth: int) -> dict:
 
 
 @pytest.mark.slow
-def test_a_deep_chain_is_allowed_up_to_max_depth_and_checked_without_recursion(structure):
+def test_a_deep_chain_is_allowed_up_to_max_depth_and_checked_without_recursion() -> None:
     deep = structure.check(_chain(50_000))
-    assert [(found.pointer, found.severity, found.repair.kind, found.repair.value) for found in deep] == \
+    repairs = [(found.pointer, found.severity, present(found.repair)) for found in deep]
+    assert [(pointer, severity, repair.kind, repair.value) for pointer, severity, repair in repairs] == \
         [("/nodes", "warning", "allow_depth", 50_000)]
     assert "50000 levels deep" in deep[0].message and "stops at about" in deep[0].as_error()
     too_deep = structure.check(_chain(structure.MAX_DEPTH + 1))
@@ -62,7 +61,7 @@ def test_a_deep_chain_is_allowed_up_to_max_depth_and_checked_without_recursion(s
     assert [found.fatal for found in structure.check(_chain(structure.MAX_DEPTH))] == [False]
 
 
-def test_scene_roots_and_mesh_references(structure):
+def test_scene_roots_and_mesh_references() -> None:
     document = {"nodes": [{"mesh": 3}, {}], "meshes": [], "scenes": [{"nodes": [0, 9, -1]}]}
     assert _found(structure, document) == [("/scenes/0/nodes/1", "drop_scene_node"),
                                           ("/scenes/0/nodes/2", "drop_scene_node"), ("/nodes/0/mesh", "drop_mesh")]
@@ -86,15 +85,15 @@ def _mesh(count: int, mode: int = 4, indexed: bool = False, byte_length: int | N
     (1, 3, False, "drop_primitive"), (0, 2, False, "drop_primitive"), (1, 9, False, "drop_primitive"),
     (12, 4, False, None), (1, 0, False, None), (2, 5, False, None), (0, 4, False, None),
 ])
-def test_primitive_counts_against_their_mode(structure, count, mode, indexed, repair):
+def test_primitive_counts_against_their_mode(count: int, mode: int, indexed: bool, repair: str | None) -> None:
     findings = structure.check(_mesh(count, mode, indexed))
-    assert [found.repair.kind for found in findings] == ([repair] if repair else [])
+    assert [present(found.repair).kind for found in findings] == ([repair] if repair else [])
     if repair == "trim_primitive":
-        assert findings[0].repair.value == count - count % (3 if mode == 4 else 2)
+        assert present(findings[0].repair).value == count - count % (3 if mode == 4 else 2)
         assert findings[0].pointer == "/meshes/0/primitives/0"
 
 
-def test_buffers_views_and_accessors_past_their_ends(structure):
+def test_buffers_views_and_accessors_past_their_ends() -> None:
     short_view = _mesh(3)
     short_view["bufferViews"][0]["byteLength"] = 20
     assert _found(structure, short_view) == [("/accessors/0", None), ("/meshes/0/primitives/0", "drop_primitive")]
@@ -108,7 +107,7 @@ def test_buffers_views_and_accessors_past_their_ends(structure):
     assert _found(structure, missing_view)[0] == ("/accessors/0", None)
 
 
-def test_buffer_data_against_byte_length(structure):
+def test_buffer_data_against_byte_length() -> None:
     def from_file(uri: str) -> int:
         if uri == "absent.bin":
             raise FileNotFoundError(2, "No such file or directory")
@@ -129,17 +128,17 @@ def test_buffer_data_against_byte_length(structure):
     assert "/meshes/0/primitives/0" in findings  # it reads buffer 0
 
 
-def test_names_with_lone_surrogates(structure):
+def test_names_with_lone_surrogates() -> None:
     document = json.loads('{"nodes": [{"name": "A\\ud800"}], "materials": [{"name": "fine"}]}')
     findings = structure.check(document)
-    assert [(found.pointer, found.repair.value) for found in findings] == [("/nodes/0/name", "A?")]
+    assert [(found.pointer, present(found.repair).value) for found in findings] == [("/nodes/0/name", "A?")]
 
 
 @pytest.mark.slow
-def test_validate_reports_every_hostile_kind_as_an_error(tmp_path):
+def test_validate_reports_every_hostile_kind_as_an_error(tmp_path: Path) -> None:
     """Every case of the corpus gives its errors at their pointers, and its words; nothing raises."""
     cases = write_corpus(tmp_path, huge_hull_vertices=0)
-    validate_one = core("cli.validate_file").validate_one
+    validate_one = validate_file.validate_one
     for name, case in cases.items():
         result = validate_one((str(tmp_path / name), None))
         errors = {item["pointer"] for item in result["issues"] if item["severity"] == "error"}

@@ -8,20 +8,18 @@ import math
 
 import pytest
 from hostile.corpus import HINGE_LIMITS, SLIDER_LIMITS, joint_document, turn_z
-from omi_core_loader import core
-
-
-@pytest.fixture(scope="module")
-def joint_rest():
-    return core("checks.joint_rest")
+from omi_core import node_poses
+from omi_core.checks import joint_rest
+from omi_core.read import reader
+from omi_core.write import dialect_convert
 
 
 def said(joint_rest, document: dict) -> list[str]:
-    doc = core("read.reader").read_document(document)
+    doc = reader.read_document(document)
     return [f"{found.pointer}: {found.message}" for found in joint_rest.check(document, doc)]
 
 
-def test_a_slider_inside_its_limits_says_nothing(joint_rest):
+def test_a_slider_inside_its_limits_says_nothing() -> None:
     assert said(joint_rest, joint_document(SLIDER_LIMITS, {"translation": [0.8, 0, 0]})) == []
     assert said(joint_rest, joint_document(SLIDER_LIMITS, {"translation": [-1.0, 0, 0]})) == []  # at the limit
     # the carriage moved and turned: the joint frame moves with it, the rail sits 0.5 along its X axis
@@ -30,7 +28,7 @@ def test_a_slider_inside_its_limits_says_nothing(joint_rest):
                                            carriage={"translation": [2.0, 0, 0], "rotation": turned})) == []
 
 
-def test_a_slider_beyond_its_max_names_the_axis_and_by_how_much(joint_rest):
+def test_a_slider_beyond_its_max_names_the_axis_and_by_how_much() -> None:
     assert said(joint_rest, joint_document(SLIDER_LIMITS, {"translation": [1.5, 0, 0]})) == [
         "/nodes/2: the connected node 'Rail' starts 1.5 m along the joint's X axis, 0.5 m beyond the limit's max "
         "1 m; physics engines (Blender's too) pull the bodies there on the first step"]
@@ -40,7 +38,7 @@ def test_a_slider_beyond_its_max_names_the_axis_and_by_how_much(joint_rest):
     assert len(off_line) == 1 and "0.5 m from the joint's X axis (the limit on Y and Z)" in off_line[0]
 
 
-def test_the_joint_frame_inside_its_body_counts(joint_rest):
+def test_the_joint_frame_inside_its_body_counts() -> None:
     """The joint node sits 2 m along X in its body: the rail at x = 2.5 is 0.5 along the joint's X."""
     moved = joint_document(SLIDER_LIMITS, {"translation": [2.5, 0, 0]}, joint={"translation": [2.0, 0, 0]})
     assert said(joint_rest, moved) == []
@@ -49,12 +47,12 @@ def test_the_joint_frame_inside_its_body_counts(joint_rest):
     assert said(joint_rest, scaled) == []
 
 
-def test_a_hinge_inside_its_limits_says_nothing(joint_rest):
+def test_a_hinge_inside_its_limits_says_nothing() -> None:
     assert said(joint_rest, joint_document(HINGE_LIMITS, {"rotation": turn_z(0.4)})) == []
     assert said(joint_rest, joint_document(HINGE_LIMITS, {"rotation": turn_z(-0.5)})) == []
 
 
-def test_a_hinge_turned_past_its_limit_names_the_axis_and_by_how_much(joint_rest):
+def test_a_hinge_turned_past_its_limit_names_the_axis_and_by_how_much() -> None:
     assert said(joint_rest, joint_document(HINGE_LIMITS, {"rotation": turn_z(0.7)})) == [
         f"/nodes/2: the connected node 'Rail' starts turned {math.degrees(0.7):.3g}° about the joint's Z axis, "
         f"{math.degrees(0.2):.3g}° beyond the limit's max {math.degrees(0.5):.3g}°; physics engines (Blender's too) "
@@ -67,8 +65,8 @@ def test_a_hinge_turned_past_its_limit_names_the_axis_and_by_how_much(joint_rest
     assert len(apart) == 1 and "0.1 m from the joint frame's origin" in apart[0]
 
 
-def test_a_matrix_and_a_trs_give_the_same_pose():
-    poses = core("node_poses")
+def test_a_matrix_and_a_trs_give_the_same_pose() -> None:
+    poses = node_poses
     angle = 0.3
     trs = poses.local_pose({"translation": [1, 2, 3], "rotation": turn_z(angle), "scale": [2, 2, 2]})
     c, s = math.cos(angle), math.sin(angle)
@@ -78,17 +76,17 @@ def test_a_matrix_and_a_trs_give_the_same_pose():
 
 
 @pytest.mark.slow
-def test_world_poses_walk_a_deep_chain_without_recursion():
-    poses = core("node_poses")
+def test_world_poses_walk_a_deep_chain_without_recursion() -> None:
+    poses = node_poses
     depth = 50_000
     nodes = [{"translation": [0, 1, 0]} for _ in range(depth)]
     world = poses.world_poses(nodes, {index + 1: index for index in range(depth - 1)}, [depth - 1])
     assert world[depth - 1].translation == pytest.approx((0, depth, 0))
 
 
-def test_the_khr_spelling_is_checked_the_same_way(joint_rest):
+def test_the_khr_spelling_is_checked_the_same_way() -> None:
     """The same slider written as KHR_physics_rigid_bodies (the project's own converter) warns the same."""
     omi = joint_document(SLIDER_LIMITS, {"translation": [1.5, 0, 0]})
-    khr = core("write.dialect_convert").convert(omi, "KHR").document
+    khr = dialect_convert.convert(omi, "KHR").document
     assert "KHR_physics_rigid_bodies" in khr["extensionsUsed"] and "OMI_physics_joint" not in khr["extensionsUsed"]
     assert said(joint_rest, khr) == said(joint_rest, omi) != []

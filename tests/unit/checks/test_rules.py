@@ -6,8 +6,12 @@ from __future__ import annotations
 import copy
 import json
 import math
+from typing import Any
 
 import pytest
+from omi_core import json_types, model
+from omi_core.read import reader
+from present import present
 
 BODY = "OMI_physics_body"
 JOINT = "OMI_physics_joint"
@@ -24,7 +28,7 @@ def _joint(index: int) -> str:
     return f"/nodes/{index}/extensions/{JOINT}"
 
 
-BASE = {
+BASE: dict[str, Any] = {
     "asset": {"version": "2.0"},
     "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint"],
     "extensions": {
@@ -59,7 +63,7 @@ BASE = {
 
 
 @pytest.fixture(scope="module")
-def base_doc(reader):
+def base_doc():
     doc = reader.read_document(BASE)
     assert doc.issues == []
     assert sorted(doc.nodes) == [1, 2, 3, 4, 5, 6, 7, 8]
@@ -118,7 +122,7 @@ def _assert_rest_kept(doc, base_doc, changed: set[int]) -> None:
 
 
 # (edits, expected issues, nodes whose physics changed)
-CASES = {
+CASES: dict[str, Any] = {
     # --- indices out of range or of the wrong type
     "collider shape out of range": (
         {_body(2) + "/collider/shape": 9}, [(_body(2) + "/collider/shape", "error", "out of range")], {2}),
@@ -316,7 +320,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
-def test_rule(case, reader, base_doc):
+def test_rule(case: Any, base_doc) -> None:
     edits, expected, changed = CASES[case]
     doc = reader.read_document(_edited(edits))
     _assert_issues(doc, expected)
@@ -335,39 +339,39 @@ def _edited(edits: dict) -> dict:
     return gltf
 
 
-def test_what_the_rules_drop(reader, model, base_doc):
+def test_what_the_rules_drop(base_doc) -> None:
     """The values that rules drop are really dropped, the others kept as said in the messages."""
     doc = reader.read_document(_edited({_body(2) + "/collider/shape": 9}))
     assert doc.nodes[2].collider == model.Collider(None, base_doc.nodes[2].collider.physics_material,
                                                    base_doc.nodes[2].collider.collision_filter)
     doc = reader.read_document(_edited({SHAPES + "/0/box/size/1": -2}))
-    assert doc.nodes[2].collider.shape == model.Shape("box")
+    assert present(doc.nodes[2].collider).shape == model.Shape("box")
     doc = reader.read_document(_edited({_body(1) + "/motion/type": "floaty"}))
-    assert doc.nodes[1].motion.type == "dynamic"
+    assert present(doc.nodes[1].motion).type == "dynamic"
     doc = reader.read_document(_edited({JOINTS + "/0/drives/0/type": "spring"}))
-    drive = doc.nodes[3].joint.settings.drives[0]  # read as the fallback, the file's spelling kept for export
+    drive = present(doc.nodes[3].joint).settings.drives[0]  # read as the fallback, the file's spelling kept for export
     assert (drive.type, drive.unknown["type"]) == ("linear", "spring")
     doc = reader.read_document(_edited({JOINTS + "/0/limits/0/linearAxes": [0, 3]}))
-    assert doc.nodes[3].joint.settings.limits[0].linear_axes == (0,)
+    assert present(doc.nodes[3].joint).settings.limits[0].linear_axes == (0,)
     doc = reader.read_document(_edited({JOINTS + "/0/limits/1/stiffness": -1, JOINTS + "/0/drives/0/maxForce": -3}))
-    assert doc.nodes[3].joint.settings.limits[1].stiffness is None
-    assert doc.nodes[3].joint.settings.drives[0].max_force is None
+    assert present(doc.nodes[3].joint).settings.limits[1].stiffness is None
+    assert present(doc.nodes[3].joint).settings.drives[0].max_force is None
     doc = reader.read_document(_edited({_body(6) + "/trigger/nodes": [7, 2]}))
     assert doc.nodes[6].trigger == model.Trigger(nodes=(7,))
     doc = reader.read_document(_edited({_joint(3) + "/connectedNode": 0}))
-    assert doc.nodes[3].joint.connected_node == 0  # kept: the connected node acts as static
+    assert present(doc.nodes[3].joint).connected_node == 0  # kept: the connected node acts as static
     doc = reader.read_document(_edited({FILTERS + "/0/notCollideWithSystems": []}))
-    assert doc.nodes[2].collider.collision_filter.collide_with_systems == ("b",)
+    assert present(present(doc.nodes[2].collider).collision_filter).collide_with_systems == ("b",)
     doc = reader.read_document(_edited({SHAPES + "/2/capsule": {"height": 0.5, "radius": 0.5}}))
-    assert doc.nodes[7].trigger.shape == model.Shape("sphere", radius=0.5)
+    assert present(doc.nodes[7].trigger).shape == model.Shape("sphere", radius=0.5)
     doc = reader.read_document(_edited({_body(1) + "/motion/inertiaOrientation": [0, 0, 0, 2]}))
-    assert doc.nodes[1].motion.inertia_orientation == (0.0, 0.0, 0.0, 1.0)
+    assert present(doc.nodes[1].motion).inertia_orientation == (0.0, 0.0, 0.0, 1.0)
     # components whose squares overflow a float (found by the property tests) still normalize
     doc = reader.read_document(_edited({_body(1) + "/motion/inertiaOrientation": [0, 0, 3e200, 4e200]}))
-    assert doc.nodes[1].motion.inertia_orientation == pytest.approx((0.0, 0.0, 0.6, 0.8))
+    assert present(doc.nodes[1].motion).inertia_orientation == pytest.approx((0.0, 0.0, 0.6, 0.8))
 
 
-def test_base_document_values(base_doc, model):
+def test_base_document_values(base_doc) -> None:
     assert base_doc.nodes[1].motion == model.Motion("dynamic", mass=2.0, linear_velocity=(1.0, 0.0, 0.0))
     collider = base_doc.nodes[2].collider
     assert collider.shape == model.Shape("box", size=(1.0, 2.0, 3.0))
@@ -385,13 +389,13 @@ def test_base_document_values(base_doc, model):
 @pytest.mark.parametrize("document", [None, [], "glTF", 3, {"nodes": "x"}, {"nodes": [None, [], "a"]},
                                       {"extensions": []}, {"extensions": {"OMI_physics_shape": None}},
                                       {"nodes": [{"children": [0]}]}, {"nodes": [{"children": [10**400]}]}])
-def test_any_input_reads_without_raising(reader, document):
+def test_any_input_reads_without_raising(document: Any) -> None:
     doc = reader.read_document(document)
     assert doc.nodes == {}
     assert all(reader.INTERNAL_ERROR not in issue.message for issue in doc.issues)
 
 
-def test_legacy_inputs(reader, model):
+def test_legacy_inputs() -> None:
     gltf = {
         "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape", "OMI_collider"],
         "extensions": {
@@ -412,10 +416,11 @@ def test_legacy_inputs(reader, model):
     }
     doc = reader.read_document(gltf)
     assert doc.nodes[0].motion == model.Motion("kinematic", mass=70.0, inertia_diagonal=(1.0, 2.0, 3.0))
-    assert doc.nodes[1].collider.shape == model.Shape("capsule", height=2.0, radius_top=0.5, radius_bottom=0.5)
-    assert doc.nodes[2].trigger.shape == model.Shape("cylinder", height=1.0, radius_top=0.25, radius_bottom=0.25)
-    assert doc.nodes[3].collider.shape == model.Shape("capsule", height=1.0, radius_top=0.5, radius_bottom=0.5)
-    assert doc.nodes[4].collider.shape == model.Shape("convex", mesh=0)  # no body at all: a static collider
+    assert present(doc.nodes[1].collider).shape == model.Shape("capsule", height=2.0, radius_top=0.5, radius_bottom=0.5)
+    assert present(doc.nodes[2].trigger).shape == model.Shape("cylinder", height=1.0, radius_top=0.25,
+                                                              radius_bottom=0.25)
+    assert present(doc.nodes[3].collider).shape == model.Shape("capsule", height=1.0, radius_top=0.5, radius_bottom=0.5)
+    assert present(doc.nodes[4].collider).shape == model.Shape("convex", mesh=0)  # no body at all: a static collider
     assert doc.revisions >= {"OMI_collider", "OMI_physics_body.type", "OMI_physics_shape.flat"}
     by_pointer = {(issue.pointer, issue.severity): issue.message for issue in doc.issues}
     assert "kinematic" in by_pointer[(_body(0) + "/type", "info")]
@@ -426,8 +431,7 @@ def test_legacy_inputs(reader, model):
     assert "type" in by_pointer[(_body(0), "info")]
 
 
-def test_pointers_escape_slash_and_tilde(omi):
-    json_types = omi("io.omi.json_types")
+def test_pointers_escape_slash_and_tilde() -> None:
     assert json_types.pointer("nodes", "a/b~c", 0) == "/nodes/a~1b~0c/0"
     assert json_types.join("/extensions", "x~/") == "/extensions/x~0~1"
     issues: list = []
@@ -435,9 +439,8 @@ def test_pointers_escape_slash_and_tilde(omi):
     assert [issue.pointer for issue in issues] == ["/a~1b"]
 
 
-def test_token_pointers_become_text_only_in_issues(omi):
+def test_token_pointers_become_text_only_in_issues() -> None:
     """The reader's pointers are token tuples; an Issue always carries the same RFC 6901 text."""
-    json_types = omi("io.omi.json_types")
     at = json_types.join(json_types.join(json_types.ROOT, "nodes", 3), "a/b~c")
     assert at == ("nodes", 3, "a/b~c")
     assert json_types.pointer_text(at) == json_types.join("", "nodes", 3, "a/b~c") == "/nodes/3/a~1b~0c"
@@ -449,7 +452,7 @@ def test_token_pointers_become_text_only_in_issues(omi):
     assert all(isinstance(issue.pointer, str) for issue in issues)
 
 
-def test_validate_returns_the_reading_issues(reader):
+def test_validate_returns_the_reading_issues() -> None:
     gltf = json.loads(json.dumps(BASE))
     gltf["nodes"][1]["extensions"][BODY]["motion"]["mass"] = -1
     assert [issue.pointer for issue in reader.validate(gltf)] == [_body(1) + "/motion/mass"]

@@ -3,7 +3,10 @@ Pure: runs without bpy."""
 
 from __future__ import annotations
 
-from omi_core_loader import core
+from omi_core.checks import skin_joints
+from omi_core.read import reader
+from omi_core.targets import godot
+from omi_core.write import dialect_convert
 
 BODY = {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}
 SHAPES = {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.2}}]}}
@@ -20,34 +23,34 @@ def document(extensions: dict | None = None) -> dict:
 
 
 def said(gltf: dict, dialect: str | None = None) -> list[tuple[str, str]]:
-    nodes = core("read.reader").read_document(gltf, dialect).nodes
-    return [(found.pointer, found.message) for found in core("checks.skin_joints").check(gltf, [nodes])]
+    nodes = reader.read_document(gltf, dialect).nodes
+    return [(found.pointer, found.message) for found in skin_joints.check(gltf, [nodes])]
 
 
-def test_physics_on_skin_joints_is_named_per_node():
+def test_physics_on_skin_joints_is_named_per_node() -> None:
     found = said(document({1: BODY, 2: {"OMI_physics_body": {"collider": {"shape": 0}}}}))
     assert [pointer for pointer, _ in found] == ["/nodes/1", "/nodes/2"]
     assert found[0][1].startswith("body and collider on a joint of skin 0: a reader that makes skin joints into bones")
     assert found[1][1].startswith("collider on a joint of skin 0")
 
 
-def test_physics_off_the_skeleton_says_nothing():
+def test_physics_off_the_skeleton_says_nothing() -> None:
     assert said(document()) == []  # the crate is no skin joint
     assert said({**document({1: BODY}), "skins": []}) == []
 
 
-def test_khr_physics_on_a_skin_joint_is_named_too():
-    converted = core("write.dialect_convert").convert(document({2: BODY}), "KHR").document
+def test_khr_physics_on_a_skin_joint_is_named_too() -> None:
+    converted = dialect_convert.convert(document({2: BODY}), "KHR").document
     assert [pointer for pointer, _ in said(converted, "KHR")] == ["/nodes/2"]
 
 
-def test_the_godot_target_says_a_bone_will_not_follow_its_body():
+def test_the_godot_target_says_a_bone_will_not_follow_its_body() -> None:
     """Measured with Godot 4.6.3 on an exported character: each skin joint's body became a RigidBody3D under a
     BoneAttachment3D; after 48 physics frames the bodies had fallen 3.2 m while the attachments and the skin
     stayed where they were."""
     gltf = document({1: BODY, 2: {"OMI_physics_body": {"motion": {"type": "kinematic"}}}})
-    said_godot = [found.message for found in core("targets.godot").godot_form(gltf).issues]
+    said_godot = [found.message for found in godot.godot_form(gltf).issues]
     following = [message for message in said_godot if "bones following their bodies" in message]
     assert len(following) == 1 and "'Upper'" in following[0] and "'Lower'" not in following[0]  # kinematic: no
-    assert not [found for found in core("targets.godot").godot_form(document()).issues
+    assert not [found for found in godot.godot_form(document()).issues
                 if "bones following" in found.message]

@@ -6,21 +6,20 @@ place for (unknown_keys). Pure: runs without bpy."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
-import pytest
-from omi_core_loader import SPEC_DIR, core
-
-
-@pytest.fixture(scope="module")
-def losses():
-    return core("checks.value_losses")
+from omi_core import model
+from omi_core.checks import node_transforms
+from omi_core.checks import value_losses as losses
+from omi_core.read import reader
+from omi_core_loader import SPEC_DIR
 
 
 def _node(model, **parts):
     return model.NodePhysics(**parts)
 
 
-def test_values_the_writer_leaves_out_are_named(losses, model):
+def test_values_the_writer_leaves_out_are_named() -> None:
     box = model.Shape("box", size=(1.0, 0.0, 1.0))
     node = _node(model, collider=model.Collider(shape=box), motion=model.Motion(mass=float("inf")))
     found = {issue.pointer: issue.message for issue in losses.unwritten(node, at="/nodes/4")}
@@ -32,7 +31,7 @@ def test_values_the_writer_leaves_out_are_named(losses, model):
     assert losses.unwritten(clean) == []
 
 
-def test_what_float32_settings_and_enums_cannot_hold(losses, model):
+def test_what_float32_settings_and_enums_cannot_hold() -> None:
     node = _node(model, motion=model.Motion(mass=1e39, linear_velocity=(0.0, 1e-46, 0.0)),
                  collider=model.Collider(shape=model.Shape("sphere", radius=3.4028235e38)))
     found = {issue.pointer: issue.message for issue in losses.beyond_float32(node)}  # pointers relative to the node
@@ -41,8 +40,8 @@ def test_what_float32_settings_and_enums_cannot_hold(losses, model):
     assert len(found) == 2  # float32's own maximum is held
 
 
-def test_node_transforms_blender_changes():
-    transforms = core("checks.node_transforms")
+def test_node_transforms_blender_changes() -> None:
+    transforms = node_transforms
     document = {"nodes": [{"translation": [1e39, 0, 0]}, {"rotation": [0, 0, 0, 0]}, {"rotation": [0, 0, 0, 1]},
                           {"matrix": [1, 0, 0, 0, 0.5, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]},
                           {"matrix": [2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 5, 6, 7, 1]}, {"scale": [1, 1, 1e-46]}]}
@@ -50,9 +49,10 @@ def test_node_transforms_blender_changes():
                                                                       "/nodes/3/matrix"]
 
 
-def test_unknown_keys_of_omi_objects():
-    unknown = core("read.reader")
-    document = {"extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1],
+def test_unknown_keys_of_omi_objects() -> None:
+    unknown = reader
+    document: dict[str, Any] = {
+        "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 1, 1],
                                                                                        "margin": 0.1}}]},
                                "OMI_physics_joint": {"physicsJoints": [{"drives": [{"type": "angular", "mode": "force",
                                                                                     "axis": 0, "gearRatio": 2}]}]}},
@@ -70,8 +70,8 @@ def test_unknown_keys_of_omi_objects():
         issue.pointer for issue in unknown.kept_key_findings(document)}  # an empty extras holds nothing to lose
 
 
-def test_spec_examples_have_no_unknown_keys_and_no_transform_findings():
+def test_spec_examples_have_no_unknown_keys_and_no_transform_findings() -> None:
     for path in sorted(SPEC_DIR.rglob("*.gltf")):
         document = json.loads(path.read_text(encoding="utf-8"))
-        assert core("read.reader").kept_key_findings(document) == [], path
-        assert core("checks.node_transforms").check(document) == [], path
+        assert reader.kept_key_findings(document) == [], path
+        assert node_transforms.check(document) == [], path

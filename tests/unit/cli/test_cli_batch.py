@@ -5,15 +5,14 @@ workers are fresh Pythons that cannot import the core under the name it was load
 from __future__ import annotations
 
 import shutil
+from pathlib import Path
 
 import pytest
-from omi_core_loader import TESTS_DATA, core
-
-batch = core("cli.batch")
-validate_file = core("cli.validate_file")
+from omi_core.cli import batch, validate_file
+from omi_core_loader import TESTS_DATA
 
 
-def test_spawned_workers_check_files(tmp_path, monkeypatch: pytest.MonkeyPatch):
+def test_spawned_workers_check_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     files = [str(shutil.copy(TESTS_DATA / "cli" / "current_scene.gltf", tmp_path / f"{name}.gltf"))
              for name in ("a", "b", "c")]
     monkeypatch.setattr(batch.multiprocessing, "get_all_start_methods", lambda: ["spawn"])

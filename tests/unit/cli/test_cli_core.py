@@ -5,25 +5,19 @@ from __future__ import annotations
 
 import json
 import struct
+from pathlib import Path
+from typing import Any
 
 import pytest
 from glb_support import glb_bytes
-
-
-@pytest.fixture(scope="module")
-def gltf_file(omi):
-    return omi("io.omi.gltf_file")
-
-
-@pytest.fixture(scope="module")
-def schema(omi):
-    return omi("io.omi.checks.schema")
-
+from omi_core import gltf_file
+from omi_core.checks import schema
+from present import present
 
 DOCUMENT = {"asset": {"version": "2.0"}, "nodes": [{"name": "Grüße", "extras": {"list": [1, 2.5, None]}}]}
 
 
-def test_glb_round_trip_is_byte_exact(gltf_file):
+def test_glb_round_trip_is_byte_exact() -> None:
     data = glb_bytes(DOCUMENT, bytes(range(7)), ((b"ABCD", b"\x01\x02\x03\x04"),))
     parsed = gltf_file.parse(data)
     assert parsed.is_glb and parsed.document == DOCUMENT
@@ -39,7 +33,7 @@ def test_glb_round_trip_is_byte_exact(gltf_file):
 
 @pytest.mark.parametrize(("indent", "ascii_only", "newline"), [(4, True, True), (2, False, False), (None, True, False),
                                                                ("\t", False, True)])
-def test_gltf_text_layout_is_kept(gltf_file, indent, ascii_only, newline):
+def test_gltf_text_layout_is_kept(indent: Any, ascii_only: bool, newline: bool) -> None:
     text = json.dumps(DOCUMENT, indent=indent, ensure_ascii=ascii_only) + ("\n" if newline else "")
     parsed = gltf_file.parse(text.encode("utf-8"))
     assert not parsed.is_glb and parsed.chunks == ()
@@ -56,14 +50,14 @@ def test_gltf_text_layout_is_kept(gltf_file, indent, ascii_only, newline):
     (b"\xff\xfe{}", "not UTF-8"),
     (b"[" * 100000 + b"]" * 100000, "nests JSON too deeply"),
 ])
-def test_unreadable_content_raises_one_error_type(gltf_file, data, message):
+def test_unreadable_content_raises_one_error_type(data: Any, message: Any) -> None:
     with pytest.raises(gltf_file.GltfFileError) as caught:
         gltf_file.parse(data)
     assert message in str(caught.value)
     assert isinstance(caught.value, ValueError)
 
 
-def test_write_is_atomic_and_relative_uris(gltf_file, tmp_path):
+def test_write_is_atomic_and_relative_uris(tmp_path: Path) -> None:
     target = tmp_path / "a.gltf"
     gltf_file.write(target, gltf_file.parse(b'{"asset": {"version": "2.0"}}'))
     assert json.loads(target.read_text()) == {"asset": {"version": "2.0"}}
@@ -79,7 +73,7 @@ def _shapes(*shapes: dict) -> dict:
     return {"extensionsUsed": ["OMI_physics_shape"], "extensions": {"OMI_physics_shape": {"shapes": list(shapes)}}}
 
 
-def test_schema_findings_have_pointers_and_severities(schema, spec_dir):
+def test_schema_findings_have_pointers_and_severities(spec_dir: Path) -> None:
     found = schema.schema_errors(_shapes({"type": "box", "box": {"size": [1, 0, 1]}}, {"type": "sphere"},
                                          {"type": "blob"}))
     by_pointer = {(issue.pointer, issue.severity) for issue in found}
@@ -105,14 +99,15 @@ def test_schema_findings_have_pointers_and_severities(schema, spec_dir):
         "/nodes/0/extensions/OMI_physics_body/collider/extras/a~1b~0c"]
 
 
-def test_spec_folder_is_found_from_argument_environment_or_checkout(schema, spec_dir, tmp_path, monkeypatch):
+def test_spec_folder_is_found_from_argument_environment_or_checkout(spec_dir: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(schema.SPEC_DIR_VARIABLE, raising=False)
     # the add-on carries its schemas (io/omi/schemas), so an installed copy (the zip) finds them too
     assert schema.find_spec_dir() == schema.default_spec_dir()
     assert schema.default_spec_dir().parts[-3:] == ("omi", "schemas", "omi-spec")
     assert schema.unavailable_reason() is None
     monkeypatch.setenv(schema.SPEC_DIR_VARIABLE, str(tmp_path))
-    assert schema.find_spec_dir() is None and str(tmp_path) in schema.unavailable_reason()
+    assert schema.find_spec_dir() is None and str(tmp_path) in present(schema.unavailable_reason())
     assert schema.validators() is None
     only_json = schema.schema_errors(_shapes({"type": "blob"}, {"type": "box", "box": {"size": [float("nan"), 1, 1]}}))
     assert [(issue.pointer, issue.message) for issue in only_json] == [

@@ -8,11 +8,14 @@ import argparse
 import json
 import shutil
 import tomllib
+from pathlib import Path
 
 import pytest
-from omi_core_loader import CORE_DIR, TESTS_DATA, core
+from omi_core.cli import front
+from omi_core.dialects import registry
+from omi_core_loader import CORE_DIR, TESTS_DATA
+from present import present
 
-front = core("cli.front")
 PROG = "omi_physics_cli"
 
 
@@ -41,7 +44,7 @@ def subcommands() -> dict[str, argparse.ArgumentParser]:
     return dict(action.choices)
 
 
-def test_every_command_and_argument_is_described():
+def test_every_command_and_argument_is_described() -> None:
     parser = front.build_parser(PROG)
     assert parser.description is not None and "convert" in parser.description
     commands = subcommands()
@@ -52,7 +55,7 @@ def test_every_command_and_argument_is_described():
         assert undescribed == [], name
 
 
-def test_the_top_level_help_names_every_command(capsys):
+def test_the_top_level_help_names_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _err = run(capsys, "--help")
     assert status == 0
     for name in front.COMMANDS:
@@ -60,7 +63,7 @@ def test_the_top_level_help_names_every_command(capsys):
     assert "Check, upgrade, convert, import and export" in out
 
 
-def test_validate_help_names_both_dialects(capsys):
+def test_validate_help_names_both_dialects(capsys: pytest.CaptureFixture[str]) -> None:
     _status, out, _err = run(capsys, "validate", "--help")
     text = " ".join(out.split())
     assert "(OMI, with the fixes of ERRATA.md; KHR_physics_rigid_bodies and KHR_implicit_shapes)" in text
@@ -68,25 +71,25 @@ def test_validate_help_names_both_dialects(capsys):
     assert "check the physics (OMI and KHR)" in " ".join(out.split())
 
 
-def test_version_comes_from_the_manifest(capsys):
+def test_version_comes_from_the_manifest(capsys: pytest.CaptureFixture[str]) -> None:
     manifest = tomllib.loads((CORE_DIR.parent.parent / "blender_manifest.toml").read_text(encoding="utf-8"))
     status, out, _err = run(capsys, "--version")
     assert (status, out.strip()) == (0, f"{PROG} {manifest['version']}")
 
 
-def test_target_names_are_lower_case_in_any_case_and_convert_has_both():
+def test_target_names_are_lower_case_in_any_case_and_convert_has_both() -> None:
     commands = subcommands()
     for command, flag in (("convert", "--to"), ("export", "--target")):
         action = next(action for action in commands[command]._actions if flag in action.option_strings)
-        names = [target.name.lower() for target in core("dialects.registry").targets()]
-        assert list(action.choices) == names and "both" in names, command
+        names = [target.name.lower() for target in registry.targets()]
+        assert list(present(action.choices)) == names and "both" in names, command
     parser = front.build_parser(PROG)
     assert parser.parse_args(["convert", "a.gltf", "--to", "KHR", "--out", "b.gltf"]).to == "khr"
     assert parser.parse_args(["export", "a.blend", "--out", "b.glb", "--target", "Both"]).target == "both"
     assert parser.parse_args(["export", "a.blend", "--out", "b.glb", "--dialect", "GODOT"]).target == "godot"
 
 
-def test_the_rigid_body_options_have_one_meaning_each():
+def test_the_rigid_body_options_have_one_meaning_each() -> None:
     """import: build no Blender rigid bodies; export: leave out objects with only a Blender rigid body. The old
     shared spelling still works on both, hidden from the help."""
     parser = front.build_parser(PROG)
@@ -99,12 +102,12 @@ def test_the_rigid_body_options_have_one_meaning_each():
     commands = subcommands()
     for name in ("import", "export"):
         assert "--no-rigid-bodies" not in commands[name].format_help()
-    physics = {name: next(action.help for action in commands[name]._actions if action.dest == "no_physics")
+    physics = {name: present(next(action.help for action in commands[name]._actions if action.dest == "no_physics"))
                for name in ("import", "export")}
     assert "--target" in physics["export"] and "OMI or KHR" in physics["import"]
 
 
-def test_an_export_to_another_format_is_told_the_gltf_names(capsys, tmp_path):
+def test_an_export_to_another_format_is_told_the_gltf_names(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     scene = tmp_path / "scene.blend"
     scene.write_bytes(b"BLENDER")
     status, _out, err = run(capsys, "export", scene, "--out", tmp_path / "x.obj")
@@ -115,7 +118,7 @@ def test_an_export_to_another_format_is_told_the_gltf_names(capsys, tmp_path):
     assert (status, err.strip()) == (2, "error: --out 'x.gltf' does not fit --format glb (name it .glb)")
 
 
-def test_a_buffer_is_not_a_gltf(capsys, tmp_path):
+def test_a_buffer_is_not_a_gltf(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     (tmp_path / "demo.bin").write_bytes(bytes(range(40)))
     (tmp_path / "demo.gltf").write_text(json.dumps({"asset": {"version": "2.0"},
                                                     "buffers": [{"uri": "demo.bin", "byteLength": 40}]}))
@@ -125,13 +128,14 @@ def test_a_buffer_is_not_a_gltf(capsys, tmp_path):
            "refers to), not a glTF; validate demo.gltf, which names it" in out
 
 
-def test_a_pure_khr_file_lists_only_khr_revisions(capsys):
+def test_a_pure_khr_file_lists_only_khr_revisions(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _err = run(capsys, "validate", "--json", TESTS_DATA / "khr" / "joints.gltf")
     revisions = json.loads(out)["files"][0]["revisions"]
     assert status == 0 and revisions and all(name.startswith("KHR_") for name in revisions), revisions
 
 
-def test_both_dialects_in_one_file_do_not_warn_about_each_other(capsys, tmp_path):
+def test_both_dialects_in_one_file_do_not_warn_about_each_other(capsys: pytest.CaptureFixture[str],
+                                                                tmp_path: Path) -> None:
     """convert --to both writes OMI and KHR on every node; validate --strict passes it: a bare static motion
     (KHR's collider without motion) and a cylinder's default height are the same physics in both."""
     source = tmp_path / "scene.gltf"

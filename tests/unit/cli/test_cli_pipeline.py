@@ -17,7 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from omi_core_loader import CORE_DIR, KHR_DIR, SPEC_DIR, core
+from omi_core.checks import schema, schema_khr
+from omi_core.cli import commands
+from omi_core.read import reader
+from omi_core_loader import CORE_DIR, KHR_DIR, SPEC_DIR
+from present import present
 
 CLI = CORE_DIR.parent.parent / "scripts" / "omi_physics_cli.py"
 DRIVE = "/extensions/OMI_physics_joint/physicsJoints/0/drives/0/velocityTarget"
@@ -27,7 +31,7 @@ MASS = "/nodes/1/extensions/OMI_physics_body/motion/mass"
 
 def run(*argv: object) -> int:
     parser = argparse.ArgumentParser()
-    core("cli.commands").add_commands(parser.add_subparsers(dest="command", required=True))
+    commands.add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args([*map(str, argv), "--jobs", "1", "--no-progress"])
     return int(args.run(args))
 
@@ -95,7 +99,7 @@ def validated(path: Path, capsys: pytest.CaptureFixture[str]) -> str:
     return text
 
 
-def test_convert_carries_animation_channels_both_ways(tmp_path, capsys):
+def test_convert_carries_animation_channels_both_ways(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = write(tmp_path / "omi.gltf", animated_scene()[0])
     assert run("convert", source, "--to", "KHR", "--out", tmp_path / "khr.gltf") == 0
     khr = json.loads((tmp_path / "khr.gltf").read_text(encoding="utf-8"))
@@ -115,7 +119,8 @@ def test_convert_carries_animation_channels_both_ways(tmp_path, capsys):
     validated(tmp_path / "back.gltf", capsys)
 
 
-def test_convert_refuses_a_channel_with_no_place_in_the_target(tmp_path, capsys):
+def test_convert_refuses_a_channel_with_no_place_in_the_target(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
     source = write(tmp_path / "omi.gltf", animated_scene()[0])
     assert run("convert", source, "--to", "KHR", "--out", tmp_path / "khr.gltf") == 0
     khr = json.loads((tmp_path / "khr.gltf").read_text(encoding="utf-8"))
@@ -130,7 +135,7 @@ def test_convert_refuses_a_channel_with_no_place_in_the_target(tmp_path, capsys)
     assert not (tmp_path / "omi_again.gltf").exists()
 
 
-def test_upgrade_carries_channels_when_items_merge(tmp_path, capsys):
+def test_upgrade_carries_channels_when_items_merge(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     document, _data = animated_scene()
     document["nodes"][0]["extensions"]["OMI_physics_body"] = {"type": "static", "collider": {"shape": 0}}  # legacy
     source = write(tmp_path / "legacy.gltf", document)
@@ -143,7 +148,7 @@ def test_upgrade_carries_channels_when_items_merge(tmp_path, capsys):
     validated(tmp_path / "new.gltf", capsys)
 
 
-def test_convert_into_another_folder_writes_a_working_file(tmp_path, capsys):
+def test_convert_into_another_folder_writes_a_working_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     document, data = animated_scene("scene.bin")
     source = write(tmp_path / "in" / "scene.gltf", document)
     (tmp_path / "in" / "scene.bin").write_bytes(data)
@@ -162,7 +167,8 @@ def test_convert_into_another_folder_writes_a_working_file(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("command", [("upgrade",), ("convert", "--to", "OMI")])
-def test_a_missing_output_folder_is_made_and_a_file_in_the_way_is_a_usage_error(tmp_path, capsys, command):
+def test_a_missing_output_folder_is_made_and_a_file_in_the_way_is_a_usage_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], command: tuple[str, ...]) -> None:
     source = write(tmp_path / "scene.gltf", animated_scene()[0])
     assert run(*command, source, "--out", tmp_path / "new" / "folder" / "x.gltf") == 0
     assert (tmp_path / "new" / "folder" / "x.gltf").is_file()
@@ -174,7 +180,8 @@ def test_a_missing_output_folder_is_made_and_a_file_in_the_way_is_a_usage_error(
     assert "a part of its path is a file" in capsys.readouterr().err
 
 
-def test_upgrade_with_nothing_to_upgrade_leaves_the_file_byte_for_byte(tmp_path, capsys):
+def test_upgrade_with_nothing_to_upgrade_leaves_the_file_byte_for_byte(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     text = json.dumps(animated_scene()[0], indent=3)
     text = text.replace('"damping": 1.0', '"damping": 1.0, "stiffness": 0.0')  # an explicit default
     source = tmp_path / "current.gltf"
@@ -186,7 +193,7 @@ def test_upgrade_with_nothing_to_upgrade_leaves_the_file_byte_for_byte(tmp_path,
     assert "nothing to upgrade" in capsys.readouterr().out
 
 
-def test_upgrade_of_a_pure_khr_file_changes_nothing(tmp_path, capsys):
+def test_upgrade_of_a_pure_khr_file_changes_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "joints.gltf"
     source.write_bytes((KHR_DATA / "joints.gltf").read_bytes())
     assert run("upgrade", source, "--in-place") == 0
@@ -200,14 +207,14 @@ KHR_DATA = Path(__file__).resolve().parents[2] / "data" / "khr"
 
 @pytest.mark.parametrize("command", [("validate",), ("upgrade", "--in-place"),
                                      ("convert", "--to", "KHR", "--in-place")])
-def test_a_wrong_spec_dir_is_a_usage_error(tmp_path, capsys, command):
+def test_a_wrong_spec_dir_is_a_usage_error(tmp_path: Path, capsys: pytest.CaptureFixture[str], command: tuple[Any,
+                                           ...]) -> None:
     source = write(tmp_path / "scene.gltf", animated_scene()[0])
     assert run(*command, source, "--spec-dir", tmp_path / "no-such-folder") == 2
     assert "--spec-dir" in capsys.readouterr().err
 
 
-def test_the_add_on_carries_the_schemas_it_checks_with(monkeypatch):
-    schema, schema_khr = core("checks.schema"), core("checks.schema_khr")
+def test_the_add_on_carries_the_schemas_it_checks_with(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(schema.SPEC_DIR_VARIABLE, raising=False)
     monkeypatch.delenv(schema_khr.KHR_DIR_VARIABLE, raising=False)
     bundled = CORE_DIR / "schemas"
@@ -220,7 +227,7 @@ def test_the_add_on_carries_the_schemas_it_checks_with(monkeypatch):
         assert all((copy_dir / name).read_bytes() == (spec / name).read_bytes() for name in copies)
 
 
-def test_a_file_named_glb_that_is_not_glb_says_so(tmp_path, capsys):
+def test_a_file_named_glb_that_is_not_glb_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "json.glb").write_text(json.dumps(animated_scene()[0]), encoding="utf-8")
     (tmp_path / "noise.glb").write_bytes(b"\x00\x01garbage")
     assert run("validate", tmp_path / "json.glb", tmp_path / "noise.glb") == 2
@@ -230,7 +237,7 @@ def test_a_file_named_glb_that_is_not_glb_says_so(tmp_path, capsys):
     assert "not valid JSON" not in text
 
 
-def test_folder_entries_that_are_not_files_are_named(tmp_path, capsys):
+def test_folder_entries_that_are_not_files_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     write(tmp_path / "real.gltf", animated_scene()[0])
     os.mkfifo(tmp_path / "pipe.gltf")
     (tmp_path / "folder.gltf").mkdir()
@@ -243,7 +250,7 @@ def test_folder_entries_that_are_not_files_are_named(tmp_path, capsys):
     assert captured.out.strip().splitlines()[-1] == "1 file, 0 errors, 0 warnings"
 
 
-def test_validate_never_waits_on_a_fifo(tmp_path):
+def test_validate_never_waits_on_a_fifo(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "pipe.gltf")
     result = subprocess.run([sys.executable, str(CLI), "validate", str(tmp_path / "pipe.gltf")],
                             capture_output=True, text=True, timeout=60, check=False)
@@ -254,33 +261,32 @@ def test_validate_never_waits_on_a_fifo(tmp_path):
 OMI_PHYSICS = Path(__file__).resolve().parents[2] / "data" / "omi_physics"  # made by its make_files.py
 
 
-def test_files_of_the_omi_physics_engine_are_read_as_it_meant():
+def test_files_of_the_omi_physics_engine_are_read_as_it_meant() -> None:
     """tests/data/omi_physics: written by the PyPI package omi_physics 0.4.0 (make_files.py). Its capsule is
     mid-height + radius, its joints sit in the body extension, its limits list an empty other axis kind."""
-    reader = core("read.reader")
     shapes = json.loads((OMI_PHYSICS / "omi_physics_shapes.gltf").read_text(encoding="utf-8"))
     assert shapes["asset"]["generator"].startswith("omi_physics ")
-    capsule = reader.read_document(shapes).nodes[0].collider.shape
+    capsule = present(present(reader.read_document(shapes).nodes[0].collider).shape)
     assert (capsule.type, capsule.height, capsule.radius_top, capsule.radius_bottom) == ("capsule", 1.0, 0.5, 0.5)
     notes = [found for found in reader.read_document(shapes).issues if "asset.generator" in found.message]
     assert [(found.pointer, found.severity) for found in notes] == [
         ("/extensions/OMI_physics_shape/shapes/0/capsule", "info")]
     anonymous = copy.deepcopy(shapes)
     del anonymous["asset"]["generator"]  # the spec's reading: the old full-height form, a sphere here
-    assert reader.read_document(anonymous).nodes[0].collider.shape.type == "sphere"
+    assert present(present(reader.read_document(anonymous).nodes[0].collider).shape).type == "sphere"
 
     joints = json.loads((OMI_PHYSICS / "omi_physics_joints.gltf").read_text(encoding="utf-8"))
     doc = reader.read_document(joints)
-    door, carriage = doc.nodes[1].joint, doc.nodes[2].joint
+    door, carriage = present(doc.nodes[1].joint), present(doc.nodes[2].joint)
     assert (door.connected_node, carriage.connected_node, carriage.enable_collision) == (0, 0, True)
-    hinge = door.settings.limits
+    hinge = present(door).settings.limits
     assert [(tuple(limit.linear_axes), tuple(limit.angular_axes), limit.min, limit.max) for limit in hinge] == [
         ((0, 1, 2), (), 0.0, 0.0), ((), (1, 2), 0.0, 0.0), ((), (0,), -1.5, 1.5)]
     assert joints["nodes"][1]["extensions"]["OMI_physics_body"]["joint"] == {  # the reading changed no JSON
         "joint": 0, "connectedNode": 0, "enableCollision": False}
 
 
-def test_validate_names_each_assumption_and_finds_nothing_else(capsys):
+def test_validate_names_each_assumption_and_finds_nothing_else(capsys: pytest.CaptureFixture[str]) -> None:
     assert run("validate", OMI_PHYSICS, "-v") == 0
     out = capsys.readouterr().out
     assert out.strip().splitlines()[-1] == "2 files, 0 errors, 0 warnings"

@@ -8,22 +8,23 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 import schema_check
-from omi_core_loader import core
-from test_khr_properties import omi_held
+from omi_core.cli import commands
+from omi_core.read import reader
+from property_inputs import omi_held
 
 KHR_DATA = Path(__file__).resolve().parents[2] / "data" / "khr"
 
 
 def run(*argv: str) -> int:
     parser = argparse.ArgumentParser()
-    core("cli.commands").add_commands(parser.add_subparsers(dest="command", required=True))
+    commands.add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
     return int(args.run(args))
 
 
-def test_khr_to_omi_and_back(tmp_path, capsys):
-    reader = core("read.reader")
+def test_khr_to_omi_and_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = KHR_DATA / "joints.gltf"
     assert run("convert", str(source), "--to", "OMI", "--out", str(tmp_path / "omi.gltf")) == 0
     omi = json.loads((tmp_path / "omi.gltf").read_text(encoding="utf-8"))
@@ -39,7 +40,7 @@ def test_khr_to_omi_and_back(tmp_path, capsys):
     assert "converted from OMI to KHR" in capsys.readouterr().out
 
 
-def test_refuses_to_lose_meaning_unless_forced(tmp_path, capsys):
+def test_refuses_to_lose_meaning_unless_forced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = KHR_DATA / "khr_differences.gltf"
     out = tmp_path / "omi.gltf"
     assert run("convert", str(source), "--to", "OMI", "--out", str(out)) == 1
@@ -51,7 +52,7 @@ def test_refuses_to_lose_meaning_unless_forced(tmp_path, capsys):
     assert out.exists()
 
 
-def test_validate_covers_khr(tmp_path, capsys):
+def test_validate_covers_khr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = json.loads((KHR_DATA / "shapes_and_motion.gltf").read_text(encoding="utf-8"))
     broken["extensions"]["KHR_implicit_shapes"]["shapes"][0]["sphere"]["radius"] = -1.0
     broken["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]["collider"]["physicsMaterial"] = 9

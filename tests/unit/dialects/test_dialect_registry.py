@@ -11,12 +11,18 @@ import ast
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import toy_dialect
-from omi_core_loader import core
+from omi_core import model
+from omi_core.cli import convert_file, validate_file
+from omi_core.dialects import base, registry
+from omi_core.read import reader
+from omi_core.targets import form
+from omi_core.write import dialect_convert, writer
+from present import present
 
-registry = core("dialects.registry")
 ROOT = Path(__file__).resolve().parents[3]
 
 TOY_FILE = {
@@ -36,22 +42,21 @@ def toy():
     toy_dialect.unregister()
 
 
-def test_the_toy_is_read_by_the_reader(toy):
-    doc = core("read.reader").read_document(TOY_FILE)
+def test_the_toy_is_read_by_the_reader(toy) -> None:
+    doc = reader.read_document(TOY_FILE)
     assert doc.issues == []
     crate = doc.nodes[0]
-    assert crate.motion.mass == 5.0 and crate.collider.shape.size == (2.0, 1.0, 1.0)
-    assert doc.nodes[1].motion is None and doc.nodes[1].collider.shape == crate.collider.shape
+    assert present(crate.motion).mass == 5.0 and present(present(crate.collider).shape).size == (2.0, 1.0, 1.0)
+    assert doc.nodes[1].motion is None and present(doc.nodes[1].collider).shape == present(crate.collider).shape
 
 
-def test_the_toy_is_written_by_the_writer(toy):
-    reader, writer = core("read.reader"), core("write.writer")
+def test_the_toy_is_written_by_the_writer(toy) -> None:
     written = writer.write_document(reader.read_document(TOY_FILE), TOY_FILE, (toy.NAME,))
     assert written == TOY_FILE  # the toy's own spelling back, a fixed point
 
 
-def test_the_toy_is_validated(toy, tmp_path):
-    validate_one = core("cli.validate_file").validate_one
+def test_the_toy_is_validated(toy, tmp_path: Path) -> None:
+    validate_one = validate_file.validate_one
     path = tmp_path / "toy.gltf"
     path.write_text(json.dumps(TOY_FILE))
     assert validate_one((str(path), None))["issues"] == []
@@ -66,14 +71,14 @@ def test_the_toy_is_validated(toy, tmp_path):
     assert "weight must be a number" in messages  # the toy's own schema check
 
 
-def test_the_toy_is_converted_both_ways(toy, tmp_path):
-    convert, convert_one = core("write.dialect_convert").convert, core("cli.convert_file").convert_one
+def test_the_toy_is_converted_both_ways(toy, tmp_path: Path) -> None:
+    convert, convert_one = dialect_convert.convert, convert_file.convert_one
     omi_file = convert(TOY_FILE, "OMI")
     assert omi_file.source == toy.NAME and omi_file.lost == []
     omi_body = omi_file.document["nodes"][0]["extensions"]["OMI_physics_body"]
     assert omi_body["motion"] == {"type": "dynamic", "mass": 5.0}
     assert not any(name.startswith("TOY") for name in json.dumps(omi_file.document).split('"'))
-    assert toy.NAME in core("write.dialect_convert").targets()
+    assert toy.NAME in dialect_convert.targets()
     source, target = tmp_path / "omi.gltf", tmp_path / "toy.gltf"
     source.write_text(json.dumps(omi_file.document))
     result = convert_one((str(source), str(target), toy.NAME, False, None))
@@ -81,36 +86,35 @@ def test_the_toy_is_converted_both_ways(toy, tmp_path):
     assert json.loads(target.read_text()) == TOY_FILE
 
 
-def test_convert_checks_the_file_with_the_target_dialects_schema(toy, tmp_path):
+def test_convert_checks_the_file_with_the_target_dialects_schema(toy, tmp_path: Path) -> None:
     """`convert --to TOY` checks what it wrote with the toy's own schema check (a unit whose check refuses
     everything: its finding is in the result), not the default dialect's."""
-    model = core("model")
     refusing = dataclasses.replace(toy.UNIT, schema_check=lambda _document, _spec, _legacy: [
         model.Issue("/nodes/0", "the toy's schema refuses this", "error")])
     registry.register(refusing)
     source, target = tmp_path / "omi.gltf", tmp_path / "toy.gltf"
-    source.write_text(json.dumps(core("write.dialect_convert").convert(TOY_FILE, "OMI").document))
-    result = core("cli.convert_file").convert_one((str(source), str(target), toy.NAME, False, None))
+    source.write_text(json.dumps(dialect_convert.convert(TOY_FILE, "OMI").document))
+    result = convert_file.convert_one((str(source), str(target), toy.NAME, False, None))
     assert "the converted file fails the schema: the toy's schema refuses this" in \
         [issue["message"] for issue in result["issues"]], result
 
 
-def test_the_toy_leaves_with_its_registration(toy):
+def test_the_toy_leaves_with_its_registration(toy) -> None:
     toy.unregister()
-    assert toy.NAME not in registry.names() and toy.NAME not in core("write.dialect_convert").targets()
-    doc = core("read.reader").read_document(TOY_FILE)
+    assert toy.NAME not in registry.names() and toy.NAME not in dialect_convert.targets()
+    doc = reader.read_document(TOY_FILE)
     assert doc.nodes == {}  # no dialect reads its extensions now
     toy.register()
 
 
-def test_targets_have_stable_distinct_numbers():
+def test_targets_have_stable_distinct_numbers() -> None:
     numbers = [target.number for target in registry.targets()]
     assert len(set(numbers)) == len(numbers)
     with pytest.raises(ValueError, match="taken"):
         registry.register(registry.Target("AGAIN", numbers[0], "again", "", (registry.default().name,)))
 
 
-def test_for_extensions_names_the_owning_dialect():
+def test_for_extensions_names_the_owning_dialect() -> None:
     default = registry.default()
     assert registry.for_extensions(default.owns[:1]) == (default,)
     assert registry.for_extensions(["EXT_unrelated"]) == ()
@@ -142,7 +146,7 @@ def spelled_names(path: Path, names: set[str]) -> list[tuple[int, str]]:
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.upper() in names]
 
 
-def test_no_dialect_name_outside_its_module_and_the_registry():
+def test_no_dialect_name_outside_its_module_and_the_registry() -> None:
     names = {name.upper() for name in registry.names()} | {"BOTH"}
     allowed = ALLOWED | dialect_modules()
     sources = [path for path in sorted(ROOT.glob("**/*.py")) if path.relative_to(ROOT).parts[0] in ADDON_DIRS
@@ -153,7 +157,7 @@ def test_no_dialect_name_outside_its_module_and_the_registry():
     assert found == {}
 
 
-def test_the_name_check_sees_a_spelled_name(tmp_path):
+def test_the_name_check_sees_a_spelled_name(tmp_path: Path) -> None:
     module = tmp_path / "module.py"
     module.write_text('if dialect == "KHR" or target == "both":\n    pass\n')
     assert spelled_names(module, {"KHR", "BOTH"}) == [(1, "KHR"), (1, "both")]
@@ -170,7 +174,6 @@ NAME_CONSTANTS = {"BODY", "JOINT", "SHAPE", "LEGACY_COLLIDER", "OMI_EXTENSIONS",
 
 def physics_keys() -> set[str]:
     """Every key and extension name a registered dialect (or extension unit) writes, glTF's own words aside."""
-    base = core("dialects.base")
     found: set[str] = set()
     for name in registry.names():
         found |= set(base.all_keys(registry.get(name).tables)) | set(registry.owned_names(name))
@@ -210,7 +213,7 @@ def json_spellings(path: Path, keys: set[str]) -> list[tuple[int, str]]:
     return sorted(set(found))
 
 
-def test_the_blender_export_spells_no_physics_json():
+def test_the_blender_export_spells_no_physics_json() -> None:
     """The export gathers model values; every key is the dialect writers' (io/omi/write/export_writer.py)."""
     keys = physics_keys()
     assert {"mass", "connectedNode", "shapes", "OMI_physics_body"} <= keys and "name" not in keys
@@ -219,7 +222,7 @@ def test_the_blender_export_spells_no_physics_json():
     assert found == {}
 
 
-def test_the_json_check_sees_a_spelled_key(tmp_path):
+def test_the_json_check_sees_a_spelled_key(tmp_path: Path) -> None:
     module = tmp_path / "module.py"
     module.write_text('body["mass"] = 1\nx = {"connectedNode": 2}\ny = dict(z, connectedNode=3)\n'
                       'if "trigger" in body or body.get("collider"):\n    w = "OMI_physics_body"\n'
@@ -227,20 +230,19 @@ def test_the_json_check_sees_a_spelled_key(tmp_path):
     assert [line for line, _key in json_spellings(module, physics_keys())] == [1, 2, 3, 4, 4, 5, 6]
 
 
-def test_a_target_is_its_form_and_one_registration():
+def test_a_target_is_its_form_and_one_registration() -> None:
     """A registered target's form (node changes, new nodes, what it drops) is run by convert's applier."""
-    form = core("targets.form")
 
-    def step(document: dict) -> object:
+    def step(document: dict[str, Any]) -> form.Form:
         first = document["nodes"][0]
         return form.Form({0: {"scale": [2.0, 2.0, 2.0]}}, [form.NewNode(0, f"{first['name']} mesh", takes_mesh=True)],
-                         [core("model").Issue("", "the toy engine ignores everything", kind="toy")])
+                         [model.Issue("", "the toy engine ignores everything", kind="toy")])
 
     registry.register(registry.Target("TOY_ENGINE", 99, "Toy engine", "", (registry.default().name,), form=(step,)))
     try:
         gltf = {"asset": {"version": "2.0"}, "meshes": [{"primitives": []}],
                 "nodes": [{"name": "crate", "mesh": 0}], "scenes": [{"nodes": [0]}]}
-        done = core("write.dialect_convert").convert(gltf, "TOY_ENGINE")
+        done = dialect_convert.convert(gltf, "TOY_ENGINE")
     finally:
         registry.unregister("TOY_ENGINE")
     assert done.document["nodes"] == [{"name": "crate", "scale": [2.0, 2.0, 2.0], "children": [1]},

@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import copy
 import json
+from typing import Any
 
 import pytest
-from omi_core_loader import SPEC_DIR, core
+from omi_core import gravity_field, model
+from omi_core.checks import canonical, schema
+from omi_core.read import reader
+from omi_core.write import dialect_convert, writer
+from omi_core_loader import SPEC_DIR
 
-reader, writer, model, schema = core("read.reader"), core("write.writer"), core("model"), core("checks.schema")
-canonical, gravity = core("checks.canonical"), core("dialects.gravity")
 EXAMPLES = sorted((SPEC_DIR / "OMI_physics_gravity" / "examples").glob("*/*.gltf"))
 GRAVITY = "OMI_physics_gravity"
 
@@ -39,7 +42,7 @@ def _numbers_as_floats(value):
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda path: path.name)
-def test_spec_examples_write_back_the_same_gravity(path):
+def test_spec_examples_write_back_the_same_gravity(path: Any) -> None:
     gltf = json.loads(path.read_text(encoding="utf-8"))
     doc = reader.read_document(gltf)
     assert [str(found) for found in doc.issues if found.severity != "info"] == []
@@ -52,7 +55,7 @@ def test_spec_examples_write_back_the_same_gravity(path):
         assert [str(found) for found in schema.schema_errors(written)] == []
 
 
-def test_earth_is_a_point_volume_in_zero_world_gravity():
+def test_earth_is_a_point_volume_in_zero_world_gravity() -> None:
     gltf = json.loads((SPEC_DIR / "OMI_physics_gravity/examples/earth_millionth_scale/earth_millionth_scale.gltf")
                       .read_text(encoding="utf-8"))
     doc = reader.read_document(gltf)
@@ -68,7 +71,7 @@ def test_earth_is_a_point_volume_in_zero_world_gravity():
 
 def _document(node_gravity: dict, body: dict | None = None, *, world: dict | None = None, members: bool = False):
     body = body if body is not None else {"trigger": {"shape": 0}}
-    nodes = [{"name": "Volume", "extensions": {"OMI_physics_body": body, GRAVITY: node_gravity}}]
+    nodes: list[dict[str, Any]] = [{"name": "Volume", "extensions": {"OMI_physics_body": body, GRAVITY: node_gravity}}]
     if members:
         nodes = [{"name": "Compound", "children": [1], "extensions": {"OMI_physics_body": {"trigger": {"nodes": [1]}}}},
                  {"name": "Member", "extensions": {"OMI_physics_body": {"trigger": {"shape": 0}},
@@ -109,7 +112,7 @@ RULES = {  # case -> (document, pointer of the finding, words of its message, th
 
 
 @pytest.mark.parametrize("case", RULES)
-def test_each_rule_is_reported_with_its_pointer(case):
+def test_each_rule_is_reported_with_its_pointer(case: Any) -> None:
     gltf, pointer, words, kept = RULES[case]
     doc = reader.read_document(gltf)
     found = [issue for issue in doc.issues if issue.pointer == pointer]
@@ -117,7 +120,7 @@ def test_each_rule_is_reported_with_its_pointer(case):
     assert any(physics.gravity is not None for physics in doc.nodes.values()) == kept
 
 
-def test_a_compound_trigger_root_may_carry_gravity():
+def test_a_compound_trigger_root_may_carry_gravity() -> None:
     gltf = _document({"type": "point", "gravity": 1.0, "point": {}}, members=True)
     moved = gltf["nodes"][1]["extensions"].pop(GRAVITY)
     gltf["nodes"][0]["extensions"][GRAVITY] = moved
@@ -125,7 +128,7 @@ def test_a_compound_trigger_root_may_carry_gravity():
     assert doc.nodes[0].gravity is not None and doc.issues == []
 
 
-def test_writer_omits_defaults_and_states_an_empty_type_object():
+def test_writer_omits_defaults_and_states_an_empty_type_object() -> None:
     trigger = model.Trigger(model.Shape("sphere"))
     cases = {
         model.GravityVolume("directional", 9.8): {"type": "directional", "gravity": 9.8,
@@ -145,7 +148,7 @@ def test_writer_omits_defaults_and_states_an_empty_type_object():
             assert schema.schema_errors(written) == []
 
 
-def test_writer_refuses_what_the_schema_cannot_take():
+def test_writer_refuses_what_the_schema_cannot_take() -> None:
     trigger = model.Trigger(model.Shape("sphere"))
     for node in (model.NodePhysics(trigger=trigger, gravity=model.GravityVolume("line", 1.0, points=(1, 2, 3))),
                  model.NodePhysics(collider=model.Collider(model.Shape("box")),
@@ -158,7 +161,7 @@ def test_writer_refuses_what_the_schema_cannot_take():
         assert [issue.pointer.startswith(f"/nodes/0/extensions/{GRAVITY}") for issue in issues] == [True]
 
 
-def test_unknown_keys_are_kept():
+def test_unknown_keys_are_kept() -> None:
     gltf = _document({"type": "disc", "gravity": 2.0, "disc": {"radius": 4.0, "falloff": "smooth"}, "mass": 3},
                      world={"gravity": 9.8, "vendorKey": 1})
     written = writer.write_document(reader.read_document(gltf), gltf)
@@ -166,8 +169,8 @@ def test_unknown_keys_are_kept():
     assert written["extensions"][GRAVITY] == {"gravity": 9.8, "vendorKey": 1}
 
 
-def test_converting_to_khr_names_every_gravity_it_drops():
-    convert = core("write.dialect_convert")
+def test_converting_to_khr_names_every_gravity_it_drops() -> None:
+    convert = dialect_convert
     gltf = _document({"type": "point", "gravity": 1.0, "point": {}}, world={"gravity": 3.0})
     there = convert.convert(gltf, "KHR")
     assert GRAVITY not in json.dumps(there.document)
@@ -189,7 +192,7 @@ FIELD = {  # volume, point (the node's frame), acceleration: the engine's cases 
 
 
 @pytest.mark.parametrize("case", FIELD)
-def test_the_field_pulls_towards_the_nearest_point(case):
-    field = core("gravity_field")
+def test_the_field_pulls_towards_the_nearest_point(case: Any) -> None:
+    field = gravity_field
     volume, point, expected = FIELD[case]
     assert field.acceleration(volume, point) == pytest.approx(expected)

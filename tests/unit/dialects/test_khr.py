@@ -8,14 +8,18 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import pytest
-from omi_core_loader import core
-from test_khr_properties import omi_held
+from omi_core import model
+from omi_core.checks import canonical, schema_khr
+from omi_core.read import reader
+from omi_core.write import dialect_convert as convert
+from omi_core.write import writer
+from present import present
+from property_inputs import omi_held
 
 KHR_FILES = sorted((Path(__file__).resolve().parents[2] / "data" / "khr").glob("*.gltf"))
-reader, convert, model = core("read.reader"), core("write.dialect_convert"), core("model")
-schema_khr, writer = core("checks.schema_khr"), core("write.writer")
 
 
 def _load(name: str) -> dict:
@@ -24,12 +28,12 @@ def _load(name: str) -> dict:
 
 def _khr_valid(gltf: dict) -> None:
     if schema_khr.unavailable_reason() is not None:
-        pytest.skip(schema_khr.unavailable_reason())
+        pytest.skip(present(schema_khr.unavailable_reason()))
     assert [str(found) for found in schema_khr.khr_schema_errors(gltf)] == []
 
 
 @pytest.mark.parametrize("path", KHR_FILES, ids=lambda path: path.name)
-def test_our_khr_files_are_schema_valid(path):
+def test_our_khr_files_are_schema_valid(path: Any) -> None:
     gltf = json.loads(path.read_text(encoding="utf-8"))
     if path.name == "khr_differences.gltf":  # mass/inertia 0: infinite per KHR's README, below the schema's minimum
         gltf = convert.convert(gltf, "KHR").document
@@ -37,7 +41,7 @@ def test_our_khr_files_are_schema_valid(path):
 
 
 @pytest.mark.parametrize("path", KHR_FILES, ids=lambda path: path.name)
-def test_khr_read_write_read_keeps_the_physics(path):
+def test_khr_read_write_read_keeps_the_physics(path: Any) -> None:
     gltf = json.loads(path.read_text(encoding="utf-8"))
     doc = reader.read_document(gltf)
     assert doc.nodes and "KHR_physics_rigid_bodies" in doc.revisions
@@ -49,66 +53,67 @@ def test_khr_read_write_read_keeps_the_physics(path):
     assert writer.write_document(again, written, ("KHR",)) == written  # a fixed point
 
 
-def test_shapes_motion_materials_filters():
+def test_shapes_motion_materials_filters() -> None:
     doc = reader.read_document(_load("shapes_and_motion.gltf"))
     dynamic = doc.nodes[0]
     assert dynamic.motion == model.Motion("dynamic", 5.0, (0.0, 0.1, 0.0), (1.0, 2.0, 3.0), (0.0, 0.0, 0.0, 1.0),
                                           (1.0, 0.0, 0.0), (0.0, 2.0, 0.0), 0.5)
-    assert dynamic.collider.shape == model.Shape("sphere", radius=0.3)
-    assert dynamic.collider.physics_material == model.PhysicsMaterial(0.8, 0.7, 0.1, "minimum", "maximum")
-    assert dynamic.collider.collision_filter == model.CollisionFilter(("character",), ("landscape", "debris"))
-    assert doc.nodes[1].motion.type == "kinematic"
-    assert doc.nodes[2].collider.shape == model.Shape("capsule", height=1.0, radius_top=0.2, radius_bottom=0.3)
-    assert doc.nodes[3].collider.collision_filter.not_collide_with_systems == ("character",)
-    assert doc.nodes[4].collider.shape.radius_top == 0.0  # a cone
+    assert present(dynamic.collider).shape == model.Shape("sphere", radius=0.3)
+    assert present(dynamic.collider).physics_material == model.PhysicsMaterial(0.8, 0.7, 0.1, "minimum", "maximum")
+    assert present(dynamic.collider).collision_filter == model.CollisionFilter(("character",), ("landscape", "debris"))
+    assert present(doc.nodes[1].motion).type == "kinematic"
+    assert present(doc.nodes[2].collider).shape == model.Shape("capsule", height=1.0, radius_top=0.2, radius_bottom=0.3)
+    assert present(present(doc.nodes[3].collider).collision_filter).not_collide_with_systems == ("character",)
+    assert present(present(doc.nodes[4].collider).shape).radius_top == 0.0  # a cone
     # KHR's defaults, not OMI's, for what the file leaves out
-    assert doc.nodes[5].collider.shape == model.Shape("capsule", height=0.5, radius_top=0.25, radius_bottom=0.25)
-    assert doc.nodes[6].collider.physics_material.friction_combine == "average"  # KHR: no default; OMI's
+    assert present(doc.nodes[5].collider).shape == model.Shape("capsule", height=0.5, radius_top=0.25,
+                                                               radius_bottom=0.25)
+    material = present(present(doc.nodes[6].collider).physics_material)
+    assert material.friction_combine == "average"  # KHR: no default; OMI's
 
 
-def test_geometry_revisions():
+def test_geometry_revisions() -> None:
     mesh = reader.read_document(_load("mesh_geometry.gltf"))
-    assert mesh.nodes[1].collider.shape == model.Shape("convex", mesh=0)
-    assert mesh.nodes[3].collider.shape == model.Shape("trimesh", mesh=1)
+    assert present(mesh.nodes[1].collider).shape == model.Shape("convex", mesh=0)
+    assert present(mesh.nodes[3].collider).shape == model.Shape("trimesh", mesh=1)
     assert mesh.nodes[4].trigger == model.Trigger(None, (5, 6))
-    assert mesh.nodes[6].trigger.shape == model.Shape("convex", mesh=0)
+    assert present(mesh.nodes[6].trigger).shape == model.Shape("convex", mesh=0)
     node = reader.read_document(_load("node_geometry.gltf"))
-    assert node.nodes[0].collider.shape == model.Shape("convex", mesh=0)
-    assert node.nodes[1].collider.shape == model.Shape("trimesh", mesh=1)
+    assert present(node.nodes[0].collider).shape == model.Shape("convex", mesh=0)
+    assert present(node.nodes[1].collider).shape == model.Shape("trimesh", mesh=1)
     written = writer.write_document(node, _load("node_geometry.gltf"), ("KHR",))
     assert written["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]["collider"]["geometry"] == \
         {"mesh": 0, "convexHull": True}  # the newest revision
 
 
-def test_joints():
+def test_joints() -> None:
     doc = reader.read_document(_load("joints.gltf"))
-    joint = doc.nodes[1].joint
-    assert joint.connected_node == 3 and joint.enable_collision
-    limits = joint.settings.limits
+    joint = present(doc.nodes[1]).joint
+    assert present(joint).connected_node == 3 and present(joint).enable_collision
+    limits = present(joint).settings.limits
     assert [limit.linear_axes or limit.angular_axes for limit in limits] == [(0, 1, 2), (0,), (1, 2)]
     assert limits[2].stiffness == 100.0 and limits[0].stiffness is None  # absent: rigid
-    assert [drive.type for drive in joint.settings.drives] == ["angular", "linear"]
-    assert doc.nodes[5].joint.settings.name == "rope"
+    assert [drive.type for drive in present(joint).settings.drives] == ["angular", "linear"]
+    assert present(doc.nodes[5].joint).settings.name == "rope"
     assert not [found for found in doc.issues if "own node" in found.message]  # not a KHR rule
 
 
-def test_what_the_model_holds_differently_is_named():
+def test_what_the_model_holds_differently_is_named() -> None:
     doc = reader.read_document(_load("khr_differences.gltf"))
     by_pointer = {found.pointer: found.message for found in doc.issues}
     shapes = "/extensions/KHR_implicit_shapes/shapes"
     assert "thin box" in by_pointer[f"{shapes}/0/plane"] and "infinite" in by_pointer[f"{shapes}/0/plane"]
-    assert doc.nodes[0].collider.shape.type == "box"
-    assert doc.nodes[1].collider.shape.size == (4.0, 0.01, 2.0)
-    assert (doc.nodes[2].motion.type, doc.nodes[2].motion.mass) == ("dynamic", math.inf)
+    assert present(present(doc.nodes[0].collider).shape).type == "box"
+    assert present(present(doc.nodes[1].collider).shape).size == (4.0, 0.01, 2.0)
+    assert (present(doc.nodes[2].motion).type, present(doc.nodes[2].motion).mass) == ("dynamic", math.inf)
     assert "infinite mass" in by_pointer["/nodes/2/extensions/KHR_physics_rigid_bodies/motion/mass"]
-    assert doc.nodes[3].motion.inertia_diagonal == (math.inf, 1.0, math.inf)
+    assert present(doc.nodes[3].motion).inertia_diagonal == (math.inf, 1.0, math.inf)
     assert "infinite" in by_pointer["/nodes/3/extensions/KHR_physics_rigid_bodies/motion/inertiaDiagonal"]
     assert "computes" in by_pointer["/nodes/4/extensions/KHR_physics_rigid_bodies/motion"]
-    assert doc.nodes[5].collider.shape == model.Shape("convex", mesh=0)
+    assert present(doc.nodes[5].collider).shape == model.Shape("convex", mesh=0)
 
 
-def test_omi_to_khr_to_omi_is_lossless_where_both_hold(spec_dir):
-    canonical = core("checks.canonical")
+def test_omi_to_khr_to_omi_is_lossless_where_both_hold(spec_dir: Path) -> None:
     # OMI_physics_gravity has no KHR form: the conversion must name each gravity it drops (world and volumes).
     examples = [path for name in ("body", "shape", "joint", "gravity")
                 for path in sorted(spec_dir.glob(f"OMI_physics_{name}/examples/**/*.gltf"))]
@@ -128,7 +133,7 @@ def test_omi_to_khr_to_omi_is_lossless_where_both_hold(spec_dir):
 
 
 
-def test_khr_to_omi_to_khr_is_lossless_where_both_hold():
+def test_khr_to_omi_to_khr_is_lossless_where_both_hold() -> None:
     for path in KHR_FILES:
         gltf = json.loads(path.read_text(encoding="utf-8"))
         omi = convert.convert(gltf, "OMI")
@@ -139,7 +144,7 @@ def test_khr_to_omi_to_khr_is_lossless_where_both_hold():
         assert again.nodes == omi_held(first.nodes), path.name  # OMI cannot spell infinite mass or inertia
 
 
-def test_static_motion_with_mass_is_named_when_written_as_khr():
+def test_static_motion_with_mass_is_named_when_written_as_khr() -> None:
     doc = model.PhysicsDocument({0: model.NodePhysics(motion=model.Motion("static", mass=4.0),
                                                       collider=model.Collider(model.Shape("box")))})
     issues: list = []
@@ -152,7 +157,7 @@ def test_static_motion_with_mass_is_named_when_written_as_khr():
     assert shape == {"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}  # explicit sizes
 
 
-def test_both_dialects_in_one_file():
+def test_both_dialects_in_one_file() -> None:
     gltf = _load("joints.gltf")
     doc = reader.read_document(gltf)
     both = writer.write_document(doc, gltf, ("OMI", "KHR"))
@@ -164,18 +169,18 @@ def test_both_dialects_in_one_file():
     assert reader.read_document(both, "OMI").nodes == omi_held(doc.nodes)
 
 
-def test_drive_gain_without_its_target_is_named():
+def test_drive_gain_without_its_target_is_named() -> None:
     gltf = _load("joints.gltf")
     drive = gltf["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["drives"][1]
     del drive["positionTarget"]
     doc = reader.read_document(gltf)
-    assert doc.nodes[1].joint.settings.drives[1].stiffness == 0.0
+    assert present(doc.nodes[1].joint).settings.drives[1].stiffness == 0.0
     found = [item for item in doc.issues if item.kind == "drive_gain_without_target"]
     assert [item.pointer for item in found] == \
         ["/extensions/KHR_physics_rigid_bodies/physicsJoints/0/drives/1/stiffness"]
 
 
-def test_khr_rules_from_the_spec_text():
+def test_khr_rules_from_the_spec_text() -> None:
     gltf = _load("shapes_and_motion.gltf")
     shapes = gltf["extensions"]["KHR_implicit_shapes"]["shapes"]
     shapes[3]["cylinder"].update(radiusTop=0.0, radiusBottom=0.0)  # degenerate: prohibited
@@ -187,10 +192,10 @@ def test_khr_rules_from_the_spec_text():
     assert kinds["/nodes/6/extensions/KHR_physics_rigid_bodies/trigger"] == "trigger_needs_geometry"
     assert "/nodes/5/extensions/KHR_physics_rigid_bodies/collider" in kinds
     assert 3 not in doc.nodes and 5 not in doc.nodes and 6 not in doc.nodes
-    assert doc.nodes[4].collider.shape.radius_top == 0.0  # a cone is not degenerate
+    assert present(present(doc.nodes[4].collider).shape).radius_top == 0.0  # a cone is not degenerate
 
 
-def test_physics_joints_are_optional_in_khr_but_not_in_omi():
+def test_physics_joints_are_optional_in_khr_but_not_in_omi() -> None:
     body = {"collider": {"geometry": {"shape": 0}, "physicsMaterial": 0}, "motion": {"mass": 1.0}}
     gltf = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_physics_rigid_bodies", "KHR_implicit_shapes"],
             "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.5}}]},

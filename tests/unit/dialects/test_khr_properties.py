@@ -7,30 +7,33 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
-import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from omi_core_loader import core
-from test_reader_properties import JSON_VALUES, SETTINGS, _at, omi_documents
+from omi_core import model
+from omi_core.checks import canonical, schema_khr
+from omi_core.read import reader
+from omi_core.write import dialect_convert as convert
+from omi_core.write import writer
+from property_inputs import JSON_VALUES, SETTINGS, omi_documents, omi_held, value_at
 
 pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 KHR_FILES = sorted((Path(__file__).resolve().parents[2] / "data" / "khr").glob("*.gltf"))
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in KHR_FILES]
-KHR_NAMES = core("model").KHR_EXTENSIONS
-reader, writer, schema_khr, model = core("read.reader"), core("write.writer"), core("checks.schema_khr"), core("model")
-convert, canonical = core("write.dialect_convert"), core("checks.canonical")
+KHR_NAMES = model.KHR_EXTENSIONS
 
 
 def _paths(gltf: dict) -> list[tuple]:
-    roots = [("extensions", name) for name in KHR_NAMES if name in gltf.get("extensions", {})]
+    roots: list[tuple[str | int, ...]] = [
+        ("extensions", name) for name in KHR_NAMES if name in gltf.get("extensions", {})]
     roots += [("nodes", index, "extensions", name) for index, node in enumerate(gltf["nodes"])
               for name in KHR_NAMES if name in node.get("extensions", {})]
     found: list[tuple] = []
-    stack = [(root, _at(gltf, root)) for root in roots]
+    stack: list[tuple[tuple[str | int, ...], Any]] = [(root, value_at(gltf, root)) for root in roots]
     while stack:
         path, value = stack.pop()
         found.append(path)
@@ -49,7 +52,7 @@ def mutated(draw) -> dict:
         path = draw(st.sampled_from(paths))
         if len(path) < 3:
             continue
-        parent, key = _at(gltf, path[:-1]), path[-1]
+        parent, key = value_at(gltf, path[:-1]), path[-1]
         if draw(st.booleans()) and isinstance(parent, dict):
             del parent[key]
         else:
@@ -59,7 +62,7 @@ def mutated(draw) -> dict:
 
 @SETTINGS
 @given(gltf=mutated())
-def test_mutated_khr_files(gltf):
+def test_mutated_khr_files(gltf) -> None:
     doc = reader.read_document(gltf, "KHR")
     assert [found for found in doc.issues if reader.INTERNAL_ERROR in found.message] == []
     assert all(found.pointer == "" or found.pointer.startswith("/") for found in doc.issues)
@@ -72,40 +75,6 @@ def test_mutated_khr_files(gltf):
     assert _meaning(reader.read_document(both, "OMI").nodes) == _meaning(omi_held(doc.nodes))
 
 
-def omi_held(nodes: dict) -> dict:
-    """The nodes as OMI holds them: KHR's infinite mass and inertia (math.inf) are left out (named on write); a
-    centre of mass left to the engine (None) is OMI's absent key, the origin (noted on write); a drive type or
-    mode the spec does not know is the field's fallback with the file's spelling kept."""
-    def finite(motion):
-        if motion is None:
-            return motion
-        if motion.center_of_mass is None:
-            motion = dataclasses.replace(motion, center_of_mass=model.ZERO3)
-        if math.isinf(motion.mass):
-            motion = dataclasses.replace(motion, mass=model.DEFAULT_MASS)
-        if any(math.isinf(value) for value in motion.inertia_diagonal):
-            motion = dataclasses.replace(motion, inertia_diagonal=model.ZERO3)
-        return motion
-
-    held_choice = core("conventions").held_choice
-
-    def held(drive):  # KHR keeps an unknown drive type or mode as is; OMI reads its fallback and keeps the spelling
-        spelled = {key: value for key, value, choices in (("type", drive.type, model.DRIVE_TYPES),
-                                                          ("mode", drive.mode, model.DRIVE_MODES))
-                   if value not in choices}
-        if not spelled:
-            return drive
-        return dataclasses.replace(drive, type=held_choice(drive.type, model.DRIVE_TYPES),
-                                   mode=held_choice(drive.mode, model.DRIVE_MODES), unknown=model.Unknown(spelled))
-
-    def joint(value):
-        if value is None or not any(held(drive) is not drive for drive in value.settings.drives):
-            return value
-        settings = dataclasses.replace(value.settings, drives=tuple(held(drive) for drive in value.settings.drives))
-        return dataclasses.replace(value, settings=settings)
-
-    return {index: dataclasses.replace(node, motion=finite(node.motion), joint=joint(node.joint))
-            for index, node in nodes.items()}
 
 
 def _meaning(nodes: dict) -> dict:
@@ -132,7 +101,7 @@ def _meaning(nodes: dict) -> dict:
 
 @SETTINGS
 @given(gltf=omi_documents())
-def test_random_omi_documents_convert_to_khr_and_back(gltf):
+def test_random_omi_documents_convert_to_khr_and_back(gltf) -> None:
     """OMI -> KHR -> OMI keeps the physics of every node, except where a finding of either conversion (or
     of reading the input) names that node or one of its ancestors."""
     there = convert.convert(gltf, "KHR")

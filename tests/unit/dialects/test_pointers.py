@@ -7,8 +7,9 @@ import copy
 import re
 import struct
 
-import pytest
+from omi_core.dialects import pointers
 from omi_core_loader import KHR_DIR, SPEC_DIR
+from present import present
 
 ROW = re.compile(r"^\|\s*`(/[^`]+)`\s*\|\s*`(\w+)`\s*\|")
 
@@ -24,12 +25,7 @@ def spec_rows(*readmes) -> set[tuple[str, str]]:
     return rows
 
 
-@pytest.fixture(scope="module")
-def pointers(omi):
-    return omi("io.omi.dialects.pointers")
-
-
-def test_omi_table_is_the_specs_table(pointers):
+def test_omi_table_is_the_specs_table() -> None:
     readmes = [SPEC_DIR / "OMI_physics_shape" / "README.md", SPEC_DIR / "OMI_physics_body" / "README.motion.md",
                SPEC_DIR / "OMI_physics_body" / "README.collider.md", SPEC_DIR / "OMI_physics_joint" / "README.md"]
     ours = {(template.text, template.type if template.type != "bool" else "boolean")
@@ -41,14 +37,14 @@ def test_omi_table_is_the_specs_table(pointers):
     assert ours == (spec - {erratum}) | {("/nodes/{}/extensions/OMI_physics_joint/enableCollision", "boolean")}
 
 
-def test_khr_table_is_the_specs_table(pointers):
+def test_khr_table_is_the_specs_table() -> None:
     readmes = [KHR_DIR / "KHR_implicit_shapes" / "README.md", KHR_DIR / "KHR_physics_rigid_bodies" / "README.md"]
     ours = {(template.text, template.type if template.type != "bool" else "boolean")
             for template in pointers.KHR_POINTERS}
     assert ours == spec_rows(*readmes)
 
 
-def test_gravity_table_is_the_specs_table(pointers):
+def test_gravity_table_is_the_specs_table() -> None:
     readme = SPEC_DIR / "OMI_physics_gravity" / "README.md"
     row = re.compile(r"^\|\s*`(/[^`]+)`\s*\|\s*`([\w\[\]]+)`\s*\|")
     spec = {found.groups() for line in readme.read_text().splitlines() if (found := row.match(line))}
@@ -56,7 +52,7 @@ def test_gravity_table_is_the_specs_table(pointers):
     assert {(template.text, template.type) for template in pointers.GRAVITY_POINTERS} == spec
 
 
-def test_match_and_pointer_of_are_inverse(pointers):
+def test_match_and_pointer_of_are_inverse() -> None:
     for template in pointers.ALL_POINTERS:
         nested = (2,) * template.text.count("{}")
         concrete = pointers.pointer_of(template, 7, nested[1:])
@@ -86,7 +82,7 @@ def _document(values: list[float], kind: str = "SCALAR", pointer: str = "") -> d
     }
 
 
-def test_check_animation(pointers):
+def test_check_animation() -> None:
     mass = "/nodes/0/extensions/OMI_physics_body/motion/mass"
     size = "/extensions/OMI_physics_shape/shapes/0/box/size"
     assert pointers.check_animation(_document([1.0, 2.0], pointer=mass)) == []
@@ -105,13 +101,13 @@ def test_check_animation(pointers):
     assert pointers.check_animation(other) == []  # not physics: not ours to judge
 
 
-def test_resolve_gives_defaults_for_absent_keys(pointers):
+def test_resolve_gives_defaults_for_absent_keys() -> None:
     document = _document([1.0, 2.0])
     found = pointers.match("/nodes/0/extensions/OMI_physics_body/motion/gravityFactor")
-    assert pointers.resolve(document, found) == (True, 1.0)
+    assert pointers.resolve(document, present(found)) == (True, 1.0)
     found = pointers.match("/extensions/OMI_physics_shape/shapes/0/box/size")
-    assert pointers.resolve(document, found) == (True, [1.0, 1.0, 1.0])
+    assert pointers.resolve(document, present(found)) == (True, [1.0, 1.0, 1.0])
     broken = copy.deepcopy(document)
     del broken["nodes"][0]["extensions"]["OMI_physics_body"]["motion"]
     found = pointers.match("/nodes/0/extensions/OMI_physics_body/motion/mass")
-    assert pointers.resolve(broken, found)[0] is False
+    assert pointers.resolve(broken, present(found))[0] is False

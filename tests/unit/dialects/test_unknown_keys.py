@@ -11,6 +11,10 @@ import json
 from pathlib import Path
 
 import schema_check
+from omi_core import gltf_file, model
+from omi_core.read import reader
+from omi_core.write import writer
+from present import present
 
 NEWER = Path(__file__).resolve().parents[2] / "data" / "newer" / "newer_keys.gltf"
 OMI = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint")
@@ -29,7 +33,7 @@ def _omi(document: dict) -> dict:
     return found
 
 
-def test_every_unknown_key_and_enum_spelling_is_written_back_unchanged(reader, writer):
+def test_every_unknown_key_and_enum_spelling_is_written_back_unchanged() -> None:
     source = _newer()
     doc = reader.read_document(source)
     kept = [issue for issue in doc.issues if issue.kind == "unknown_key"]
@@ -44,18 +48,18 @@ def test_every_unknown_key_and_enum_spelling_is_written_back_unchanged(reader, w
     assert again.nodes == doc.nodes and again.unknown == doc.unknown
 
 
-def test_the_model_holds_the_fallback_and_the_file_spelling_apart(reader, model):
-    drive = reader.read_document(_newer()).nodes[2].joint.settings.drives[0]
+def test_the_model_holds_the_fallback_and_the_file_spelling_apart() -> None:
+    drive = present(reader.read_document(_newer()).nodes[2].joint).settings.drives[0]
     assert drive.mode == "force"
     assert dict(drive.unknown) == {"mode": "servo", "gearRatio": 3.0}
 
 
-def test_a_changed_setting_wins_over_the_kept_spelling(reader, writer):
+def test_a_changed_setting_wins_over_the_kept_spelling() -> None:
     """The file's 'servo' is written back only while the model still holds its fallback 'force'; a mode the
     user chose is written instead, and the drive's other kept keys stay."""
     source = _newer()
     doc = reader.read_document(source)
-    joint = doc.nodes[2].joint
+    joint = present(doc.nodes[2].joint)
     drive = dataclasses.replace(joint.settings.drives[0], mode="acceleration")
     settings = dataclasses.replace(joint.settings, drives=(drive,))
     doc.nodes[2] = dataclasses.replace(doc.nodes[2], joint=dataclasses.replace(joint, settings=settings))
@@ -64,22 +68,23 @@ def test_a_changed_setting_wins_over_the_kept_spelling(reader, writer):
     assert (drive_json["mode"], drive_json["gearRatio"]) == ("acceleration", 3.0)
 
 
-def test_a_known_key_is_never_overridden_by_a_kept_one(reader, writer, model):
+def test_a_known_key_is_never_overridden_by_a_kept_one() -> None:
     doc = reader.read_document(_newer())
-    motion = dataclasses.replace(doc.nodes[1].motion, unknown=model.Unknown({"mass": 99.0, "linearDamping": 0.3}))
+    motion = dataclasses.replace(present(doc.nodes[1].motion),
+                                 unknown=model.Unknown({"mass": 99.0, "linearDamping": 0.3}))
     written = writer.motion_to_json(motion)
     assert (written["mass"], written["linearDamping"]) == (2.0, 0.3)
 
 
-def test_a_shape_whose_type_changed_leaves_the_old_type_values_out(reader, writer):
-    box = reader.read_document(_newer()).nodes[0].collider.shape
+def test_a_shape_whose_type_changed_leaves_the_old_type_values_out() -> None:
+    box = present(present(reader.read_document(_newer()).nodes[0].collider).shape)
     assert dict(box.type_unknown) == {"box": {"margin": 0.01, "extras": {"note": "box values"}}}
     sphere = dataclasses.replace(box, type="sphere")
     written = writer.shape_to_json(sphere)
     assert written["sphere"] == {} and "box" not in written and written["roundedCorners"] is True
 
 
-def test_closed_enums_are_read_as_their_fallback_and_said_not_kept(reader, writer):
+def test_closed_enums_are_read_as_their_fallback_and_said_not_kept() -> None:
     """The schema's motion type and combine modes are closed enums: writing a newer value back would fail the
     schema, so the reader names it as not kept."""
     source = _newer()
@@ -94,7 +99,7 @@ def test_closed_enums_are_read_as_their_fallback_and_said_not_kept(reader, write
     assert schema_check.omi_schema_errors(written) == []
 
 
-def test_khr_names_each_key_it_cannot_carry(reader, writer):
+def test_khr_names_each_key_it_cannot_carry() -> None:
     source = _newer()
     doc = reader.read_document(source)
     issues: list = []
@@ -106,7 +111,7 @@ def test_khr_names_each_key_it_cannot_carry(reader, writer):
     assert "isSensor" not in json.dumps(written["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"])
 
 
-def test_document_keys_without_the_required_array_are_named_not_written(reader, writer):
+def test_document_keys_without_the_required_array_are_named_not_written() -> None:
     source = _newer()
     source["extensions"]["OMI_physics_joint"] = {"physicsJoints": [{"drives": [{"type": "linear", "mode": "force",
                                                                                "axis": 0}]}], "newer": 1}
@@ -118,7 +123,7 @@ def test_document_keys_without_the_required_array_are_named_not_written(reader, 
     assert [issue.pointer for issue in issues] == ["/extensions/OMI_physics_joint/newer"]
 
 
-def test_a_value_json_cannot_write_is_dropped_and_named(reader, writer):
+def test_a_value_json_cannot_write_is_dropped_and_named() -> None:
     source = _newer()
     source["nodes"][1]["extensions"]["OMI_physics_body"]["motion"]["drag"] = float("nan")
     doc = reader.read_document(source)
@@ -126,7 +131,7 @@ def test_a_value_json_cannot_write_is_dropped_and_named(reader, writer):
     json.dumps(writer.write_document(doc, source), allow_nan=False)
 
 
-def test_kept_keys_are_values(model):
+def test_kept_keys_are_values() -> None:
     """Unknown is immutable and hashable: model items stay usable as dict keys and compare by value."""
     first = model.Unknown({"a": [1, {"b": 2}]})
     assert first == model.Unknown.from_text(first.text) and hash(first) == hash(model.Unknown({"a": [1, {"b": 2}]}))
@@ -138,7 +143,7 @@ def test_kept_keys_are_values(model):
     assert copy.deepcopy(model.Shape("box", unknown=first)) == model.Shape("box", unknown=first)
 
 
-def test_legacy_objects_carry_their_keys_where_the_current_revision_has_room(reader, writer):
+def test_legacy_objects_carry_their_keys_where_the_current_revision_has_room() -> None:
     """`upgrade` (legacy -> current): an OMI_collider entry's keys go to the shape it becomes, the node-level
     reference's to the collider, the legacy body's beside its motion values to the motion (its extras stay on
     the body), and OMI_collider's document-level keys to OMI_physics_shape's."""
@@ -159,7 +164,7 @@ def test_legacy_objects_carry_their_keys_where_the_current_revision_has_room(rea
     assert schema_check.omi_schema_errors(written) == []
 
 
-def test_a_body_of_kept_keys_only_is_written_back(reader, writer):
+def test_a_body_of_kept_keys_only_is_written_back() -> None:
     source = _newer()
     source["nodes"][3]["extensions"]["OMI_physics_body"] = {"characterController": {"stepHeight": 0.3}}
     doc = reader.read_document(source)
@@ -168,8 +173,7 @@ def test_a_body_of_kept_keys_only_is_written_back(reader, writer):
     assert written["nodes"][3]["extensions"] == source["nodes"][3]["extensions"]
 
 
-def test_duplicate_keys_are_found_in_gltf_and_glb(omi):
-    gltf_file = omi("io.omi.gltf_file")
+def test_duplicate_keys_are_found_in_gltf_and_glb() -> None:
     text = b'{"asset": {"version": "2.0"}, "nodes": [{"name": "A"}, {"extensions": {"X": 1}, "extensions": {}}]}'
     glb_json = text + b" " * (-len(text) % 4)
     glb = b"glTF" + (2).to_bytes(4, "little") + (12 + 8 + len(glb_json)).to_bytes(4, "little") \
@@ -179,7 +183,7 @@ def test_duplicate_keys_are_found_in_gltf_and_glb(omi):
     assert gltf_file.duplicate_keys_of(b"{not json") == ()
 
 
-def test_a_legacy_trigger_body_keeps_its_keys_on_the_body_object(reader, writer):
+def test_a_legacy_trigger_body_keeps_its_keys_on_the_body_object() -> None:
     source = {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
               "extensions": {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {"radius": 1.0}}]}},
               "nodes": [{"name": "Zone", "children": [1], "extensions": {"OMI_physics_body": {
@@ -191,7 +195,7 @@ def test_a_legacy_trigger_body_keeps_its_keys_on_the_body_object(reader, writer)
     assert written["nodes"][0]["extensions"]["OMI_physics_body"]["layer"] == 3
 
 
-def test_khr_unknown_keys_are_named_as_not_kept(reader):
+def test_khr_unknown_keys_are_named_as_not_kept() -> None:
     """The add-on keeps unknown keys of OMI files only (so far): a KHR file's are each named, not silently lost."""
     source = {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_implicit_shapes", "KHR_physics_rigid_bodies"],
               "extensions": {"KHR_implicit_shapes": {"shapes": [{"type": "sphere", "sphere": {"radius": 1.0},
@@ -205,10 +209,10 @@ def test_khr_unknown_keys_are_named_as_not_kept(reader):
                      "/nodes/0/extensions/KHR_physics_rigid_bodies/collider/geometry/lod",
                      "/nodes/0/extensions/KHR_physics_rigid_bodies/motion/linearDamping"]
     assert all("not kept" in issue.message for issue in doc.issues if issue.kind == "unknown_key")
-    assert not doc.nodes[0].motion.unknown and not doc.unknown
+    assert not present(doc.nodes[0].motion).unknown and not doc.unknown
 
 
-def test_gltf_members_of_the_wrong_type_are_not_carried(reader, writer):
+def test_gltf_members_of_the_wrong_type_are_not_carried() -> None:
     source = _newer()
     source["extensions"]["OMI_physics_shape"]["shapes"][0]["name"] = None
     source["nodes"][1]["extensions"]["OMI_physics_body"]["extensions"] = []

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import copy
 
-from omi_core_loader import core
+from omi_core import model
+from omi_core.read import reader
+from omi_core.write import dialect_convert as convert
+from omi_core.write import writer
+from present import present
 
-reader, writer, convert, model = core("read.reader"), core("write.writer"), core("write.dialect_convert"), core("model")
 KHR_BODY, KHR_SHAPES = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 OMI_BODY, OMI_SHAPE = "OMI_physics_body", "OMI_physics_shape"
 
@@ -41,29 +44,29 @@ def written_motion(gltf: dict, dialect: str, issues: list | None = None) -> dict
     return out["nodes"][0]["extensions"][body]["motion"]
 
 
-def test_khr_absent_centre_is_computed_and_stays_absent():
+def test_khr_absent_centre_is_computed_and_stays_absent() -> None:
     gltf = khr_file({})
-    assert reader.read_document(gltf).nodes[0].motion.center_of_mass is None
+    assert present(reader.read_document(gltf).nodes[0].motion).center_of_mass is None
     assert "centerOfMass" not in written_motion(gltf, "KHR")
 
 
-def test_khr_written_centre_stays_written_even_at_the_origin():
+def test_khr_written_centre_stays_written_even_at_the_origin() -> None:
     for centre in ([0.0, 0.0, 0.0], [0.5, -1.0, 2.0]):
         gltf = khr_file({"centerOfMass": centre})
-        assert reader.read_document(gltf).nodes[0].motion.center_of_mass == tuple(centre)
+        assert present(reader.read_document(gltf).nodes[0].motion).center_of_mass == tuple(centre)
         assert written_motion(gltf, "KHR")["centerOfMass"] == centre  # [0, 0, 0] pins it: not KHR's absent
 
 
-def test_omi_absent_centre_is_the_origin_and_stays_absent():
+def test_omi_absent_centre_is_the_origin_and_stays_absent() -> None:
     gltf = omi_file({"type": "dynamic"})
-    assert reader.read_document(gltf).nodes[0].motion.center_of_mass == model.ZERO3  # OMI's default: stated
+    assert present(reader.read_document(gltf).nodes[0].motion).center_of_mass == model.ZERO3  # OMI's default: stated
     assert "centerOfMass" not in written_motion(gltf, "OMI")
     assert written_motion(gltf, "KHR")["centerOfMass"] == [0.0, 0.0, 0.0]  # the origin, pinned, in KHR too
     gltf = omi_file({"type": "dynamic", "centerOfMass": [0.0, 1.0, 0.0]})
     assert written_motion(gltf, "OMI")["centerOfMass"] == [0.0, 1.0, 0.0]
 
 
-def test_computed_centre_converted_to_omi_is_noted():
+def test_computed_centre_converted_to_omi_is_noted() -> None:
     """`convert` names a centre the file left to the engine that OMI cannot leave out (an info note: OMI has
     no way to say it, so `convert` does not refuse); the writer itself says nothing, as Blender's settings
     leave it to the engine for every new body."""
@@ -81,7 +84,7 @@ def test_computed_centre_converted_to_omi_is_noted():
             if issue.kind == "khr_computed_unwritten"] == []  # KHR can say it: nothing to name
 
 
-def test_both_dialects_agree_on_a_computed_centre():
+def test_both_dialects_agree_on_a_computed_centre() -> None:
     """The add-on's own "both" output of a computed centre is no disagreement between its two copies."""
     gltf = khr_file({})
     doc = reader.read_document(gltf)

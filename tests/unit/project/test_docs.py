@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,7 +26,7 @@ def _anchors(path: Path) -> set[str]:
             if line.startswith("#")}
 
 
-def test_the_readme_opens_with_the_two_commands():
+def test_the_readme_opens_with_the_two_commands() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
     first_block = re.search(r"```bash\n(.*?)```", text, re.S)
     assert first_block is not None and first_block.start() < text.index("\n## ")
@@ -33,7 +34,7 @@ def test_the_readme_opens_with_the_two_commands():
     assert commands == ["bash scripts/demo.sh", "bash scripts/test.sh"]
 
 
-def test_one_name_for_the_add_on():
+def test_one_name_for_the_add_on() -> None:
     manifest = tomllib.loads((ROOT / "blender_manifest.toml").read_text(encoding="utf-8"))
     assert (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[0] == f"# {manifest['name']}"
     assert manifest["license"] == ["SPDX:GPL-3.0-or-later"]
@@ -41,7 +42,7 @@ def test_one_name_for_the_add_on():
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[path.name for path in DOCS])
-def test_links_lead_somewhere(path):
+def test_links_lead_somewhere(path: Any) -> None:
     broken = []
     for target in LINK.findall(path.read_text(encoding="utf-8")):
         if re.match(r"[a-z]+:", target):
@@ -54,14 +55,14 @@ def test_links_lead_somewhere(path):
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[path.name for path in DOCS])
-def test_lines_fit(path):
+def test_lines_fit(path: Any) -> None:
     long = [number for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
             if len(line) > 110 and not line.lstrip().startswith("|")]
     assert long == []
 
 
 @pytest.mark.parametrize("path", DOCS, ids=[path.name for path in DOCS])
-def test_no_section_says_a_thing_twice(path):
+def test_no_section_says_a_thing_twice(path: Any) -> None:
     """Bullets of one section that start with the same subject (the words before their first ':' or '(')."""
     repeated = []
     for section in re.split(r"\n#+ ", path.read_text(encoding="utf-8")):

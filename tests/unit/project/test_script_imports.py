@@ -10,7 +10,7 @@ SCRIPTS = Path(__file__).resolve().parents[3] / "scripts"
 
 
 def _imports(path: Path, names: set[str]) -> set[str]:
-    found = set()
+    found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
             found.update(alias.name.split(".")[0] for alias in node.names)
@@ -19,7 +19,7 @@ def _imports(path: Path, names: set[str]) -> set[str]:
     return found & names - {path.stem}
 
 
-def test_no_script_imports_one_that_imports_it():
+def test_no_script_imports_one_that_imports_it() -> None:
     modules = {path.stem: path for path in SCRIPTS.glob("*.py")}
     graph = {name: _imports(path, set(modules)) for name, path in modules.items()}
     loops = []

@@ -51,7 +51,7 @@ def _setup(tmp_path: Path, *options: str) -> tuple[set[str], str]:
 
 
 @pytest.mark.skipif(os.name != "posix" or shutil.which("bash") is None, reason="setup.sh is a bash script")
-def test_the_demo_gets_one_environment_the_tests_all(tmp_path):
+def test_the_demo_gets_one_environment_the_tests_all(tmp_path: Path) -> None:
     assert "bash scripts/setup.sh --demo" in (ROOT / "scripts" / "demo.sh").read_text()
     made, output = _setup(tmp_path / "demo", "--demo")
     assert made == {".venv"} and "npm" in output

@@ -4,6 +4,7 @@ in ../shared byte for byte, less the notes the project wrote there; the only tes
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from omi_core_loader import KHR_DIR, ORIGINALS, SPEC_DIR
@@ -16,7 +17,7 @@ def _files(folder: Path) -> set[str]:
 
 
 @pytest.mark.parametrize("copy_dir", [SPEC_DIR, KHR_DIR], ids=["omi-spec", "khr-spec"])
-def test_the_copy_is_the_original(copy_dir):
+def test_the_copy_is_the_original(copy_dir: Any) -> None:
     original = ORIGINALS / copy_dir.name
     if not original.is_dir():
         pytest.skip("needs ../shared, the originals of tests/data's spec copies (the project's folder)")
@@ -25,5 +26,5 @@ def test_the_copy_is_the_original(copy_dir):
     assert [name for name in sorted(names) if (copy_dir / name).read_bytes() != (original / name).read_bytes()] == []
 
 
-def test_each_copy_carries_its_licence():
+def test_each_copy_carries_its_licence() -> None:
     assert (SPEC_DIR / "LICENSE-W3C-spec.md").is_file() and (KHR_DIR / "LICENSE-KhronosSpecCopyright.txt").is_file()

@@ -32,7 +32,7 @@ def unexplained(found: list[tuple[str, re.Match[str]]]) -> list[str]:
             if match["codes"] is None or re.match(r"\s+#\s*\S", match["rest"]) is None]
 
 
-def test_the_rule_sees_a_missing_code_or_reason():
+def test_the_rule_sees_a_missing_code_or_reason() -> None:
     lines = ["x = f()  # type" ": ignore", "x = f()  # type" ": ignore[arg-type]",
              "x = f()  # type" ": ignore[arg-type]  # the stubs: a Vector is no Sequence[float]"]
     found = [(str(number), match) for number, line in enumerate(lines)
@@ -40,7 +40,7 @@ def test_the_rule_sees_a_missing_code_or_reason():
     assert unexplained(found) == ["0", "1"]
 
 
-def test_every_suppression_names_its_code_and_reason():
+def test_every_suppression_names_its_code_and_reason() -> None:
     found = suppressions()
     assert len(found) > 10  # the walk reaches the add-on's sources (they hold a few dozen)
     assert unexplained(found) == []

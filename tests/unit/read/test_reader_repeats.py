@@ -7,18 +7,21 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from omi_core_loader import core
-from test_reader_properties import BODY, SETTINGS, SHAPE, omi_documents
+from omi_core.checks import gltf_structure, rulebook
+from omi_core.read import reader
+from present import present
+from property_inputs import BODY, SETTINGS, SHAPE, omi_documents
 
-SHAPES = [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}, {"type": "sphere", "sphere": {"radius": 0.5}}]
+SHAPES: list[Any] = [{"type": "box", "box": {"size": [1.0, 2.0, 3.0]}}, {"type": "sphere", "sphere": {"radius": 0.5}}]
 MATERIALS = [{"staticFriction": 0.8}, {"restitution": 0.5}]
 
 
-def _document(bodies: list[object], shapes: list[object] = SHAPES) -> dict:
+def _document(bodies: list[Any], shapes: list[Any] = SHAPES) -> dict[str, Any]:
     nodes = [{"name": f"N{index}", **({"extensions": {"OMI_physics_body": body}} if body is not None else {})}
              for index, body in enumerate(bodies)]
     return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
@@ -42,11 +45,11 @@ def _alone(reader, bodies: list[object], index: int):
 @given(pool=st.lists(BODY, min_size=1, max_size=4), shapes=st.lists(SHAPE, max_size=3),
        picks=st.lists(st.integers(0, 3), min_size=2, max_size=9))
 @pytest.mark.slow
-def test_repeated_bodies_read_as_if_each_stood_alone(reader, pool, shapes, picks):
+def test_repeated_bodies_read_as_if_each_stood_alone(pool, shapes, picks) -> None:
     pool = [body for body in pool if not (isinstance(body, dict) and "trigger" in body)] or [{}]
     bodies = [pool[pick % len(pool)] for pick in picks]
     together = reader.read_document(_document(bodies, shapes))
-    legacy_notes = set(core("checks.rulebook").LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
+    legacy_notes = set(rulebook.LEGACY_REVISION_NOTES.values())  # said once per file, at its first node
     for index in range(len(bodies)):
         alone = reader.read_document(_document([body if position == index else None
                                                 for position, body in enumerate(bodies)], shapes))
@@ -55,7 +58,7 @@ def test_repeated_bodies_read_as_if_each_stood_alone(reader, pool, shapes, picks
             [found for found in _node_issues(alone.issues, index) if found[1] not in legacy_notes]
 
 
-def test_a_repeated_body_with_findings_is_reported_at_every_node(reader):
+def test_a_repeated_body_with_findings_is_reported_at_every_node() -> None:
     body = {"motion": {"type": "dynamic", "futureKey": 1}, "collider": {"shape": 7}}
     doc = reader.read_document(_document([body, body, body]))
     for index in range(3):
@@ -64,11 +67,11 @@ def test_a_repeated_body_with_findings_is_reported_at_every_node(reader):
                             f"/nodes/{index}/extensions/OMI_physics_body/collider/shape"]
 
 
-def test_equal_numbers_of_other_types_are_not_the_same_body(reader):
+def test_equal_numbers_of_other_types_are_not_the_same_body() -> None:
     bodies = [{"motion": {"mass": 2}}, {"motion": {"mass": 2.0}}, {"motion": {"mass": True}},
               {"motion": {"mass": 0.0}}, {"motion": {"mass": -0.0}}, {"motion": {"mass": 2.0}}]
     doc = reader.read_document(_document(bodies))
-    masses = [doc.nodes[index].motion.mass for index in range(len(bodies))]
+    masses = [present(doc.nodes[index].motion).mass for index in range(len(bodies))]
     assert masses[:3] == [2.0, 2.0, 1.0]  # true is not a number: the default, reported at its node
     assert [issue.pointer for issue in doc.issues if "mass" in issue.pointer] == \
         ["/nodes/2/extensions/OMI_physics_body/motion/mass"]
@@ -77,19 +80,19 @@ def test_equal_numbers_of_other_types_are_not_the_same_body(reader):
         assert doc.nodes[index] == _alone(reader, bodies, index).nodes[index]
 
 
-def test_repeated_bodies_share_one_value(reader):
+def test_repeated_bodies_share_one_value() -> None:
     body = {"motion": {"type": "dynamic", "mass": 2.0}, "collider": {"shape": 0, "physicsMaterial": 1}}
     doc = reader.read_document(_document([body, dict(body), {**body}]))
     assert doc.issues == []
     assert doc.nodes[0] is doc.nodes[1] is doc.nodes[2]
-    assert doc.nodes[0].collider.physics_material.restitution == 0.5
+    assert present(present(doc.nodes[0].collider).physics_material).restitution == 0.5
 
 
 @pytest.mark.slow
 @SETTINGS
 @given(gltf=omi_documents())
-def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(omi, reader, gltf):
-    links, _dropped = omi("io.omi.checks.gltf_structure").node_tree(gltf["nodes"])
+def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(gltf) -> None:
+    links, _dropped = gltf_structure.node_tree(gltf["nodes"])
     for node in gltf["nodes"]:
         node.pop("children", None)
     for child, (owner, _position) in sorted(links.items(), key=lambda link: link[1]):

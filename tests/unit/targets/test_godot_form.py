@@ -8,11 +8,10 @@ from __future__ import annotations
 import copy
 
 import pytest
-
-
-@pytest.fixture
-def godot(omi):
-    return omi("io.omi.targets.godot")
+from omi_core import model
+from omi_core.read import reader
+from omi_core.targets import godot
+from present import present
 
 
 def _doc(shapes, nodes, **extra) -> dict:
@@ -20,7 +19,7 @@ def _doc(shapes, nodes, **extra) -> dict:
             "extensions": {"OMI_physics_shape": {"shapes": shapes}}, "nodes": nodes, **extra}
 
 
-def test_round_shapes_take_godots_form_with_every_size_written(godot, reader, model):
+def test_round_shapes_take_godots_form_with_every_size_written() -> None:
     shapes = [{"type": "capsule", "capsule": {"height": 1.4, "radiusTop": 0.3, "radiusBottom": 0.3}},
               {"type": "capsule", "capsule": {}},  # defaults: mid-height 1, radius 0.5
               {"type": "cylinder", "cylinder": {"radiusTop": 0.3, "radiusBottom": 0.3}},  # height 2 by default
@@ -38,7 +37,7 @@ def test_round_shapes_take_godots_form_with_every_size_written(godot, reader, mo
     ]
     after = reader.read_document(doc)  # our reader takes the old form as Godot means it: the same shapes
     for index, node in before.nodes.items():
-        old, new = node.collider.shape, after.nodes[index].collider.shape
+        old, new = present(present(node.collider).shape), present(present(after.nodes[index].collider).shape)
         assert (old.type, old.radius_top, old.radius_bottom, old.radius) == \
             (new.type, new.radius_top, new.radius_bottom, new.radius)
         def height(shape):
@@ -47,7 +46,7 @@ def test_round_shapes_take_godots_form_with_every_size_written(godot, reader, mo
         assert height(new) == pytest.approx(height(old)) and new.size == old.size
 
 
-def test_the_targets_own_capsules_are_read_as_godots_without_a_warning(godot, reader):
+def test_the_targets_own_capsules_are_read_as_godots_without_a_warning() -> None:
     """A file this target wrote (render meshes on same-named children) holds capsules in Godot's form on
     purpose: read as Godot means them, with a note, not as the old full-height revision's warning; the same
     JSON without the layout (Godot's own files) still warns."""
@@ -58,7 +57,7 @@ def test_the_targets_own_capsules_are_read_as_godots_without_a_warning(godot, re
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["capsule"] == {"radius": 0.3, "height": 3.0}
     assert godot.mesh_children(doc) == {0: 1}
     read = reader.read_document(copy.deepcopy(doc))
-    capsule = read.nodes[0].collider.shape
+    capsule = present(present(read.nodes[0].collider).shape)
     assert (capsule.height, capsule.radius_top, capsule.radius_bottom) == (pytest.approx(2.4), 0.3, 0.3)
     assert not [issue for issue in read.issues if issue.severity != "info"], read.issues
     notes = [issue for issue in read.issues if "Godot's full height" in issue.message]
@@ -68,7 +67,7 @@ def test_the_targets_own_capsules_are_read_as_godots_without_a_warning(godot, re
     assert len(old_form) == 1 and old_form[0].severity == "warning"
 
 
-def test_a_cone_is_said_once_naming_its_objects(godot):
+def test_a_cone_is_said_once_naming_its_objects() -> None:
     doc = _doc([{"type": "cylinder", "cylinder": {"radiusTop": 0.0, "radiusBottom": 0.4, "height": 1.0}}],
                [{"name": name, "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}}
                 for name in ("ConeA", "ConeB")])
@@ -78,7 +77,7 @@ def test_a_cone_is_said_once_naming_its_objects(godot):
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["cylinder"] == {"radius": 0.4, "height": 1.0}
 
 
-def test_render_mesh_moves_to_a_child_named_after_the_body(godot):
+def test_render_mesh_moves_to_a_child_named_after_the_body() -> None:
     doc = _doc([{"type": "box", "box": {"size": [1, 2, 3]}}], [
         {"name": "Crate", "mesh": 0, "translation": [0, 2, 0], "children": [1],
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
@@ -94,7 +93,7 @@ def test_render_mesh_moves_to_a_child_named_after_the_body(godot):
     assert godot.mesh_children(doc) == {0: 3, 1: 4}
 
 
-def test_mesh_children_only_in_the_exact_layout(godot):
+def test_mesh_children_only_in_the_exact_layout() -> None:
     body = {"OMI_physics_body": {"motion": {"type": "dynamic"}}}
     nodes = [{"name": "A", "children": [1], "extensions": body}, {"name": "A", "mesh": 0, "translation": [0, 1, 0]},
              {"name": "B", "children": [3], "extensions": body}, {"name": "other", "mesh": 0},
@@ -108,7 +107,7 @@ def _channel(pointer: str) -> dict:
     return {"target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": pointer}}}}
 
 
-def test_each_kind_of_ignored_data_is_said_once(godot):
+def test_each_kind_of_ignored_data_is_said_once() -> None:
     shapes = [{"type": "box", "box": {"size": [1, 1, 1]}}]
     collider = {"shape": 0, "physicsMaterial": 0, "collisionFilter": 0}
     doc = _doc(shapes, [
@@ -133,7 +132,7 @@ def test_each_kind_of_ignored_data_is_said_once(godot):
         assert any(kind in message and message.endswith(names) for message in messages), (kind, text)
 
 
-def test_animated_values_are_named_by_their_objects_and_only_what_godot_drops(godot):
+def test_animated_values_are_named_by_their_objects_and_only_what_godot_drops() -> None:
     """Document-level values are named by the nodes that use the item (a joint by its joint node); Godot 4.6.3
     plays LINEAR and STEP channels of the values it has a property for, and rejects CUBICSPLINE ones."""
     shapes = [{"type": "box", "box": {"size": [1, 1, 1]}}]
@@ -159,14 +158,14 @@ def test_animated_values_are_named_by_their_objects_and_only_what_godot_drops(go
     assert not any("converted" in message or "/extensions/" in message for message in messages)
 
 
-def test_a_file_without_physics_is_left_alone(godot):
+def test_a_file_without_physics_is_left_alone() -> None:
     doc = {"asset": {"version": "2.0"}, "nodes": [{"name": "Plain", "mesh": 0}]}
     before = copy.deepcopy(doc)
     assert godot.to_godot(doc) == []
     assert doc == before
 
 
-def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh(godot):
+def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh() -> None:
     """Godot's physics drops a RigidBody3D's scale (tests/godot measures it): sizes carry it instead."""
     doc = _doc([{"type": "box", "box": {"size": [1, 1, 1]}},
                 {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.5, "radiusBottom": 0.5}}], [
@@ -190,7 +189,7 @@ def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh(godot):
     assert godot.mesh_children(doc) == {}  # not a layout the target writes: a scaled body keeps no mesh scale
 
 
-def test_an_unevenly_scaled_sphere_is_said(godot):
+def test_an_unevenly_scaled_sphere_is_said() -> None:
     doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
         {"name": "Egg", "scale": [1.0, 2.0, 1.0],
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
@@ -200,7 +199,7 @@ def test_an_unevenly_scaled_sphere_is_said(godot):
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][-1] == {"type": "sphere", "sphere": {"radius": 1.0}}
 
 
-def test_a_scaled_moving_hull_goes_to_a_child_that_carries_the_scale(godot):
+def test_a_scaled_moving_hull_goes_to_a_child_that_carries_the_scale() -> None:
     """A convex hull has no size to bake, and Godot honours a CollisionShape3D's own scale under a body: the
     collider moves to a new child scaled as the body was, and nothing is said lost."""
     shapes = [{"type": "convex", "convex": {"mesh": 0}}]
@@ -216,7 +215,7 @@ def test_a_scaled_moving_hull_goes_to_a_child_that_carries_the_scale(godot):
     assert not [issue for issue in issues if "scale" in issue.message]
 
 
-def test_float_noise_in_a_scale_is_not_uneven(godot):
+def test_float_noise_in_a_scale_is_not_uneven() -> None:
     """A ragdoll part's scale comes out of Blender's matrices as [1, 0.99999994, 1]: no turned-child warning
     and no uneven-shape warning for what is a uniform scale within float32 noise."""
     doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
@@ -227,7 +226,7 @@ def test_float_noise_in_a_scale_is_not_uneven(godot):
     assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
 
 
-def test_an_empty_matrix_is_no_matrix(godot):
+def test_an_empty_matrix_is_no_matrix() -> None:
     """Blender's exporter gives every node `matrix=[]`: a child of a scaled body is then not turned."""
     doc = _doc([{"type": "box", "box": {"size": [1, 1, 1]}}], [
         {"name": "Body", "scale": [2.0, 2.0, 2.0], "children": [1],
@@ -237,7 +236,7 @@ def test_an_empty_matrix_is_no_matrix(godot):
     assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
 
 
-def test_morph_weight_channels_follow_the_mesh_to_its_child(godot):
+def test_morph_weight_channels_follow_the_mesh_to_its_child() -> None:
     """The mesh and its morph weights move to a new child: every channel of those weights goes with them (by
     node and path, or by a pointer into the node); a pointer to the mesh's own weights and the body's other
     channels stay. Before, they kept animating the body node, which has no mesh: invalid glTF."""
@@ -263,7 +262,7 @@ def test_morph_weight_channels_follow_the_mesh_to_its_child(godot):
     assert godot.mesh_children(doc) == {0: child}  # the import side still knows the layout
 
 
-def test_a_channel_of_a_shape_whose_scale_was_baked_is_named(godot):
+def test_a_channel_of_a_shape_whose_scale_was_baked_is_named() -> None:
     """A scaled moving body gets a scaled copy of its shape: a channel keeps animating the original, which no
     body uses any more, so Godot plays nothing for it. Before, nothing was said (a sphere's radius plays)."""
     doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [

@@ -7,14 +7,19 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
-from omi_core_loader import core
+from omi_core.checks import canonical
+from omi_core.cli import upgrade_file
+from omi_core.dialects import pointers, registry
+from omi_core.read import reader
+from omi_core.targets import godot
+from omi_core.write import writer
+from present import present
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "omi_vehicles"
 FILES = sorted(EXAMPLES.glob("*/examples/*.gltf"))
-reader, writer = core("read.reader"), core("write.writer")
-canonical, registry, pointers = core("checks.canonical"), core("dialects.registry"), core("dialects.pointers")
 UNITS = ("OMI_seat", "OMI_spawn_point", "OMI_vehicle_body", "OMI_vehicle_wheel", "OMI_vehicle_thruster",
          "OMI_vehicle_hover_thruster")
 
@@ -23,14 +28,14 @@ def load(name: str) -> dict:
     return json.loads(next(path for path in FILES if path.name == name).read_text())
 
 
-def test_every_unit_is_registered_with_the_default_dialect():
+def test_every_unit_is_registered_with_the_default_dialect() -> None:
     assert len(FILES) == 13
-    assert all(registry.extension_unit(name).dialect == registry.default().name for name in UNITS)
+    assert all(present(registry.extension_unit(name)).dialect == registry.default().name for name in UNITS)
     assert set(UNITS) <= set(registry.owned_names(registry.default().name))
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda path: path.name)
-def test_an_example_reads_validates_and_writes_back_unchanged_in_meaning(path):
+def test_an_example_reads_validates_and_writes_back_unchanged_in_meaning(path: Any) -> None:
     gltf = json.loads(path.read_text())
     doc = reader.read_document(gltf)
     assert doc.issues == [] and reader.validate(gltf) == []
@@ -39,12 +44,12 @@ def test_an_example_reads_validates_and_writes_back_unchanged_in_meaning(path):
     written = writer.write_document(doc, gltf, issues=issues)
     assert issues == []
     assert canonical.diff_physics(gltf, written) == []
-    assert registry.default().schema_check(written, None, False) == []
+    assert present(registry.default().schema_check)(written, None, False) == []
     used = {name for node in gltf["nodes"] for name in (node.get("extensions") or {})} & set(UNITS)
     assert used <= set(written["extensionsUsed"])
 
 
-def test_the_canonical_form_holds_each_units_values():
+def test_the_canonical_form_holds_each_units_values() -> None:
     form = canonical.canonical_physics(load("simple_car.gltf"))
     car = form["nodes"]["SimpleCar"]
     assert car["OMI_vehicle_body"]["pilotSeat"] == "SimpleCar/SeatPilot"
@@ -55,7 +60,7 @@ def test_the_canonical_form_holds_each_units_values():
         f"SimpleCar/{name}.OMI_vehicle_wheel.radius: 0.35 != 0.4" for name in ("WheelFrontLeft", "WheelFrontRight")]
 
 
-def test_legacy_names_are_read_as_the_current_ones_with_one_warning_and_written_current():
+def test_legacy_names_are_read_as_the_current_ones_with_one_warning_and_written_current() -> None:
     gltf = load("simple_car.gltf")
     wheels = gltf["extensions"]["OMI_vehicle_wheel"]["wheels"]
     wheels[1] = {"radius": 0.35, "maxForce": 2000, "currentForceRatio": 0.5}
@@ -68,7 +73,7 @@ def test_legacy_names_are_read_as_the_current_ones_with_one_warning_and_written_
     assert {"maxSteeringAngle": 0.5, "radius": 0.35, "targetSteeringRatio": -0.25} in written
 
 
-def test_old_thruster_names_are_read_too():
+def test_old_thruster_names_are_read_too() -> None:
     gltf = load("simple_spaceship.gltf")
     gltf["extensions"]["OMI_vehicle_thruster"]["thrusters"][0]["currentForceRatio"] = 0.75
     doc = reader.read_document(gltf)
@@ -78,7 +83,7 @@ def test_old_thruster_names_are_read_too():
                ["thrusters"])
 
 
-def test_a_part_not_below_a_vehicle_body_is_kept_and_said_once():
+def test_a_part_not_below_a_vehicle_body_is_kept_and_said_once() -> None:
     gltf = load("simple_car.gltf")
     del gltf["nodes"][0]["extensions"]["OMI_vehicle_body"]
     doc = reader.read_document(gltf)
@@ -87,7 +92,7 @@ def test_a_part_not_below_a_vehicle_body_is_kept_and_said_once():
     assert sum("OMI_vehicle_wheel" in physics.extensions for physics in doc.nodes.values()) == 4
 
 
-def test_a_pilot_seat_that_is_no_seat_is_dropped_and_said():
+def test_a_pilot_seat_that_is_no_seat_is_dropped_and_said() -> None:
     gltf = load("simple_car.gltf")
     gltf["nodes"][0]["extensions"]["OMI_vehicle_body"]["pilotSeat"] = 1  # a collider
     doc = reader.read_document(gltf)
@@ -96,7 +101,7 @@ def test_a_pilot_seat_that_is_no_seat_is_dropped_and_said():
     assert "pilotSeat" not in writer.write_document(doc, gltf)["nodes"][0]["extensions"]["OMI_vehicle_body"]
 
 
-def test_ranges_and_required_values_are_checked():
+def test_ranges_and_required_values_are_checked() -> None:
     gltf = load("simple_spaceship.gltf")
     thrusters = gltf["extensions"]["OMI_vehicle_thruster"]["thrusters"]
     thrusters[0]["maxGimbal"] = 4.0
@@ -111,11 +116,11 @@ def test_ranges_and_required_values_are_checked():
     assert "no usable OMI_seat" in found["/nodes/0/extensions/OMI_vehicle_body/pilotSeat"].message
 
 
-def test_the_schema_check_finds_what_the_units_schemas_reject():
+def test_the_schema_check_finds_what_the_units_schemas_reject() -> None:
     gltf = load("simple_car.gltf")
     gltf["extensions"]["OMI_vehicle_wheel"]["wheels"][0]["radius"] = -1
     gltf["extensionsUsed"].remove("OMI_seat")
-    found = [str(issue) for issue in registry.default().schema_check(gltf, None, False)]
+    found = [str(issue) for issue in present(registry.default().schema_check)(gltf, None, False)]
     assert any(text.startswith("/extensions/OMI_vehicle_wheel/wheels/0/radius") for text in found)
     assert "/extensionsUsed: OMI_seat is used but not listed" in found
 
@@ -142,14 +147,14 @@ SPEC_ROWS = {
 
 
 @pytest.mark.parametrize("name", UNITS)
-def test_the_object_model_rows_are_the_readmes_tables(name):
-    rows = registry.extension_unit(name).pointers
+def test_the_object_model_rows_are_the_readmes_tables(name: Any) -> None:
+    rows = present(registry.extension_unit(name)).pointers
     assert {(row.path[-1], row.type) for row in rows} == SPEC_ROWS[name]
     for row in rows:
-        assert pointers.match(pointers.pointer_of(row, 0)).template == row
+        assert present(pointers.match(pointers.pointer_of(row, 0))).template == row
 
 
-def test_an_animated_throttle_channel_is_checked_against_its_row():
+def test_an_animated_throttle_channel_is_checked_against_its_row() -> None:
     gltf = load("simple_car.gltf")
     gltf["accessors"] += [{"componentType": 5126, "count": 2, "type": "SCALAR"},
                           {"componentType": 5126, "count": 2, "type": "VEC3"}]
@@ -165,7 +170,7 @@ def test_an_animated_throttle_channel_is_checked_against_its_row():
         "VEC3, not SCALAR"]
 
 
-def test_khr_names_each_unit_it_cannot_hold():
+def test_khr_names_each_unit_it_cannot_hold() -> None:
     gltf = load("simple_car.gltf")
     issues: list = []
     khr = next(name for name in registry.names() if name != registry.default().name)
@@ -174,7 +179,7 @@ def test_khr_names_each_unit_it_cannot_hold():
     assert lost == {"OMI_vehicle_body", "OMI_seat", "OMI_vehicle_wheel"}
 
 
-def test_an_unknown_node_extension_and_unknown_keys_round_trip():
+def test_an_unknown_node_extension_and_unknown_keys_round_trip() -> None:
     gltf = load("spawn_point.gltf")
     gltf["nodes"][1]["extensions"]["EXT_unknown_thing"] = {"a": [1, 2]}
     gltf["nodes"][1]["extensions"]["OMI_spawn_point"]["colour"] = "red"
@@ -201,7 +206,7 @@ def spelled(path: Path, names: set[str]) -> list[tuple[int, str]]:
             and any(name in node.value for name in names)]
 
 
-def test_no_unit_name_outside_its_unit():
+def test_no_unit_name_outside_its_unit() -> None:
     """Import, export, validate, properties, panels and operators find the units in the registry."""
     names = {unit.name for unit in registry.extension_units() if unit.name in UNITS}
     sources = [path for path in sorted(ROOT.glob("**/*.py")) if path.relative_to(ROOT).parts[0] in ADDON_DIRS
@@ -212,21 +217,20 @@ def test_no_unit_name_outside_its_unit():
     assert found == {}
 
 
-def test_the_unit_name_check_sees_a_spelled_name(tmp_path):
+def test_the_unit_name_check_sees_a_spelled_name(tmp_path: Path) -> None:
     module = tmp_path / "module.py"
     module.write_text('if name == "OMI_seat" or text == f"a {x} OMI_vehicle_wheel":\n    pass\n')
     assert [line for line, _text in spelled(module, {"OMI_seat", "OMI_vehicle_wheel"})] == [1, 1]
 
 
-def test_the_godot_target_names_what_godot_core_ignores_of_each_unit():
-    godot = core("targets.godot")
+def test_the_godot_target_names_what_godot_core_ignores_of_each_unit() -> None:
     gltf = load("simple_car.gltf")
     lines = [issue.message for issue in godot.to_godot(gltf) if issue.kind == "godot"]
     assert any("ignores seats (omi-godot reads them): 'SeatBackLeft'" in line for line in lines)
     assert sum("vehicle wheels" in line for line in lines) == 1  # one line per kind, naming the four wheels
 
 
-def test_a_conversion_says_each_unit_it_cannot_hold_once():
+def test_a_conversion_says_each_unit_it_cannot_hold_once() -> None:
     gltf = load("simple_car.gltf")
     issues: list = []
     khr = next(name for name in registry.names() if name != registry.default().name)
@@ -235,25 +239,26 @@ def test_a_conversion_says_each_unit_it_cannot_hold_once():
     assert seats == ["the seat (OMI_seat) has no counterpart in this dialect: not written (and 3 more nodes)"]
 
 
-def test_the_legacy_keys_are_in_the_registry_for_an_older_reader():
+def test_the_legacy_keys_are_in_the_registry_for_an_older_reader() -> None:
     """omi-godot reads the names from before the 2026 rename: a target for it finds them in the registry."""
     wheel = registry.extension_unit("OMI_vehicle_wheel")
-    older = {current: old for old, current in wheel.legacy_keys.items()}
+    older = {current: old for old, current in present(wheel).legacy_keys.items()}
     assert older == {"maxPropulsionForce": "maxForce", "targetPropulsionForceRatio": "currentForceRatio",
                      "targetSteeringRatio": "currentSteeringRatio"}
-    assert registry.extension_unit("OMI_vehicle_thruster").legacy_keys["currentGimbalRatio"] == "targetGimbalRatio"
-    assert wheel.arrays == ("wheels",)
+    thruster = present(registry.extension_unit("OMI_vehicle_thruster"))
+    assert thruster.legacy_keys["currentGimbalRatio"] == "targetGimbalRatio"
+    assert present(wheel).arrays == ("wheels",)
 
 
-def test_legacy_names_are_a_revision_upgrade_rewrites():
+def test_legacy_names_are_a_revision_upgrade_rewrites() -> None:
     gltf = load("simple_car.gltf")
     gltf["extensions"]["OMI_vehicle_wheel"]["wheels"][1] = {"radius": 0.35, "maxForce": 2000}
     doc = reader.read_document(gltf)
-    assert core("cli.upgrade_file").legacy_revisions(doc.revisions) == ["OMI_vehicle_wheel.legacy"]
-    assert core("cli.upgrade_file").legacy_revisions(reader.read_document(load("simple_car.gltf")).revisions) == []
+    assert upgrade_file.legacy_revisions(doc.revisions) == ["OMI_vehicle_wheel.legacy"]
+    assert upgrade_file.legacy_revisions(reader.read_document(load("simple_car.gltf")).revisions) == []
 
 
-def test_an_object_of_all_defaults_is_written_stated():
+def test_an_object_of_all_defaults_is_written_stated() -> None:
     """Blender's exporter drops an empty object: a vehicle body of defaults states its first default."""
     gltf = load("minimal_vehicle_body.gltf")
     gltf["nodes"][0]["extensions"]["OMI_vehicle_body"] = {}

@@ -10,23 +10,26 @@ import argparse
 import base64
 import json
 import struct
+from pathlib import Path
+from typing import Any
 
 import pytest
-from omi_core_loader import core
+from omi_core.cli import commands
+from omi_core.targets import godot_channels
 
 SHAPES = "/extensions/OMI_physics_shape/shapes"
 
 
 def run(*argv: str) -> int:
     parser = argparse.ArgumentParser()
-    core("cli.commands").add_commands(parser.add_subparsers(dest="command", required=True))
+    commands.add_commands(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
     return int(args.run(args))
 
 
 def _document(shape: dict, channels: dict[str, tuple[list[float], list[float]]], interpolation: str = "LINEAR"):
     """A dynamic body 'Pill' with `shape`, each pointer of `channels` keyed (times, values)."""
-    document = {
+    document: dict[str, Any] = {
         "asset": {"version": "2.0"},
         "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body", "KHR_animation_pointer"],
         "extensions": {"OMI_physics_shape": {"shapes": [shape]}},
@@ -79,7 +82,8 @@ def _convert(tmp_path, document) -> tuple[dict, str]:
     return _channels(out), json.loads(out.read_text(encoding="utf-8"))["extensions"]["OMI_physics_shape"]["shapes"][0]
 
 
-def test_a_capsules_height_and_radii_become_godots_full_height_and_radius(tmp_path, capsys):
+def test_a_capsules_height_and_radii_become_godots_full_height_and_radius(tmp_path: Path,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
     shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
     channels, written = _convert(tmp_path, _document(shape, {
         "capsule/height": ([0.0, 1.0], [1.0, 2.0]),
@@ -91,7 +95,7 @@ def test_a_capsules_height_and_radii_become_godots_full_height_and_radius(tmp_pa
     assert "0 errors, 0 warnings" in capsys.readouterr().out  # meaning kept: nothing to warn about
 
 
-def test_a_radius_keyed_alone_gives_the_full_height_a_channel_too(tmp_path):
+def test_a_radius_keyed_alone_gives_the_full_height_a_channel_too(tmp_path: Path) -> None:
     """Godot's full height grows with the radius: a channel of the radius alone needs a height channel."""
     shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
     channels, _written = _convert(tmp_path, _document(shape, {"capsule/radiusTop": ([0.0, 2.0], [0.3, 0.5]),
@@ -100,7 +104,7 @@ def test_a_radius_keyed_alone_gives_the_full_height_a_channel_too(tmp_path):
     assert channels[f"{SHAPES}/0/capsule/height"] == pytest.approx([0.0, 1.0, 2.0, 1.7, 1.8, 1.9])
 
 
-def test_a_cylinders_radii_become_its_one_radius_and_its_height_stays(tmp_path):
+def test_a_cylinders_radii_become_its_one_radius_and_its_height_stays(tmp_path: Path) -> None:
     shape = {"type": "cylinder", "cylinder": {"height": 2.0, "radiusTop": 0.5, "radiusBottom": 0.5}}
     channels, _written = _convert(tmp_path, _document(shape, {"cylinder/radiusTop": ([0.0, 1.0], [0.5, 1.0]),
                                                               "cylinder/height": ([0.0, 1.0], [2.0, 3.0])}))
@@ -108,7 +112,7 @@ def test_a_cylinders_radii_become_its_one_radius_and_its_height_stays(tmp_path):
                         f"{SHAPES}/0/cylinder/height": pytest.approx([0.0, 1.0, 2.0, 3.0])}
 
 
-def test_cubicspline_keys_are_named_and_left_as_they_were(tmp_path, capsys):
+def test_cubicspline_keys_are_named_and_left_as_they_were(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
     channels, _written = _convert(tmp_path, _document(shape, {"capsule/height": ([0.0, 1.0], [0, 1, 0, 0, 2, 0])},
                                                       "CUBICSPLINE"))
@@ -121,7 +125,6 @@ def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_pa
     """Godot's `radius` pointer of a shape in Godot's form is no Object Model row, but the import reads it
     (with the full height) as the spec's values: validate does not call it unknown, and the inverse gives the
     keys back."""
-    channels = core("targets.godot_channels")
     shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
     _convert(tmp_path, _document(shape, {"capsule/height": ([0.0, 1.0], [1.0, 2.0]),
                                          "capsule/radiusTop": ([0.0, 1.0], [0.3, 0.6]),
@@ -131,8 +134,8 @@ def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_pa
     assert "is not a physics property" not in capsys.readouterr().out
     keyed = {"height": ("LINEAR", [0.0, 1.0], [1.0, 2.0]), "radiusTop": ("LINEAR", [0.0, 1.0], [0.3, 0.6]),
              "radiusBottom": ("LINEAR", [0.0, 1.0], [0.3, 0.6])}
-    godot, reason = channels.round_shape_keys("capsule", {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3},
+    godot, reason = godot_channels.round_shape_keys("capsule", {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3},
                                               keyed)
-    back, reason = channels.spec_round_keys("capsule", {"radius": 0.3, "height": 1.6}, godot)
+    back, reason = godot_channels.spec_round_keys("capsule", {"radius": 0.3, "height": 1.6}, godot)
     assert reason is None
     assert {key: (kind, times, pytest.approx(values)) for key, (kind, times, values) in back.items()} == keyed

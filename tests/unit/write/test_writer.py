@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
+import omi_core.checks.rulebook
+import omi_core.read.reader
 import pytest
 import schema_check
+from omi_core import model
+from omi_core.checks import rulebook
+from omi_core.write import writer
 
 
 def _document(shapes=(), joints=(), nodes=()) -> dict:
@@ -35,13 +41,13 @@ def _assert_valid(gltf: dict) -> None:
     ("convex", {"type": "convex", "convex": {}}),
     ("trimesh", {"type": "trimesh", "trimesh": {}}),
 ])
-def test_default_shapes_write_an_empty_sub_object(writer, model, shape_type, expected):
+def test_default_shapes_write_an_empty_sub_object(shape_type: model.ShapeType, expected: dict[str, Any]) -> None:
     written = writer.shape_to_json(model.Shape(shape_type))
     assert written == expected
     _assert_valid(_document(shapes=[written]))
 
 
-def test_shape_values_and_mesh(writer, model):
+def test_shape_values_and_mesh() -> None:
     assert writer.shape_to_json(model.Shape("box", size=(1.0, 2.0, 3.0))) == {"type": "box", "box": {"size": [1, 2, 3]}}
     assert writer.shape_to_json(model.Shape("sphere", radius=0.25)) == {"type": "sphere", "sphere": {"radius": 0.25}}
     capsule = writer.shape_to_json(model.Shape("capsule", height=2.0, radius_top=0.2, radius_bottom=0.3))
@@ -53,7 +59,7 @@ def test_shape_values_and_mesh(writer, model):
     assert writer.shape_to_json(model.Shape("convex", mesh=3), -1) == {"type": "convex", "convex": {}}
 
 
-def test_invalid_numbers_are_never_written(writer, model):
+def test_invalid_numbers_are_never_written() -> None:
     shape = model.Shape("box", size=(math.nan, 1.0, 2.0))
     assert writer.shape_to_json(shape) == {"type": "box", "box": {}}
     assert writer.shape_to_json(model.Shape("box", size=(0.0, 1.0, 1.0))) == {"type": "box", "box": {}}
@@ -63,7 +69,7 @@ def test_invalid_numbers_are_never_written(writer, model):
     json.dumps(writer.limit_to_json(model.JointLimit(linear_axes=(0,), min=-math.inf, max=math.nan)), allow_nan=False)
 
 
-def test_motion_defaults_omitted(writer, model):
+def test_motion_defaults_omitted() -> None:
     assert writer.motion_to_json(model.Motion()) == {"type": "dynamic"}
     assert writer.motion_to_json(model.Motion(type="static")) == {"type": "static"}
     motion = model.Motion(mass=2.5, center_of_mass=(0.0, 1.0, 0.0), inertia_diagonal=(1.0, 2.0, 3.0),
@@ -74,7 +80,7 @@ def test_motion_defaults_omitted(writer, model):
     }
 
 
-def test_material_and_filter(writer, model):
+def test_material_and_filter() -> None:
     assert writer.material_to_json(model.PhysicsMaterial()) == {}
     material = model.PhysicsMaterial(static_friction=1.0, dynamic_friction=0.5, restitution=0.25,
                                      friction_combine="minimum", restitution_combine="average", name="Rubber")
@@ -87,7 +93,7 @@ def test_material_and_filter(writer, model):
     assert writer.filter_to_json(both) == {"collisionSystems": ["a"], "collideWithSystems": ["b"]}
 
 
-def test_limit_with_both_axis_kinds_is_split(writer, model):
+def test_limit_with_both_axis_kinds_is_split() -> None:
     weld = model.JointLimit(linear_axes=(0, 1, 2), angular_axes=(0, 1, 2), min=0.0, max=0.0)
     assert writer.limit_to_json(weld) == [
         {"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0},
@@ -104,7 +110,7 @@ def test_limit_with_both_axis_kinds_is_split(writer, model):
     _assert_valid(_document(joints=[settings]))
 
 
-def test_drive_defaults_and_infinite_max_force(writer, model):
+def test_drive_defaults_and_infinite_max_force() -> None:
     assert writer.drive_to_json(model.JointDrive()) == {"type": "angular", "mode": "force", "axis": 0}
     drive = model.JointDrive(type="linear", mode="acceleration", axis=2, max_force=None, position_target=0.5,
                              velocity_target=-1.0, stiffness=3.0, damping=0.1)
@@ -116,7 +122,7 @@ def test_drive_defaults_and_infinite_max_force(writer, model):
     _assert_valid(_document(joints=[{"drives": [writer.drive_to_json(drive)]}]))
 
 
-def test_node_extensions_calls_ref_for_document_items(writer, model):
+def test_node_extensions_calls_ref_for_document_items() -> None:
     calls = []
 
     def ref(kind, item):
@@ -139,7 +145,7 @@ def test_node_extensions_calls_ref_for_document_items(writer, model):
     assert [kind for kind, _item in calls] == ["shapes", "physicsMaterials", "collisionFilters", "physicsJoints"]
 
 
-def test_node_extensions_grouping_and_unexported_targets(writer, model):
+def test_node_extensions_grouping_and_unexported_targets() -> None:
     def ref(kind, _item):
         return kind
 
@@ -161,7 +167,7 @@ def test_node_extensions_grouping_and_unexported_targets(writer, model):
     assert "mesh" in issues[0].message
 
 
-def test_write_document_deduplicates_and_updates_extension_lists(writer, model):
+def test_write_document_deduplicates_and_updates_extension_lists() -> None:
     box = model.Shape("box", size=(1.0, 2.0, 3.0))
     rubber = model.PhysicsMaterial(restitution=0.8)
     doc = model.PhysicsDocument(nodes={
@@ -170,7 +176,7 @@ def test_write_document_deduplicates_and_updates_extension_lists(writer, model):
         2: model.NodePhysics(collider=model.Collider(box, rubber)),
         3: model.NodePhysics(collider=model.Collider(model.Shape("box"), model.PhysicsMaterial())),
     })
-    source = {
+    source: dict[str, Any] = {
         "asset": {"version": "2.0"},
         "extensionsUsed": ["KHR_materials_unlit", "OMI_collider"],
         "extensions": {"OMI_collider": {"colliders": [{"type": "box", "size": [1, 1, 1]}]}},
@@ -194,14 +200,14 @@ def test_write_document_deduplicates_and_updates_extension_lists(writer, model):
     json.dumps(out, allow_nan=False)
 
 
-def test_write_document_without_physics_removes_omi(writer, model):
+def test_write_document_without_physics_removes_omi() -> None:
     source = {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body"],
               "extensionsRequired": ["OMI_physics_body"], "nodes": [{"extensions": {"OMI_physics_body": {}}}]}
     out = writer.write_document(model.PhysicsDocument(), source)
     assert out == {"asset": {"version": "2.0"}, "nodes": [{}]}
 
 
-def test_write_document_does_not_share_objects_between_nodes(writer, model):
+def test_write_document_does_not_share_objects_between_nodes() -> None:
     """A Python-made input may give two nodes as one dict; each written node gets its own extensions."""
     shared = {"name": "Twin"}
     source = {"nodes": [shared, shared]}
@@ -212,7 +218,7 @@ def test_write_document_does_not_share_objects_between_nodes(writer, model):
     assert shared == {"name": "Twin"}
 
 
-def test_write_document_copes_with_deep_and_cyclic_input(writer, model):
+def test_write_document_copes_with_deep_and_cyclic_input() -> None:
     deep: list = []
     innermost = deep
     for _ in range(3000):  # deeper than the recursion limit, as deep as json.loads goes
@@ -228,9 +234,9 @@ def test_write_document_copes_with_deep_and_cyclic_input(writer, model):
     assert out["nodes"][1]["name"] == "Loop"
 
 
-def test_extension_names_have_one_home(writer, model, omi):
+def test_extension_names_have_one_home() -> None:
     """model holds the names; reader, writer and rules use those very strings under their old names."""
-    reader, rules = omi("io.omi.read.reader"), omi("io.omi.checks.rulebook")
+    reader, rules = omi_core.read.reader, rulebook
     assert model.ALL_EXTENSIONS == ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
     assert (reader.SHAPE, reader.BODY, reader.JOINT, reader.COLLIDER) == model.ALL_EXTENSIONS
     assert (writer.SHAPE, writer.BODY, writer.JOINT, writer.LEGACY_COLLIDER) == model.ALL_EXTENSIONS

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import gzip
 import json
+from typing import Any
 
 import pytest
 import writer_corpus
+from omi_core.read import reader
+from omi_core.write import writer
 
 with gzip.open(writer_corpus.FIXTURE, "rt", encoding="utf-8") as _stream:
     CORPUS = json.load(_stream)
@@ -24,12 +27,12 @@ def files() -> dict:
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS["files"]))
-def test_file_written_as_before(name, files, reader, writer):
+def test_file_written_as_before(name: Any, files) -> None:
     assert name in files, f"{name} is missing from the corpus' inputs (tests/data/omi-spec)"
     assert _same(writer_corpus.record(reader, writer, files[name])) == _same(CORPUS["files"][name])
 
 
-def test_random_documents_written_as_before(reader, writer):
+def test_random_documents_written_as_before() -> None:
     changed = [position for position, entry in enumerate(CORPUS["random"])
                if _same(writer_corpus.record(reader, writer, entry["input"])) != _same(entry)]
     assert changed == []
