@@ -271,7 +271,12 @@ class PhysicsExport:
         issues: list[model.Issue] = []
         stored = getattr(self.tagged, "document_unknown", None)  # keys kept from imported files
         placed = self.output.writer.document(stored(self._scene) if stored is not None else {}, issues)
-        issues += scene_gravity.write(self._scene, gltf, self.dialects)
+        world = scene_gravity.from_scene(self._scene)  # the scene's gravity, when it is not the default
+        if world is not None:
+            for name in self.output.writer.document_units(model.PhysicsDocument(gravity=world), gltf.extensions,
+                                                          issues):
+                if name not in gltf.extensions_used:
+                    gltf.extensions_used.append(name)
         kept_document = getattr(self.tagged, "kept_document_extensions", None)  # extensions nothing here reads
         for name, value in (kept_document(self._scene) if kept_document is not None else {}).items():
             if name not in gltf.extensions:

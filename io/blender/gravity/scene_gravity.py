@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Any
 
 import bpy
 
@@ -58,18 +57,3 @@ def to_scene(world: model.WorldGravity, scene: bpy.types.Scene) -> list[model.Is
     was = ", ".join(f"{value:g}" for value in before)
     return [model.Issue(f"/extensions/{gravity.GRAVITY}", f"the file's world gravity sets the scene's gravity to "
                                                           f"({shown}) m/s² (was ({was}))", "info")]
-
-
-def write(scene: bpy.types.Scene, gltf: Any, dialects: Sequence[str]) -> list[model.Issue]:
-    """Put the scene's gravity into the exporter's document (OMI), or name it as lost (KHR only)."""
-    world = from_scene(scene)
-    if world is None:
-        return []
-    if gravity.DIALECT not in dialects:  # the dialect that carries gravity
-        return gravity.khr_world_loss(model.PhysicsDocument(gravity=world))
-    if gltf.extensions is None:
-        gltf.extensions = {}
-    gltf.extensions[gravity.GRAVITY] = gravity.world_json(world)
-    if gravity.GRAVITY not in gltf.extensions_used:
-        gltf.extensions_used.append(gravity.GRAVITY)
-    return []

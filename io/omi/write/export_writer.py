@@ -182,6 +182,20 @@ class ExportWriter:
                     del placed[name]
         return placed
 
+    def document_units(self, doc: model.PhysicsDocument, extensions: dict[str, Any],
+                       issues: list[model.Issue]) -> tuple[str, ...]:
+        """The extension units' document-level parts of `doc` (a world gravity) into the document's `extensions`
+        where a dialect of the target carries the unit, else what the target cannot hold of them, named; the
+        extensions written."""
+        out = {"extensions": extensions}
+        used: list[str] = []
+        for unit in registry.extension_units():
+            if unit.dialect in self.dialects and unit.write_document is not None:
+                used.extend(unit.write_document(doc, out, issues))
+            elif unit.dialect not in self.dialects and unit.document_losses is not None:
+                issues.extend(unit.document_losses(doc))
+        return tuple(used)
+
     def used(self, placed: Iterable[str]) -> list[str]:
         """extensionsUsed's physics names: the document's, the nodes', then those inside kept keys (which the
         other dialects drop with the home spelling)."""
