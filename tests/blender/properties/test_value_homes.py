@@ -208,3 +208,28 @@ def test_the_settings_mass_f_curve_alone_plays_in_blenders_simulation(link, clea
     for frame in range(1, 121):
         scene.frame_set(frame)
     assert -body.matrix_world.translation.z == pytest.approx(sag, rel=0.02)
+
+
+def test_blenders_mass_survives_undo_save_reopen_and_append(link, clean_scene, tmp_path):
+    body = crate(link, 2.0)
+    bpy.ops.ed.undo_push(message="crate")
+    body.rigid_body.mass = 7.0  # the home: no copy in the settings
+    bpy.ops.ed.undo_push(message="mass")
+    assert bpy.ops.ed.undo() == {'FINISHED'}
+    assert bpy.context.scene.objects["Crate"].omi_physics.motion.mass == pytest.approx(2.0)
+    assert bpy.ops.ed.redo() == {'FINISHED'}
+    assert bpy.context.scene.objects["Crate"].omi_physics.motion.mass == pytest.approx(7.0)
+    path = tmp_path / "home.blend"
+    assert bpy.ops.wm.save_as_mainfile(filepath=str(path)) == {'FINISHED'}
+    assert bpy.ops.wm.open_mainfile(filepath=str(path)) == {'FINISHED'}
+    body = bpy.context.scene.objects["Crate"]
+    assert body.omi_physics.motion.mass == pytest.approx(7.0) and body.rigid_body.mass == pytest.approx(7.0)
+    bpy.ops.wm.read_homefile(use_empty=True)
+    with bpy.data.libraries.load(str(path), link=False) as (_source, target):
+        target.objects = ["Crate"]
+    bpy.context.scene.collection.objects.link(target.objects[0])
+    bpy.context.view_layer.update()  # appended objects arrive in a depsgraph update
+    link.flush(bpy.context.scene)
+    body = bpy.context.scene.objects["Crate"]
+    assert body.rigid_body is not None and body.rigid_body.mass == pytest.approx(7.0)
+    assert body.omi_physics.motion.mass == pytest.approx(7.0) and "mass" not in body.omi_physics.motion
