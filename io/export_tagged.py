@@ -44,7 +44,7 @@ class TaggedSettings:
         choice = str(getattr(options, "export_dialect", ""))  # the export dialog's target (registry.targets)
         target = next((known for known in registry.targets() if known.name == choice), registry.targets()[0])
         self.export_dialects = target.dialects
-        self.export_target = target.name.lower()  # "godot": see io/blender/export/godot_target.py
+        self.export_target = target.name  # its form: io/blender/export/target_form.py
 
     @staticmethod
     def is_tagged(obj: bpy.types.Object) -> bool:

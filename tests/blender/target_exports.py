@@ -85,7 +85,8 @@ def compare(old: Path, new: Path) -> int:
                 if before.get(key, {}).get(field) != after.get(key, {}).get(field)]
         if key not in before or key not in after or texts[0] != texts[1] or what:
             differences.append(f"{key}: {', '.join(what + (['gltf'] if texts[0] != texts[1] else []))}")
-    print(f"{len(after)} exports compared: {len(differences)} differ")
+    failed = [key for key, entry in after.items() if "error" in entry]
+    print(f"{len(after)} exports compared: {len(differences)} differ, {len(failed)} failed in both or either")
     print("\n".join(differences[:50]))
     return 1 if differences else 0
 
@@ -96,8 +97,10 @@ if __name__ == "__main__":
     sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR.parent / "scripts"),
                     *(str(path) for path in (TESTS_DIR / "blender").iterdir() if path.is_dir())]
     import addon_loader
+    import omi_core_loader
 
     addon_loader.enable()
+    omi_core_loader.install()  # the support modules import the add-on's core as `omi_core`
     capture(Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "")
     sys.stdout.flush()
     os._exit(0)

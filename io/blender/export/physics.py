@@ -53,7 +53,9 @@ class PhysicsExport:
         self.tagged = tagged
         self.enabled = bool(tagged.export_physics)
         self.dialects: tuple[str, ...] = tuple(getattr(tagged, "export_dialects", (export_writer.home().name,)))
-        self.target: str = str(getattr(tagged, "export_target", export_writer.home().name.lower()))  # target_form
+        chosen = str(getattr(tagged, "export_target", export_writer.home().name))
+        # the registered target: its form (target_form), how its engine plays animation
+        self.target = next((known for known in registry.targets() if known.name.lower() == chosen.lower()), None)
         self._scene = bl_scene
         self._records: list[tuple[Any, bpy.types.Object]] = []
         self._kept_of = getattr(tagged, "kept_extensions", None)
@@ -64,8 +66,8 @@ class PhysicsExport:
         self.output = Output(self.dialects)
         self.messages = Messages(export_settings)
         self.animation = AnimationExport(export_settings, bl_scene, self.warn, placement=Placement(
-            node_frames.place_shape, joint_nodes.reversed_settings), cubic=next(
-            (known.cubic_channels for known in registry.targets() if known.name.lower() == self.target), True))
+            node_frames.place_shape, joint_nodes.reversed_settings),
+            cubic=self.target is None or self.target.cubic_channels)
         self._collision_meshes: set[bpy.types.Object] | None = None
         self._detached: late_json.Detached | None = None  # the physics JSON, written into the encoded document
         self._package_root = ""
@@ -146,8 +148,7 @@ class PhysicsExport:
     def attach_animation(self, animations: list) -> None:
         """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
         if self.enabled and self.output.some_node is not None:
-            chosen = next((known for known in registry.targets() if known.name.lower() == self.target), None)
-            if chosen is not None and chosen.round_shape_channels:  # as its form writes the shapes
+            if self.target is not None and self.target.round_shape_channels:  # as its form writes the shapes
                 self.report(round_shape_channels.rewrite(self.animation.data))
             self.animation.attach(animations, self.output.some_node)
 
@@ -185,10 +186,9 @@ class PhysicsExport:
             node.extensions.pop(name, None)
         self._write_document(gltf)
         self.animation.finish(gltf)
-        chosen = next((known for known in registry.targets() if known.name.lower() == self.target), None)
-        if chosen is not None and chosen.form:  # what the target changes in the written document
+        if self.target is not None and self.target.form:  # what the target changes in the written document
             origin = Matrix.Identity(4)
-            self.report(target_form.apply(gltf, chosen.form, lambda name: self.output.new_node(name, origin)))
+            self.report(target_form.apply(gltf, self.target.form, lambda name: self.output.new_node(name, origin)))
         others = [registry.get(name) for name in self.dialects if name != writer.home.name]
         if others:
             self._write_others(gltf, others, node_index, mesh_index)
