@@ -27,7 +27,7 @@ done
 mkdir -p dist
 "$PY" "$CLI" build --source-dir . --output-dir dist
 ZIP=$(ls -t dist/omi_physics-*.zip | head -n1)
-if ! "$PY" scripts/zip_contents.py "$ZIP"; then
+if ! "$PY" scripts/ci/zip_contents.py "$ZIP"; then
   rm -f "$ZIP"
   echo "refused: the zip held files that are not the add-on (above); exclude them in blender_manifest.toml" >&2
   exit 1

@@ -5,4 +5,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh --demo
 bash scripts/build.sh
-.venv/bin/python scripts/demo.py "$@"
+.venv/bin/python scripts/demo/demo.py "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The joint pivot gizmo dragged in a real Blender window under Xvfb (scripts/joint_gizmo_check.py): the
+# The joint pivot gizmo dragged in a real Blender window under Xvfb (scripts/screenshots/joint_gizmo_check.py): the
 # bpy wheels have no window, so only here does a press on the ring run the operator.
 #
 #   bash scripts/joint_gizmo_check.sh
@@ -11,7 +11,7 @@ set -euo pipefail
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 ROOT="${OMI_BLENDER_ROOT:-$HOME/.cache/omi-physics/blender-sid}"
 RUN=(env OMI_TEST_ADDON=checkout xvfb-run -a -s "-screen 0 1600x1200x24"
-     blender --factory-startup --python "$REPO/scripts/joint_gizmo_check.py")
+     blender --factory-startup --python "$REPO/scripts/screenshots/joint_gizmo_check.py")
 
 if [ "$ROOT" = "/" ]; then
     exec "${RUN[@]}"

@@ -7,11 +7,11 @@
 # 2. scripts/build.sh builds and validates dist/omi_physics-<version>.zip;
 # 3. a fresh Blender user folder (BLENDER_USER_RESOURCES / BLENDER_USER_CONFIG in a temporary folder),
 #    `blender --command extension install-file -r user_default -e <zip>`;
-# 4. scripts/smoke_installed.py in that Blender: every file of the add-on is in the installed copy, it is
+# 4. scripts/ci/smoke_installed.py in that Blender: every file of the add-on is in the installed copy, it is
 #    enabled at startup, the demo's export/import/simulate pipeline passes on it, and the command line runs
 #    from it through Blender's own (`blender --command omi_physics validate`: exit status and summary line);
-# 5. scripts/overlay_undo.py in a window under Xvfb: the overlay draws after each undo and redo;
-# 6. scripts/first_minute.py in a window: the factory cube tagged by clicks falls onto a plane when played,
+# 5. scripts/screenshots/overlay_undo.py in a window under Xvfb: the overlay draws after each undo and redo;
+# 6. scripts/screenshots/first_minute.py in a window: the factory cube tagged by clicks falls onto a plane when played,
 #    and the overlay draws each tag on its own;
 # 7. the whole suite through pytest-blender in that Blender, on the installed copy (addon_loader finds it).
 #
@@ -28,7 +28,7 @@ ROOT=${OMI_BLENDER_ROOT:-$HOME/.cache/omi-physics/blender-sid}
 MIRROR=${OMI_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 PACKAGES="blender python3-numpy python3-cattr python3-requests python3-pytest python3-jsonschema python3-hypothesis
   python3-pip godot xvfb xauth libgl1-mesa-dri imagemagick xdotool"  # godot: Godot 4 for tests/godot (scripts/godot.sh,
-  # and the suite below); Xvfb, ImageMagick, xdotool: a window for scripts/overlay_undo.py and scripts/screenshots.sh
+  # and the suite below); Xvfb, ImageMagick, xdotool: a window for scripts/screenshots/overlay_undo.py and scripts/screenshots.sh
 APT=(apt-get -o Acquire::Check-Valid-Until=false -o Acquire::Check-Date=false)  # sid's Release reads as expired here
 START=$SECONDS
 
@@ -119,7 +119,7 @@ in_root blender --command extension install-file -r user_default -e "$CHECKOUT/$
 # --- 4. smoke test on the installed copy -----------------------------------------------------------
 if wanted smoke; then
   step "smoke test on the installed zip"
-  in_root blender --background --python-exit-code 1 --python "$CHECKOUT/scripts/smoke_installed.py" \
+  in_root blender --background --python-exit-code 1 --python "$CHECKOUT/scripts/ci/smoke_installed.py" \
     -- --out "$INNER_USER/smoke"
 fi
 
@@ -127,7 +127,7 @@ fi
 if wanted overlay; then
   step "the overlay after undo and redo, in a window under Xvfb, on the installed zip"
   in_root timeout 1200 env OMI_FAST_PLAY=1 xvfb-run -a -s "-screen 0 1280x960x24" blender --factory-startup \
-    --python "$CHECKOUT/scripts/overlay_undo.py" -- "$INNER_USER/overlay"
+    --python "$CHECKOUT/scripts/screenshots/overlay_undo.py" -- "$INNER_USER/overlay"
 fi
 
 # --- 6. the first minute by clicks (issue 32) ----------------------------------------------------------
@@ -135,7 +135,7 @@ if wanted first_minute; then
   step "the first minute by clicks and keys, in a window under Xvfb, on the installed zip"
   status=0
   in_root timeout 900 xvfb-run -a -s "-screen 0 1280x960x24" blender --factory-startup \
-    --python "$CHECKOUT/scripts/first_minute.py" -- "$CHECKOUT/out/first_minute" || status=$?  # kept: its shots
+    --python "$CHECKOUT/scripts/screenshots/first_minute.py" -- "$CHECKOUT/out/first_minute" || status=$?  # kept: its shots
   [ "$status" = 124 ] && echo "OMI physics: first minute: timed out after 900 s"
   [ "$status" = 0 ] || { echo "== real Blender: the first minute failed (exit $status)"; exit 1; }
 fi

@@ -13,7 +13,7 @@ REPO="$(cd "$(dirname "$0")/.." && pwd)"
 OUT="$(realpath -m "${1:-$REPO/docs}")"
 ROOT="${OMI_BLENDER_ROOT:-$HOME/.cache/omi-physics/blender-sid}"
 mkdir -p "$OUT"
-RUN=(xvfb-run -a -s "-screen 0 1600x1200x24" blender --factory-startup --python "$REPO/scripts/screenshots.py" -- "$OUT")
+RUN=(xvfb-run -a -s "-screen 0 1600x1200x24" blender --factory-startup --python "$REPO/scripts/screenshots/screenshots.py" -- "$OUT")
 
 if [ "$ROOT" = "/" ]; then
     exec "${RUN[@]}"

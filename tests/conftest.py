@@ -17,6 +17,7 @@ import pytest
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO_ROOT / "scripts"))  # never the repo root itself: io/ would shadow io
+sys.path[1:1] = [str(REPO_ROOT / "scripts" / tools) for tools in ("demo", "ci")]  # the demo's and CI's tools
 sys.path.insert(0, str(REPO_ROOT / "tests"))  # addon_loader (first: inside pytest-blender too)
 
 

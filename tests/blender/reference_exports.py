@@ -1,7 +1,7 @@
 """Reference exports: scenes exported as .gltf + .bin, compared byte for byte with files captured before a
 refactoring (tests/data/reference_exports/<Blender major.minor>/).
 
-The scenes: the demo (scripts/demo_scene.py), the .blend round trip's scene with every kind of setting,
+The scenes: the demo (scripts/demo/demo_scene.py), the .blend round trip's scene with every kind of setting,
 plain Blender rigid bodies joined by every Blender constraint type (exported through adoption), and
 every spec example imported and exported again.
 
@@ -136,7 +136,7 @@ def capture() -> None:
 
 if __name__ == "__main__":
     sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR / "blender" / "scenarios"),
-                    str(TESTS_DIR.parent / "scripts")]
+                    str(TESTS_DIR.parent / "scripts"), str(TESTS_DIR.parent / "scripts" / "demo")]
     import addon_loader
     import omi_core_loader
 

@@ -1,4 +1,4 @@
-"""The demo's second-engine report (scripts/demo_engine.py) on the demo's own scene: every body gets a
+"""The demo's second-engine report (scripts/demo/demo_engine.py) on the demo's own scene: every body gets a
 row with both engines' final positions, the resting stack ends where Blender's does, the keyed door swings
 in both, and every gap over 5 cm comes with its measured reason."""
 

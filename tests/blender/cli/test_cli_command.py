@@ -1,6 +1,6 @@
 """The command line inside the add-on: enabling it registers `blender --command omi_physics`, whose function
 runs the same tool as scripts/omi_physics_cli.py (the real-Blender job runs the command itself from the
-installed zip: scripts/smoke_installed.py)."""
+installed zip: scripts/ci/smoke_installed.py)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What an artist reads at Blender's default layout: digits, units, sub-labels, label widths, grid order.
 
 Text widths are measured with Blender's own UI font (`blf`, 11 px at UI scale 1). The widths of the
-editors come from the factory layout in a real Blender 5.2 window at 1600x1200 (scripts/screenshots.py):
+editors come from the factory layout in a real Blender 5.2 window at 1600x1200 (scripts/screenshots/screenshots.py):
 the Properties editor is 282 px wide, the 3D viewport's sidebar 292 px, the glTF dialog's options
 249 px. In those screenshots a 77 px label fitted the label column of a split layout and an 86 px one
 was cut ("Physics Mat..."); "Kinematic" fitted a third of the sidebar and "Convex Hull" did not; a

@@ -20,7 +20,7 @@ REST_TOLERANCE = 0.12
 
 
 def select(*objects, active=None):
-    """Its own copy, not export_support's: scripts/overlay_undo.py loads this module outside pytest, where
+    """Its own copy, not export_support's: scripts/screenshots/overlay_undo.py loads this module outside pytest, where
     tests/blender's support modules are not importable."""
     for obj in bpy.context.view_layer.objects:
         obj.select_set(False)

@@ -16,7 +16,7 @@ import bpy
 import pytest
 from cli_support import REPO_ROOT
 
-sys.path.insert(0, str(REPO_ROOT / "scripts"))
+sys.path.insert(0, str(REPO_ROOT / "scripts" / "ci"))
 import zip_contents
 
 
@@ -103,6 +103,6 @@ def test_a_stray_file_in_the_zip_is_refused(tmp_path):
     zip_path = _build(_source_copy(tmp_path, manifest), tmp_path)
     assert sorted(zip_contents.strays(zip_path)) == ["out/demo/contact_sheet.png", "out/demo/demo.bin",
                                                      "out/demo/demo.glb"]
-    checked = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "zip_contents.py"), str(zip_path)],
+    checked = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "ci" / "zip_contents.py"), str(zip_path)],
                              capture_output=True, text=True, check=False)
     assert checked.returncode == 1 and "not part of the add-on: out/demo/demo.glb" in checked.stderr

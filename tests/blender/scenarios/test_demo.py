@@ -1,4 +1,4 @@
-"""The demo (scripts/demo.py): its scene, files and simulation checked in-process, without rendering;
+"""The demo (scripts/demo/demo.py): its scene, files and simulation checked in-process, without rendering;
 the whole script once as a subprocess with --no-render; the contact sheet's composing and PNG writing.
 
 The numbers are measured here again from the recorded positions and the imported settings, not taken
@@ -257,7 +257,7 @@ def test_the_script_runs_and_says_where_its_outputs_are(tmp_path):
 
 
 def test_the_readme_contact_sheet_shows_the_frames_the_demo_renders(outcome):
-    """docs/contact_sheet.png is the demo's sheet, copied with its frame list (scripts/demo.py --update-docs);
+    """docs/contact_sheet.png is the demo's sheet, copied with its frame list (scripts/demo/demo.py --update-docs);
     when the demo's key frames move, this fails until the picture is rendered and copied again."""
     written = json.loads((outcome.out_dir / demo.FRAMES_FILE).read_text(encoding="utf-8"))
     committed = json.loads((demo.DOCS_DIR / demo.FRAMES_FILE).read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@
 5. render a contact sheet of a few frames with Cycles on the CPU (contact_sheet.py) and write a
    short text summary (demo_summary.py).
 
-    .venv/bin/python scripts/demo.py [--out DIR] [--frames N] [--no-render] [--update-docs]
+    .venv/bin/python scripts/demo/demo.py [--out DIR] [--frames N] [--no-render] [--update-docs]
 
 The console shows the summary and where the outputs are; everything Blender and its glTF add-on print
 goes to `blender_log.txt` in the output folder. `contact_sheet_frames.json` lists the frames the contact
@@ -39,7 +39,7 @@ import bpy
 from mathutils import Vector
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
-REPO_ROOT = SCRIPTS_DIR.parent
+REPO_ROOT = SCRIPTS_DIR.parents[1]
 sys.path.insert(0, str(SCRIPTS_DIR))
 sys.path.insert(0, str(REPO_ROOT / "tests"))  # schema_check (never the repo root: io/ would shadow io)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
 
-ENGINE_DIR = Path(__file__).resolve().parent.parent / "tests" / "engine"
+ENGINE_DIR = Path(__file__).resolve().parents[2] / "tests" / "engine"
 sys.path.insert(0, str(ENGINE_DIR))
 
 import second_engine  # noqa: E402

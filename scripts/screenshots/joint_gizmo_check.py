@@ -18,9 +18,10 @@ import bpy
 from bpy_extras import view3d_utils
 from mathutils import Quaternion, Vector
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # never the repo root: io/ shadows Python's io
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tests"))  # addon_loader
-import window_session
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)  # never the repo root: io/ shadows Python's io
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(HERE)), "tests"))  # addon_loader
+import window_session  # noqa: E402 - after the paths above
 
 DRAG_PX = 100
 TOLERANCE = 1e-4  # m

@@ -1,13 +1,13 @@
 """Smoke test of the installed zip, run inside a Blender executable after
 `blender --command extension install-file -r user_default -e dist/omi_physics-*.zip`:
 
-    blender --background --python-exit-code 1 --python scripts/smoke_installed.py -- [--out DIR]
+    blender --background --python-exit-code 1 --python scripts/ci/smoke_installed.py -- [--out DIR]
 
 1. the add-on comes from an installed extension repository (a copy, not a link to this checkout), and
    Blender enabled it at startup from the saved preferences, as it does for an artist;
 2. every module of the add-on's packages in the checkout, and the manifest, are in the installed copy,
    and every installed module imports: a file the build left out of the zip fails here;
-3. the demo's pipeline on the installed copy (scripts/demo.py without the render): author a scene with
+3. the demo's pipeline on the installed copy (scripts/demo/demo.py without the render): author a scene with
    the add-on's operators, export .glb and .gltf, check both files, import the .glb into a fresh scene,
    simulate and check that the bodies move as the physics says;
 4. the command line from the installed copy, through Blender's own: `blender --command omi_physics validate`
@@ -32,7 +32,8 @@ import bpy
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))
-sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
+sys.path.insert(0, str(SCRIPTS_DIR.parent / "demo"))  # the demo's pipeline, run on the installed copy
+sys.path.insert(0, str(SCRIPTS_DIR.parents[1] / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 

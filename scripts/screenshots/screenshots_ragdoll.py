@@ -1,4 +1,4 @@
-"""The ragdoll's screenshot (scripts/screenshots.py runs this step after the demo's): a three-bone armature
+"""The ragdoll's screenshot (scripts/screenshots/screenshots.py runs this step after the demo's): a three-bone armature
 made a ragdoll by Make Ragdoll, and its Spine joint in Properties > Physics, whose limits list reads Swing
 and Twist with their ranges as Make Ragdoll names them."""
 

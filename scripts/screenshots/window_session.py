@@ -1,7 +1,7 @@
 """A scripted session in a Blender window (under Xvfb): its steps are a generator, each `yield` the seconds
 until the next, driven by a persistent timer so Blender draws and handles events between them.
 
-Shared by scripts/screenshots.py, overlay_undo.py and joint_gizmo_check.py. Blender does not stop on an
+Shared by scripts/screenshots/screenshots.py, overlay_undo.py and joint_gizmo_check.py. Blender does not stop on an
 exception raised in a timer, so one ends the process with the traceback and a failing exit code.
 """
 

@@ -1,6 +1,7 @@
 """The artist's session of issue 26 in a real window, then undo and redo: the overlay must draw after each step.
 
-    xvfb-run -a -s "-screen 0 1280x960x24" blender --factory-startup --python scripts/overlay_undo.py -- OUT_DIR
+    xvfb-run -a -s "-screen 0 1280x960x24" \
+        blender --factory-startup --python scripts/screenshots/overlay_undo.py -- OUT_DIR
 
 Builds the session with the sidebar's operators (tests/blender/scenarios/test_artist_session.build_session, one undo
 step), switches the overlay off and on, Sync to Blender, plays 60 frames (OMI_FAST_PLAY=1: frame_set
@@ -30,7 +31,7 @@ import numpy as np
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shadow Python's io
-sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
+sys.path.insert(0, str(SCRIPTS_DIR.parents[1] / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 import window_session  # noqa: E402
@@ -41,7 +42,7 @@ OUT = Path(sys.argv[sys.argv.index("--") + 1]) if "--" in sys.argv[:-1] else Pat
 
 
 def session_module():
-    path = SCRIPTS_DIR.parent / "tests" / "blender" / "scenarios" / "test_artist_session.py"
+    path = SCRIPTS_DIR.parents[1] / "tests" / "blender" / "scenarios" / "test_artist_session.py"
     spec = importlib.util.spec_from_file_location("artist_session", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -1,5 +1,5 @@
-"""The gravity volumes' screenshots (scripts/screenshots.py runs these steps after the demo's): a planet made
-a point-gravity volume by Make Gravity Volume, a directional pad and a line volume with one point (which
+"""The gravity volumes' screenshots (scripts/screenshots/screenshots.py runs these steps after the demo's): a
+planet made a point-gravity volume by Make Gravity Volume, a directional pad and a line volume with one point (which
 validation rejects), shown in Properties > Physics, in the sidebar and in the overlay's field arrows."""
 
 from __future__ import annotations

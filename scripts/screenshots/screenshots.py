@@ -1,6 +1,7 @@
 """Screenshots of the add-on's UI from a real Blender with a window: run by scripts/screenshots.sh.
 
-    xvfb-run -a -s "-screen 0 1600x1200x24" blender --factory-startup --python scripts/screenshots.py -- OUT_DIR
+    xvfb-run -a -s "-screen 0 1600x1200x24" \
+        blender --factory-startup --python scripts/screenshots/screenshots.py -- OUT_DIR
 
 Builds the demo scene with the add-on's operators (demo_scene.py), then, one step per timer tick so
 Blender redraws in between, shows each part of the UI and captures the screen with ImageMagick's
@@ -21,7 +22,8 @@ from mathutils import Vector
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shadow Python's io
-sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
+sys.path.insert(0, str(SCRIPTS_DIR.parent / "demo"))  # demo_scene: the screenshots show the demo's scene
+sys.path.insert(0, str(SCRIPTS_DIR.parents[1] / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 import demo_scene  # noqa: E402
@@ -30,7 +32,7 @@ import screenshots_ragdoll  # noqa: E402
 import window_session  # noqa: E402
 
 SETTLE = 1.5  # seconds between a UI change and its capture: a few redraws under software OpenGL
-VIEW_EYE = Vector((5.5, -7.5, 4.0))  # the demo's camera (scripts/demo.py)
+VIEW_EYE = Vector((5.5, -7.5, 4.0))  # the demo's camera (scripts/demo/demo.py)
 VIEW_TARGET = Vector((-0.6, 0.7, 1.0))
 Rect = tuple[int, int, int, int]  # x, y (from the screen's top), width, height
 RIGID_BODY_HEADER = 277  # px below the Properties editor's top: Blender's Rigid Body header for a mesh
@@ -38,7 +40,7 @@ RIGID_BODY_HEADER = 277  # px below the Properties editor's top: Blender's Rigid
 
 def out_dir() -> Path:
     args = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
-    path = Path(args[0]) if args else SCRIPTS_DIR.parent / "docs"
+    path = Path(args[0]) if args else SCRIPTS_DIR.parents[1] / "docs"
     path.mkdir(parents=True, exist_ok=True)
     return path
 

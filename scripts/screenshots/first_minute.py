@@ -1,6 +1,7 @@
 """An artist's first minute in a real window, by clicks and keys only: the factory cube falls onto a plane.
 
-    xvfb-run -a -s "-screen 0 1280x960x24" blender --factory-startup --python scripts/first_minute.py -- OUT_DIR
+    xvfb-run -a -s "-screen 0 1280x960x24" \
+        blender --factory-startup --python scripts/screenshots/first_minute.py -- OUT_DIR
 
 Every step is a real input event sent with xdotool, none an operator call: click empty space, then the
 factory cube; N for the sidebar; click down its tab strip to Physics; click Dynamic, then Box; Shift+A, type
@@ -29,7 +30,7 @@ from bpy_extras.view3d_utils import location_3d_to_region_2d
 
 SCRIPTS_DIR = Path(__file__).resolve().parent
 sys.path.insert(0, str(SCRIPTS_DIR))  # never the repo root: its io/ would shadow Python's io
-sys.path.insert(0, str(SCRIPTS_DIR.parent / "tests"))  # addon_loader
+sys.path.insert(0, str(SCRIPTS_DIR.parents[1] / "tests"))  # addon_loader
 
 import addon_loader  # noqa: E402
 import window_session  # noqa: E402

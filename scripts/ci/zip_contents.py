@@ -5,7 +5,7 @@ scripts/build.sh runs this on the zip Blender's `blender_ext.py build` made and 
 else is in it (a demo's output, pictures, caches), so that a stray file is a failed build rather than a
 bigger download. The manifest's `paths_exclude_pattern` names what goes in; this list is the check.
 
-    python scripts/zip_contents.py dist/omi_physics-0.1.0.zip    # exit 1 and one line per stray entry
+    python scripts/ci/zip_contents.py dist/omi_physics-0.1.0.zip    # exit 1 and one line per stray entry
 """
 
 from __future__ import annotations
