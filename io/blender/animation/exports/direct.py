@@ -8,7 +8,8 @@ its shortest decimal (`properties/convert`: pg_float, pg_vec), and CUBICSPLINE t
 `sample` measures them. A mapping is used only when the value the table predicts at rest is the value the
 still export wrote there (`rest`), and a key only when every value stays within its Field's bounds; anything
 else (a switch that moves the value elsewhere, a key the writer would not write) goes through the whole
-translation in `sample`, as before.
+translation in `sample`, as before. A Blender property that holds a setting's value (the settings' mass is
+Blender's Rigid Body Mass: a keyframe from the add-on's panel keys it) maps as that setting.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any
 from ....omi.animation import linear_keys
 from ....omi.dialects import pointers
 from ....omi.json_types import shortest_float32
+from .. import curves
 from .. import settings as animated_settings
 from ..curves import Channel, slopes
 
@@ -56,12 +58,24 @@ def _numbers(value: Any) -> list[float]:
     return [float(v) for v in value] if isinstance(value, list | tuple) else [float(value)]
 
 
+def _home_of(channel: Channel) -> str | None:
+    """The setting whose value this Blender property holds (`Layout.mirrors`: the settings' mass is Blender's
+    Rigid Body Mass), when no F-curve of that setting feeds it too (then it is the setting's mirror)."""
+    mirrored = animated_settings.layout().mirrors.get(channel.fcurve.data_path)
+    if mirrored is None:
+        return None
+    if any(curve.data_path == mirrored[0] for curve in curves.fcurves(channel.id_data)):
+        return None
+    return mirrored[0]
+
+
 def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], Any]) -> Mapped | None:
     """Where the table puts this F-curve in the rest snapshot, or None (the whole translation decides)."""
     path = channel.fcurve.data_path
     if "." not in path or path.endswith("]"):
         return None
-    group_path, name = path.rsplit(".", 1)
+    home = _home_of(channel)
+    group_path, name = (home or path).rsplit(".", 1)
     found = animated_settings.held_by(group_path, name)
     if found is None:
         return None
@@ -70,9 +84,13 @@ def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], A
         return None  # the export bakes the object's scale in: the whole translation decides
     try:
         group = channel.id_data.path_resolve(group_path)
-        prop = group.bl_rna.properties[name]
+        target_path, target_name = path.rsplit(".", 1)
+        target = channel.id_data.path_resolve(target_path)
+        prop = target.bl_rna.properties[target_name]
     except (ValueError, KeyError, AttributeError):
         return None
+    if home is not None and getattr(group, name) != getattr(target, target_name):
+        return None  # the setting holds a value of its own (below Blender's floor): not this property's
     index = channel.fcurve.array_index
     if prop.type != 'FLOAT' or not 0 <= index < len(entry.axes):
         return None
