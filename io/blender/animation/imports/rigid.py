@@ -68,9 +68,17 @@ class RigidFollow:
     def __init__(self, bl_scene: bpy.types.Scene, issues: list[model.Issue]) -> None:
         self.scene = bl_scene
         self.issues = issues
+        self._others: list[Callable[[bpy.types.Object], Any]] = []  # the other objects' inputs, during a follow
 
     def build(self, owners: list[bpy.types.Object]) -> None:
-        rigid_body.build_rigid_bodies(self.scene, owners, settings.layout().access.physics_input(self.scene), None)
+        """Build the owners' rigid bodies from their settings now; the other objects' settings (which the
+        build reads for collision collections and joints) do not change during one channel's follow, so
+        they are converted once per follow."""
+        fresh = settings.layout().access.physics_input(self.scene)
+        others = self._others[0] if self._others else fresh
+        owned = set(owners)
+        rigid_body.build_rigid_bodies(self.scene, owners, lambda obj: fresh(obj) if obj in owned else others(obj),
+                                      None)
 
     def values_at(self, owners: list[bpy.types.Object], apply_at: Callable[[Sequence[float]], object],
                   numbers: Sequence[float]) -> dict[BlenderKey, float]:
@@ -90,6 +98,16 @@ class RigidFollow:
         owners = [owner for owner in owners if owner.name in bpy.data.objects]
         if not owners:
             return
+        self._others[:] = [settings.layout().access.physics_input(self.scene)]
+        try:
+            self._follow(at, pointer, owners, apply_rest=apply_rest, rest=rest, stated=stated, values=values,
+                         frames=frames, field=field, apply_at=apply_at, interpolation=interpolation)
+        finally:
+            self._others.clear()
+
+    def _follow(self, at: str, pointer: str, owners: list[bpy.types.Object], *, apply_rest: Callable[[], object],
+                rest: list[float], stated: bool, values: list[list[float]], frames: list[float], field: Any,
+                apply_at: Callable[[Sequence[float]], object], interpolation: curves.KeyInterpolation) -> None:
         apply_rest()
         self.build(owners)
         base = {key: value for key, (_holder, value) in blender_values(owners).items()}
