@@ -186,7 +186,7 @@ def collapse_rigid_body(window: bpy.types.Window, properties: bpy.types.Area) ->
     the eight Enable Physics buttons."""
     x, y, width, _height = area_rect(window, properties)
     subprocess.run(["xdotool", "mousemove", str(x + width // 3), str(y + RIGID_BODY_HEADER), "sleep", "0.5",
-                    "key", "Return", "sleep", "0.2", "mousemove", str(x - 200), str(y + 200)], check=True)
+                    "key", "Return", "sleep", "0.2", "mousemove", str(x - 700), str(y + 200)], check=True)  # viewport
     yield from settle()
 
 
