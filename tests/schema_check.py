@@ -53,6 +53,6 @@ class SchemasNotChecked(UserWarning):
     """omi_schema_errors ran without the OMI schemas."""
 
 
-def load_gltf(path: str | Path) -> dict:
+def load_gltf(path: str | Path) -> dict[str, Any]:
     """The JSON of a .gltf file, or of the JSON chunk of a .glb file."""
     return gltf_file.read(path).document

@@ -9,6 +9,7 @@ import dataclasses
 import json
 import math
 import os
+from typing import Any
 
 import schema_check
 from hypothesis import HealthCheck, settings
@@ -43,7 +44,7 @@ JSON_VALUES = st.recursive(
 )
 
 
-def mostly(valid, garbage=JSON_VALUES):
+def mostly(valid: Any, garbage: Any=JSON_VALUES) -> Any:
     """Usually a plausible value, sometimes anything: deep rules are reached, the boundary still tested."""
     return st.integers(0, 9).flatmap(lambda pick: valid if pick < 8 else garbage)
 
@@ -54,7 +55,7 @@ VEC3 = mostly(st.lists(NUMBER, min_size=3, max_size=3))
 AXES = mostly(st.lists(st.integers(-1, 3), max_size=4))
 
 
-def _object(**fields):
+def _object(**fields: Any) -> Any:
     return st.fixed_dictionaries({}, optional=fields)
 
 
@@ -95,10 +96,10 @@ NODE_EXTENSIONS = _object(OMI_physics_body=BODY, OMI_physics_joint=mostly(JOINT_
 
 
 @st.composite
-def omi_documents(draw) -> dict:
+def omi_documents(draw: Any) -> dict[str, Any]:
     """A glTF document with a random node tree and random, often nearly valid, OMI content."""
     count = draw(st.integers(1, 7))
-    nodes: list[dict] = [{"name": f"N{index}"} for index in range(count)]
+    nodes: list[dict[str, Any]] = [{"name": f"N{index}"} for index in range(count)]
     for index in range(1, count):  # mostly a tree, sometimes broken links
         parent = draw(mostly(st.none() | st.integers(0, index - 1), st.integers(-1, count + 1)))
         if isinstance(parent, int):
@@ -134,15 +135,15 @@ def omi_documents(draw) -> dict:
             "accessors": [{"count": 8}], "nodes": nodes}
 
 
-def _omi_paths(gltf: dict) -> list[tuple]:
+def _omi_paths(gltf: dict[str, Any]) -> list[tuple[Any, ...]]:
     """Paths (tuples of keys) to every value inside the OMI extension objects of a document."""
     roots: list[tuple[str | int, ...]] = [
         ("extensions", name) for name in OMI_NAMES if name in gltf.get("extensions", {})]
     for index, node in enumerate(gltf.get("nodes", [])):
         roots += [("nodes", index, "extensions", name) for name in OMI_NAMES if name in node.get("extensions", {})]
-    found: list[tuple] = []
+    found: list[tuple[Any, ...]] = []
 
-    def walk(value, path):
+    def walk(value: Any, path: Any) -> None:
         found.append(path)
         if isinstance(value, dict):
             for key, child in value.items():
@@ -156,14 +157,14 @@ def _omi_paths(gltf: dict) -> list[tuple]:
     return found
 
 
-def value_at(value, path):
+def value_at(value: Any, path: Any) -> Any:
     for token in path:
         value = value[token]
     return value
 
 
 @st.composite
-def mutated_examples(draw, examples: list[dict]) -> dict:
+def mutated_examples(draw: Any, examples: list[dict[str, Any]]) -> dict[str, Any]:
     """A spec example with 1-4 values replaced, deleted, retyped or OMI keys added."""
     gltf = copy.deepcopy(draw(st.sampled_from(examples)))
     for _ in range(draw(st.integers(1, 4))):
@@ -182,14 +183,15 @@ def mutated_examples(draw, examples: list[dict]) -> dict:
             parent[key] = json.dumps(target, allow_nan=True)
         elif parent is not None:
             parent[key] = draw(JSON_VALUES)
-    return gltf
+    value: dict[str, Any] = gltf
+    return value
 
 
-def omi_held(nodes: dict) -> dict:
+def omi_held(nodes: dict[int, Any]) -> dict[int, Any]:
     """The nodes as OMI holds them: KHR's infinite mass and inertia (math.inf) are left out (named on write); a
     centre of mass left to the engine (None) is OMI's absent key, the origin (noted on write); a drive type or
     mode the spec does not know is the field's fallback with the file's spelling kept."""
-    def finite(motion):
+    def finite(motion: Any) -> Any:
         if motion is None:
             return motion
         if motion.center_of_mass is None:
@@ -202,7 +204,8 @@ def omi_held(nodes: dict) -> dict:
 
     held_choice = conventions.held_choice
 
-    def held(drive):  # KHR keeps an unknown drive type or mode as is; OMI reads its fallback and keeps the spelling
+    # KHR keeps an unknown drive type or mode as is; OMI reads its fallback and keeps the spelling
+    def held(drive: Any) -> Any:
         spelled = {key: value for key, value, choices in (("type", drive.type, model.DRIVE_TYPES),
                                                           ("mode", drive.mode, model.DRIVE_MODES))
                    if value not in choices}
@@ -211,7 +214,7 @@ def omi_held(nodes: dict) -> dict:
         return dataclasses.replace(drive, type=held_choice(drive.type, model.DRIVE_TYPES),
                                    mode=held_choice(drive.mode, model.DRIVE_MODES), unknown=model.Unknown(spelled))
 
-    def joint(value):
+    def joint(value: Any) -> Any:
         if value is None or not any(held(drive) is not drive for drive in value.settings.drives):
             return value
         settings = dataclasses.replace(value.settings, drives=tuple(held(drive) for drive in value.settings.drives))

@@ -29,7 +29,7 @@ def text(value: Any) -> str:
     return json.dumps(value, allow_nan=True, ensure_ascii=False)
 
 
-def record(reader: ModuleType, writer: ModuleType, gltf: Any) -> dict:
+def record(reader: ModuleType, writer: ModuleType, gltf: Any) -> dict[str, Any]:
     doc = reader.read_document(gltf)
     written = writer.write_document(doc, gltf if isinstance(gltf, dict) else {})
     return {"output": text(written), "issues": [[i.pointer, i.message, i.severity] for i in doc.issues]}
@@ -50,7 +50,8 @@ def random_inputs(count: int) -> list[Any]:
     drawn = []
     for _ in range(count):
         drawn.append(strategies.omi_documents().example())
-    return json.loads(text(drawn))  # what JSON can hold (tuples become lists)
+    value: list[Any] = json.loads(text(drawn))  # what JSON can hold (tuples become lists)
+    return value
 
 
 def main(out: Path, core_dir: Path) -> None:

@@ -15,7 +15,7 @@ from present import present
 POINTER = "/extensions/OMI_physics_joint/physicsJoints/0/limits/0/min"
 
 
-def _document() -> dict:
+def _document() -> dict[str, Any]:
     return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_joint"],
             "nodes": [{"name": "A", "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
                       {"name": "B", "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
@@ -56,7 +56,7 @@ def test_each_moved_value_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(reads) == 2 + moved_values.KEPT + 2
 
 
-def _khr_document() -> dict:
+def _khr_document() -> dict[str, Any]:
     body = {"motion": {"mass": 1.0}}
     return {"asset": {"version": "2.0"}, "extensionsUsed": ["KHR_physics_rigid_bodies"],
             "nodes": [{"name": "A", "extensions": {"KHR_physics_rigid_bodies": body}},

@@ -13,7 +13,7 @@ import schema_check
 from omi_core.checks import canonical
 
 
-def _document(shapes, nodes, **extra) -> dict:
+def _document(shapes: Any, nodes: Any, **extra: Any) -> dict[str, Any]:
     return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
             "extensions": {"OMI_physics_shape": {"shapes": shapes}, **extra}, "nodes": nodes}
 

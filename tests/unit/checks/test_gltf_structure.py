@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hostile.corpus import write_corpus
@@ -14,12 +15,12 @@ from omi_core.cli import validate_file
 from present import present
 
 
-def _nodes(*children: list | None) -> dict:
+def _nodes(*children: list[Any] | None) -> dict[str, Any]:
     return {"nodes": [{"children": kids} if kids is not None else {} for kids in children],
             "scenes": [{"nodes": [0]}]}
 
 
-def _found(structure, document, buffer_data=None) -> list[tuple[str, str | None]]:
+def _found(structure: Any, document: Any, buffer_data: Any=None) -> list[tuple[str, str | None]]:
     return [(found.pointer, found.repair.kind if found.repair else None)
             for found in structure.check(document, buffer_data)]
 
@@ -43,7 +44,7 @@ def test_node_tree_keeps_the_first_parent_and_breaks_each_loop_once() -> None:
     assert all(found.as_repaired().endswith("; link ignored") for found in dropped)
 
 
-def _chain(depth: int) -> dict:
+def _chain(depth: int) -> dict[str, Any]:
     return {"nodes": [{"children": [index + 1]} for index in range(depth - 1)] + [{}], "scenes": [{"nodes": [0]}]}
 
 
@@ -67,7 +68,7 @@ def test_scene_roots_and_mesh_references() -> None:
                                           ("/scenes/0/nodes/2", "drop_scene_node"), ("/nodes/0/mesh", "drop_mesh")]
 
 
-def _mesh(count: int, mode: int = 4, indexed: bool = False, byte_length: int | None = None) -> dict:
+def _mesh(count: int, mode: int = 4, indexed: bool = False, byte_length: int | None = None) -> dict[str, Any]:
     data_length = 12 * max(count, 1)
     accessors = [{"bufferView": 0, "componentType": 5126, "count": count, "type": "VEC3"}]
     primitive = {"attributes": {"POSITION": 0}, "mode": mode}

@@ -5,6 +5,7 @@ Small hand-made files: a slider and a hinge, each inside and outside its limits.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
 from hostile.corpus import HINGE_LIMITS, SLIDER_LIMITS, joint_document, turn_z
@@ -14,7 +15,7 @@ from omi_core.read import reader
 from omi_core.write import dialect_convert
 
 
-def said(joint_rest, document: dict) -> list[str]:
+def said(joint_rest: Any, document: dict[str, Any]) -> list[str]:
     doc = reader.read_document(document)
     return [f"{found.pointer}: {found.message}" for found in joint_rest.check(document, doc)]
 

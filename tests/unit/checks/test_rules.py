@@ -63,7 +63,7 @@ BASE: dict[str, Any] = {
 
 
 @pytest.fixture(scope="module")
-def base_doc():
+def base_doc() -> Any:
     doc = reader.read_document(BASE)
     assert doc.issues == []
     assert sorted(doc.nodes) == [1, 2, 3, 4, 5, 6, 7, 8]
@@ -74,7 +74,7 @@ def _tokens(pointer: str) -> list[str]:
     return [token.replace("~1", "/").replace("~0", "~") for token in pointer.split("/")[1:]]
 
 
-def _set(gltf: dict, pointer: str, value: object) -> None:
+def _set(gltf: dict[str, Any], pointer: str, value: object) -> None:
     *parents, last = _tokens(pointer)
     target = gltf
     for token in parents:
@@ -85,7 +85,7 @@ def _set(gltf: dict, pointer: str, value: object) -> None:
         target[last] = value
 
 
-def _delete(gltf: dict, pointer: str) -> None:
+def _delete(gltf: dict[str, Any], pointer: str) -> None:
     *parents, last = _tokens(pointer)
     target = gltf
     for token in parents:
@@ -93,7 +93,7 @@ def _delete(gltf: dict, pointer: str) -> None:
     del target[int(last) if isinstance(target, list) else last]
 
 
-def _read(reader, edits: dict) -> object:
+def _read(reader: Any, edits: dict[str, Any]) -> object:
     gltf = copy.deepcopy(BASE)
     for pointer, value in edits.items():
         if value is DELETE:
@@ -106,7 +106,7 @@ def _read(reader, edits: dict) -> object:
 DELETE = object()
 
 
-def _assert_issues(doc, expected: list[tuple[str, str, str]]) -> None:
+def _assert_issues(doc: Any, expected: list[tuple[str, str, str]]) -> None:
     """The issues (info excluded unless expected) are exactly `expected`: (pointer, severity, word)."""
     wants_info = any(severity == "info" for _p, severity, _w in expected)
     found = [issue for issue in doc.issues if wants_info or issue.severity != "info"]
@@ -115,7 +115,7 @@ def _assert_issues(doc, expected: list[tuple[str, str, str]]) -> None:
         assert word in issue.message, issue
 
 
-def _assert_rest_kept(doc, base_doc, changed: set[int]) -> None:
+def _assert_rest_kept(doc: Any, base_doc: Any, changed: set[int]) -> None:
     for index, physics in base_doc.nodes.items():
         if index not in changed:
             assert doc.nodes.get(index) == physics, index
@@ -320,14 +320,14 @@ CASES: dict[str, Any] = {
 
 
 @pytest.mark.parametrize("case", CASES, ids=list(CASES))
-def test_rule(case: Any, base_doc) -> None:
+def test_rule(case: Any, base_doc: Any) -> None:
     edits, expected, changed = CASES[case]
     doc = reader.read_document(_edited(edits))
     _assert_issues(doc, expected)
     _assert_rest_kept(doc, base_doc, changed)
 
 
-def _edited(edits: dict) -> dict:
+def _edited(edits: dict[str, Any]) -> dict[str, Any]:
     gltf = copy.deepcopy(BASE)
     for pointer, value in edits.items():
         if value is DELETE:
@@ -339,7 +339,7 @@ def _edited(edits: dict) -> dict:
     return gltf
 
 
-def test_what_the_rules_drop(base_doc) -> None:
+def test_what_the_rules_drop(base_doc: Any) -> None:
     """The values that rules drop are really dropped, the others kept as said in the messages."""
     doc = reader.read_document(_edited({_body(2) + "/collider/shape": 9}))
     assert doc.nodes[2].collider == model.Collider(None, base_doc.nodes[2].collider.physics_material,
@@ -371,7 +371,7 @@ def test_what_the_rules_drop(base_doc) -> None:
     assert present(doc.nodes[1].motion).inertia_orientation == pytest.approx((0.0, 0.0, 0.6, 0.8))
 
 
-def test_base_document_values(base_doc) -> None:
+def test_base_document_values(base_doc: Any) -> None:
     assert base_doc.nodes[1].motion == model.Motion("dynamic", mass=2.0, linear_velocity=(1.0, 0.0, 0.0))
     collider = base_doc.nodes[2].collider
     assert collider.shape == model.Shape("box", size=(1.0, 2.0, 3.0))
@@ -434,7 +434,7 @@ def test_legacy_inputs() -> None:
 def test_pointers_escape_slash_and_tilde() -> None:
     assert json_types.pointer("nodes", "a/b~c", 0) == "/nodes/a~1b~0c/0"
     assert json_types.join("/extensions", "x~/") == "/extensions/x~0~1"
-    issues: list = []
+    issues: list[Any] = []
     assert json_types.float_or("1", 2.0, json_types.pointer("a/b"), issues) == 2.0
     assert [issue.pointer for issue in issues] == ["/a~1b"]
 
@@ -445,7 +445,7 @@ def test_token_pointers_become_text_only_in_issues() -> None:
     assert at == ("nodes", 3, "a/b~c")
     assert json_types.pointer_text(at) == json_types.join("", "nodes", 3, "a/b~c") == "/nodes/3/a~1b~0c"
     assert json_types.pointer_text(json_types.ROOT) == ""
-    issues: list = []
+    issues: list[Any] = []
     json_types.vec_or([1.0, "x", 3.0], 3, None, at, issues)
     json_types.report(issues, json_types.ROOT, "whole document")
     assert [issue.pointer for issue in issues] == ["/nodes/3/a~1b~0c/1", ""]

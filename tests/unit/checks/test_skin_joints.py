@@ -3,6 +3,8 @@ Pure: runs without bpy."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from omi_core.checks import skin_joints
 from omi_core.read import reader
 from omi_core.targets import godot
@@ -12,17 +14,18 @@ BODY = {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape"
 SHAPES = {"OMI_physics_shape": {"shapes": [{"type": "sphere", "sphere": {"radius": 0.2}}]}}
 
 
-def document(extensions: dict | None = None) -> dict:
+def document(extensions: dict[int, Any] | None = None) -> dict[str, Any]:
     """A skin of two joints (nodes 1 and 2) under a root, a mesh node 3, an ordinary body node 4."""
-    nodes = [{"name": "Root", "children": [1, 3]}, {"name": "Upper", "children": [2]}, {"name": "Lower"},
-             {"name": "Skinned", "skin": 0}, {"name": "Crate", "extensions": BODY}]
+    nodes: list[dict[str, Any]] = [
+        {"name": "Root", "children": [1, 3]}, {"name": "Upper", "children": [2]}, {"name": "Lower"},
+        {"name": "Skinned", "skin": 0}, {"name": "Crate", "extensions": BODY}]
     for index, content in (extensions or {}).items():
         nodes[index]["extensions"] = content
     return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape"],
             "extensions": SHAPES, "nodes": nodes, "skins": [{"joints": [1, 2]}], "scenes": [{"nodes": [0, 4]}]}
 
 
-def said(gltf: dict, dialect: str | None = None) -> list[tuple[str, str]]:
+def said(gltf: dict[str, Any], dialect: str | None = None) -> list[tuple[str, str]]:
     nodes = reader.read_document(gltf, dialect).nodes
     return [(found.pointer, found.message) for found in skin_joints.check(gltf, [nodes])]
 

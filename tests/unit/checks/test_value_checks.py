@@ -15,7 +15,7 @@ from omi_core.read import reader
 from omi_core_loader import SPEC_DIR
 
 
-def _node(model, **parts):
+def _node(model: Any, **parts: Any) -> Any:
     return model.NodePhysics(**parts)
 
 

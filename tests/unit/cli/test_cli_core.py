@@ -69,7 +69,7 @@ def test_write_is_atomic_and_relative_uris(tmp_path: Path) -> None:
         ("/buffers/0/uri", "a b.bin"), ("/images/0/uri", "tex/albedo.png"), ("/images/1/uri", "a b.bin")]
 
 
-def _shapes(*shapes: dict) -> dict:
+def _shapes(*shapes: dict[str, Any]) -> dict[str, Any]:
     return {"extensionsUsed": ["OMI_physics_shape"], "extensions": {"OMI_physics_shape": {"shapes": list(shapes)}}}
 
 

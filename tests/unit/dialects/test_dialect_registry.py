@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -36,13 +37,13 @@ TOY_FILE = {
 
 
 @pytest.fixture
-def toy():
+def toy() -> Iterator[Any]:
     toy_dialect.register()
     yield toy_dialect
     toy_dialect.unregister()
 
 
-def test_the_toy_is_read_by_the_reader(toy) -> None:
+def test_the_toy_is_read_by_the_reader(toy: Any) -> None:
     doc = reader.read_document(TOY_FILE)
     assert doc.issues == []
     crate = doc.nodes[0]
@@ -50,12 +51,12 @@ def test_the_toy_is_read_by_the_reader(toy) -> None:
     assert doc.nodes[1].motion is None and present(doc.nodes[1].collider).shape == present(crate.collider).shape
 
 
-def test_the_toy_is_written_by_the_writer(toy) -> None:
+def test_the_toy_is_written_by_the_writer(toy: Any) -> None:
     written = writer.write_document(reader.read_document(TOY_FILE), TOY_FILE, (toy.NAME,))
     assert written == TOY_FILE  # the toy's own spelling back, a fixed point
 
 
-def test_the_toy_is_validated(toy, tmp_path: Path) -> None:
+def test_the_toy_is_validated(toy: Any, tmp_path: Path) -> None:
     validate_one = validate_file.validate_one
     path = tmp_path / "toy.gltf"
     path.write_text(json.dumps(TOY_FILE))
@@ -71,7 +72,7 @@ def test_the_toy_is_validated(toy, tmp_path: Path) -> None:
     assert "weight must be a number" in messages  # the toy's own schema check
 
 
-def test_the_toy_is_converted_both_ways(toy, tmp_path: Path) -> None:
+def test_the_toy_is_converted_both_ways(toy: Any, tmp_path: Path) -> None:
     convert, convert_one = dialect_convert.convert, convert_file.convert_one
     omi_file = convert(TOY_FILE, "OMI")
     assert omi_file.source == toy.NAME and omi_file.lost == []
@@ -86,7 +87,7 @@ def test_the_toy_is_converted_both_ways(toy, tmp_path: Path) -> None:
     assert json.loads(target.read_text()) == TOY_FILE
 
 
-def test_convert_checks_the_file_with_the_target_dialects_schema(toy, tmp_path: Path) -> None:
+def test_convert_checks_the_file_with_the_target_dialects_schema(toy: Any, tmp_path: Path) -> None:
     """`convert --to TOY` checks what it wrote with the toy's own schema check (a unit whose check refuses
     everything: its finding is in the result), not the default dialect's."""
     refusing = dataclasses.replace(toy.UNIT, schema_check=lambda _document, _spec, _legacy: [
@@ -99,7 +100,7 @@ def test_convert_checks_the_file_with_the_target_dialects_schema(toy, tmp_path: 
         [issue["message"] for issue in result["issues"]], result
 
 
-def test_the_toy_leaves_with_its_registration(toy) -> None:
+def test_the_toy_leaves_with_its_registration(toy: Any) -> None:
     toy.unregister()
     assert toy.NAME not in registry.names() and toy.NAME not in dialect_convert.targets()
     doc = reader.read_document(TOY_FILE)

@@ -19,7 +19,7 @@ EXAMPLES = sorted((SPEC_DIR / "OMI_physics_gravity" / "examples").glob("*/*.gltf
 GRAVITY = "OMI_physics_gravity"
 
 
-def _gravity_json(gltf: dict) -> dict:
+def _gravity_json(gltf: dict[str, Any]) -> dict[str, Any]:
     """The document's gravity objects by node name, shaped gravity's shape index replaced by the shape's type
     (the shape's values are compared by the canonical form, which reads `{}` and the default size alike)."""
     shapes = gltf.get("extensions", {}).get("OMI_physics_shape", {}).get("shapes", [])
@@ -33,7 +33,7 @@ def _gravity_json(gltf: dict) -> dict:
     return found
 
 
-def _numbers_as_floats(value):
+def _numbers_as_floats(value: Any) -> Any:
     if isinstance(value, dict):
         return {key: _numbers_as_floats(item) for key, item in value.items()}
     if isinstance(value, list):
@@ -69,7 +69,8 @@ def test_earth_is_a_point_volume_in_zero_world_gravity() -> None:
     assert canonical.diff_physics(gltf, flipped) == []
 
 
-def _document(node_gravity: dict, body: dict | None = None, *, world: dict | None = None, members: bool = False):
+def _document(node_gravity: dict[str, Any], body: dict[str, Any] | None = None, *, world: dict[str,
+              Any] | None = None, members: bool = False) -> Any:
     body = body if body is not None else {"trigger": {"shape": 0}}
     nodes: list[dict[str, Any]] = [{"name": "Volume", "extensions": {"OMI_physics_body": body, GRAVITY: node_gravity}}]
     if members:
@@ -153,7 +154,7 @@ def test_writer_refuses_what_the_schema_cannot_take() -> None:
     for node in (model.NodePhysics(trigger=trigger, gravity=model.GravityVolume("line", 1.0, points=(1, 2, 3))),
                  model.NodePhysics(collider=model.Collider(model.Shape("box")),
                                    gravity=model.GravityVolume("point", 1.0))):
-        issues: list = []
+        issues: list[Any] = []
         written = writer.write_document(model.PhysicsDocument({0: node}), {"asset": {"version": "2.0"},
                                                                           "nodes": [{}]}, issues=issues)
         assert GRAVITY not in written["nodes"][0].get("extensions", {})

@@ -22,11 +22,12 @@ from property_inputs import omi_held
 KHR_FILES = sorted((Path(__file__).resolve().parents[2] / "data" / "khr").glob("*.gltf"))
 
 
-def _load(name: str) -> dict:
-    return json.loads((KHR_FILES[0].parent / name).read_text(encoding="utf-8"))
+def _load(name: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads((KHR_FILES[0].parent / name).read_text(encoding="utf-8"))
+    return value
 
 
-def _khr_valid(gltf: dict) -> None:
+def _khr_valid(gltf: dict[str, Any]) -> None:
     if schema_khr.unavailable_reason() is not None:
         pytest.skip(present(schema_khr.unavailable_reason()))
     assert [str(found) for found in schema_khr.khr_schema_errors(gltf)] == []
@@ -147,7 +148,7 @@ def test_khr_to_omi_to_khr_is_lossless_where_both_hold() -> None:
 def test_static_motion_with_mass_is_named_when_written_as_khr() -> None:
     doc = model.PhysicsDocument({0: model.NodePhysics(motion=model.Motion("static", mass=4.0),
                                                       collider=model.Collider(model.Shape("box")))})
-    issues: list = []
+    issues: list[Any] = []
     written = writer.write_document(doc, {"asset": {"version": "2.0"}, "nodes": [{}]}, ("KHR",), issues=issues)
     body = written["nodes"][0]["extensions"]["KHR_physics_rigid_bodies"]
     assert "motion" not in body and body["collider"] == {"geometry": {"shape": 0}}
@@ -203,7 +204,7 @@ def test_physics_joints_are_optional_in_khr_but_not_in_omi() -> None:
             "nodes": [{"extensions": {"KHR_physics_rigid_bodies": body}}], "scenes": [{"nodes": [0]}]}
     doc = reader.read_document(gltf)
     assert [found.message for found in doc.issues if "physicsJoints" in found.message] == []
-    issues: list = []
+    issues: list[Any] = []
     written = writer.write_document(doc, gltf, ("KHR",), issues=issues)
     assert "physicsJoints" not in written["extensions"]["KHR_physics_rigid_bodies"]
     assert [str(found) for found in issues if "physicsJoints" in str(found)] == []

@@ -27,12 +27,12 @@ EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in KHR_FILES]
 KHR_NAMES = model.KHR_EXTENSIONS
 
 
-def _paths(gltf: dict) -> list[tuple]:
+def _paths(gltf: dict[str, Any]) -> list[tuple[Any, ...]]:
     roots: list[tuple[str | int, ...]] = [
         ("extensions", name) for name in KHR_NAMES if name in gltf.get("extensions", {})]
     roots += [("nodes", index, "extensions", name) for index, node in enumerate(gltf["nodes"])
               for name in KHR_NAMES if name in node.get("extensions", {})]
-    found: list[tuple] = []
+    found: list[tuple[Any, ...]] = []
     stack: list[tuple[tuple[str | int, ...], Any]] = [(root, value_at(gltf, root)) for root in roots]
     while stack:
         path, value = stack.pop()
@@ -43,7 +43,7 @@ def _paths(gltf: dict) -> list[tuple]:
 
 
 @st.composite
-def mutated(draw) -> dict:
+def mutated(draw: Any) -> dict[str, Any]:
     gltf = copy.deepcopy(draw(st.sampled_from(EXAMPLES)))
     for _ in range(draw(st.integers(1, 4))):
         paths = _paths(gltf)
@@ -57,12 +57,13 @@ def mutated(draw) -> dict:
             del parent[key]
         else:
             parent[key] = draw(JSON_VALUES)
-    return gltf
+    value: dict[str, Any] = gltf
+    return value
 
 
 @SETTINGS
 @given(gltf=mutated())
-def test_mutated_khr_files(gltf) -> None:
+def test_mutated_khr_files(gltf: Any) -> None:
     doc = reader.read_document(gltf, "KHR")
     assert [found for found in doc.issues if reader.INTERNAL_ERROR in found.message] == []
     assert all(found.pointer == "" or found.pointer.startswith("/") for found in doc.issues)
@@ -77,12 +78,12 @@ def test_mutated_khr_files(gltf) -> None:
 
 
 
-def _meaning(nodes: dict) -> dict:
+def _meaning(nodes: dict[int, Any]) -> dict[int, Any]:
     """The model with what means the same spelled one way: an empty collision filter as no filter (both
     dialects write it as none), a capsule/cylinder height at the type's default as that number (OMI omits it)."""
     empty = model.CollisionFilter()
 
-    def clean(part):
+    def clean(part: Any) -> Any:
         if part is None:
             return part
         if part.shape is not None and part.shape.type in model.ROUND_SHAPE_TYPES:
@@ -101,7 +102,7 @@ def _meaning(nodes: dict) -> dict:
 
 @SETTINGS
 @given(gltf=omi_documents())
-def test_random_omi_documents_convert_to_khr_and_back(gltf) -> None:
+def test_random_omi_documents_convert_to_khr_and_back(gltf: Any) -> None:
     """OMI -> KHR -> OMI keeps the physics of every node, except where a finding of either conversion (or
     of reading the input) names that node or one of its ancestors."""
     there = convert.convert(gltf, "KHR")

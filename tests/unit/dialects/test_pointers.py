@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import re
 import struct
+from typing import Any
 
 from omi_core.dialects import pointers
 from omi_core_loader import KHR_DIR, SPEC_DIR
@@ -14,7 +15,7 @@ from present import present
 ROW = re.compile(r"^\|\s*`(/[^`]+)`\s*\|\s*`(\w+)`\s*\|")
 
 
-def spec_rows(*readmes) -> set[tuple[str, str]]:
+def spec_rows(*readmes: Any) -> set[tuple[str, str]]:
     """(pointer template, type) of every row of the specs' Object Model tables, read-only ones left out."""
     rows = set()
     for readme in readmes:
@@ -64,7 +65,7 @@ def test_match_and_pointer_of_are_inverse() -> None:
     assert pointers.match("/nodes/1/translation") is None
 
 
-def _document(values: list[float], kind: str = "SCALAR", pointer: str = "") -> dict:
+def _document(values: list[float], kind: str = "SCALAR", pointer: str = "") -> dict[str, Any]:
     """A document with one dynamic body, one box shape and one channel animating `pointer`."""
     data = struct.pack(f"<{2 + len(values)}f", 0.0, 1.0, *values)
     return {

@@ -9,6 +9,7 @@ import copy
 import dataclasses
 import json
 from pathlib import Path
+from typing import Any
 
 import schema_check
 from omi_core import gltf_file, model
@@ -20,11 +21,12 @@ NEWER = Path(__file__).resolve().parents[2] / "data" / "newer" / "newer_keys.glt
 OMI = ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint")
 
 
-def _newer() -> dict:
-    return json.loads(NEWER.read_text(encoding="utf-8"))
+def _newer() -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(NEWER.read_text(encoding="utf-8"))
+    return value
 
 
-def _omi(document: dict) -> dict:
+def _omi(document: dict[str, Any]) -> dict[str, Any]:
     """Every OMI extension object of a document, document level and per node."""
     found = {name: document["extensions"].get(name) for name in OMI}
     for index, node in enumerate(document["nodes"]):
@@ -102,7 +104,7 @@ def test_closed_enums_are_read_as_their_fallback_and_said_not_kept() -> None:
 def test_khr_names_each_key_it_cannot_carry() -> None:
     source = _newer()
     doc = reader.read_document(source)
-    issues: list = []
+    issues: list[Any] = []
     written = writer.write_document(doc, source, ("KHR",), issues=issues)
     named = {(issue.pointer, issue.message.split("'")[1]) for issue in issues if issue.kind == "unknown_key"}
     assert ("/nodes/0/extensions/OMI_physics_body/collider", "isSensor") in named
@@ -117,7 +119,7 @@ def test_document_keys_without_the_required_array_are_named_not_written() -> Non
                                                                                "axis": 0}]}], "newer": 1}
     doc = reader.read_document(source)
     doc.nodes.pop(2)  # the only joint: the export has no physicsJoints
-    issues: list = []
+    issues: list[Any] = []
     written = writer.write_document(doc, source, issues=issues)
     assert "OMI_physics_joint" not in written["extensions"]
     assert [issue.pointer for issue in issues] == ["/extensions/OMI_physics_joint/newer"]

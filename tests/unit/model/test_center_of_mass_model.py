@@ -5,6 +5,7 @@ absent stays absent, a written value (even [0, 0, 0]) stays written where it is 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from omi_core import model
 from omi_core.read import reader
@@ -16,7 +17,7 @@ KHR_BODY, KHR_SHAPES = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 OMI_BODY, OMI_SHAPE = "OMI_physics_body", "OMI_physics_shape"
 
 
-def khr_file(motion: dict) -> dict:
+def khr_file(motion: dict[str, Any]) -> dict[str, Any]:
     """A KHR body whose only collider sits 2 m off its origin (so the computed centre is not the origin)."""
     return {
         "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
@@ -28,7 +29,7 @@ def khr_file(motion: dict) -> dict:
     }
 
 
-def omi_file(motion: dict) -> dict:
+def omi_file(motion: dict[str, Any]) -> dict[str, Any]:
     return {
         "asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
         "extensionsUsed": [OMI_BODY, OMI_SHAPE],
@@ -37,11 +38,12 @@ def omi_file(motion: dict) -> dict:
     }
 
 
-def written_motion(gltf: dict, dialect: str, issues: list | None = None) -> dict:
+def written_motion(gltf: dict[str, Any], dialect: str, issues: list[Any] | None = None) -> dict[str, Any]:
     doc = reader.read_document(gltf)
     out = writer.write_document(doc, gltf, (dialect,), issues=issues)
     body = KHR_BODY if dialect == "KHR" else OMI_BODY
-    return out["nodes"][0]["extensions"][body]["motion"]
+    value: dict[str, Any] = out["nodes"][0]["extensions"][body]["motion"]
+    return value
 
 
 def test_khr_absent_centre_is_computed_and_stays_absent() -> None:
@@ -70,7 +72,7 @@ def test_computed_centre_converted_to_omi_is_noted() -> None:
     """`convert` names a centre the file left to the engine that OMI cannot leave out (an info note: OMI has
     no way to say it, so `convert` does not refuse); the writer itself says nothing, as Blender's settings
     leave it to the engine for every new body."""
-    issues: list = []
+    issues: list[Any] = []
     assert "centerOfMass" not in written_motion(khr_file({}), "OMI", issues)
     assert [issue for issue in issues if issue.kind == "khr_computed_unwritten"] == []
     conversion = convert.convert(khr_file({}), "OMI")

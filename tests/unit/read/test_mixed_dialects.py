@@ -3,6 +3,8 @@ either dialect is dropped, and a node that carries both is named when its two co
 
 from __future__ import annotations
 
+from typing import Any
+
 from omi_core.read import reader
 from present import present
 
@@ -10,9 +12,9 @@ KHR_BODY, KHR_SHAPES = "KHR_physics_rigid_bodies", "KHR_implicit_shapes"
 OMI_BODY, OMI_SHAPES = "OMI_physics_body", "OMI_physics_shape"
 
 
-def mixed_level(crate_omi: dict | None = None) -> dict:
+def mixed_level(crate_omi: dict[str, Any] | None = None) -> dict[str, Any]:
     """Ball: OMI only; Floor and Crate: KHR only (Crate also OMI when `crate_omi` is given)."""
-    crate: dict = {KHR_BODY: {"motion": {"mass": 3}, "collider": {"geometry": {"shape": 1}}}}
+    crate: dict[str, Any] = {KHR_BODY: {"motion": {"mass": 3}, "collider": {"geometry": {"shape": 1}}}}
     if crate_omi is not None:
         crate[OMI_BODY] = crate_omi
     return {

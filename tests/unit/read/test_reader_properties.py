@@ -5,6 +5,7 @@ what it returns is schema-valid and reads back with the same meaning."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import omi_core.checks.canonical
 import omi_core.dialects.base
@@ -21,11 +22,11 @@ from property_inputs import CURRENT_EXAMPLES, EXAMPLES, JSON_VALUES, SETTINGS, m
 pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
 @pytest.fixture(scope="module")
-def core():
+def core() -> Any:
     return omi_core.read.reader, omi_core.write.writer, omi_core.checks.canonical
 
 
-def _strict_json(value) -> bool:
+def _strict_json(value: Any) -> bool:
     try:
         json.dumps(value, allow_nan=False)
     except (TypeError, ValueError):
@@ -33,7 +34,7 @@ def _strict_json(value) -> bool:
     return True
 
 
-def _check(core, gltf) -> list:
+def _check(core: Any, gltf: Any) -> list[Any]:
     """The properties every input must have; returns the issues of reading it."""
     reader, writer, canonical = core
     doc = reader.read_document(gltf)
@@ -53,7 +54,8 @@ def _check(core, gltf) -> list:
     # the written OMI content is clean; only non-OMI garbage kept untouched (e.g. "nodes": 3) may repeat
     assert [issue for issue in again.issues if issue.severity == "error" and issue.pointer not in first_pointers] == []
     assert canonical.diff_physics(canonical.canonical_physics(written), canonical.canonical_physics(gltf)) == []
-    return doc.issues
+    value: list[Any] = doc.issues
+    return value
 
 
 needs_schemas = pytest.mark.skipif(not schema_check.schemas_available(),
@@ -63,7 +65,7 @@ needs_schemas = pytest.mark.skipif(not schema_check.schemas_available(),
 @needs_schemas
 @SETTINGS
 @given(data=st.data())
-def test_mutated_examples(core, data) -> None:
+def test_mutated_examples(core: Any, data: Any) -> None:
     gltf = data.draw(mutated_examples(EXAMPLES))
     _check(core, gltf)
 
@@ -71,7 +73,7 @@ def test_mutated_examples(core, data) -> None:
 @needs_schemas
 @SETTINGS
 @given(data=st.data())
-def test_schema_violations_in_current_files_are_reported(core, data) -> None:
+def test_schema_violations_in_current_files_are_reported(core: Any, data: Any) -> None:
     """A mutated current-revision example that breaks the (strict) schemas yields at least one issue."""
     gltf = data.draw(mutated_examples(CURRENT_EXAMPLES))
     issues = _check(core, gltf)
@@ -84,7 +86,7 @@ def test_schema_violations_in_current_files_are_reported(core, data) -> None:
 @needs_schemas
 @SETTINGS
 @given(gltf=omi_documents())
-def test_random_omi_documents(core, gltf) -> None:
+def test_random_omi_documents(core: Any, gltf: Any) -> None:
     _check(core, gltf)
 
 
@@ -92,14 +94,14 @@ def test_random_omi_documents(core, gltf) -> None:
 @SETTINGS
 @given(gltf=JSON_VALUES | st.dictionaries(st.sampled_from(["nodes", "extensions", "meshes", "extensionsUsed"]),
                                           JSON_VALUES))
-def test_random_json(core, gltf) -> None:
+def test_random_json(core: Any, gltf: Any) -> None:
     _check(core, gltf)
 
 
 @needs_schemas
 @SETTINGS
 @given(gltf=omi_documents())
-def test_dropped_node_physics_is_reported(core, gltf) -> None:
+def test_dropped_node_physics_is_reported(core: Any, gltf: Any) -> None:
     """A motion/collider/trigger/joint present in the input but absent from the model has an issue under
     its node's pointer."""
     reader, _writer, _canonical = core

@@ -30,12 +30,12 @@ def _document(bodies: list[Any], shapes: list[Any] = SHAPES) -> dict[str, Any]:
             "nodes": nodes}
 
 
-def _node_issues(issues: list, index: int) -> list:
+def _node_issues(issues: list[Any], index: int) -> list[Any]:
     prefix = f"/nodes/{index}/"
     return [(issue.pointer, issue.message, issue.severity) for issue in issues if issue.pointer.startswith(prefix)]
 
 
-def _alone(reader, bodies: list[object], index: int):
+def _alone(reader: Any, bodies: list[object], index: int) -> Any:
     """The node read in a document where no other node has a body (the same indices and arrays)."""
     return reader.read_document(_document([body if position == index else None
                                            for position, body in enumerate(bodies)]))
@@ -45,7 +45,7 @@ def _alone(reader, bodies: list[object], index: int):
 @given(pool=st.lists(BODY, min_size=1, max_size=4), shapes=st.lists(SHAPE, max_size=3),
        picks=st.lists(st.integers(0, 3), min_size=2, max_size=9))
 @pytest.mark.slow
-def test_repeated_bodies_read_as_if_each_stood_alone(pool, shapes, picks) -> None:
+def test_repeated_bodies_read_as_if_each_stood_alone(pool: Any, shapes: Any, picks: Any) -> None:
     pool = [body for body in pool if not (isinstance(body, dict) and "trigger" in body)] or [{}]
     bodies = [pool[pick % len(pool)] for pick in picks]
     together = reader.read_document(_document(bodies, shapes))
@@ -91,7 +91,7 @@ def test_repeated_bodies_share_one_value() -> None:
 @pytest.mark.slow
 @SETTINGS
 @given(gltf=omi_documents())
-def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(gltf) -> None:
+def test_a_mended_tree_reads_the_same_without_its_hierarchy_made_first(gltf: Any) -> None:
     links, _dropped = gltf_structure.node_tree(gltf["nodes"])
     for node in gltf["nodes"]:
         node.pop("children", None)

@@ -23,9 +23,10 @@ def _id(path: Path) -> str:
 
 
 @pytest.fixture
-def load(spec_dir: Path):
-    def load(relative: str) -> dict:
-        return json.loads((spec_dir / relative).read_text(encoding="utf-8"))
+def load(spec_dir: Path) -> Any:
+    def load(relative: str) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads((spec_dir / relative).read_text(encoding="utf-8"))
+        return value
     return load
 
 
@@ -56,7 +57,7 @@ def test_example_round_trip(path: Any) -> None:
                {k: v for k, v in after.items() if k != "extensions"}
 
 
-def test_dynamic_box(load) -> None:
+def test_dynamic_box(load: Any) -> None:
     doc = reader.read_document(load("OMI_physics_body/examples/basic/dynamic_box.gltf"))
     assert doc.nodes == {
         0: model.NodePhysics(motion=model.Motion("dynamic")),
@@ -65,7 +66,7 @@ def test_dynamic_box(load) -> None:
     assert doc.revisions == {"OMI_physics_body", "OMI_physics_shape"}
 
 
-def test_dynamic_with_velocity(load) -> None:
+def test_dynamic_with_velocity(load: Any) -> None:
     motion = reader.read_document(load("OMI_physics_body/examples/complex/dynamic_with_velocity.gltf")).nodes[0].motion
     assert present(motion).type == "dynamic"
     assert present(motion).linear_velocity == (1.0, 2.0, 3.0)
@@ -73,7 +74,7 @@ def test_dynamic_with_velocity(load) -> None:
     assert present(motion).mass == 1.0
 
 
-def test_compound_trigger(load) -> None:
+def test_compound_trigger(load: Any) -> None:
     doc = reader.read_document(load("OMI_physics_body/examples/basic/compound_trigger.gltf"))
     assert doc.nodes[0].trigger == model.Trigger(nodes=(1, 2))
     assert present(present(doc.nodes[1].trigger).shape).size == (3.0, 1.0, 1.0)
@@ -82,13 +83,13 @@ def test_compound_trigger(load) -> None:
     assert member.size == (3.0, 1.0, 1.0)  # a child that is not a member stays separate
 
 
-def test_static_compound_collider_is_a_grouping_node(load) -> None:
+def test_static_compound_collider_is_a_grouping_node(load: Any) -> None:
     doc = reader.read_document(load("OMI_physics_body/examples/complex/static_compound_collider.gltf"))
     assert doc.nodes[0] == model.NodePhysics(collider=model.Collider(shape=None))
     assert present(doc.nodes[1].collider).shape == model.Shape("box", size=(1.0, 2.0, 3.0))
 
 
-def test_empty_trigger_groups_descendant_triggers_and_warns_once(load) -> None:
+def test_empty_trigger_groups_descendant_triggers_and_warns_once(load: Any) -> None:
     gltf = load("OMI_physics_body/examples/complex/two_boxes.gltf")
     doc = reader.read_document(gltf)
     assert present(doc.nodes[1].motion).type == "static"
@@ -116,7 +117,7 @@ def test_empty_trigger_groups_descendant_triggers_and_warns_once(load) -> None:
     ("OMI_physics_shape/examples/convex/convex_hull.gltf", ("convex", {"mesh": 0})),
     ("OMI_physics_shape/examples/trimesh/concave_trimesh_only.gltf", ("trimesh", {"mesh": 0})),
 ])
-def test_shape_examples(load, relative: str, expected: tuple[Any, ...]) -> None:
+def test_shape_examples(load: Any, relative: str, expected: tuple[Any, ...]) -> None:
     doc = reader.read_document(load(relative))
     shape = present(doc.nodes[0].collider).shape
     shape_type, values = expected
@@ -126,14 +127,14 @@ def test_shape_examples(load, relative: str, expected: tuple[Any, ...]) -> None:
     assert present(shape).mesh == (0 if shape_type in ("convex", "trimesh") else None)
 
 
-def test_default_box_writes_its_sub_object(load) -> None:
+def test_default_box_writes_its_sub_object(load: Any) -> None:
     gltf = load("OMI_physics_shape/examples/default_box.gltf")
     assert schema_check.omi_schema_errors(gltf) != []  # the strict shape schema rejects the spec's own example
     written = writer.write_document(reader.read_document(gltf), gltf)
     assert written["extensions"]["OMI_physics_shape"]["shapes"] == [{"type": "box", "box": {}}]
 
 
-def test_joint_examples(load) -> None:
+def test_joint_examples(load: Any) -> None:
     doc = reader.read_document(load("OMI_physics_joint/examples/slider_ball.gltf"))
     joint = present(doc.nodes[4]).joint
     assert present(joint).connected_node == 5
@@ -149,7 +150,7 @@ def test_joint_examples(load) -> None:
     assert not [issue for issue in doc.issues if issue.severity != "info"]
 
 
-def test_weld_limit_with_both_axis_kinds(load) -> None:
+def test_weld_limit_with_both_axis_kinds(load: Any) -> None:
     gltf = load("OMI_physics_joint/examples/weld_joint.gltf")
     doc = reader.read_document(gltf)
     assert present(doc.nodes[4].joint).settings.limits == (
@@ -159,7 +160,7 @@ def test_weld_limit_with_both_axis_kinds(load) -> None:
         {"linearAxes": [0, 1, 2], "min": 0.0, "max": 0.0}, {"angularAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}]
 
 
-def test_joint_example_capsules_are_the_old_full_height_form(load) -> None:
+def test_joint_example_capsules_are_the_old_full_height_form(load: Any) -> None:
     gltf = load("OMI_physics_joint/examples/simple_joint.gltf")
     doc = reader.read_document(gltf)
     capsule = present(doc.nodes[2].collider).shape
@@ -174,7 +175,7 @@ def test_joint_example_capsules_are_the_old_full_height_form(load) -> None:
         "type": "capsule", "capsule": {"height": pytest.approx(0.4), "radiusBottom": 0.05, "radiusTop": 0.05}}
 
 
-def test_legacy_collider_examples(load) -> None:
+def test_legacy_collider_examples(load: Any) -> None:
     box = reader.read_document(load("legacy/OMI_collider/examples/box_collider.gltf"))
     assert box.nodes == {0: model.NodePhysics(collider=model.Collider(model.Shape("box")))}
     assert box.revisions == {"OMI_collider"}
@@ -185,7 +186,7 @@ def test_legacy_collider_examples(load) -> None:
     assert trigger.nodes == {0: model.NodePhysics(trigger=model.Trigger(model.Shape("box")))}
 
 
-def test_legacy_body_type_examples(load) -> None:
+def test_legacy_body_type_examples(load: Any) -> None:
     static = reader.read_document(load("legacy/OMI_physics_body_type_enum/examples/static_box.gltf"))
     assert static.nodes == {0: model.NodePhysics(motion=model.Motion("static")),
                             1: model.NodePhysics(collider=model.Collider(model.Shape("box")))}

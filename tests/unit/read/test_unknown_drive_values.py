@@ -5,6 +5,7 @@ OMI pointer the file does not have, and the message said 'linear' while the expo
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from omi_core import conventions, model
 from omi_core.checks import value_losses
@@ -12,11 +13,12 @@ from omi_core.read import reader
 from schema_check import REPO_ROOT
 
 
-def _khr_joints(drive_type: str, mode: str) -> dict:
+def _khr_joints(drive_type: str, mode: str) -> dict[str, Any]:
     document = json.loads((REPO_ROOT / "tests" / "data" / "khr" / "joints.gltf").read_text(encoding="utf-8"))
     drives = document["extensions"]["KHR_physics_rigid_bodies"]["physicsJoints"][0]["drives"]
     drives[0]["type"], drives[1]["mode"] = drive_type, mode
-    return document
+    value: dict[str, Any] = document
+    return value
 
 
 def test_one_message_per_unknown_value_at_the_files_own_pointer() -> None:

@@ -6,6 +6,7 @@ Godot itself by tests/godot."""
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 import pytest
 from omi_core import model
@@ -14,7 +15,7 @@ from omi_core.targets import godot
 from present import present
 
 
-def _doc(shapes, nodes, **extra) -> dict:
+def _doc(shapes: Any, nodes: Any, **extra: Any) -> dict[str, Any]:
     return {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
             "extensions": {"OMI_physics_shape": {"shapes": shapes}}, "nodes": nodes, **extra}
 
@@ -40,7 +41,7 @@ def test_round_shapes_take_godots_form_with_every_size_written() -> None:
         old, new = present(present(node.collider).shape), present(present(after.nodes[index].collider).shape)
         assert (old.type, old.radius_top, old.radius_bottom, old.radius) == \
             (new.type, new.radius_top, new.radius_bottom, new.radius)
-        def height(shape):
+        def height(shape: Any) -> Any:
             return model.default_height(shape.type) if shape.height is None else shape.height
 
         assert height(new) == pytest.approx(height(old)) and new.size == old.size
@@ -58,7 +59,7 @@ def test_the_targets_own_capsules_are_read_as_godots_without_a_warning() -> None
     assert godot.mesh_children(doc) == {0: 1}
     read = reader.read_document(copy.deepcopy(doc))
     capsule = present(present(read.nodes[0].collider).shape)
-    assert (capsule.height, capsule.radius_top, capsule.radius_bottom) == (pytest.approx(2.4), 0.3, 0.3)
+    assert capsule.height == pytest.approx(2.4) and (capsule.radius_top, capsule.radius_bottom) == (0.3, 0.3)
     assert not [issue for issue in read.issues if issue.severity != "info"], read.issues
     notes = [issue for issue in read.issues if "Godot's full height" in issue.message]
     assert len(notes) == 1 and notes[0].pointer == "/extensions/OMI_physics_shape/shapes/0/capsule"
@@ -103,7 +104,7 @@ def test_mesh_children_only_in_the_exact_layout() -> None:
     assert godot.mesh_children(doc) == {4: 5}  # moved, renamed, animated children stay as they are
 
 
-def _channel(pointer: str) -> dict:
+def _channel(pointer: str) -> dict[str, Any]:
     return {"target": {"path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": pointer}}}}
 
 

@@ -17,7 +17,7 @@ DYNAMIC, STATIC = {"type": "dynamic"}, {"type": "static"}
 STEERING = "/extensions/OMI_vehicle_wheel/wheels/0/targetSteeringRatio"
 
 
-def _doc(joints: list[dict], body_mesh: bool = False) -> dict:
+def _doc(joints: list[dict[str, Any]], body_mesh: bool = False) -> dict[str, Any]:
     """A static body 0 with a joint frame node 1 (or the joint on a mesh node), a dynamic body 2 with
     the connected frame 3."""
     frame: dict[str, Any] = {"name": "Frame", "translation": [0.0, 1.0, 0.0],
@@ -34,7 +34,7 @@ def _doc(joints: list[dict], body_mesh: bool = False) -> dict:
 
 
 @pytest.fixture
-def convert():
+def convert() -> Any:
     converter = dialect_convert
     return lambda document: converter.convert(document, "GODOT_OMI")
 
@@ -47,7 +47,7 @@ def _axis_of(rotation: list[float], axis: int) -> list[float]:
     return [matrix[row][axis] for row in range(3)]
 
 
-def test_a_hinge_about_x_turns_to_z_with_godots_softness_and_a_mirrored_range(convert) -> None:
+def test_a_hinge_about_x_turns_to_z_with_godots_softness_and_a_mirrored_range(convert: Any) -> None:
     hinge = {"limits": [FIXED_LINEAR, {"angularAxes": [1, 2], "min": 0.0, "max": 0.0},
                         {"angularAxes": [0], "min": -0.4, "max": 1.2}],
              "drives": [{"type": "angular", "mode": "velocity", "axis": 0, "velocityTarget": 1.0, "maxForce": 5.0}]}
@@ -64,7 +64,7 @@ def test_a_hinge_about_x_turns_to_z_with_godots_softness_and_a_mirrored_range(co
     assert len(said) == 3 and all("'Frame'" in message for message in said), said
 
 
-def test_a_slider_along_y_turns_to_x_and_a_pin_gets_godots_bias(convert) -> None:
+def test_a_slider_along_y_turns_to_x_and_a_pin_gets_godots_bias(convert: Any) -> None:
     slider = {"limits": [{"linearAxes": [1], "min": -0.6, "max": 0.2}, {"linearAxes": [0, 2], "min": 0.0, "max": 0.0},
                          {"angularAxes": [0, 1, 2], "min": 0.0, "max": 0.0}]}
     pin = {"limits": [dict(FIXED_LINEAR, stiffness=500.0)]}
@@ -78,7 +78,7 @@ def test_a_slider_along_y_turns_to_x_and_a_pin_gets_godots_bias(convert) -> None
     assert "with a spring written rigid" in messages and "mirrored" not in messages
 
 
-def test_a_joint_on_a_node_with_a_mesh_moves_to_a_turned_frame_beside_it(convert) -> None:
+def test_a_joint_on_a_node_with_a_mesh_moves_to_a_turned_frame_beside_it(convert: Any) -> None:
     hinge = {"limits": [FIXED_LINEAR, {"angularAxes": [0, 2], "min": 0.0, "max": 0.0}]}  # free about Y
     result = convert(_doc([hinge], body_mesh=True) | {"meshes": [{"primitives": []}]})
     nodes = result.document["nodes"]
@@ -92,7 +92,7 @@ def test_a_joint_on_a_node_with_a_mesh_moves_to_a_turned_frame_beside_it(convert
     assert not math.isnan(sum(nodes[3]["rotation"]))
 
 
-def test_vehicle_keys_are_written_by_the_names_omi_godot_reads(convert) -> None:
+def test_vehicle_keys_are_written_by_the_names_omi_godot_reads(convert: Any) -> None:
     document = {"asset": {"version": "2.0"},
                 "extensionsUsed": ["OMI_physics_body", "OMI_vehicle_body", "OMI_vehicle_wheel",
                                    "KHR_animation_pointer"],

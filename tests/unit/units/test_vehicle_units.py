@@ -24,8 +24,9 @@ UNITS = ("OMI_seat", "OMI_spawn_point", "OMI_vehicle_body", "OMI_vehicle_wheel",
          "OMI_vehicle_hover_thruster")
 
 
-def load(name: str) -> dict:
-    return json.loads(next(path for path in FILES if path.name == name).read_text())
+def load(name: str) -> dict[str, Any]:
+    value: dict[str, Any] = json.loads(next(path for path in FILES if path.name == name).read_text())
+    return value
 
 
 def test_every_unit_is_registered_with_the_default_dialect() -> None:
@@ -40,7 +41,7 @@ def test_an_example_reads_validates_and_writes_back_unchanged_in_meaning(path: A
     doc = reader.read_document(gltf)
     assert doc.issues == [] and reader.validate(gltf) == []
     assert any(doc.nodes[index].extensions for index in doc.nodes)
-    issues: list = []
+    issues: list[Any] = []
     written = writer.write_document(doc, gltf, issues=issues)
     assert issues == []
     assert canonical.diff_physics(gltf, written) == []
@@ -172,7 +173,7 @@ def test_an_animated_throttle_channel_is_checked_against_its_row() -> None:
 
 def test_khr_names_each_unit_it_cannot_hold() -> None:
     gltf = load("simple_car.gltf")
-    issues: list = []
+    issues: list[Any] = []
     khr = next(name for name in registry.names() if name != registry.default().name)
     writer.write_document(reader.read_document(gltf), gltf, [khr], issues=issues)
     lost = {issue.pointer.split("/")[-1] for issue in issues if issue.kind == "khr_unit_cannot_hold"}
@@ -232,7 +233,7 @@ def test_the_godot_target_names_what_godot_core_ignores_of_each_unit() -> None:
 
 def test_a_conversion_says_each_unit_it_cannot_hold_once() -> None:
     gltf = load("simple_car.gltf")
-    issues: list = []
+    issues: list[Any] = []
     khr = next(name for name in registry.names() if name != registry.default().name)
     writer.write_document(reader.read_document(gltf), gltf, [khr], issues=issues)
     seats = [issue.message for issue in issues if "OMI_seat" in issue.message]

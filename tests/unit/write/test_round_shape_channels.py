@@ -27,7 +27,8 @@ def run(*argv: str) -> int:
     return int(args.run(args))
 
 
-def _document(shape: dict, channels: dict[str, tuple[list[float], list[float]]], interpolation: str = "LINEAR"):
+def _document(shape: dict[str, Any], channels: dict[str, tuple[list[float], list[float]]],
+              interpolation: str = "LINEAR") -> Any:
     """A dynamic body 'Pill' with `shape`, each pointer of `channels` keyed (times, values)."""
     document: dict[str, Any] = {
         "asset": {"version": "2.0"},
@@ -55,7 +56,7 @@ def _document(shape: dict, channels: dict[str, tuple[list[float], list[float]]],
     return document
 
 
-def _channels(path) -> dict[str, list[float]]:
+def _channels(path: Any) -> dict[str, list[float]]:
     """Pointer -> its key times, then its values, of a written file (its buffers are data: URIs)."""
     document = json.loads(path.read_text(encoding="utf-8"))
 
@@ -74,7 +75,7 @@ def _channels(path) -> dict[str, list[float]]:
     return found
 
 
-def _convert(tmp_path, document) -> tuple[dict, str]:
+def _convert(tmp_path: Path, document: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     source, out = tmp_path / "in.gltf", tmp_path / "out.gltf"
     source.write_text(json.dumps(document), encoding="utf-8")
     status = run("convert", str(source), "--to", "godot", "--out", str(out))
@@ -121,7 +122,7 @@ def test_cubicspline_keys_are_named_and_left_as_they_were(tmp_path: Path, capsys
         in capsys.readouterr().out
 
 
-def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_path, capsys):
+def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_path: Any, capsys: Any) -> None:
     """Godot's `radius` pointer of a shape in Godot's form is no Object Model row, but the import reads it
     (with the full height) as the spec's values: validate does not call it unknown, and the inverse gives the
     keys back."""
@@ -135,7 +136,9 @@ def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_pa
     keyed = {"height": ("LINEAR", [0.0, 1.0], [1.0, 2.0]), "radiusTop": ("LINEAR", [0.0, 1.0], [0.3, 0.6]),
              "radiusBottom": ("LINEAR", [0.0, 1.0], [0.3, 0.6])}
     godot, reason = godot_channels.round_shape_keys("capsule", {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3},
-                                              keyed)
+                                                    keyed)
     back, reason = godot_channels.spec_round_keys("capsule", {"radius": 0.3, "height": 1.6}, godot)
     assert reason is None
-    assert {key: (kind, times, pytest.approx(values)) for key, (kind, times, values) in back.items()} == keyed
+    approximately: dict[str, Any] = {key: (kind, times, pytest.approx(values))
+                                     for key, (kind, times, values) in back.items()}
+    assert approximately == keyed

@@ -16,8 +16,8 @@ from omi_core.checks import rulebook
 from omi_core.write import writer
 
 
-def _document(shapes=(), joints=(), nodes=()) -> dict:
-    gltf: dict = {"asset": {"version": "2.0"}, "extensionsUsed": [], "extensions": {}, "nodes": list(nodes)}
+def _document(shapes: Any=(), joints: Any=(), nodes: Any=()) -> dict[str, Any]:
+    gltf: dict[str, Any] = {"asset": {"version": "2.0"}, "extensionsUsed": [], "extensions": {}, "nodes": list(nodes)}
     if shapes:
         gltf["extensions"]["OMI_physics_shape"] = {"shapes": list(shapes)}
         gltf["extensionsUsed"].append("OMI_physics_shape")
@@ -27,7 +27,7 @@ def _document(shapes=(), joints=(), nodes=()) -> dict:
     return gltf
 
 
-def _assert_valid(gltf: dict) -> None:
+def _assert_valid(gltf: dict[str, Any]) -> None:
     if not schema_check.schemas_available():
         pytest.skip("the jsonschema package is not installed")
     assert schema_check.omi_schema_errors(gltf) == []
@@ -125,7 +125,7 @@ def test_drive_defaults_and_infinite_max_force() -> None:
 def test_node_extensions_calls_ref_for_document_items() -> None:
     calls = []
 
-    def ref(kind, item):
+    def ref(kind: Any, item: Any) -> Any:
         calls.append((kind, item))
         return f"{kind}#{len(calls)}"
 
@@ -146,10 +146,10 @@ def test_node_extensions_calls_ref_for_document_items() -> None:
 
 
 def test_node_extensions_grouping_and_unexported_targets() -> None:
-    def ref(kind, _item):
+    def ref(kind: Any, _item: Any) -> Any:
         return kind
 
-    issues: list = []
+    issues: list[Any] = []
     grouping = writer.node_extensions(model.NodePhysics(collider=model.Collider()), ref, lambda n: n, lambda m: m)
     assert grouping == {"OMI_physics_body": {"collider": {}}}
     compound = model.NodePhysics(trigger=model.Trigger(nodes=(1, 2, 3)))
@@ -219,12 +219,12 @@ def test_write_document_does_not_share_objects_between_nodes() -> None:
 
 
 def test_write_document_copes_with_deep_and_cyclic_input() -> None:
-    deep: list = []
+    deep: list[Any] = []
     innermost = deep
     for _ in range(3000):  # deeper than the recursion limit, as deep as json.loads goes
         innermost.append([])
         innermost = innermost[0]
-    cyclic: dict = {"name": "Loop"}
+    cyclic: dict[str, Any] = {"name": "Loop"}
     cyclic["self"] = cyclic
     source = {"nodes": [{"name": "A", "extras": {"deep": deep}}, cyclic]}
     doc = model.PhysicsDocument(nodes={0: model.NodePhysics(collider=model.Collider(model.Shape("sphere")))})

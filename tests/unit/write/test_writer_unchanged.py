@@ -22,12 +22,12 @@ with gzip.open(writer_corpus.FIXTURE, "rt", encoding="utf-8") as _stream:
 
 
 @pytest.fixture(scope="module")
-def files() -> dict:
+def files() -> dict[str, Any]:
     return dict(writer_corpus.file_inputs())
 
 
 @pytest.mark.parametrize("name", sorted(CORPUS["files"]))
-def test_file_written_as_before(name: Any, files) -> None:
+def test_file_written_as_before(name: Any, files: dict[str, Any]) -> None:
     assert name in files, f"{name} is missing from the corpus' inputs (tests/data/omi-spec)"
     assert _same(writer_corpus.record(reader, writer, files[name])) == _same(CORPUS["files"][name])
 
@@ -38,7 +38,7 @@ def test_random_documents_written_as_before() -> None:
     assert changed == []
 
 
-def _same(record: dict) -> tuple:
+def _same(record: dict[str, Any]) -> tuple[Any, ...]:
     """The output text exactly; the issues as a multiset (reading follows the tables' key order now).
 
     Messages quote keys with repr(), which escapes the characters the running Python's Unicode tables call
