@@ -42,6 +42,7 @@ class glTF2ImportUserExtension:
         self._folds: mesh_child_fold.MeshChildFold | None = None
         # Asked for every node by the importer: only set when the file has a target's mesh-child layout (_before).
         self.gather_import_node_before_hook: Any = None
+        self._present = {obj.session_uid for obj in bpy.data.objects}  # the objects made before this import
 
     def gather_import_gltf_before_hook(self, gltf: Any) -> None:
         """Read the physics and prepare the importer's data before it creates any object."""
@@ -121,6 +122,10 @@ class glTF2ImportUserExtension:
             self._log(gltf)
             recursion_limit.restore()  # the importer's last walk of the node tree is done
             number_digits.restore()
+        if self.plan is not None and self.plan.build_rigid_bodies and not gltf.data.animations:
+            # as its build recorded them (an animation import may key or rebuild what it recorded: checked)
+            edits.EDITED.settled = {obj.session_uid for obj in bpy.data.objects
+                                    if obj.session_uid not in self._present}
 
     def _failed(self, gltf: Any, doing: str, error: Exception) -> None:
         gltf.log.error(f"{model.LOG_PREFIX}{model.HOOK_FAILURE}failed while {doing}: {type(error).__name__}: {error}")

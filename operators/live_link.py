@@ -264,14 +264,19 @@ def _edited_in_blender(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph
 @persistent
 def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> None:
     """Take values edited in Blender's Rigid Body panel into the settings now; build after the update."""
-    if _Link.building or EDITED.paused or not is_on(bl_scene) or _playing():
+    if EDITED.paused:
+        return
+    settled, EDITED.settled = EDITED.settled, set()  # passed over once (`Edited.settled`)
+    if _Link.building or not is_on(bl_scene) or _playing():
         return
     try:
         updated = [update.id.original for update in depsgraph.updates
                    if isinstance(update.id, bpy.types.Object) and update.id.original is not None]
         issues: list[model.Issue] = []
-        adopt_blender_edits(bl_scene, _edited_in_blender(bl_scene, depsgraph), issues)
-        adopt_constraint_edits((obj for obj in updated if obj.rigid_body_constraint is not None), issues)
+        adopt_blender_edits(bl_scene, [obj for obj in _edited_in_blender(bl_scene, depsgraph)
+                                       if obj.session_uid not in settled], issues)
+        adopt_constraint_edits((obj for obj in updated
+                                if obj.session_uid not in settled and obj.rigid_body_constraint is not None), issues)
         _say(issues)
         # appended or linked objects: built elsewhere (or never), now in this scene
         tagged = [obj for obj in updated if object_physics(obj).has_physics]

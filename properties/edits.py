@@ -28,6 +28,10 @@ class Edited:
     objects: set[str] = field(default_factory=set)
     library: bool = False  # a physics material or collision filter changed: its users may need a build
     paused: bool = False  # an export gathering or an import writing: nothing is noted, nothing built meanwhile
+    # The objects an import has just made (session ids): their rigid bodies and constraints are as its build
+    # recorded them, so the link's next look for edits made in Blender's panels passes over them (between the
+    # import's last step and that look only the importer's own steps run).
+    settled: set[int] = field(default_factory=set)
 
     def take(self) -> tuple[set[str], bool]:
         objects, library = self.objects, self.library
