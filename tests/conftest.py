@@ -21,13 +21,9 @@ sys.path[1:1] = [str(REPO_ROOT / "scripts" / tools) for tools in ("demo", "ci")]
 sys.path.insert(0, str(REPO_ROOT / "tests"))  # addon_loader (first: inside pytest-blender too)
 
 
-def _test_folders(top: Path) -> list[str]:
-    """`top` and its folders of tests (tests/blender/export, ...): the tests mirror the code's folders and import
-    their support modules (`top`'s own) and a few helpers of other test modules by name."""
-    return [str(top), *sorted(str(path.parent) for path in top.glob("*/test_*.py"))]
-
-
-sys.path[1:1] = _test_folders(REPO_ROOT / "tests" / "blender") + _test_folders(REPO_ROOT / "tests" / "unit")
+# The support modules of the Blender tests and the pure core's tests (import_support, property_inputs, ...):
+# the tests sit in folders that mirror the code (tests/unit/project/test_test_names.py) and import them by name.
+sys.path[1:1] = [str(REPO_ROOT / "tests" / "blender"), str(REPO_ROOT / "tests" / "unit")]
 
 import omi_core_loader  # noqa: E402
 

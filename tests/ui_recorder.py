@@ -8,6 +8,7 @@ inspected. Attribute assignments (`layout.enabled = False`, `use_property_split`
 
 from __future__ import annotations
 
+import types
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -169,3 +170,24 @@ class Recorder:
 
     def kinds(self) -> list[str]:
         return [c.kind for c in self.walk()]
+
+
+def make_context(obj=None, selected=(), scene=None):
+    return types.SimpleNamespace(
+        object=obj, active_object=obj, scene=scene or bpy.context.scene, selected_objects=list(selected),
+        window_manager=bpy.context.window_manager,
+    )
+
+
+def draw_panel(cls, context) -> Recorder:
+    """Call a Panel class's draw() with a recorder as its layout (its mixin helpers bound to a stand-in)."""
+    layout = Recorder()
+    stand_in = types.SimpleNamespace(layout=layout)
+    for name in ("part", "kind"):
+        if hasattr(cls, name):
+            setattr(stand_in, name, getattr(cls, name))
+    for name in ("draw_part",):
+        if hasattr(cls, name):
+            setattr(stand_in, name, types.MethodType(getattr(cls, name), stand_in))
+    cls.draw(stand_in, context)
+    return layout

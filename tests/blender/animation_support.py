@@ -3,7 +3,9 @@ exported channels read back (sampler times and values, pointers named by the nod
 
 from __future__ import annotations
 
+import base64
 import math
+import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -210,3 +212,30 @@ def named_channels(result: Exported) -> dict[tuple, dict]:
             key = (tokens[3], tuple(sorted(names[(tokens[3], int(tokens[4]))])), "/".join(tokens[5:]))
         found[key] = {name: value for name, value in channel.items() if name != "input"}
     return found
+
+
+def with_channels(gltf: dict, channels: list[tuple[str, list[float], list[float], str]]) -> dict:
+    """The document with one animation: (pointer, times, flat values, output type) per channel."""
+    blob = b""
+    views, accessors, samplers, targets = [], [], [], []
+    for position, (pointer, times, values, kind) in enumerate(channels):
+        for numbers, accessor_type in ((times, "SCALAR"), (values, kind)):
+            data = struct.pack(f"<{len(numbers)}f", *numbers)
+            views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": len(data)})
+            width = {"SCALAR": 1, "VEC3": 3}[accessor_type]
+            accessor = {"bufferView": len(views) - 1, "componentType": 5126, "count": len(numbers) // width,
+                        "type": accessor_type}
+            if accessor_type == "SCALAR" and numbers is times:
+                accessor.update(min=[min(times)], max=[max(times)])
+            accessors.append(accessor)
+            blob += data
+        samplers.append({"input": 2 * position, "output": 2 * position + 1, "interpolation": "LINEAR"})
+        target = {"path": "pointer", "extensions": {POINTER: {"pointer": pointer}}} if pointer.startswith("/") \
+            else {"node": 0, "path": pointer}
+        targets.append({"sampler": position, "target": target})
+    gltf["buffers"] = [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
+                        + base64.b64encode(blob).decode("ascii")}]
+    gltf["bufferViews"], gltf["accessors"] = views, accessors
+    gltf["animations"] = [{"name": "Open", "channels": targets, "samplers": samplers}]
+    gltf["extensionsUsed"].append(POINTER)
+    return gltf

@@ -224,3 +224,14 @@ def shape_carrier(obj: bpy.types.Object) -> bpy.types.Object | None:
     """The object whose Blender rigid body shape stands for `obj`'s collider (hierarchy read from the settings)."""
     return addon_loader.module("io.blender.builder.plan").shape_carrier(
         obj, addon_loader.module("properties.convert_build").settings_parts)
+
+
+def to_gltf(matrix: Matrix) -> Matrix:
+    return TO_BLENDER.inverted() @ matrix @ TO_BLENDER
+
+
+def position(obj) -> Vector:
+    return to_gltf(obj.matrix_world).translation
+
+
+NEWER = Path(__file__).resolve().parents[1] / "data" / "newer" / "newer_keys.gltf"  # a newer revision's keys

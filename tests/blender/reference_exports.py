@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import bpy
+import every_setting_scene
 import numpy as np
 
 TESTS_DIR = Path(__file__).resolve().parent.parent
@@ -69,10 +70,9 @@ def build_demo() -> None:
 
 
 def build_settings() -> None:
-    import test_blend_roundtrip
 
     bpy.ops.wm.read_homefile(use_empty=True)
-    test_blend_roundtrip.build_scene()
+    every_setting_scene.build_scene()
 
 
 def spec_examples() -> list[str]:
@@ -147,3 +147,20 @@ if __name__ == "__main__":
     import os
 
     os._exit(0)
+
+
+def by_use(gltf: dict, digests: list[str]) -> dict:
+    """The document with each mesh's accessor numbers replaced by what they hold (the accessor's description
+    and data digest), and the accessor, buffer view and buffer arrays left out (their layout is Blender's)."""
+    def accessor(index: int) -> dict:
+        described = {key: value for key, value in gltf["accessors"][index].items()
+                     if key not in ("bufferView", "byteOffset")}
+        return {"accessor": described, "data": digests[index]}
+
+    out = {key: value for key, value in gltf.items() if key not in ("accessors", "bufferViews", "buffers")}
+    out["meshes"] = [{**mesh, "primitives": [
+        {**primitive,
+         "attributes": {key: accessor(value) for key, value in primitive["attributes"].items()},
+         **({"indices": accessor(primitive["indices"])} if "indices" in primitive else {})}
+        for primitive in mesh["primitives"]]} for mesh in gltf.get("meshes", [])]
+    return out

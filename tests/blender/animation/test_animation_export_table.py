@@ -8,10 +8,9 @@ from __future__ import annotations
 import addon_loader
 import bpy
 import pytest
-from animation_support import animated_scene, channels, set_interpolation
+from animation_support import animated_scene, channels, set_interpolation, with_channels
 from export_support import empty, export, tag_motion, tag_shape
 from import_support import BODY, document, import_gltf, write_gltf
-from test_animation_import import with_channels
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 KEYS = 40

@@ -3,12 +3,10 @@ values the file lacks are warned about with the channel's JSON pointer; other ch
 
 from __future__ import annotations
 
-import base64
-import struct
-
 import addon_loader
 import bpy
 import pytest
+from animation_support import with_channels
 from import_support import BODY, document, import_gltf, write_gltf
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
@@ -17,33 +15,6 @@ POINTER = "KHR_animation_pointer"
 
 def fcurves(id_data):
     return addon_loader.module("io.blender.animation.curves").fcurves(id_data)
-
-
-def with_channels(gltf: dict, channels: list[tuple[str, list[float], list[float], str]]) -> dict:
-    """The document with one animation: (pointer, times, flat values, output type) per channel."""
-    blob = b""
-    views, accessors, samplers, targets = [], [], [], []
-    for position, (pointer, times, values, kind) in enumerate(channels):
-        for numbers, accessor_type in ((times, "SCALAR"), (values, kind)):
-            data = struct.pack(f"<{len(numbers)}f", *numbers)
-            views.append({"buffer": 0, "byteOffset": len(blob), "byteLength": len(data)})
-            width = {"SCALAR": 1, "VEC3": 3}[accessor_type]
-            accessor = {"bufferView": len(views) - 1, "componentType": 5126, "count": len(numbers) // width,
-                        "type": accessor_type}
-            if accessor_type == "SCALAR" and numbers is times:
-                accessor.update(min=[min(times)], max=[max(times)])
-            accessors.append(accessor)
-            blob += data
-        samplers.append({"input": 2 * position, "output": 2 * position + 1, "interpolation": "LINEAR"})
-        target = {"path": "pointer", "extensions": {POINTER: {"pointer": pointer}}} if pointer.startswith("/") \
-            else {"node": 0, "path": pointer}
-        targets.append({"sampler": position, "target": target})
-    gltf["buffers"] = [{"byteLength": len(blob), "uri": "data:application/octet-stream;base64,"
-                        + base64.b64encode(blob).decode("ascii")}]
-    gltf["bufferViews"], gltf["accessors"] = views, accessors
-    gltf["animations"] = [{"name": "Open", "channels": targets, "samplers": samplers}]
-    gltf["extensionsUsed"].append(POINTER)
-    return gltf
 
 
 def test_channels_become_keyframes_and_bad_pointers_are_named(clean_scene, tmp_path):

@@ -15,7 +15,7 @@ import import_support as support
 import omi_core.animation.linear_keys
 import omi_core.read.reader
 import pytest
-from test_animation_import import with_channels
+from animation_support import with_channels
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 KEYS = 60

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import bpy
 import pytest
-from animation_support import channels
+from animation_support import channels, with_channels
 from export_support import BODY, export
 from import_support import document, import_gltf, write_gltf
-from test_animation_import import with_channels
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 MASS = "/nodes/0/extensions/OMI_physics_body/motion/mass"

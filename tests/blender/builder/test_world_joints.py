@@ -15,8 +15,8 @@ import export_support
 import import_support as support
 import pytest
 import schema_check
+from import_support import position, to_gltf
 from mathutils import Vector
-from test_simulation import position, to_gltf
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 

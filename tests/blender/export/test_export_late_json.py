@@ -14,8 +14,8 @@ import import_support
 import pytest
 import reference_exports
 from animation_support import animated_scene
-from test_newer_keys import NEWER
-from test_reference_exports import by_use
+from import_support import NEWER
+from reference_exports import by_use
 
 TARGETS = ('OMI', 'KHR', 'BOTH', 'GODOT', 'GODOT_OMI')
 

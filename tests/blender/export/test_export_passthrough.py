@@ -22,7 +22,7 @@ import reference_exports
 from animation_support import animated_scene
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_newer_keys import NEWER
+from import_support import NEWER
 
 DIALECTS = ('OMI', 'KHR', 'BOTH')
 # Where Blender's exporter has its clean-up pass (`__fix_json`): 4.2 LTS, then 5.0 and later.

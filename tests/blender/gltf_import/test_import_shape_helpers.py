@@ -8,7 +8,7 @@ from __future__ import annotations
 import bpy
 from export_support import export, mesh_object, tag_motion, tag_shape
 from import_support import import_gltf
-from test_panels import draw_panel, make_context
+from ui_recorder import draw_panel, make_context
 
 
 def artist_scene():

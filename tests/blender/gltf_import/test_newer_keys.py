@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import importlib
 import json
-from pathlib import Path
 
 import bpy
 import export_support as support
 import import_support
 import pytest
 import schema_check
-from test_export_validator import validate as khronos_validator  # noqa: F401 - a fixture
+from import_support import NEWER
+from khronos_validator import validate as khronos_validator  # noqa: F401 - a fixture
 
-NEWER = Path(__file__).resolve().parents[2] / "data" / "newer" / "newer_keys.gltf"
 OMI = (support.SHAPE, support.BODY, support.JOINT)
 
 

@@ -9,8 +9,7 @@ import types
 import bpy
 import pytest
 from mathutils import Vector
-from test_panels import make_context
-from ui_recorder import Recorder
+from ui_recorder import Recorder, make_context
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import bpy
 import pytest
-from test_blend_roundtrip import build_scene
+from every_setting_scene import build_scene
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 

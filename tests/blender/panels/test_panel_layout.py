@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import bpy
 import pytest
-from test_panels import draw_panel, make_context
-from ui_recorder import Recorder
+from ui_recorder import Recorder, draw_panel, make_context
 
 PROPERTIES_PANEL_WIDTH = 210  # px inside a sub-panel of the 282 px Properties editor
 SIDEBAR_PANEL_WIDTH = 250  # px inside a panel of the 292 px sidebar (tabs and margins off)

@@ -10,7 +10,7 @@ import types
 
 import bpy
 import pytest
-from ui_recorder import Recorder
+from ui_recorder import Recorder, draw_panel, make_context
 
 SHAPE_FIELDS = {"size", "radius", "height", "radius_top", "radius_bottom", "mesh_source", "mesh_object"}
 
@@ -21,27 +21,6 @@ def ui(omi):
         editor=omi("panels.properties_editor"), sidebar=omi("panels.sidebar"), lists=omi("panels.lists"),
         draw=omi("panels.draw"),
     )
-
-
-def make_context(obj=None, selected=(), scene=None):
-    return types.SimpleNamespace(
-        object=obj, active_object=obj, scene=scene or bpy.context.scene, selected_objects=list(selected),
-        window_manager=bpy.context.window_manager,
-    )
-
-
-def draw_panel(cls, context) -> Recorder:
-    """Call a Panel class's draw() with a recorder as its layout (its mixin helpers bound to a stand-in)."""
-    layout = Recorder()
-    stand_in = types.SimpleNamespace(layout=layout)
-    for name in ("part", "kind"):
-        if hasattr(cls, name):
-            setattr(stand_in, name, getattr(cls, name))
-    for name in ("draw_part",):
-        if hasattr(cls, name):
-            setattr(stand_in, name, types.MethodType(getattr(cls, name), stand_in))
-    cls.draw(stand_in, context)
-    return layout
 
 
 def snapshot(group) -> dict:

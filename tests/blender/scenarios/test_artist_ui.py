@@ -13,8 +13,7 @@ import bpy
 import pytest
 from export_support import select
 from mathutils import Vector
-from test_panels import draw_panel, make_context
-from ui_recorder import Recorder
+from ui_recorder import Recorder, draw_panel, make_context
 
 
 def cube(name, size=1.0, location=(0.0, 0.0, 0.0)):

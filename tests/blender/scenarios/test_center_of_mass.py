@@ -9,7 +9,7 @@ import import_support as support
 import pytest
 import schema_check
 from mathutils import Vector
-from test_panels import draw_panel, make_context
+from ui_recorder import draw_panel, make_context
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
@@ -80,7 +80,7 @@ def test_a_new_body_states_the_origin_as_blender_simulates(clean_scene, tmp_path
 def test_an_animated_centre_the_file_left_to_the_engine_is_set_and_exported(omi, tmp_path):
     """A KHR channel on a centre of mass the file does not state: the import keys the value and turns the
     switch on (not keyed), so the export writes the channel instead of naming its keyframes as lost."""
-    from test_animation_import import with_channels
+    from animation_support import with_channels
 
     fps = bpy.context.scene.render.fps
     pointer = f"/nodes/0/extensions/{KHR_BODY}/motion/centerOfMass"

@@ -15,8 +15,8 @@ import import_support as support
 import pytest
 import schema_check
 from cli_support import blender_cli
-from test_export_validator import physics_scene
-from test_export_validator import validate as khronos_validator  # noqa: F401 - a fixture
+from khronos_validator import physics_scene
+from khronos_validator import validate as khronos_validator  # noqa: F401 - a fixture
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 

@@ -16,6 +16,7 @@ import re
 
 import pytest
 import reference_exports
+from reference_exports import by_use
 
 REFERENCES = reference_exports.version_dir()
 NAMES = sorted(reference_exports.scenes())
@@ -38,23 +39,6 @@ def test_export_is_the_reference(omi_addon, tmp_path, name):
         pytest.skip(f"reference made by {generator(expected)}, this Blender has {generator(text)}")
     expected_digests = json.loads((REFERENCES / "accessor_sha256.json").read_text())[name]
     assert by_use(json.loads(text), digests) == by_use(json.loads(expected), expected_digests)
-
-
-def by_use(gltf: dict, digests: list[str]) -> dict:
-    """The document with each mesh's accessor numbers replaced by what they hold (the accessor's description
-    and data digest), and the accessor, buffer view and buffer arrays left out (their layout is Blender's)."""
-    def accessor(index: int) -> dict:
-        described = {key: value for key, value in gltf["accessors"][index].items()
-                     if key not in ("bufferView", "byteOffset")}
-        return {"accessor": described, "data": digests[index]}
-
-    out = {key: value for key, value in gltf.items() if key not in ("accessors", "bufferViews", "buffers")}
-    out["meshes"] = [{**mesh, "primitives": [
-        {**primitive,
-         "attributes": {key: accessor(value) for key, value in primitive["attributes"].items()},
-         **({"indices": accessor(primitive["indices"])} if "indices" in primitive else {})}
-        for primitive in mesh["primitives"]]} for mesh in gltf.get("meshes", [])]
-    return out
 
 
 def test_accessors_are_compared_by_use():

@@ -12,21 +12,14 @@ from pathlib import Path
 
 import import_support as support
 import pytest
-from mathutils import Matrix, Vector
+from import_support import position, to_gltf
+from mathutils import Vector
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
 BODY = support.BODY
 FLOOR_TOP = 0.0
 REST_TOLERANCE = 0.03  # Bullet lets resting boxes sink a little
-
-
-def to_gltf(matrix: Matrix) -> Matrix:
-    return support.TO_BLENDER.inverted() @ matrix @ support.TO_BLENDER
-
-
-def position(obj) -> Vector:
-    return to_gltf(obj.matrix_world).translation
 
 
 def floor_node(**extra) -> dict:

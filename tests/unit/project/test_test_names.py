@@ -4,11 +4,13 @@ The test folders have no __init__.py, so pytest imports each test module by its 
 name in different folders stop the whole run at collection. The tests mirror the code: a test of one module
 sits in the folder named after that module's package or module (tests/unit/checks for io/omi/checks,
 tests/blender/export for io/blender/export, tests/blender/panels for panels/), tests spanning many modules in a
-scenario folder; the top of tests/unit and tests/blender holds their support modules only.
+scenario folder; the top of tests/unit and tests/blender holds their support modules only, and what tests of
+other folders share lives there, not in a test module of another folder.
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -51,3 +53,14 @@ def test_tests_of_one_module_sit_in_the_folder_of_its_code() -> None:
                        and not mirrored(path.parent))
     assert misplaced == [], ("tests/unit/<package or module of io/omi>/ (or project/), tests/blender/<package or "
                              "module of the add-on>/ (or scenarios/)")
+
+
+def test_a_test_module_imports_test_modules_of_its_own_folder_only() -> None:
+    """pytest puts a test module's own folder on sys.path when it imports it; a helper that tests of several
+    folders use goes into a support module (tests/blender/import_support.py, tests/ui_recorder.py, ...)."""
+    folders = {path.stem: path.parent for path in modules_of_tests()}
+    crossing = sorted(f"{path.relative_to(TESTS)} imports {name}"
+                      for path in TESTS.rglob("*.py") if "node_modules" not in path.parts
+                      for name in re.findall(r"^\s*(?:from|import) (test_\w+)", path.read_text(encoding="utf-8"), re.M)
+                      if name in folders and folders[name] != path.parent)
+    assert crossing == []
