@@ -1,7 +1,7 @@
 """The third hostile round (issue #35), command-line cases: JSON that is no glTF object, integers too long for
 Python's int(), animation pointers whose node index is not ASCII digits. Pure Python, no bpy: like
 cli_corpus.py, `write_round_three(folder, good)` lays out each case's files (one subfolder each) and returns
-the cases; tests/blender/scenarios/test_hostile_round_three.py runs them. The URI cases of the round are in
+the cases; tests/blender/scenarios/test_hostile_cli_outputs.py runs them. The URI cases of the round are in
 tests/blender/cli/test_cli_uris.py, the interrupted and out-of-memory runs there too.
 """
 

@@ -64,3 +64,15 @@ def test_a_test_module_imports_test_modules_of_its_own_folder_only() -> None:
                       for name in re.findall(r"^\s*(?:from|import) (test_\w+)", path.read_text(encoding="utf-8"), re.M)
                       if name in folders and folders[name] != path.parent)
     assert crossing == []
+
+
+INCIDENT_WORDS = {"issue", "bug", "fix", "regression", "incident"}
+
+
+def test_a_test_module_is_named_after_what_it_tests_not_after_an_incident() -> None:
+    """`test_one_mass` and `test_import_gc_pause` said where a problem was met; `test_sync_mass` and
+    `test_gc_pause` say what is tested. An issue number or a word like 'bug' names no behaviour."""
+    named = sorted(path.name for path in modules_of_tests()
+                   if path.relative_to(TESTS).parts[0] in SCENARIO_FOLDERS
+                   and {word for word in path.stem.split("_")[1:] if word in INCIDENT_WORDS or word.isdigit()})
+    assert named == []
