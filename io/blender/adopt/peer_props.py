@@ -104,10 +104,19 @@ def eoin_constraint_values(obj: bpy.types.Object) -> dict[str, Any]:
     return values if any(key.startswith("use_") and value for key, value in values.items()) else {}
 
 
+def _holds_any(obj: bpy.types.Object) -> bool:
+    """Whether any peer group is stored on the object: one look, where most objects of a scene hold none."""
+    system = getattr(obj, "bl_system_properties_get", None)
+    holder: Any = system() if system is not None else obj
+    return holder is not None and (ZYCAR_GROUP in holder or EOIN_GROUP in holder or EOIN_CONSTRAINT_GROUP in holder)
+
+
 def found(objects: Iterable[bpy.types.Object]) -> list[PeerSettings]:
     """Every object with peer settings worth adopting, in the order given."""
     result = []
     for obj in objects:
+        if not _holds_any(obj):
+            continue
         if zycar_values(obj):
             result.append(PeerSettings(obj, ZYCAR))
         elif eoin_values(obj) or eoin_constraint_values(obj):
