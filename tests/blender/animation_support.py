@@ -193,7 +193,7 @@ def channels(result: Exported) -> dict[str, dict]:
 
 def named_channels(result: Exported) -> dict[tuple, dict]:
     """The channels keyed by what they concern (node names, not indices), to compare two exports."""
-    names = {}
+    names: dict[tuple[str, int], set[str]] = {}
     for node in result.nodes:
         extensions = node.get("extensions", {})
         refs = [("physicsJoints", extensions.get(JOINT, {}).get("joint"))]

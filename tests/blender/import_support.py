@@ -86,9 +86,9 @@ def write_gltf(directory: Path, name: str, document: dict) -> Path:
     return path
 
 
-def document(nodes: list[dict], shapes: list[dict] | None = None, *, roots: list[int] | None = None,
-             joints: list[dict] | None = None, materials: list[dict] | None = None,
-             filters: list[dict] | None = None, meshes: bool = False) -> dict:
+def document(nodes: list[Any], shapes: list[Any] | None = None, *, roots: list[int] | None = None,
+             joints: list[Any] | None = None, materials: list[Any] | None = None,
+             filters: list[Any] | None = None, meshes: bool = False) -> dict[str, Any]:
     """A current-revision glTF document; `meshes` adds mesh 0, a unit box, for nodes to use."""
     children = {child for node in nodes for child in node.get("children", [])}
     extensions: dict[str, Any] = {}

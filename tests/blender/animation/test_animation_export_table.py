@@ -5,6 +5,8 @@ the whole translation per key writes, byte for byte, for every interpolation."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import addon_loader
 import bpy
 import pytest
@@ -20,8 +22,12 @@ def _counted_snapshots(monkeypatch) -> list[int]:
     sample = addon_loader.module("io.blender.animation.exports.sample")
     calls: list[int] = []
     real = sample.AnimationExport._snapshot
-    monkeypatch.setattr(sample.AnimationExport, "_snapshot",
-                        lambda self, tracker: calls.append(1) or real(self, tracker))
+
+    def counted(self: Any, tracker: Any) -> Any:
+        calls.append(1)
+        return real(self, tracker)
+
+    monkeypatch.setattr(sample.AnimationExport, "_snapshot", counted)
     return calls
 
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 import bpy
 import pytest
 
-DOCUMENT = {
+DOCUMENT: dict[str, Any] = {
     "asset": {"version": "2.0"},
     "extensionsUsed": ["OMI_physics_body", "OMI_physics_shape", "OMI_physics_joint"],
     "extensions": {

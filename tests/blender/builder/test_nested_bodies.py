@@ -9,6 +9,8 @@ Analytic end: the parent's centre at 0.5 m, the child's at 1.5 m (resting on the
 
 from __future__ import annotations
 
+from typing import Any
+
 import import_support as support
 import pytest
 
@@ -17,7 +19,7 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 
 def nested_scene(tmp_path, meshes: bool):
     body = {"motion": {"type": "dynamic", "mass": 1.0}, "collider": {"shape": 1}}
-    nodes = [{"name": "Ground", "translation": [0.0, -0.5, 0.0], "extensions": {support.BODY: {
+    nodes: list[dict[str, Any]] = [{"name": "Ground", "translation": [0.0, -0.5, 0.0], "extensions": {support.BODY: {
                  "collider": {"shape": 0}}}},
              {"name": "Base", "translation": [0.0, 1.5, 0.0], "children": [2], "extensions": {support.BODY: body}},
              {"name": "Top", "translation": [0.0, 1.5, 0.0], "extensions": {support.BODY: body}}]

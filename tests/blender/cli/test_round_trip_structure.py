@@ -11,6 +11,7 @@ import json
 import re
 import struct
 from pathlib import Path
+from typing import Any
 
 import pytest
 import schema_check
@@ -69,7 +70,7 @@ def test_spec_examples_keep_their_structure_or_say_what_changed(source, tmp_path
 
 
 def _body(motion: str | None = None, shape: int | None = 0) -> dict:
-    body = {}
+    body: dict[str, Any] = {}
     if motion is not None:
         body["motion"] = {"type": motion}
     if shape is not None:
@@ -116,7 +117,8 @@ STATIC_SIDE_JOINTS = {
 def _document(nodes: list[dict], joints: list | None = None) -> dict:
     """The nodes with a box (shape 0) and a ball (shape 1); roots are the nodes nobody lists as a child."""
     children = {child for node in nodes for child in node.get("children", [])}
-    document = {"asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
+    document: dict[str, Any] = {
+                "asset": {"version": "2.0"}, "extensionsUsed": ["OMI_physics_shape", "OMI_physics_body"],
                 "extensions": {"OMI_physics_shape": {"shapes": [{"type": "box", "box": {"size": [1, 0.2, 0.2]}},
                                                                 {"type": "sphere", "sphere": {"radius": 0.25}}]}},
                 "nodes": nodes, "scenes": [{"nodes": [i for i in range(len(nodes)) if i not in children]}],

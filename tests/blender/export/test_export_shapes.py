@@ -4,6 +4,7 @@ transforms gets exactly the world-space volume the shape has in Blender (checked
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import bpy
 import numpy as np
@@ -33,7 +34,7 @@ SHAPE_VALUES = {
     'CONVEX': {},
     'TRIMESH': {},
 }
-EXPECTED_JSON = {
+EXPECTED_JSON: dict[str, dict[str, Any]] = {
     'BOX': {"size": [1.0, 3.0, 2.0]},  # Blender (x, y, z) extents -> glTF (x, z, y)
     'SPHERE': {"radius": 0.7},
     'CAPSULE': {"height": 1.2, "radiusTop": 0.3, "radiusBottom": 0.4},

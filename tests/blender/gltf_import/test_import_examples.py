@@ -28,7 +28,7 @@ def test_every_example_is_covered(spec_dir):
     assert any(name.startswith("legacy/") for name in EXAMPLES)
 
 
-def _motion_owner(doc, hierarchy: dict[int, int], index: int) -> int | None:
+def _motion_owner(doc, hierarchy: dict[int, int], index: int | None) -> int | None:
     while index is not None:
         if index in doc.nodes and doc.nodes[index].motion is not None:
             return index

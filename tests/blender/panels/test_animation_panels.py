@@ -41,11 +41,11 @@ def decorated(call, root: Recorder) -> bool:
     parents: dict[int, Recorder] = {}
     stack = [root]
     while stack:
-        layout = stack.pop()
-        for child in layout.children:
-            parents[id(child)] = layout
+        below = stack.pop()
+        for child in below.children:
+            parents[id(child)] = below
             stack.append(child)
-    layout = call.owner
+    layout: Recorder | None = call.owner
     while layout is not None:
         if "use_property_decorate" in layout.attributes:
             return layout.attributes["use_property_decorate"] is True

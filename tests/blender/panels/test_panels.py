@@ -7,6 +7,7 @@ that poll hides the sub-panels that do not apply, and that drawing changes no da
 from __future__ import annotations
 
 import types
+from typing import Any
 
 import bpy
 import pytest
@@ -25,7 +26,7 @@ def ui(omi):
 
 def snapshot(group) -> dict:
     """Every value of a PropertyGroup tree, to prove that drawing changed nothing."""
-    values = {}
+    values: dict[str, Any] = {}
     for prop in group.bl_rna.properties:
         name = prop.identifier
         if name == "rna_type":

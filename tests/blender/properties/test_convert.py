@@ -7,6 +7,7 @@ import random
 import re
 import struct
 from dataclasses import fields, is_dataclass
+from typing import Any
 
 import bpy
 import export_support
@@ -38,11 +39,11 @@ def library_name_matches(back: str, original: str) -> bool:
     return back == original or re.fullmatch(re.escape(original) + r"\.\d{3}", back) is not None
 
 
-def approx(a, b, tol: float = 1e-6) -> bool:
+def approx(a: Any, b: Any, tol: float = 1e-6) -> bool:
     """Structural equality of model values with a float32-sized tolerance; `a` is the one read back."""
     if is_dataclass(a) and is_dataclass(b):
         return type(a) is type(b) and all(
-            library_name_matches(a.name, b.name) if f.name == "name"
+            library_name_matches(getattr(a, f.name), getattr(b, f.name)) if f.name == "name"
             else approx(getattr(a, f.name), getattr(b, f.name), tol)
             for f in fields(a)
         )

@@ -7,6 +7,7 @@ The 20,000-deep chain of the hostile corpus runs in tests/blender/scenarios/test
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import bpy
 import export_support
@@ -21,7 +22,7 @@ DEPTH = 2_500  # more than twice what Blender's importer recurses through unaide
 
 def chain(depth: int) -> dict:
     """Nodes N0..N{depth-2} and a dynamic box body 'Leaf', each turned a little and raised 1 cm."""
-    nodes = [{"name": f"N{i}", "children": [i + 1], "translation": [0.0, 0.01, 0.0],
+    nodes: list[dict[str, Any]] = [{"name": f"N{i}", "children": [i + 1], "translation": [0.0, 0.01, 0.0],
               "rotation": [0.0, 0.0087265, 0.0, 0.9999619]} for i in range(depth - 1)]
     nodes.append({"name": "Leaf", "translation": [0.0, 0.01, 0.0],
                   "extensions": {support.BODY: {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}})

@@ -120,7 +120,7 @@ def legacy_document() -> dict:
 BASES = {"current": current_document, "legacy": legacy_document}
 
 # Replacement values by the kind of value they replace: wrong JSON types, then out-of-range values.
-WRONG_TYPES = {
+WRONG_TYPES: dict[str, list[Any]] = {
     "number": ["text", None, [1.0], True, {}],
     "string": [7, None, "no-such-kind", ["dynamic"], {}],
     "bool": ["yes", 2, None],
@@ -145,10 +145,10 @@ def _omi_locations(gltf: dict) -> Iterator[tuple[Any, ...]]:
     The extension objects themselves are left whole: the glTF importer's own parser refuses a file whose
     extension is not an object, before any hook runs (test_import_broken covers that refusal)."""
     names = (BODY, SHAPE, JOINT, COLLIDER)
-    roots = [("extensions", name) for name in names if name in gltf["extensions"]]
+    roots: list[tuple[Any, ...]] = [("extensions", name) for name in names if name in gltf["extensions"]]
     roots += [("nodes", index, "extensions", name) for index, node in enumerate(gltf["nodes"])
               for name in names if name in node.get("extensions", {})]
-    stack = [(root, _at(gltf, root)) for root in reversed(roots)]
+    stack: list[tuple[tuple[Any, ...], Any]] = [(root, _at(gltf, root)) for root in reversed(roots)]
     while stack:
         tokens, value = stack.pop()
         if tokens not in roots:
