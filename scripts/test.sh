@@ -20,7 +20,7 @@ echo "== environments ready: $SECONDS s"
 # The tests, typed like the code: they import the core by one name, `omi_core` (tests/omi_core_loader.py), here a
 # link to io/omi; each test folder is a base of its modules (they have no __init__.py). Run from that temporary
 # folder: from the checkout, `import io` would find the add-on's io/. tests/unit strictly; tests/blender with
-# mypy's defaults (bpy is Any here; its PropertyGroup declarations are no types).
+# every function body checked (bpy is Any here; the tests' PropertyGroup declarations are no types).
 TESTS_TYPES=$(mktemp -d)
 ln -s "$PWD/io/omi" "$TESTS_TYPES/omi_core"
 test_bases() { find "$@" -mindepth 1 -name 'test_*.py' -printf ":$PWD/%h\n" | sort -u | tr -d '\n'; }
@@ -30,7 +30,7 @@ test_bases() { find "$@" -mindepth 1 -name 'test_*.py' -printf ":$PWD/%h\n" | so
   "$OLDPWD/tests/present.py" "$OLDPWD/tests/omi_core_loader.py" $(find "$OLDPWD/tests/unit" -name '*.py' | sort))
 (cd "$TESTS_TYPES" && MYPYPATH="$TESTS_TYPES:$OLDPWD/tests:$OLDPWD/tests/blender$(cd "$OLDPWD" && test_bases tests/blender)" \
   "$OLDPWD/.venv/bin/mypy" --config-file "$OLDPWD/pyproject.toml" --cache-dir "$OLDPWD/.mypy_cache/tests-blender" \
-  --explicit-package-bases --follow-imports=silent --disable-error-code=valid-type --disable-error-code=annotation-unchecked \
+  --explicit-package-bases --follow-imports=silent --check-untyped-defs --disable-error-code=valid-type \
   $(find "$OLDPWD/tests/blender" -name '*.py' -not -path '*/toy_extension/*' | sort))
 rm -rf "$TESTS_TYPES"
 ADDON_ROOT=$(mktemp -d)  # the whole add-on, as the package Blender loads (its folder name is no module name)

@@ -63,7 +63,8 @@ def animated_scene() -> list[Keyed]:
     def key(id_data, data_path, values, *target, convert=lambda value: value):
         """Keyframe `data_path` and note where it lands: target = (owner, object name, path)."""
         _key(id_data, data_path, values)
-        keyed.append(Keyed(id_data.name, data_path, tuple(values), *target, convert))
+        owner, obj, path = target
+        keyed.append(Keyed(id_data.name, data_path, tuple(values), owner, obj, path, convert))
 
     body = empty("Body", location=(0, 0, 2))
     tag_motion(body, 'DYNAMIC', use_center_of_mass=True)  # a centre of mass left to the engine has no value to key

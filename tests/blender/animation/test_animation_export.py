@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import addon_loader
 import bpy
@@ -21,6 +22,7 @@ from animation_support import (
 from export_support import export
 from import_support import import_gltf
 from khronos_validator import validate as khronos_validator  # noqa: F401 - a fixture
+from present import present
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
@@ -153,7 +155,7 @@ def test_khr_export_animates_the_khr_spelling_too(clean_scene, tmp_path, omi, mo
     pointers = omi_core.dialects.pointers
     assert pointers.check_animation(result.gltf) == []
     for pointer, channel in khr.items():
-        assert pointers.resolve(result.gltf, pointers.match(pointer))[0]
+        assert pointers.resolve(result.gltf, present(pointers.match(pointer)))[0]
         twins = [other for other in omi_channels.values() if other["input"] == channel["input"]]
         assert all(twin["values"] == channel["values"] for twin in twins), pointer
     assert not result.warnings("only the OMI channel animates it")
@@ -172,7 +174,8 @@ def test_channels_join_the_animation_of_their_object(clean_scene, tmp_path, mode
     for frame, z in ((1, 2.0), (11, 3.0)):
         body.location.z = z
         body.keyframe_insert("location", frame=frame)
-    options = {"export_anim_scene_split_object": False} if mode == 'SCENE' else {}  # one animation for the scene
+    # one animation for the scene
+    options: dict[str, Any] = {"export_anim_scene_split_object": False} if mode == 'SCENE' else {}
     result = export(tmp_path, export_animation_mode=mode, **options)
     animations = result.gltf["animations"]
     body_index = result.index("Body")

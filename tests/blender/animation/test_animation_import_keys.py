@@ -8,6 +8,7 @@ io/omi/checks/animation_keys.)"""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import addon_loader
 import bpy
@@ -81,9 +82,14 @@ def _keys() -> dict:
 def test_keys_are_the_keys_of_the_whole_translation(tmp_path, monkeypatch, interpolation):
     path = _file(tmp_path, interpolation)
     reader = omi_core.read.reader
-    reads = []
+    reads: list[int] = []
     real_read = reader.read_document
-    monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "read_document", counted)
     support.import_gltf(path)
     fast, fast_reads = _keys(), len(reads)
     linear_keys = omi_core.animation.linear_keys
@@ -150,9 +156,14 @@ def _table_file(tmp_path, interpolation: str):
 def test_held_values_are_keyed_from_the_table_without_a_document_read(tmp_path, monkeypatch, interpolation):
     path = _table_file(tmp_path, interpolation)
     reader = omi_core.read.reader
-    reads = []
+    reads: list[int] = []
     real_read = reader.read_document
-    monkeypatch.setattr(reader, "read_document", lambda *a, **k: reads.append(1) or real_read(*a, **k))
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        reads.append(1)
+        return real_read(*args, **kwargs)
+
+    monkeypatch.setattr(reader, "read_document", counted)
     support.import_gltf(path, rigid_bodies=False)
     table, table_reads = _keys(), len(reads)
     monkeypatch.setattr(addon_loader.module("io.blender.animation.imports.table"), "table_map", lambda *a, **k: None)

@@ -72,7 +72,7 @@ def built(omi, reader, markers, clean_scene):
         if joint is not None:
             joint = replace(joint, connected_node=objects[joint.connected_node])
         physics[objects[index]] = inputs.ObjectPhysics(replace(node, joint=joint))
-    issues = []
+    issues: list[Any] = []
     assert _no_settings(objects)
     omi("io.blender.builder.rigid_body").build_rigid_bodies(clean_scene, objects, physics.get, issues)
     return objects, issues

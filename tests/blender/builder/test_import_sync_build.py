@@ -3,9 +3,12 @@ bodies that are empties get a generated mesh object that carries their rigid bod
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 import import_support as support
 import pytest
+from present import present
 
 
 def cube(name: str, size, location=(0.0, 0.0, 0.0), parent=None) -> bpy.types.Object:
@@ -47,16 +50,16 @@ def authored_scene(motion: str = 'DYNAMIC'):
 
 def test_empty_body_gets_a_generated_rigid_body_that_it_follows(rigid_body, markers, rigid_body_plan):
     cart, crate, floor = authored_scene()
-    issues = []
+    issues: list[Any] = []
     rigid_body.build_rigid_bodies(bpy.context.scene, [cart, crate, floor], support.scene_settings(), issues)
     proxy = rigid_body_plan.rigid_object(cart)
     assert proxy is not None and proxy is not cart and markers.is_generated(proxy)
     assert proxy.rigid_body.type == 'ACTIVE' and cart.constraints[markers.FOLLOW].target == proxy
-    assert support.shape_carrier(crate).rigid_body.collision_shape == 'BOX'
+    assert present(support.shape_carrier(crate)).rigid_body.collision_shape == 'BOX'
     assert any("cannot be a Blender rigid body" in issue.message for issue in issues)
     floor_rigid = rigid_body_plan.rigid_object(floor)
     assert floor_rigid.rigid_body.type == 'PASSIVE'
-    assert tuple(support.shape_carrier(floor).dimensions) == pytest.approx((10.0, 10.0, 0.1))
+    assert tuple(present(support.shape_carrier(floor)).dimensions) == pytest.approx((10.0, 10.0, 0.1))
     support.step()
     assert cart.matrix_world.translation.z == pytest.approx(0.05 + 1.0, abs=0.03)  # the crate stands on the floor
     assert crate.matrix_world.translation.z == pytest.approx(cart.matrix_world.translation.z)

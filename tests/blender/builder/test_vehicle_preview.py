@@ -93,7 +93,7 @@ def test_keyed_steering_turns_the_car():
 def test_the_preview_stays_out_of_the_export(tmp_path):
     drive(1.0)  # the car has driven 2 s: the export still writes the wheels where the file had them
     exported = support.export(tmp_path, "car", 'GLTF_SEPARATE', check=False)
-    names = [node.get("name") for node in exported.nodes]
+    names: list[str] = [node.get("name", "") for node in exported.nodes]
     assert not [name for name in names if "hub" in name or "suspension" in name or name.endswith(" wheel")]
     wheel = exported.node("WheelBackLeft")
     assert wheel.get("translation") == pytest.approx([0.8, 0.0, -1.15], abs=1e-5)

@@ -88,7 +88,7 @@ SLIDE = {"limits": [{"linearAxes": [0], "min": -0.25, "max": 1.75}, {"linearAxes
 TURN_45 = [0, 0, -0.38268343, 0.92387953]
 
 # Shaped like the upstream joint examples (their meshes left out): the joint node under the static body.
-STATIC_SIDE_JOINTS = {
+STATIC_SIDE_JOINTS: dict[str, Any] = {
     "swing_and_slide": ([
         {"name": "TopBody", "translation": [0, 1, 0], "children": [1], "extensions": _body("static")},
         {"name": "CustomJoint", "translation": [-0.75, 0, 0], "extensions": _joint(2)},

@@ -21,5 +21,5 @@ def test_check_export_lists_what_khr_drops_and_writes_no_file(clean_scene, tmp_p
     assert list(tmp_path.iterdir()) == []
     bpy.context.scene.omi_physics.export_dialect = 'OMI'
     assert bpy.ops.omi.check_export() == {'FINISHED'}
-    listed = [problem.message for problem in bpy.context.window_manager.omi_authoring.problems]
-    assert not any("gravity" in message.lower() for message in listed), listed
+    messages = [problem.message for problem in bpy.context.window_manager.omi_authoring.problems]
+    assert not any("gravity" in message.lower() for message in messages), messages

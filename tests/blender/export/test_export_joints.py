@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import bpy
 import pytest
@@ -53,7 +54,7 @@ def pivot_frame(obj: bpy.types.Object) -> Matrix:
     return blender_world_to_gltf(Matrix.LocRotScale(location, rotation, None))
 
 
-CONSTRAINTS = {
+CONSTRAINTS: dict[str, Any] = {
     'FIXED': ({}, [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}, {"angularAxes": [0, 1, 2], "min": 0, "max": 0}], []),
     'POINT': ({}, [{"linearAxes": [0, 1, 2], "min": 0, "max": 0}], []),
     'HINGE': ({"use_limit_ang_z": True, "limit_ang_z_lower": -0.5, "limit_ang_z_upper": 1.0},
@@ -344,8 +345,8 @@ def test_exported_motor_turns_the_way_blender_does(clean_scene, tmp_path, angula
 def test_exported_spring_stiffness_gives_blenders_sag(clean_scene, tmp_path):
     first, second = two_blocks('PASSIVE', 'ACTIVE')
     second.rigid_body.mass = 1.0
-    locked = {f"use_limit_{kind}_{axis}": True for kind, axis in (("lin", "x"), ("lin", "y"), ("ang", "x"),
-                                                                  ("ang", "y"), ("ang", "z"))}
+    locked: dict[str, Any] = {f"use_limit_{kind}_{axis}": True
+                              for kind, axis in (("lin", "x"), ("lin", "y"), ("ang", "x"), ("ang", "y"), ("ang", "z"))}
     locked.update({f"limit_{name[10:]}_{end}": 0.0 for name in locked for end in ("lower", "upper")})
     add_constraint("Spring", 'GENERIC_SPRING', first, second, disable_collisions=True, spring_type='SPRING2',
                    use_spring_z=True, spring_stiffness_z=10.0, spring_damping_z=4.0, **locked)

@@ -13,6 +13,7 @@ import copy
 import importlib
 import importlib.util
 import json
+from typing import Any
 
 import bpy
 import export_support as support
@@ -36,7 +37,7 @@ def hook(omi_addon, monkeypatch):
     monkeypatch.setattr(omi_addon.io.blender.gltf_compat, "encoded_document_reachable", lambda _root: False)
     extension = omi_addon.io.gltf_export.glTF2ExportUserExtension
     asked = extension.passthrough_extension_data
-    state = {"on": True, "names": None}
+    state: dict[str, Any] = {"on": True, "names": None}
 
     def recorded(self, passthrough, gltf, export_settings):
         if state["on"]:
@@ -108,7 +109,7 @@ def test_settled_json_is_what_the_exporter_makes_of_it(omi_addon, content):
     """Whatever `settle` accepts, it leaves exactly as the real exporter's clean-up would write it."""
     found = [name for name in EXPORTER_MODULES if importlib.util.find_spec(name) is not None]
     clean_up = getattr(importlib.import_module(found[0]), "__fix_json")
-    export_settings = {"gltf_animated_extensions": {}, "gltf_need_to_keep_extension_declaration": []}
+    export_settings: dict[str, Any] = {"gltf_animated_extensions": {}, "gltf_need_to_keep_extension_declaration": []}
     expected = json.dumps(clean_up(copy.deepcopy(content), export_settings))
     settled = copy.deepcopy(content)
     if omi_addon.io.blender.export.exporter_form.settle(settled):

@@ -4,7 +4,10 @@ compound parents, and the same values written into the OMI settings by `adopt_ri
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
+import numpy as np
 import pytest
 from export_support import (
     add_rigid_body,
@@ -58,7 +61,7 @@ def test_motion_types_mass_and_material(clean_scene, tmp_path):
 
 # Bullet sizes primitives from the bounds, centred on the origin: box = size; sphere radius = largest
 # half-size; capsule/cylinder/cone radius = largest X/Y half-size, full height = Z size.
-BOUNDS_CASES = {
+BOUNDS_CASES: dict[str, dict[str, Any]] = {
     'BOX': ({"type": "box", "box": {"size": [1.0, 3.0, 2.0]}}),
     'SPHERE': ({"type": "sphere", "sphere": {"radius": 1.5}}),
     'CAPSULE': ({"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 1.0, "radiusBottom": 1.0}}),
@@ -107,7 +110,7 @@ def test_scaled_rigid_body_box_occupies_its_blender_volume(clean_scene, tmp_path
     carrier = result.carrier("Beam", "collider")
     size = result.shape(result.body(carrier)["collider"]["shape"])["box"]["size"]
     corners = transform(box_corners(size), result.world(carrier))
-    expected = [tuple(to_gltf(obj.matrix_world @ Vector(corner))) for corner in box_corners((1, 1, 1))]
+    expected = np.array([tuple(to_gltf(obj.matrix_world @ Vector(corner))) for corner in box_corners((1, 1, 1))])
     assert point_sets_close(corners, expected)
 
 
@@ -228,7 +231,7 @@ def test_adopted_settings_export_like_the_rigid_body(clean_scene, tmp_path, omi)
         obj.rigid_body.collision_collections[index] = True
         objects.append(obj)
     before = export(tmp_path, "rigid_bodies")
-    issues = []
+    issues: list[Any] = []
     for obj in objects:
         assert sync.adopt_rigid_body(obj, clean_scene, issues)
         assert obj.omi_physics.use_collider

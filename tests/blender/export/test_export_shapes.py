@@ -26,7 +26,7 @@ from mathutils import Euler, Matrix, Vector
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
-SHAPE_VALUES = {
+SHAPE_VALUES: dict[str, dict[str, Any]] = {
     'BOX': {"size": (1.0, 2.0, 3.0)},
     'SPHERE': {"radius": 0.7},
     'CAPSULE': {"height": 1.2, "radius_top": 0.3, "radius_bottom": 0.4},
@@ -118,7 +118,7 @@ def primitive_world(result, carrier: int, shape: dict) -> dict:
             "radius_bottom": details.get("radiusBottom", 0.5) * scale[0]}
 
 
-CASES = {
+CASES: dict[str, Any] = {
     # name: (object transform (loc, rot, scale), shape type, values, offset (loc, rot) or None, approximated?)
     "rotated box": (((1, 2, 3), (0.4, -0.3, 1.1), (1, 1, 1)), 'BOX', {"size": (1, 2, 3)}, None, False),
     "offset box": (((1, 0, 0), (0, 0, 0.5), (1, 1, 1)), 'BOX', {"size": (1, 2, 3)}, ((0.5, -1, 2), (0.3, 0.2, 0.1)),

@@ -8,6 +8,7 @@ import bpy
 import pytest
 from export_support import add_constraint, add_rigid_body, export, mesh_object
 from import_support import document, import_gltf, write_gltf
+from present import present
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
@@ -90,6 +91,6 @@ def test_bodies_differing_only_in_mass_and_joints_of_equal_settings_keep_their_o
     connected = [joint["connectedNode"] for _index, joint in joints]
     assert len(set(connected)) == 2  # ... but each joint names its own connected node
     for index, joint in joints:
-        owners = (result.parent(index), result.parent(joint["connectedNode"]))
+        owners = (present(result.parent(index)), present(result.parent(joint["connectedNode"])))
         bodies = {result.nodes[owner]["name"] for owner in owners}
         assert bodies in ({"A", "B"}, {"C", "D"}), (result.nodes[index]["name"], bodies)

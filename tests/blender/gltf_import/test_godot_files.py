@@ -6,6 +6,7 @@ exporter loses (its Area3D shapes are written as `"trigger": null`, its joints n
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import bpy
 import import_support as support
@@ -28,7 +29,8 @@ def _physics(from_object, name: str):
 def test_every_godot_shape_comes_in_as_godot_built_it(clean_scene, from_object):
     imported = support.import_gltf(DATA / "godot_shapes.gltf")
     assert not imported.failures
-    expected = {  # Godot's CollisionShape3D values (tests/godot/make_godot_files.gd), glTF axes
+    # Godot's CollisionShape3D values (tests/godot/make_godot_files.gd), glTF axes
+    expected: dict[str, tuple[str, dict[str, Any]]] = {
         "Box": ("box", {"size": pytest.approx((1.0, 0.6, 0.4))}),
         "Sphere": ("sphere", {"radius": pytest.approx(0.4)}),
         "Capsule": ("capsule", {"height": pytest.approx(1.4), "radius_top": pytest.approx(0.3),

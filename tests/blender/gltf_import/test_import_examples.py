@@ -10,6 +10,7 @@ import bpy
 import import_support as support
 import pytest
 import schema_check
+from present import present
 
 EXAMPLES = sorted(str(path.relative_to(schema_check.SPEC_DIR)) for path in schema_check.SPEC_DIR.rglob("*.gltf")) \
     if schema_check.SPEC_DIR.is_dir() else []
@@ -111,8 +112,8 @@ def test_example_imports_as_the_file_means(spec_dir, reader, name, markers, rigi
         assert owned, f"joint {nodes[index]['name']} has no Blender constraint"
         for constraint_object in owned:
             constraint = constraint_object.rigid_body_constraint
-            assert constraint.object1 == objects[_motion_owner(doc, parents, index)]
-            assert constraint.object2 == objects[_motion_owner(doc, parents, joint.connected_node)]
+            assert constraint.object1 == objects[present(_motion_owner(doc, parents, index))]
+            assert constraint.object2 == objects[present(_motion_owner(doc, parents, joint.connected_node))]
             assert constraint.disable_collisions is not joint.enable_collision
             assert (constraint_object.matrix_world.translation - worlds[index].translation).length < 1e-4
 
@@ -212,6 +213,6 @@ def test_body_with_its_own_shape_and_a_child_collider_is_one_compound(tmp_path, 
     assert hammer.rigid_body.collision_shape == 'COMPOUND'
     carriers = {support.shape_carrier(hammer), support.shape_carrier(head)}
     assert None not in carriers and len(carriers) == 2
-    kinds = sorted(carrier.rigid_body.collision_shape for carrier in carriers)
+    kinds = sorted(present(carrier).rigid_body.collision_shape for carrier in carriers)
     assert kinds == ['BOX', 'CAPSULE']
-    assert all(carrier.parent == hammer for carrier in carriers)
+    assert all(present(carrier).parent == hammer for carrier in carriers)

@@ -3,6 +3,8 @@ out of it (each note is a custom property write and a depsgraph tag per object, 
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 import import_support as support
 import pytest
@@ -41,9 +43,14 @@ def test_the_live_link_passes_over_what_an_import_just_built_once(omi, tmp_path,
               "extensions": {support.BODY: {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}
              for index in range(3)]
     path = support.write_gltf(tmp_path, "crates", support.document(nodes, [{"type": "sphere"}]))
-    looked_at = []
+    looked_at: list[str] = []
     changed = built_values.changed
-    monkeypatch.setattr(built_values, "changed", lambda obj: looked_at.append(obj.name) or changed(obj))
+
+    def counted(obj: Any) -> Any:
+        looked_at.append(obj.name)
+        return changed(obj)
+
+    monkeypatch.setattr(built_values, "changed", counted)
     assert support.import_gltf(path).result == {'FINISHED'}
     bpy.context.view_layer.update()
     assert looked_at == []

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import struct
 from pathlib import Path
+from typing import Any
 
 import bpy
 import import_support as support
@@ -77,7 +78,7 @@ def test_building_again_replaces_and_clearing_removes(spec_dir, rigid_body, mark
 
     first_made, first_bodies = made(), bodies()
     assert first_made == ["WeldJoint fixed"]
-    issues = []
+    issues: list[Any] = []
     rigid_body.build_rigid_bodies(scene, physics_objects, support.scene_settings(), issues)
     assert (made(), bodies()) == (first_made, first_bodies)
     assert len(scene.rigidbody_world.constraints.objects) == 1
@@ -116,7 +117,8 @@ def test_collision_collections_stay_consistent_across_imports(tmp_path):
     """Two imports of crates that only collide with the ground: no crate shares a collection with another."""
     filters = [{"name": "Ground", "collisionSystems": ["ground"]},
                {"name": "Crates", "collisionSystems": ["crate"], "collideWithSystems": ["ground"]}]
-    nodes = [{"name": "Floor", "extensions": {support.BODY: {"collider": {"shape": 0, "collisionFilter": 0}}}}]
+    nodes: list[dict[str, Any]] = [
+        {"name": "Floor", "extensions": {support.BODY: {"collider": {"shape": 0, "collisionFilter": 0}}}}]
     for index in range(2):
         nodes.append({"name": f"Crate{index}", "translation": [0.0, 2.0 + 2 * index, 0.0],
                       "extensions": {support.BODY: {"motion": {"type": "dynamic"},

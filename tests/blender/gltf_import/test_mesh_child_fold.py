@@ -4,13 +4,16 @@ with no change to the add-on."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import bpy
 import import_support
 import omi_core.dialects.registry
 import pytest
 
 
-def _toy_layout(document: dict) -> dict[int, int]:
+def _toy_layout(document: Mapping[str, Any]) -> dict[int, int]:
     """A toy engine's layout: a body's render mesh on a child named '<body> render'."""
     nodes = document.get("nodes") or []
     return {0: 1} if len(nodes) > 1 and nodes[1].get("name") == f"{nodes[0].get('name')} render" else {}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import bpy
 import pytest
@@ -183,7 +184,7 @@ def test_joint_presets_give_the_spec_limits(clean_scene, omi, preset, options, e
         assert (frame_obj.matrix_world.to_translation() - frame.matrix_world.to_translation()).length < 1e-5
         assert tuple(frame_obj.matrix_world.to_scale()) == pytest.approx((1.0, 1.0, 1.0), abs=1e-5)
     assert joint_obj.omi_physics.joint.preset == preset
-    issues = []
+    issues: list[Any] = []
     joint = convert.joint_to_model(joint_obj.omi_physics.joint, joint_obj, issues)
     assert not issues
     table = dof_table(joint.settings.limits)

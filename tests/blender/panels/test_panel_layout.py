@@ -12,6 +12,8 @@ keyframe dots (use_property_decorate) "Gravity Factor" (74 px) and "Orientation 
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 import pytest
 from ui_recorder import Recorder, draw_panel, make_context
@@ -161,7 +163,7 @@ def scene_objects(clean_scene, omi_addon, omi):
     return door, post, joint
 
 
-def _editor_panels(omi) -> list[type]:
+def _editor_panels(omi) -> list[Any]:
     return list(omi("panels.properties_editor").CLASSES)
 
 
@@ -171,7 +173,7 @@ def test_every_text_fits_the_default_editor_widths(omi, scene_objects, shape_typ
     door.omi_physics.collider.shape.shape_type = shape_type
     door.omi_physics.collider.shape.use_offset = True
     door.omi_physics.joint.limits_active_index = 0
-    problems = {}
+    problems: dict[str, list[Any]] = {}
     for obj in (door, joint):
         for limit_index in (0, 1):
             joint.omi_physics.joint.limits_active_index = limit_index

@@ -48,8 +48,9 @@ def test_a_deep_chain_imports_whole_and_exports_again(tmp_path):
     leaf_index = exported.index("Leaf")
     assert exported.body(leaf_index)["motion"]["type"] == "dynamic"
     levels, current_index = 0, leaf_index
-    while current_index is not None:
-        levels, current_index = levels + 1, exported.parent(current_index)
+    at: int | None = current_index
+    while at is not None:
+        levels, at = levels + 1, exported.parent(at)
     assert levels == DEPTH
 
 
@@ -70,7 +71,7 @@ def test_make_body_and_validate_walk_a_5000_deep_parent_chain():
     reports the compound collider's parts from the whole depth."""
     bpy.ops.wm.read_homefile(use_empty=True)
     scene = bpy.context.scene
-    objects = []
+    objects: list[Any] = []
     for index in range(5_000):
         obj = bpy.data.objects.new(f"N{index}", None)
         scene.collection.objects.link(obj)

@@ -4,6 +4,8 @@ greys the value, Sync to Blender does not call it unsupported, and older .blend 
 
 from __future__ import annotations
 
+from typing import Any
+
 import bpy
 import import_support as support
 import pytest
@@ -138,7 +140,7 @@ def test_sync_to_blender_names_only_a_stated_offset(omi, clean_scene):
         settings.use_motion = settings.use_collider = True
         settings.motion.use_center_of_mass, settings.motion.center_of_mass = use, (0.0, 0.0, 0.3)
         objects.append(obj)
-    scene, issues = bpy.context.scene, []
+    scene, issues = bpy.context.scene, list[Any]()
     omi("io.blender.builder.rigid_body").build_rigid_bodies(
         scene, objects, omi("properties.convert_build").SettingsPhysics(scene, issues), issues)
     computed, offset = objects

@@ -30,6 +30,7 @@ import pytest
 import schema_check
 from export_support import Exported
 from mathutils import Vector
+from present import present
 
 pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast suite)
 
@@ -83,18 +84,19 @@ def test_the_file_holds_what_the_operators_made(outcome, omi):
     assert dynamic == {ROLES.ball, ROLES.door, ROLES.bob, *ROLES.boxes}
     assert {name for name, node in physics.items() if node.motion and node.motion.type == "static"} == \
         {ROLES.door_post, ROLES.beam}
-    assert physics[ROLES.ball].collider.shape.type == "sphere"
-    assert physics[ROLES.ball].collider.shape.radius == pytest.approx(demo_scene.BALL_RADIUS, abs=1e-5)
-    assert physics[ROLES.ball].collider.physics_material.name == "Rubber"
-    assert physics[ROLES.trigger].trigger.shape.size == pytest.approx(
+    ball = present(physics[ROLES.ball].collider)
+    assert present(ball.shape).type == "sphere"
+    assert present(ball.shape).radius == pytest.approx(demo_scene.BALL_RADIUS, abs=1e-5)
+    assert present(ball.physics_material).name == "Rubber"
+    assert present(present(physics[ROLES.trigger].trigger).shape).size == pytest.approx(
         (demo_scene.TRIGGER_SIZE[0], demo_scene.TRIGGER_SIZE[2], demo_scene.TRIGGER_SIZE[1]))  # glTF axes
     assert physics[ROLES.trigger].collider is None
-    hinge = physics[ROLES.door_joint].joint
+    hinge = present(physics[ROLES.door_joint].joint)
     assert names[hinge.connected_node] == ROLES.door_anchor
     ranged = [limit for limit in hinge.settings.limits if limit.min != limit.max]
     assert len(ranged) == 1 and ranged[0].angular_axes == (1,)  # Blender Z is glTF Y
     assert (ranged[0].min, ranged[0].max) == pytest.approx((-demo_scene.DOOR_SWING, demo_scene.DOOR_SWING))
-    pin = physics[ROLES.pendulum_joint].joint
+    pin = present(physics[ROLES.pendulum_joint].joint)
     assert [(limit.linear_axes, limit.angular_axes, limit.min, limit.max) for limit in pin.settings.limits] == \
         [((0, 1, 2), (), 0.0, 0.0)]
 

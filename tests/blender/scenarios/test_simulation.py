@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
+from typing import Any
 
 import import_support as support
 import pytest
@@ -256,7 +257,7 @@ def _turning_scene(tmp_path: Path, name: str, limits: list[dict], lever: float) 
     return support.write_gltf(tmp_path, name, support.document(nodes, shapes, joints=[{"limits": limits}]))
 
 
-TURN_RANGE = {"angularAxes": [0], "min": 0.0, "max": math.radians(60.0)}
+TURN_RANGE: dict[str, Any] = {"angularAxes": [0], "min": 0.0, "max": math.radians(60.0)}
 TURNING_JOINTS = {
     # name: (Blender constraint the import makes, the file's limits besides TURN_RANGE)
     "piston": ('PISTON', [{"linearAxes": [1, 2], "min": 0.0, "max": 0.0},

@@ -6,6 +6,7 @@ with the same values and nothing reported as lost. Both directions read `io/blen
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import bpy
 import export_support as support
@@ -26,7 +27,7 @@ def model(omi):
 
 
 # Blender constraint type -> settings that use what the type offers (limits, springs, motors).
-BLENDER_CONSTRAINTS = {
+BLENDER_CONSTRAINTS: dict[str, dict[str, Any]] = {
     'FIXED': {},
     'POINT': {},
     'HINGE': {"use_limit_ang_z": True, "limit_ang_z_lower": -0.5, "limit_ang_z_upper": 1.25},
@@ -84,7 +85,7 @@ def test_blender_to_model_to_blender(clean_scene, mapping, case):
     constraint_type = case.removesuffix("_FREE")
     first, second = bodies()
     original = support.add_constraint("Original", constraint_type, first, second, **BLENDER_CONSTRAINTS[case])
-    issues = []
+    issues: list[Any] = []
     joint = mapping["adopt_constraints"].constraint_joint(original, issues)
     assert issues == []
     limits, drives = mapping["rigid_body_joints"].from_model(joint.settings)
@@ -104,7 +105,7 @@ def test_blender_to_model_to_blender(clean_scene, mapping, case):
     assert compared >= len(BLENDER_CONSTRAINTS[case])  # every value set above was compared
 
 
-def spec_joints(model, bullet) -> dict[str, object]:
+def spec_joints(model, bullet) -> dict[str, Any]:
     """The spec's special joints (and three more) in the canonical form the Blender side writes: fixed
     axes grouped per kind, then each range on its own axis; glTF axes whose Blender frame needs no turn."""
     fixed_linear = model.JointLimit(linear_axes=(0, 1, 2), min=0.0, max=0.0)
@@ -145,7 +146,7 @@ def test_model_to_blender_to_model(clean_scene, mapping, model, name):
     assert len(specs) == 1
     first, second = bodies()
     built = support.add_constraint("Built", specs[0].type, first, second, **specs[0].values)
-    issues = []
+    issues: list[Any] = []
     back = mapping["adopt_constraints"].constraint_joint(built, issues).settings
     assert issues == []
     assert len(back.limits) == len(settings.limits)
@@ -194,7 +195,7 @@ def test_sync_from_blender_then_to_blender_reports_nothing(clean_scene, omi, cas
     sync = omi("operators.sync")
     first, second = bodies()
     joint = support.add_constraint("Joint", case, first, second, **BLENDER_CONSTRAINTS[case])
-    issues = []
+    issues: list[Any] = []
     assert all(sync.adopt_rigid_body(obj, clean_scene, issues) for obj in (first, second))
     assert sync.adopt_constraint(joint, issues)
     assert issues == []
