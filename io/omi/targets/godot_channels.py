@@ -68,17 +68,26 @@ def _at(keys: Keys, time: float) -> float:
     return values[after - 1] + share * (values[after] - values[after - 1])
 
 
+def _merged(keyed: Mapping[str, Keys]) -> tuple[str, list[float]] | str:
+    """The one interpolation of `keyed` and the union of their key times (exact for LINEAR and STEP: each
+    channel is read at the others' times); or why the channels cannot be merged."""
+    interpolations = {interpolation for interpolation, _times, _values in keyed.values()}
+    if not keyed or len(interpolations) != 1 or not interpolations <= {"LINEAR", "STEP"}:
+        return "its channels are keyed CUBICSPLINE or mix interpolations" if keyed else "nothing is keyed"
+    if any(len(times) != len(values) or not times for _interpolation, times, values in keyed.values()):
+        return "a channel has not one value per key"
+    [interpolation] = interpolations
+    return interpolation, sorted({time for _interpolation, times, _values in keyed.values() for time in times})
+
+
 def round_shape_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
         -> tuple[dict[str, Keys], str | None]:
     """Godot's channels ('radius', 'height') of a capsule or cylinder whose `keyed` values (of ROUND_KEYS)
     are animated and the others `still` (all three given there); or none and why they cannot be."""
-    interpolations = {interpolation for interpolation, _times, _values in keyed.values()}
-    if not keyed or len(interpolations) != 1 or not interpolations <= {"LINEAR", "STEP"}:
-        return {}, ("its channels are keyed CUBICSPLINE or mix interpolations" if keyed else "nothing is keyed")
-    if any(len(times) != len(values) or not times for _interpolation, times, values in keyed.values()):
-        return {}, "a channel has not one value per key"
-    [interpolation] = interpolations
-    times = sorted({time for _interpolation, keyed_times, _values in keyed.values() for time in keyed_times})
+    merged = _merged(keyed)
+    if isinstance(merged, str):
+        return {}, merged
+    interpolation, times = merged
 
     def value(key: str, time: float) -> float:
         return _at(keyed[key], time) if key in keyed else still[key]
@@ -100,13 +109,10 @@ def spec_round_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[
         -> tuple[dict[str, Keys], str | None]:
     """The import side of `round_shape_keys`: a shape in Godot's (the old) form, `keyed` by 'radius' and
     'height' (a capsule's full height) and `still` in both, as the spec's ROUND_KEYS channels; or why not."""
-    interpolations = {interpolation for interpolation, _times, _values in keyed.values()}
-    if not keyed or len(interpolations) != 1 or not interpolations <= {"LINEAR", "STEP"}:
-        return {}, ("its channels are keyed CUBICSPLINE or mix interpolations" if keyed else "nothing is keyed")
-    if any(len(times) != len(values) or not times for _interpolation, times, values in keyed.values()):
-        return {}, "a channel has not one value per key"
-    [interpolation] = interpolations
-    times = sorted({time for _interpolation, keyed_times, _values in keyed.values() for time in keyed_times})
+    merged = _merged(keyed)
+    if isinstance(merged, str):
+        return {}, merged
+    interpolation, times = merged
 
     def value(key: str, time: float) -> float:
         return _at(keyed[key], time) if key in keyed else still[key]
