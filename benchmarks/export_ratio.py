@@ -18,12 +18,10 @@ Run: .venv/bin/python benchmarks/export_ratio.py [N ...] [--rounds 3] [--against
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import importlib
 import io
 import os
-import pstats
 import statistics
 import subprocess
 import tarfile
@@ -115,15 +113,8 @@ def run(counts: list[int], rounds: int, dialect: str, older: OlderAddon | None, 
                       f"(rounds: {', '.join(cells[name])})", flush=True)
             if profile:
                 current()
-                profiler = cProfile.Profile()
-                gc.collect()
-                profiler.enable()
-                bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB')
-                profiler.disable()
+                bench_common.print_profile(lambda: bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB'))
                 bench_common.disable_addon()
-                stats = pstats.Stats(profiler)
-                stats.sort_stats("cumulative").print_stats(45)
-                stats.sort_stats("tottime").print_stats(30)
 
 
 def main() -> None:

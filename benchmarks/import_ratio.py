@@ -22,12 +22,10 @@ Run: .venv/bin/python benchmarks/import_ratio.py [N ...] [--rounds 3] [--against
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
 import importlib
 import json
 import os
-import pstats
 import statistics
 import struct
 import tempfile
@@ -212,16 +210,12 @@ def run(counts: list[int], rounds: int, older: OlderAddon | None, profile: bool)
             if profile:
                 bench_common.enable_addon()
                 empty_scene(False)
-                profiler = cProfile.Profile()
-                gc.collect()
-                profiler.enable()
-                bpy.ops.import_scene.gltf(filepath=str(path))
-                bpy.context.view_layer.update()
-                profiler.disable()
+                def imported() -> None:
+                    bpy.ops.import_scene.gltf(filepath=str(path))
+                    bpy.context.view_layer.update()
+
+                bench_common.print_profile(imported, cumulative_rows=60)
                 bench_common.disable_addon()
-                stats = pstats.Stats(profiler)
-                stats.sort_stats("cumulative").print_stats(60)
-                stats.sort_stats("tottime").print_stats(30)
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import bpy
 import pytest
+from export_support import select
 
 
 @pytest.fixture(autouse=True)
@@ -15,14 +16,6 @@ def _enabled(omi_addon):
 @pytest.fixture
 def link(omi):
     return omi("operators.live_link")
-
-
-def select(*objects):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(False)
-    for obj in objects:
-        obj.select_set(True)
-    bpy.context.view_layer.objects.active = objects[0]
 
 
 def tagged(kind, motion, location=(0.0, 0.0, 0.0), name=None, undo=False):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import addon_loader
 import bpy
 import pytest
+from export_support import select
 from ui_recorder import Recorder
 
 
@@ -18,14 +19,6 @@ def _enabled(omi_addon):
 @pytest.fixture
 def link(omi):
     return omi("operators.live_link")
-
-
-def select(*objects):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(False)
-    for obj in objects:
-        obj.select_set(True)
-    bpy.context.view_layer.objects.active = objects[0]
 
 
 def crate(link, mass=2.0, location=(0.0, 0.0, 3.0)):
