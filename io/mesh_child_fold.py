@@ -14,8 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from .blender.import_repair import node_json
-from .omi import model
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
+from .omi.dialects.omi import BODY_EXTENSION
 from .omi.dialects.registry import Unbake
 from .omi.json_types import array_index
 from .omi.targets import godot_channels
@@ -27,7 +27,7 @@ def _view(data: Any) -> dict[str, Any]:
     nodes = data.nodes or []
     view: list[dict[str, Any]] = [{} for _node in nodes]
     for index, node in enumerate(nodes):
-        if node.mesh is None and node.children and model.BODY_EXTENSION in (node.extensions or {}):
+        if node.mesh is None and node.children and BODY_EXTENSION in (node.extensions or {}):
             for at in (index, *node.children):
                 if isinstance(at, int) and 0 <= at < len(nodes) and not view[at]:
                     view[at] = {**node_json(nodes[at]), **node_json(nodes[at], for_reader=True)}

@@ -20,10 +20,11 @@ from mathutils import Euler, Matrix
 from ..io.blender.fit import DEFAULT_MIN_THICKNESS
 from ..io.blender.tables import axes
 from ..io.omi import model
+from ..io.omi.dialects import registry
 from . import library, object_physics, scene_physics, units
 from .body import MOTION_TYPE_FROM_OMI, MOTION_TYPE_TO_OMI, OMIColliderSettings, OMIMotionSettings, OMITriggerSettings
 from .convert_common import issue as _issue
-from .convert_common import kept
+from .convert_common import kept, kept_values
 from .convert_common import pg_float as _float
 from .convert_common import pg_vec as _vec
 from .convert_gravity import apply_gravity, gravity_to_model
@@ -368,13 +369,14 @@ def apply_document_unknown(doc: model.PhysicsDocument, bl_scene: bpy.types.Scene
         return
     options = scene_physics(bl_scene)
     stored = kept(options.document_unknown_json).fresh()
+    keeper = registry.kept_keys_dialect()
     for name, values in doc.unknown.items():
-        if values.dialect == model.KEPT_KEYS_DIALECT:
+        if values.dialect == keeper:
             stored[name] = {**(stored.get(name) or {}), **values.fresh()}
-    options.document_unknown_json = model.Unknown(stored).text
+    options.document_unknown_json = kept_values(stored).text
 
 
 def document_unknown(bl_scene: bpy.types.Scene) -> dict[str, model.Unknown]:
     """The scene's kept document-level keys, by extension name (what `apply_document_unknown` stored)."""
     stored = kept(scene_physics(bl_scene).document_unknown_json)
-    return {name: model.Unknown(values) for name, values in stored.items() if isinstance(values, dict) and values}
+    return {name: kept_values(values) for name, values in stored.items() if isinstance(values, dict) and values}

@@ -7,6 +7,7 @@ from typing import TypeVar, cast
 import bpy
 
 from ..io.omi import model
+from ..io.omi.dialects import registry
 from ..io.omi.json_types import shortest_float32
 
 
@@ -27,7 +28,12 @@ def pg_vec(values: FloatTuple) -> FloatTuple:
 
 def kept(text: str) -> model.Unknown:
     """A settings group's stored unknown keys (its `*unknown_json` string) as the model holds them."""
-    return model.Unknown.from_text(text)
+    return model.Unknown.from_text(text, registry.kept_keys_dialect())
+
+
+def kept_values(values: dict[str, object]) -> model.Unknown:
+    """Unknown keys to store in a settings group: they are kept in the spelling of the dialect that keeps them."""
+    return model.Unknown(values, registry.kept_keys_dialect())
 
 
 def issue(issues: list[model.Issue] | None, pointer: str, obj: bpy.types.Object, message: str) -> None:

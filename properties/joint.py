@@ -20,7 +20,7 @@ from bpy.props import (
 )
 
 from ..io.blender.tables import constraints
-from ..io.omi import conventions, model
+from ..io.omi import conventions
 from . import convert_common, display
 
 AXIS_ITEMS = [(letter, letter, "", index) for index, letter in enumerate(constraints.AXIS_IDS)]
@@ -108,7 +108,8 @@ def _chosen(key: str) -> Callable[[OMIJointDrive, bpy.types.Context | None], Non
     def update(self: OMIJointDrive, _context: bpy.types.Context | None) -> None:
         kept = convert_common.kept(self.unknown_json)
         if key in kept:
-            self.unknown_json = model.Unknown({name: value for name, value in kept.items() if name != key}).text
+            rest = {name: value for name, value in kept.items() if name != key}
+            self.unknown_json = convert_common.kept_values(rest).text
 
     return update
 

@@ -24,8 +24,9 @@ from bpy.app.handlers import persistent
 from bpy.props import BoolProperty, FloatProperty, FloatVectorProperty, IntProperty, PointerProperty, StringProperty
 
 from ..io.omi.dialects.fields import Field
-from ..io.omi.model import NOTHING_UNKNOWN, Unknown
+from ..io.omi.model import NOTHING_UNKNOWN
 from ..io.omi.unit_values import NO_UNIT_VALUES, UnitValues
+from .convert_common import kept
 
 NodeResolver = Callable[[Any], "bpy.types.Object | None"]
 
@@ -106,8 +107,8 @@ def to_model(binding: Binding, settings: Any) -> Any:
         values.update(binding.read_special(settings))
     held = {item.name for item in dataclasses.fields(binding.make)} if dataclasses.is_dataclass(binding.make) else set()
     if "node_unknown" in held:
-        values["node_unknown"] = Unknown.from_text(settings.node_unknown_json)
-    return binding.make(**values, unknown=Unknown.from_text(settings.unknown_json))
+        values["node_unknown"] = kept(settings.node_unknown_json)
+    return binding.make(**values, unknown=kept(settings.unknown_json))
 
 
 def from_model(binding: Binding, value: Any, settings: Any, resolve_node: NodeResolver) -> None:

@@ -19,22 +19,6 @@ from typing import Any, Literal, TypeGuard, TypeVar
 
 from .unit_values import NO_UNIT_VALUES, UnitValues
 
-# The extension names, one home each (reader and writer re-export them as BODY, SHAPE, JOINT, ...).
-SHAPE_EXTENSION = "OMI_physics_shape"
-BODY_EXTENSION = "OMI_physics_body"
-JOINT_EXTENSION = "OMI_physics_joint"
-LEGACY_COLLIDER_EXTENSION = "OMI_collider"  # the first revision, read only
-GRAVITY_EXTENSION = "OMI_physics_gravity"  # world gravity (document) and gravity volumes (trigger nodes)
-CURRENT_EXTENSIONS: tuple[str, ...] = (SHAPE_EXTENSION, BODY_EXTENSION, JOINT_EXTENSION)
-ALL_EXTENSIONS: tuple[str, ...] = (*CURRENT_EXTENSIONS, LEGACY_COLLIDER_EXTENSION)
-KHR_BODY_EXTENSION = "KHR_physics_rigid_bodies"
-KHR_SHAPE_EXTENSION = "KHR_implicit_shapes"
-KHR_EXTENSIONS: tuple[str, ...] = (KHR_SHAPE_EXTENSION, KHR_BODY_EXTENSION)
-# The dialect whose unknown keys are kept (dialects/omi.py, `keeps_unknown`): what `Unknown` holds unless
-# told otherwise, and the spelling Blender's settings store. The model is below the dialects, so the name
-# is spelled here too (tests/unit/dialects/test_dialect_registry.py allows this one line).
-KEPT_KEYS_DIALECT = "OMI"
-
 Vec3 = tuple[float, float, float]
 Quat = tuple[float, float, float, float]  # glTF order: x, y, z, w
 NodeRef = Any  # glTF node index in files; bpy Object in the Blender layer
@@ -119,20 +103,23 @@ class Unknown(Mapping[str, Any]):
     the enum's key; the model holds the Field's `fallback` then, and the writer puts the file's spelling
     back only while the model still holds that fallback: a value the user chose wins).
 
-    `dialect` is the dialect that read them (`KEPT_KEYS_DIALECT`): another dialect's writer does not write them (its
-    namespaces differ) and says so. Immutable and hashable (compared by its JSON text), so model values
+    `dialect` is the dialect that read them (the registry's `kept_keys_dialect()`, named by whoever keeps
+    keys: the model is below the dialects): another dialect's writer does not write them (its namespaces differ)
+    and says so. Immutable and hashable (compared by its JSON text), so model values
     stay comparable and usable as dict keys; `fresh()` gives a copy to write into a document.
     """
 
     __slots__ = ("_text", "_values", "dialect")
 
-    def __init__(self, values: Mapping[str, Any] | None = None, dialect: str = KEPT_KEYS_DIALECT) -> None:
+    def __init__(self, values: Mapping[str, Any] | None = None, dialect: str = "") -> None:
         self._values = dict(values or {})
+        if self._values and not dialect:
+            raise ValueError("kept keys need the dialect that spells them")
         self._text = json.dumps(self._values, ensure_ascii=False, separators=(",", ":")) if self._values else ""
         self.dialect = dialect
 
     @classmethod
-    def from_text(cls, text: str, dialect: str = KEPT_KEYS_DIALECT) -> Unknown:
+    def from_text(cls, text: str, dialect: str) -> Unknown:
         """The value `text` holds (see `text`); nothing kept when it is empty or not a JSON object."""
         try:
             values = json.loads(text) if text else {}

@@ -95,6 +95,7 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["compare"]:
         sys.exit(compare(Path(sys.argv[2]), Path(sys.argv[3])))
     sys.path[:0] = [str(TESTS_DIR), str(TESTS_DIR / "blender"), str(TESTS_DIR.parent / "scripts"),
+                    str(TESTS_DIR.parent / "scripts" / "demo"),  # the demo scene
                     *(str(path) for path in (TESTS_DIR / "blender").iterdir() if path.is_dir())]
     import addon_loader
     import omi_core_loader

@@ -26,7 +26,7 @@ EXAMPLE_FILES = sorted(schema_check.SPEC_DIR.glob("**/examples/**/*.gltf")) if s
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in EXAMPLE_FILES]
 CURRENT_EXAMPLES = [gltf for path, gltf in zip(EXAMPLE_FILES, EXAMPLES, strict=True) if "legacy" not in path.parts]
 
-OMI_NAMES = model.ALL_EXTENSIONS
+OMI_NAMES = omi.OMI.owns
 OMI_KEYS = tuple(sorted({*base.all_keys(omi.OMI), *omi.LEGACY_KEYS}))  # the tables' keys
 WORDS = ("box", "sphere", "capsule", "cylinder", "convex", "trimesh", "hull", "static", "kinematic", "dynamic",
          "rigid", "character", "vehicle", "trigger", "linear", "angular", "force", "acceleration", "average",
@@ -212,7 +212,8 @@ def omi_held(nodes: dict[int, Any]) -> dict[int, Any]:
         if not spelled:
             return drive
         return dataclasses.replace(drive, type=held_choice(drive.type, model.DRIVE_TYPES),
-                                   mode=held_choice(drive.mode, model.DRIVE_MODES), unknown=model.Unknown(spelled))
+                                   mode=held_choice(drive.mode, model.DRIVE_MODES),
+                                   unknown=model.Unknown(spelled, omi.NAME))
 
     def joint(value: Any) -> Any:
         if value is None or not any(held(drive) is not drive for drive in value.settings.drives):

@@ -12,19 +12,17 @@ from collections.abc import Iterator, Sequence
 from functools import cached_property
 
 from .. import model
+from ..dialects.omi import LEGACY_COLLIDER_EXTENSION
 from ..json_types import Where, join, pointer_text
 from ..model import Issue, Severity, Shape
 from . import gltf_structure
 
 # --- revisions an importer meets (names recorded in PhysicsDocument.revisions) --------------------
 
-REV_COLLIDER = model.LEGACY_COLLIDER_EXTENSION
+REV_COLLIDER = LEGACY_COLLIDER_EXTENSION
 REV_BODY_TYPE = "OMI_physics_body.type"
 REV_FLAT_SHAPE = "OMI_physics_shape.flat"
 REV_FULL_HEIGHT_CAPSULE = "OMI_physics_shape.capsule_full_height"
-REV_SHAPE = model.SHAPE_EXTENSION
-REV_BODY = model.BODY_EXTENSION
-REV_JOINT = model.JOINT_EXTENSION
 
 LEGACY_REVISION_NOTES = {
     REV_COLLIDER: "legacy OMI_collider revision: colliders read as OMI_physics_body colliders and triggers",

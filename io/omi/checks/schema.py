@@ -28,13 +28,15 @@ from pathlib import Path
 from typing import Any
 
 from .. import model
+from ..dialects.gravity import GRAVITY
+from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, LEGACY_COLLIDER_EXTENSION, SHAPE_EXTENSION
 from ..json_types import pointer
 from ..model import Issue, Severity
 
 SPEC_DIR_VARIABLE = "OMI_SPEC_DIR"
-CURRENT_DIRS = (model.SHAPE_EXTENSION, model.BODY_EXTENSION, model.JOINT_EXTENSION)
-UNIT_DIRS = (model.GRAVITY_EXTENSION,)  # extension units: checked when the spec folder has them
-LEGACY_COLLIDER_DIR = Path("legacy") / model.LEGACY_COLLIDER_EXTENSION
+CURRENT_DIRS = (SHAPE_EXTENSION, BODY_EXTENSION, JOINT_EXTENSION)
+UNIT_DIRS = (GRAVITY,)  # extension units: checked when the spec folder has them
+LEGACY_COLLIDER_DIR = Path("legacy") / LEGACY_COLLIDER_EXTENSION
 MESSAGE_LIMIT = 200  # schema messages quote the offending value; a whole node is too much to print
 
 STAND_INS: dict[str, dict[str, Any]] = {
@@ -50,19 +52,19 @@ STAND_INS: dict[str, dict[str, Any]] = {
 }
 
 DOCUMENT_SCHEMAS = {
-    model.SHAPE_EXTENSION: "glTF.OMI_physics_shape.schema.json",
-    model.BODY_EXTENSION: "glTF.OMI_physics_body.schema.json",
-    model.JOINT_EXTENSION: "glTF.OMI_physics_joint.schema.json",
-    model.GRAVITY_EXTENSION: "glTF.OMI_physics_gravity.schema.json",
+    SHAPE_EXTENSION: "glTF.OMI_physics_shape.schema.json",
+    BODY_EXTENSION: "glTF.OMI_physics_body.schema.json",
+    JOINT_EXTENSION: "glTF.OMI_physics_joint.schema.json",
+    GRAVITY: "glTF.OMI_physics_gravity.schema.json",
 }
 NODE_SCHEMAS = {
-    model.BODY_EXTENSION: "node.OMI_physics_body.schema.json",
-    model.JOINT_EXTENSION: "node.OMI_physics_joint.schema.json",
-    model.GRAVITY_EXTENSION: "node.OMI_physics_gravity.schema.json",
+    BODY_EXTENSION: "node.OMI_physics_body.schema.json",
+    JOINT_EXTENSION: "node.OMI_physics_joint.schema.json",
+    GRAVITY: "node.OMI_physics_gravity.schema.json",
 }
-LEGACY_DOCUMENT_SCHEMAS = {model.LEGACY_COLLIDER_EXTENSION: "glTF.OMI_collider.schema.json"}
-LEGACY_NODE_SCHEMAS = {model.LEGACY_COLLIDER_EXTENSION: "node.OMI_collider.schema.json"}
-LEGACY_NODE_EXTENSIONS = (model.LEGACY_COLLIDER_EXTENSION, model.SHAPE_EXTENSION)
+LEGACY_DOCUMENT_SCHEMAS = {LEGACY_COLLIDER_EXTENSION: "glTF.OMI_collider.schema.json"}
+LEGACY_NODE_SCHEMAS = {LEGACY_COLLIDER_EXTENSION: "node.OMI_collider.schema.json"}
+LEGACY_NODE_EXTENSIONS = (LEGACY_COLLIDER_EXTENSION, SHAPE_EXTENSION)
 
 
 # --- finding the schemas ---------------------------------------------------------------------------
@@ -113,7 +115,7 @@ def _patched(file_name: str, schema: dict[str, Any]) -> dict[str, Any]:
     """One schema with the ERRATA fixes applied (a copy; the files are never touched)."""
     schema = copy.deepcopy(schema)
     schema["$id"] = file_name
-    if file_name == DOCUMENT_SCHEMAS[model.JOINT_EXTENSION]:
+    if file_name == DOCUMENT_SCHEMAS[JOINT_EXTENSION]:
         schema["required"] = ["physicsJoints"]
     return schema
 
@@ -212,7 +214,7 @@ def schema_errors(gltf: Any, spec_dir: str | os.PathLike[str] | None = None, *, 
             if name in node_schemas:
                 used.add(name)
                 issues += check(node_schemas[name], value, where)
-                if name == model.BODY_EXTENSION and isinstance(value, Mapping) and "type" in value \
+                if name == BODY_EXTENSION and isinstance(value, Mapping) and "type" in value \
                         and not allow_legacy:
                     issues.append(Issue(pointer(*where, "type"), "legacy body type present", "error"))
             elif name in LEGACY_NODE_EXTENSIONS:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .. import model
+from ..dialects import khr
 from ..json_types import pointer
 from ..model import Issue, Severity
 from .schema import _findings, _non_finite_numbers, build_validators
@@ -26,10 +26,10 @@ from .schema import _findings, _non_finite_numbers, build_validators
 KHR_DIR_VARIABLE = "OMI_KHR_SPEC_DIR"
 SCHEMA_DIRS = ("KHR_implicit_shapes", "KHR_physics_rigid_bodies")
 DOCUMENT_SCHEMAS = {
-    model.KHR_SHAPE_EXTENSION: "glTF.KHR_implicit_shapes.schema.json",
-    model.KHR_BODY_EXTENSION: "glTF.KHR_physics_rigid_bodies.schema.json",
+    khr.SHAPE_EXTENSION: "glTF.KHR_implicit_shapes.schema.json",
+    khr.BODY_EXTENSION: "glTF.KHR_physics_rigid_bodies.schema.json",
 }
-NODE_SCHEMAS = {model.KHR_BODY_EXTENSION: "node.KHR_physics_rigid_bodies.schema.json"}
+NODE_SCHEMAS = {khr.BODY_EXTENSION: "node.KHR_physics_rigid_bodies.schema.json"}
 GEOMETRY_SCHEMA = "geometry.schema.json"
 MOTION_SCHEMA = "node.KHR_physics_rigid_bodies.motion.schema.json"
 

@@ -22,7 +22,7 @@ from ..dialects.base import Dialect
 from ..dialects.fields import Field, json_value
 from ..dialects.omi import OMI
 from ..json_types import MISSING, Where, describe, join, pointer_text
-from ..model import GRAVITY_EXTENSION, Issue, NodePhysics, PhysicsDocument, Shape
+from ..model import Issue, NodePhysics, PhysicsDocument, Shape
 from . import rulebook
 
 FLOAT32_MAX = struct.unpack("<f", struct.pack("<I", 0x7F7FFFFF))[0]
@@ -162,12 +162,12 @@ def gravity_losses(doc: PhysicsDocument) -> list[Issue]:
     float32, and volume priorities beyond a 32-bit integer (the nearest one is kept)."""
     issues = []
     if doc.gravity is not None:
-        issues += _item_beyond(gravity.WORLD_FIELDS, doc.gravity, ("extensions", GRAVITY_EXTENSION))
+        issues += _item_beyond(gravity.WORLD_FIELDS, doc.gravity, ("extensions", gravity.GRAVITY))
     for index, node in sorted(doc.nodes.items()):
         volume = node.gravity
         if volume is None or not isinstance(index, int):
             continue
-        at: Where = ("nodes", index, "extensions", GRAVITY_EXTENSION)
+        at: Where = ("nodes", index, "extensions", gravity.GRAVITY)
         issues += _item_beyond(gravity.VOLUME_FIELDS, volume, at)
         issues += _item_beyond(gravity.TYPE_FIELDS.get(volume.type, ()), volume, join(at, volume.type))
         if not -INT32_LIMIT <= volume.priority < INT32_LIMIT:

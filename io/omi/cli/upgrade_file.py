@@ -14,7 +14,7 @@ from ..checks import canonical, rulebook, schema
 from ..dialects import registry, unknown_keys
 from ..dialects.omi import OMI
 from ..json_types import pointer
-from ..model import ALL_EXTENSIONS, PhysicsDocument
+from ..model import PhysicsDocument
 from ..read import reader
 from ..units.common import legacy_revision
 from ..write import channel_follow, writer
@@ -151,12 +151,12 @@ def omi_objects(document: Any) -> Iterator[tuple[tuple[str | int, ...], dict[str
         return
     roots: list[tuple[tuple[str | int, ...], Any]] = []
     if isinstance(document.get("extensions"), dict):
-        roots += [(("extensions", name), document["extensions"].get(name)) for name in ALL_EXTENSIONS]
+        roots += [(("extensions", name), document["extensions"].get(name)) for name in OMI.owns]
     nodes: list[Any] = document["nodes"] if isinstance(document.get("nodes"), list) else []
     for index, node in enumerate(nodes):
         extensions = node.get("extensions") if isinstance(node, dict) else None
         if isinstance(extensions, dict):
-            roots += [(("nodes", index, "extensions", name), extensions.get(name)) for name in ALL_EXTENSIONS]
+            roots += [(("nodes", index, "extensions", name), extensions.get(name)) for name in OMI.owns]
     stack = [(tokens, value) for tokens, value in reversed(roots) if value is not None]
     while stack:
         tokens, value = stack.pop()

@@ -22,11 +22,12 @@ from typing import Any
 from .. import model
 from ..json_types import MISSING, ROOT, Issues, Where, describe, get, int_or, join, pointer_text, report
 from ..model import GravityVolume, Issue, NodePhysics, PhysicsDocument, Shape, Unknown, WorldGravity
+from . import omi
 from .fields import Field, read_fields, write_fields, write_unknown
 from .unknown_keys import collect
 
-GRAVITY = model.GRAVITY_EXTENSION
-DIALECT = model.KEPT_KEYS_DIALECT  # the dialect that carries it, and spells the keys it keeps (registered in builtin)
+GRAVITY = "OMI_physics_gravity"  # world gravity (document) and gravity volumes (trigger nodes)
+DIALECT = omi.NAME  # the dialect that carries it, and spells the keys it keeps (registered in builtin)
 NORMAL_TOLERANCE = 1e-3  # |direction| may differ from 1 by this much before it is reported (float32 files)
 
 _GRAVITY = Field("gravity", "gravity", what="gravity")  # required, no default: always written
@@ -105,7 +106,7 @@ def read_world(content: object, at: Where, issues: Issues) -> WorldGravity | Non
         report(issues, join(at, "gravity"), "world gravity has no `gravity` (required); ignored")
         return None
     _add(issues, direction_issue(values["direction"], join(at, "direction")))
-    return WorldGravity(**values, unknown=collect(WORLD_FIELDS, content, at, issues, "world gravity"))
+    return WorldGravity(**values, unknown=collect(WORLD_FIELDS, content, at, issues, "world gravity", dialect=DIALECT))
 
 
 def read_volume(content: object, at: Where, issues: Issues, shapes: Sequence[Shape | None]) -> GravityVolume | None:
@@ -124,7 +125,7 @@ def read_volume(content: object, at: Where, issues: Issues, shapes: Sequence[Sha
         report(issues, join(at, "gravity"), "gravity volume has no `gravity` (required); dropped")
         return None
     values["priority"] = int_or(get(content, "priority"), 0, join(at, "priority"), issues, what="priority")
-    unknown = collect(VOLUME_FIELDS, content, at, issues, "gravity", known=model.GRAVITY_TYPES)
+    unknown = collect(VOLUME_FIELDS, content, at, issues, "gravity", dialect=DIALECT, known=model.GRAVITY_TYPES)
     details_at = join(at, gravity_type)
     details = get(content, gravity_type)
     if details is MISSING:
@@ -147,8 +148,8 @@ def read_volume(content: object, at: Where, issues: Issues, shapes: Sequence[Sha
         values["shape"] = _shape(get(details, "shape"), join(details_at, "shape"), issues, shapes)
         if values["shape"] is None:
             return None  # named above; without its shape the volume pulls nowhere
-    kept = collect(fields, details, details_at, issues, f"{gravity_type} gravity")
-    type_unknown = Unknown({gravity_type: dict(kept)}) if kept else model.NOTHING_UNKNOWN
+    kept = collect(fields, details, details_at, issues, f"{gravity_type} gravity", dialect=DIALECT)
+    type_unknown = Unknown({gravity_type: dict(kept)}, DIALECT) if kept else model.NOTHING_UNKNOWN
     return GravityVolume(gravity_type, **values, unknown=unknown, type_unknown=type_unknown)
 
 

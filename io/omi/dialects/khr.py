@@ -17,9 +17,8 @@ from .base import DRIVE_FIELDS, FILTER_FIELDS, JOINT_FIELDS, JOINT_SETTINGS_FIEL
 from .fields import Field
 
 NAME = "KHR"
-BODY_EXTENSION = model.KHR_BODY_EXTENSION
-SHAPE_EXTENSION = model.KHR_SHAPE_EXTENSION
-EXTENSIONS = model.KHR_EXTENSIONS
+BODY_EXTENSION = "KHR_physics_rigid_bodies"
+SHAPE_EXTENSION = "KHR_implicit_shapes"
 
 # Spec defaults of KHR_implicit_shapes (the schema's); read into the model explicitly.
 DEFAULT_RADIUS = 0.25  # capsule and cylinder radii (a sphere's radius is 0.5, as in OMI)

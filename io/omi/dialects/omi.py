@@ -16,7 +16,11 @@ from .base import Dialect
 from .fields import Field
 
 NAME = "OMI"
-assert NAME == model.KEPT_KEYS_DIALECT, "the model keeps unknown keys in the OMI spelling"
+# Its extension names, one home each (the registry lists them: `registry.owned_names`, `Dialect.owns`).
+SHAPE_EXTENSION = "OMI_physics_shape"
+BODY_EXTENSION = "OMI_physics_body"
+JOINT_EXTENSION = "OMI_physics_joint"
+LEGACY_COLLIDER_EXTENSION = "OMI_collider"  # the first revision, read only
 
 OMI_SHAPE_FIELDS: Mapping[str, tuple[Field, ...]] = {
     "box": (Field("size", "size", "vector", model.DEFAULT_BOX_SIZE, size=3, exclusive_minimum=0.0,
@@ -63,16 +67,16 @@ OMI_TRIGGER_FIELDS: tuple[Field, ...] = (
 
 OMI = Dialect(
     name=NAME,
-    body_extension=model.BODY_EXTENSION,
-    shape_extension=model.SHAPE_EXTENSION,
-    joint_extension=model.JOINT_EXTENSION,
-    homes={"shapes": model.SHAPE_EXTENSION, "physicsMaterials": model.BODY_EXTENSION,
-           "collisionFilters": model.BODY_EXTENSION, "physicsJoints": model.JOINT_EXTENSION},
+    body_extension=BODY_EXTENSION,
+    shape_extension=SHAPE_EXTENSION,
+    joint_extension=JOINT_EXTENSION,
+    homes={"shapes": SHAPE_EXTENSION, "physicsMaterials": BODY_EXTENSION,
+           "collisionFilters": BODY_EXTENSION, "physicsJoints": JOINT_EXTENSION},
     shape_fields=OMI_SHAPE_FIELDS,
     motion_fields=OMI_MOTION_FIELDS,
     collider_fields=OMI_COLLIDER_FIELDS,
     trigger_fields=OMI_TRIGGER_FIELDS,
-    legacy_extensions=(model.LEGACY_COLLIDER_EXTENSION,),
+    legacy_extensions=(LEGACY_COLLIDER_EXTENSION,),
     keeps_unknown=True,
     joint_ends_in_bodies=True,
 )

@@ -16,7 +16,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .. import model
 from ..json_types import array_index, escape_token, get, is_index
 from ..model import Issue
 from ..targets import godot_channels
@@ -156,7 +155,7 @@ GRAVITY_POINTERS: tuple[PointerTemplate, ...] = gravity_rows()
 
 ALL_POINTERS: tuple[PointerTemplate, ...] = (*OMI_POINTERS, *KHR_POINTERS, *GRAVITY_POINTERS)
 PHYSICS_EXTENSIONS: frozenset[str] = frozenset(
-    {*model.ALL_EXTENSIONS, *(template.extension for template in ALL_POINTERS)})
+    {*OMI.owns, *(template.extension for template in ALL_POINTERS)})
 
 
 def node_rows(extension: str, fields: tuple[Field, ...], part: str, head: str = "") -> tuple[PointerTemplate, ...]:

@@ -197,6 +197,12 @@ def default() -> DialectUnit:
     return next((unit for unit in _DIALECTS.values() if unit.default), next(iter(_DIALECTS.values())))
 
 
+def kept_keys_dialect() -> str:
+    """The dialect whose unknown keys are kept and written back (its tables' `keeps_unknown`): the spelling of
+    the keys Blender's settings store."""
+    return next(unit.name for unit in _DIALECTS.values() if unit.tables.keeps_unknown)
+
+
 def target(name: str) -> Target:
     """The export target named `name` (any case), ValueError otherwise."""
     for known in _TARGETS.values():

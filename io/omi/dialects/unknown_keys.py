@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from ..json_types import Issues, Where, join, pointer_text
-from ..model import KEPT_KEYS_DIALECT, NOTHING_UNKNOWN, Issue, NodePhysics, PhysicsDocument, Unknown
+from ..model import NOTHING_UNKNOWN, Issue, NodePhysics, PhysicsDocument, Unknown
 from .fields import Field
 
 FOREIGN = ("extras", "extensions")  # glTF property members the model does not read inside OMI items
@@ -29,7 +29,7 @@ KIND = "unknown_key"  # Issue.kind of the findings made here
 
 
 def collect(fields: Iterable[Field], container: Mapping[str, Any], at: Where, issues: Issues, what: str, *,
-            dialect: str = KEPT_KEYS_DIALECT, known: Iterable[str] = (), quiet: Iterable[str] = (),
+            dialect: str, known: Iterable[str] = (), quiet: Iterable[str] = (),
             keep: bool = True) -> Unknown:
     """The keys of one JSON object that `fields` and `known` do not declare, and the file's spelling of each
     open "choice" value the table does not know (the reader reports that one, reading the Field's fallback).

@@ -23,8 +23,8 @@ import copy
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import model
 from ..dialects import registry
+from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, SHAPE_EXTENSION
 from ..json_types import get, pointer
 from ..model import Issue
 
@@ -44,16 +44,16 @@ def _omi_physics(document: dict[str, Any], writer: str) -> list[Issue]:
     def assume(at: str, key: str, message: str) -> None:
         said.append(Issue(at, f"asset.generator is {writer!r}: {message}", "info", f"{KIND}.{key}"))
 
-    shapes = get(get(get(document, "extensions"), model.SHAPE_EXTENSION), "shapes")
+    shapes = get(get(get(document, "extensions"), SHAPE_EXTENSION), "shapes")
     for index, shape in enumerate(shapes if isinstance(shapes, list) else []):
         capsule = get(shape, "capsule")
         if isinstance(capsule, dict) and "radius" in capsule and not {"radiusTop", "radiusBottom"} & set(capsule):
             radius = capsule.pop("radius")
             capsule["radiusTop"] = capsule["radiusBottom"] = radius
-            assume(pointer("extensions", model.SHAPE_EXTENSION, "shapes", index, "capsule"), "capsule",
+            assume(pointer("extensions", SHAPE_EXTENSION, "shapes", index, "capsule"), "capsule",
                    "its capsule `height` is the mid-height and `radius` both radii (read so, not as the old "
                    "full-height capsule)")
-    joints = get(get(get(document, "extensions"), model.JOINT_EXTENSION), "physicsJoints")
+    joints = get(get(get(document, "extensions"), JOINT_EXTENSION), "physicsJoints")
     for index, settings in enumerate(joints if isinstance(joints, list) else []):
         limits = get(settings, "limits")
         for position, limit in enumerate(limits if isinstance(limits, list) else []):
@@ -62,26 +62,26 @@ def _omi_physics(document: dict[str, Any], writer: str) -> list[Issue]:
             for key in ("linearAxes", "angularAxes"):
                 if limit.get(key) == [] and len(limit) > 1:
                     del limit[key]
-                    assume(pointer("extensions", model.JOINT_EXTENSION, "physicsJoints", index, "limits", position,
+                    assume(pointer("extensions", JOINT_EXTENSION, "physicsJoints", index, "limits", position,
                                    key), "limits", "an empty `linearAxes` or `angularAxes` in a limit means none "
                                                    "of that kind (read as absent)")
     nodes = document.get("nodes")
     for index, node in enumerate(nodes if isinstance(nodes, list) else []):
         extensions = get(node, "extensions")
-        body = get(extensions, model.BODY_EXTENSION)
+        body = get(extensions, BODY_EXTENSION)
         attach = get(body, "joint")
-        if not isinstance(attach, dict) or model.JOINT_EXTENSION in extensions:
+        if not isinstance(attach, dict) or JOINT_EXTENSION in extensions:
             continue
         del body["joint"]
-        extensions[model.JOINT_EXTENSION] = {key: value for key, value in attach.items()
+        extensions[JOINT_EXTENSION] = {key: value for key, value in attach.items()
                                              if key not in ("joint", "connectedNode") or value != -1}
-        assume(pointer("nodes", index, "extensions", model.BODY_EXTENSION, "joint"), "joint",
+        assume(pointer("nodes", index, "extensions", BODY_EXTENSION, "joint"), "joint",
                "a body's `joint` is its node's joint (OMI_physics_joint on the body's own node, the joint frame "
                "being the body's)")
     if any(found.kind == f"{KIND}.joint" for found in said):
         used = document.get("extensionsUsed")
-        if isinstance(used, list) and model.JOINT_EXTENSION not in used:
-            used.append(model.JOINT_EXTENSION)
+        if isinstance(used, list) and JOINT_EXTENSION not in used:
+            used.append(JOINT_EXTENSION)
     return said
 
 
@@ -115,7 +115,7 @@ def explained(issues: list[Issue]) -> set[str]:
         if note.kind == f"{KIND}.limits":
             places.add(note.pointer.rsplit("/", 1)[0])
         if note.kind == f"{KIND}.joint":
-            places.add(note.pointer.replace(f"{model.BODY_EXTENSION}/joint", model.JOINT_EXTENSION))
+            places.add(note.pointer.replace(f"{BODY_EXTENSION}/joint", JOINT_EXTENSION))
     return places
 
 

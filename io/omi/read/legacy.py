@@ -12,14 +12,19 @@ from typing import Any
 
 from .. import model
 from ..checks import rulebook
-from ..dialects.omi import LEGACY_BODY_MOTION_KEYS, LEGACY_INERTIA_TENSOR_KEY, LEGACY_IS_TRIGGER_KEY
+from ..dialects.omi import (
+    LEGACY_BODY_MOTION_KEYS,
+    LEGACY_COLLIDER_EXTENSION,
+    LEGACY_INERTIA_TENSOR_KEY,
+    LEGACY_IS_TRIGGER_KEY,
+)
 from ..dialects.unknown_keys import FOREIGN
 from ..json_types import Where, bool_or, describe, get, join, obj_or_none, report, vec_or
 from ..model import Collider, Motion, Shape, Trigger, Unknown
 from .items import inertia_diagonal
 from .state import ReadState, node_state, resolve, revision
 
-COLLIDER = model.LEGACY_COLLIDER_EXTENSION
+COLLIDER = LEGACY_COLLIDER_EXTENSION
 
 
 # --- OMI_collider ---------------------------------------------------------------------------------

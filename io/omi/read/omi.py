@@ -19,10 +19,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import model
 from ..checks import rulebook
 from ..dialects.base import Dialect
-from ..dialects.omi import LEGACY_COLLIDERS_KEY, LEGACY_JOINT_CONSTRAINTS_KEY
+from ..dialects.omi import LEGACY_COLLIDER_EXTENSION, LEGACY_COLLIDERS_KEY, LEGACY_JOINT_CONSTRAINTS_KEY
 from ..json_keys import value_key
 from ..json_types import MISSING, ROOT, get, join, obj_or_none
 from ..model import PhysicsDocument, Shape, Unknown
@@ -30,7 +29,7 @@ from . import bodies, joints, known_generators, legacy, triggers
 from .document import read_item_arrays, run
 from .state import NodeState, ReadState, Spelling, document_array, node_extensions, revision
 
-COLLIDER = model.LEGACY_COLLIDER_EXTENSION
+COLLIDER = LEGACY_COLLIDER_EXTENSION
 
 
 def read(gltf: Mapping[str, Any], doc: PhysicsDocument, dialect: Dialect, tree_mended: bool) -> list[Shape | None]:

@@ -12,16 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .. import model
 from ..dialects import builtin, pointers, registry, unknown_keys  # builtin: the built-in units registered
 from ..model import Issue, PhysicsDocument
 from . import mixed
 
 INTERNAL_ERROR = "internal reader error"
-BODY = model.BODY_EXTENSION
-SHAPE = model.SHAPE_EXTENSION
-JOINT = model.JOINT_EXTENSION
-COLLIDER = model.LEGACY_COLLIDER_EXTENSION
 
 
 def read_document(gltf: Mapping[str, Any], dialect: str | None = None, *, tree_mended: bool = False) -> PhysicsDocument:

@@ -30,7 +30,8 @@ from typing import Any, TypeGuard
 from .. import model
 from ..checks import skin_joints
 from ..dialects import registry
-from ..dialects.omi import OMI_SHAPE_FIELDS
+from ..dialects.gravity import GRAVITY
+from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, OMI_SHAPE_FIELDS, SHAPE_EXTENSION
 from ..json_types import array_index, get
 from ..model import Issue
 from . import godot_scale
@@ -93,7 +94,7 @@ def _node_name(nodes: list[dict[str, Any]], index: int) -> str:
 
 
 def _body(node: Mapping[str, Any]) -> Mapping[str, Any]:
-    body = get(node.get("extensions"), model.BODY_EXTENSION)
+    body = get(node.get("extensions"), BODY_EXTENSION)
     return body if isinstance(body, Mapping) else {}
 
 
@@ -128,7 +129,7 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
     kinds = _Kinds()
     nodes: list[dict[str, Any]] = document.get("nodes") or []
     extensions = document.get("extensions") or {}
-    shapes = (extensions.get(model.SHAPE_EXTENSION) or {}).get("shapes") or []
+    shapes = (extensions.get(SHAPE_EXTENSION) or {}).get("shapes") or []
     users: dict[int, list[str]] = {}
     parents = {child: index for index, node in enumerate(nodes) for child in node.get("children") or []}
     bones = skin_joints.skin_joints(document)
@@ -142,9 +143,9 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
                       "a BoneAttachment3D: it simulates, its bone and the skinned mesh stay)", name)
         if _godot_replaces(node) and node.get("mesh") is not None:
             form.mesh_moves.append(index)
-        if model.JOINT_EXTENSION in (node.get("extensions") or {}) and not omi_godot:
+        if JOINT_EXTENSION in (node.get("extensions") or {}) and not omi_godot:
             kinds.add("joints (they need the OMI add-on for Godot)", name)
-        if model.GRAVITY_EXTENSION in (node.get("extensions") or {}):
+        if GRAVITY in (node.get("extensions") or {}):
             kinds.add("gravity volumes", name)
         for unit in registry.extension_units():  # what Godot core ignores of each extension unit
             if unit.engine_loss and not omi_godot and unit.name in (node.get("extensions") or {}):
@@ -178,7 +179,7 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
         if loss is not None:
             for name in users.get(shape_index, []):
                 kinds.add(f"shapes it cannot hold: {loss}", name)
-    if model.GRAVITY_EXTENSION in extensions:
+    if GRAVITY in extensions:
         kinds.add("world gravity (Godot's own project gravity applies)", "the scene")
     unbaked = _item_users(nodes)
     form.node_changes, form.mesh_scales, form.part_moves = godot_scale.bake(
@@ -257,7 +258,7 @@ def _item_users(nodes: list[dict[str, Any]]) -> dict[tuple[str, int], list[str]]
             if isinstance(part, Mapping):
                 uses += [("shapes", part.get("shape")), ("physicsMaterials", part.get("physicsMaterial")),
                          ("collisionFilters", part.get("collisionFilter"))]
-        joint = extensions.get(model.JOINT_EXTENSION)
+        joint = extensions.get(JOINT_EXTENSION)
         if isinstance(joint, Mapping):
             uses.append(("physicsJoints", joint.get("joint")))
         for array, item in uses:
@@ -294,7 +295,7 @@ def form(document: dict[str, Any], *, omi_godot: bool = False) -> Form:
     new = [NewNode(index, nodes[index].get("name"), scale=found.mesh_scales.get(index), takes_mesh=True)
            for index in found.mesh_moves]
     new += [NewNode(index, part_child_name(nodes[index].get("name"), part_name), scale=scale,
-                    extensions={model.BODY_EXTENSION: {part_name: part}})
+                    extensions={BODY_EXTENSION: {part_name: part}})
             for index, part_name, part, scale in found.part_moves]
     return Form(found.node_changes, new, found.issues)
 
@@ -313,7 +314,7 @@ def as_written(document: dict[str, Any]) -> list[Issue]:
     """The import side of a document in this target's layout: its capsules (one `radius`, the full height,
     as `godot_shape` writes them on purpose) in the current form, in place; one note per capsule."""
     said: list[Issue] = []
-    for index, shape in enumerate(_list(get(get(get(document, "extensions"), model.SHAPE_EXTENSION), "shapes"))):
+    for index, shape in enumerate(_list(get(get(get(document, "extensions"), SHAPE_EXTENSION), "shapes"))):
         capsule = get(shape, "capsule")
         if not isinstance(capsule, dict) or {"radiusTop", "radiusBottom"} & set(capsule):
             continue
@@ -322,7 +323,7 @@ def as_written(document: dict[str, Any]) -> list[Issue]:
             continue  # not what this target writes: the reader says what it is
         del capsule["radius"]
         capsule.update(radiusTop=radius, radiusBottom=radius, height=height - 2.0 * radius)
-        said.append(Issue(f"/extensions/{model.SHAPE_EXTENSION}/shapes/{index}/capsule",
+        said.append(Issue(f"/extensions/{SHAPE_EXTENSION}/shapes/{index}/capsule",
                           f"written for {GODOT} (render meshes on child nodes of the same name): the capsule's "
                           f"`height` {height:g} is Godot's full height and `radius` {radius:g} both radii (read so)",
                           "info", f"{NAME}.capsule"))

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .. import model
+from ..dialects.omi import SHAPE_EXTENSION
 from ..json_types import array_index, get
 
 POINTER = "KHR_animation_pointer"
@@ -132,7 +133,7 @@ def spec_round_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[
 def old_form(document: Mapping[str, Any], index: int) -> tuple[str, dict[str, float]] | None:
     """(type, still radius and height) of shape `index` of a document when it is written in Godot's (the old)
     form: one `radius`, a capsule's full `height`; its channels are then Godot's too (`is_godot_form`)."""
-    shapes = get(get(get(document, "extensions"), model.SHAPE_EXTENSION), "shapes")
+    shapes = get(get(get(document, "extensions"), SHAPE_EXTENSION), "shapes")
     shape = shapes[index] if isinstance(shapes, list) and 0 <= index < len(shapes) else None
     shape_type = get(shape, "type")
     details = get(shape, shape_type) if shape_type in model.ROUND_SHAPE_TYPES else None
@@ -149,6 +150,6 @@ def is_godot_form(document: Mapping[str, Any], pointer: str) -> bool:
     (which the import reads as the spec's values)."""
     tokens = pointer.split("/")
     index = array_index(tokens[4]) if len(tokens) == 7 and tokens[1:4] == [
-        "extensions", model.SHAPE_EXTENSION, "shapes"] and tokens[6] in ("radius", "height") else None
+        "extensions", SHAPE_EXTENSION, "shapes"] and tokens[6] in ("radius", "height") else None
     form = old_form(document, index) if index is not None else None
     return form is not None and form[0] == tokens[5]

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import model
+from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION
 from ..model import Issue
 from . import godot
 from .form import Form, FormStep, NewNode, apply_json
@@ -211,7 +211,7 @@ def joint_form(document: Mapping[str, Any]) -> JointForm:
     """Rewrite the document's joint settings in place into omi-godot's form; the frames to turn."""
     form = JointForm()
     nodes: list[dict[str, Any]] = list(document.get("nodes") or [])
-    settings_list = ((document.get("extensions") or {}).get(model.JOINT_EXTENSION) or {}).get("physicsJoints") or []
+    settings_list = ((document.get("extensions") or {}).get(JOINT_EXTENSION) or {}).get("physicsJoints") or []
     animated = {(channel.get("target") or {}).get("node") for animation in document.get("animations") or []
                 for channel in animation.get("channels") or [] if isinstance(channel, Mapping)}
     animated_nodes = {index for index in animated if isinstance(index, int)}
@@ -220,8 +220,8 @@ def joint_form(document: Mapping[str, Any]) -> JointForm:
         if isinstance(settings, dict):
             used: set[str] = set()
             plans[index] = (rewrite_settings(settings, used)[1], used)
-    joints = [(index, node["extensions"][model.JOINT_EXTENSION]) for index, node in enumerate(nodes)
-              if isinstance((node.get("extensions") or {}).get(model.JOINT_EXTENSION), dict)]
+    joints = [(index, node["extensions"][JOINT_EXTENSION]) for index, node in enumerate(nodes)
+              if isinstance((node.get("extensions") or {}).get(JOINT_EXTENSION), dict)]
     connected_users: dict[int, int] = {}
     for _, joint in joints:
         other = joint.get("connectedNode")
@@ -253,9 +253,9 @@ def _turn_frames(form: JointForm, nodes: list[dict[str, Any]], index: int, other
     rotation = _quat_mul(list(node.get("rotation") or [0.0, 0.0, 0.0, 1.0]), turn)
     parents = {child: parent for parent, holder in enumerate(nodes) for child in holder.get("children") or []}
     scale = list(node.get("scale") or [1.0, 1.0, 1.0])
-    if _plain(node, index, animated, model.JOINT_EXTENSION):
+    if _plain(node, index, animated, JOINT_EXTENSION):
         form.rotations[index] = rotation
-    elif "motion" in ((node.get("extensions") or {}).get(model.BODY_EXTENSION) or {}):
+    elif "motion" in ((node.get("extensions") or {}).get(BODY_EXTENSION) or {}):
         form.new_frames.append(NewFrame(index, f"{_name(nodes, index)}.omi-godot", list(turn), joint_of=index))
     elif index in parents and not node.get("matrix") and max(scale) - min(scale) < 1e-9:
         form.new_frames.append(NewFrame(parents[index], f"{_name(nodes, index)}.omi-godot", rotation,
@@ -279,8 +279,8 @@ def joint_step(document: dict[str, Any]) -> Form:
     nodes: list[dict[str, Any]] = document.get("nodes") or []
     changes = {index: {"rotation": rotation} for index, rotation in found.rotations.items()}
     new = [NewNode(frame.parent, frame.name, frame.rotation, frame.translation, frame.scale,
-                   takes_extension=(frame.joint_of, model.JOINT_EXTENSION) if frame.joint_of is not None else None,
-                   referenced_by=(nodes[frame.connected_for]["extensions"][model.JOINT_EXTENSION], "connectedNode")
+                   takes_extension=(frame.joint_of, JOINT_EXTENSION) if frame.joint_of is not None else None,
+                   referenced_by=(nodes[frame.connected_for]["extensions"][JOINT_EXTENSION], "connectedNode")
                    if frame.connected_for is not None else None)
            for frame in found.new_frames]
     return Form(changes, new, found.issues)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import model
+from ..dialects.omi import BODY_EXTENSION, SHAPE_EXTENSION
 
 MOVING = ("dynamic", "kinematic")
 SCALE_TOLERANCE = 1e-5  # relative: a scale read back from Blender's float32 matrices differs by a few ulps
@@ -65,8 +66,8 @@ def unbake_parts(document_extensions: Mapping[str, Any] | None, node_extensions:
                  scale: list[float]) -> None:
     """The import side of `bake` for one body given its scale back: its collider's and trigger's shapes at
     that scale again, as new entries of the document's shapes (another node may share the old one), in place."""
-    shapes = ((document_extensions or {}).get(model.SHAPE_EXTENSION) or {}).get("shapes")
-    body = (node_extensions or {}).get(model.BODY_EXTENSION) or {}
+    shapes = ((document_extensions or {}).get(SHAPE_EXTENSION) or {}).get("shapes")
+    body = (node_extensions or {}).get(BODY_EXTENSION) or {}
     for part in (body.get("collider"), body.get("trigger")):
         index = part.get("shape") if isinstance(part, dict) else None
         if isinstance(part, dict) and isinstance(shapes, list) and type(index) is int \
@@ -88,7 +89,7 @@ def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, 
     mesh_scales: dict[int, list[float]] = {}
     part_moves: list[PartMove] = []
     for index, node in enumerate(nodes):
-        body = (node.get("extensions") or {}).get(model.BODY_EXTENSION) or {}
+        body = (node.get("extensions") or {}).get(BODY_EXTENSION) or {}
         motion = body.get("motion") if isinstance(body, Mapping) else None
         scale = node.get("scale")
         if not isinstance(motion, Mapping) or motion.get("type") not in MOVING or not scale or \

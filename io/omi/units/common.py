@@ -14,12 +14,15 @@ from dataclasses import replace
 from typing import Any
 
 from ..dialects.fields import Field, read_fields, write_fields, write_unknown
+from ..dialects.omi import NAME as OMI_NAME
 from ..dialects.unknown_keys import collect
 from ..json_types import MISSING, ROOT, Issues, Where, describe, get, join, pointer_text, report, sequence_items
-from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Severity, Unknown, Vec3
+from ..model import Issue, NodePhysics, PhysicsDocument, Severity, Unknown, Vec3
 
 SIGNIFICANT_DIGITS = 5  # the canonical form's rounding (as checks/canonical.py's)
 LEGACY = ".legacy"  # PhysicsDocument.revisions holds <extension>.legacy for a unit read in its legacy names
+
+CARRIER = OMI_NAME  # the dialect that carries the units, and spells the keys they keep
 
 
 def legacy_revision(name: str) -> str:
@@ -123,12 +126,12 @@ def read_object(fields: tuple[Field, ...], content: object, at: Where, issues: I
         findings.add(kind, at, f"{what} uses the names from before the 2026 rename ({', '.join(old)}): read as "
                                f"{', '.join(renames[key] for key in old)}; export writes the current names")
     values = read_fields(fields, current, at, issues)
-    return values, collect(fields, current, at, issues, what)
+    return values, collect(fields, current, at, issues, what, dialect=CARRIER)
 
 
 def write_object(fields: tuple[Field, ...], value: object, out: dict[str, Any]) -> dict[str, Any]:
     """The JSON of a unit's value: its fields (defaults left out) and its kept unknown keys."""
-    return write_unknown(fields, value, write_fields(fields, value, out), KEPT_KEYS_DIALECT)
+    return write_unknown(fields, value, write_fields(fields, value, out), CARRIER)
 
 
 def rounded(value: Any) -> Any:

@@ -13,9 +13,10 @@ from typing import Any
 from ..dialects import pointers, registry
 from ..dialects.fields import Field
 from ..json_types import MISSING, Issues, Where, join, pointer_text, report
-from ..model import KEPT_KEYS_DIALECT, Issue, NodePhysics, PhysicsDocument, Shape, Vec3
+from ..model import Issue, NodePhysics, PhysicsDocument, Shape, Vec3
 from . import schema_check
 from .common import (
+    CARRIER,
     Findings,
     canonical_fields,
     legacy_revision,
@@ -138,7 +139,7 @@ def canonical(fields: tuple[Field, ...], special: Callable[[Any, Mapping[int, st
 def unit(spec: NodeUnitSpec) -> registry.ExtensionUnit:
     """The registry's unit of a node-object extension, carried by the dialect that keeps unknown keys."""
     return registry.ExtensionUnit(
-        spec.name, KEPT_KEYS_DIALECT, read_units(spec), write_node=write_units(spec),
+        spec.name, CARRIER, read_units(spec), write_node=write_units(spec),
         node_losses=losses(spec.name, spec.what),
         pointers=pointers.node_rows(spec.name, spec.fields, spec.name) if spec.animated else (),
         canonical=canonical(spec.fields, spec.canonical_special), schema_check=schema_check.checker(spec.name),

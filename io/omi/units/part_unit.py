@@ -15,9 +15,10 @@ from typing import Any
 from ..dialects import pointers, registry
 from ..dialects.fields import Field
 from ..json_types import MISSING, ROOT, Issues, Where, describe, get, int_or, join, report
-from ..model import KEPT_KEYS_DIALECT, PhysicsDocument, Shape, Unknown, Vec3
+from ..model import PhysicsDocument, Shape, Unknown, Vec3
 from . import schema_check
 from .common import (
+    CARRIER,
     Findings,
     ancestors,
     legacy_revision,
@@ -120,7 +121,7 @@ def _entries(spec: PartUnitSpec, gltf: Mapping[str, Any], context: ReadContext) 
 
 def _node_unknown(raw: Mapping[str, Any], spec: PartUnitSpec, at: Where, doc: PhysicsDocument) -> Unknown:
     from ..dialects.unknown_keys import collect  # noqa: PLC0415 - beside the one use
-    return collect((), raw, at, doc.issues, f"{spec.what} node", known=(spec.node_key,))
+    return collect((), raw, at, doc.issues, f"{spec.what} node", dialect=CARRIER, known=(spec.node_key,))
 
 
 def _document_unknown(spec: PartUnitSpec, gltf: Mapping[str, Any], doc: PhysicsDocument) -> None:
@@ -129,7 +130,7 @@ def _document_unknown(spec: PartUnitSpec, gltf: Mapping[str, Any], doc: PhysicsD
     if isinstance(content, Mapping):
         kept = {key: value for key, value in content.items() if key != spec.array}
         if kept:
-            doc.unknown[spec.name] = Unknown(kept, KEPT_KEYS_DIALECT)
+            doc.unknown[spec.name] = Unknown(kept, CARRIER)
 
 
 def write_units(spec: PartUnitSpec) -> Callable[[Any, registry.Refs, Where, Issues], Any]:
@@ -143,7 +144,7 @@ def write_units(spec: PartUnitSpec) -> Callable[[Any, registry.Refs, Where, Issu
             entry.setdefault(key, 0.0)
         entry = write_object(spec.fields, value, entry)
         out: dict[str, Any] = {spec.node_key: refs.item(spec.array, entry)}
-        kept = value.node_unknown.fresh() if value.node_unknown.dialect == KEPT_KEYS_DIALECT else {}
+        kept = value.node_unknown.fresh() if value.node_unknown.dialect == CARRIER else {}
         for key, item in kept.items():
             out.setdefault(key, item)
         return out
@@ -152,7 +153,7 @@ def write_units(spec: PartUnitSpec) -> Callable[[Any, registry.Refs, Where, Issu
 
 def unit(spec: PartUnitSpec) -> registry.ExtensionUnit:
     return registry.ExtensionUnit(
-        spec.name, KEPT_KEYS_DIALECT, read_units(spec), write_node=write_units(spec),
+        spec.name, CARRIER, read_units(spec), write_node=write_units(spec),
         node_losses=losses(spec.name, spec.what), arrays=(spec.array,),
         pointers=pointers.item_rows(spec.name, spec.array, spec.fields, spec.name),
         canonical=canonical(spec.fields, spec.canonical_special), schema_check=schema_check.checker(spec.name),

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import model
 from ..checks.animation_keys import float_rows
+from ..dialects.omi import SHAPE_EXTENSION
 from ..json_types import MISSING, array_index, get
 from ..model import Issue
 from ..targets import godot_channels
@@ -35,7 +36,7 @@ def _groups(document: Mapping[str, Any]) -> dict[int, list[Place]]:
         for c, channel in enumerate(_list(get(animation, "channels"))):
             pointer = get(get(get(get(channel, "target"), "extensions"), godot_channels.POINTER), "pointer")
             tokens = pointer.split("/") if isinstance(pointer, str) else []
-            if len(tokens) == 7 and tokens[1:4] == ["extensions", model.SHAPE_EXTENSION, "shapes"] \
+            if len(tokens) == 7 and tokens[1:4] == ["extensions", SHAPE_EXTENSION, "shapes"] \
                     and tokens[5] in model.ROUND_SHAPE_TYPES and tokens[6] in godot_channels.ROUND_KEYS:
                 index = array_index(tokens[4])
                 if index is not None:
@@ -50,7 +51,7 @@ def _list(value: object) -> list[Any]:
 def rewrite(document: dict[str, Any], read_buffer: ReadBuffer) -> list[Issue]:
     """The document's capsule and cylinder channels in Godot's form, in place (the shapes are already in it);
     one note for the rewritten groups, one warning per reason a group is left as it was."""
-    shapes = _list(get(get(get(document, "extensions"), model.SHAPE_EXTENSION), "shapes"))
+    shapes = _list(get(get(get(document, "extensions"), SHAPE_EXTENSION), "shapes"))
     rewritten: list[str] = []
     left: dict[str, list[str]] = {}
     doomed: list[str] = []
@@ -58,7 +59,7 @@ def rewrite(document: dict[str, Any], read_buffer: ReadBuffer) -> list[Issue]:
         shape = shapes[index] if 0 <= index < len(shapes) else None
         shape_type = get(shape, "type")
         details = get(shape, shape_type) if isinstance(shape_type, str) else None
-        where = f"/extensions/{model.SHAPE_EXTENSION}/shapes/{index}"
+        where = f"/extensions/{SHAPE_EXTENSION}/shapes/{index}"
         if not isinstance(details, Mapping) or shape_type not in model.ROUND_SHAPE_TYPES \
                 or any(type_of != shape_type for _a, _c, type_of, _key in places):
             continue  # not this round shape: the pointer's own checks say so

@@ -37,13 +37,6 @@ from .items import (
 )
 from .omi import node_extensions
 
-BODY = model.BODY_EXTENSION
-SHAPE = model.SHAPE_EXTENSION
-JOINT = model.JOINT_EXTENSION
-LEGACY_COLLIDER = model.LEGACY_COLLIDER_EXTENSION
-OMI_EXTENSIONS = model.CURRENT_EXTENSIONS
-ALL_OMI_EXTENSIONS = model.ALL_EXTENSIONS
-
 Ref = Callable[[str, dict[str, Any]], Any]
 
 __all__ = ["ItemArrays", "drive_to_json", "filter_to_json", "joint_settings_to_json", "limit_to_json",

@@ -124,11 +124,7 @@ def test_for_extensions_names_the_owning_dialect() -> None:
 # --- no dialect name outside its module and the registry ------------------------------------------------------
 
 ADDON_DIRS = ("io", "properties", "operators", "panels", "viewport")
-ALLOWED = {
-    "io/omi/dialects/registry.py", "io/omi/dialects/builtin.py",  # the registry and the built-in units
-    # the model sits below the dialects: the one spelling its kept keys default to (model.KEPT_KEYS_DIALECT)
-    "io/omi/model.py",
-}
+ALLOWED = {"io/omi/dialects/registry.py", "io/omi/dialects/builtin.py"}  # the registry and the built-in units
 
 
 def dialect_modules() -> set[str]:

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from omi_core import model
 from omi_core.checks import canonical, schema_khr
+from omi_core.dialects import khr
 from omi_core.read import reader
 from omi_core.write import dialect_convert as convert
 from omi_core.write import writer
@@ -24,7 +25,7 @@ pytestmark = pytest.mark.slow  # seconds per test (docs/development.md: the fast
 
 KHR_FILES = sorted((Path(__file__).resolve().parents[2] / "data" / "khr").glob("*.gltf"))
 EXAMPLES = [json.loads(path.read_text(encoding="utf-8")) for path in KHR_FILES]
-KHR_NAMES = model.KHR_EXTENSIONS
+KHR_NAMES = khr.KHR.extensions
 
 
 def _paths(gltf: dict[str, Any]) -> list[tuple[Any, ...]]:

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import schema_check
 from omi_core import gltf_file, model
 from omi_core.read import reader
@@ -73,7 +74,7 @@ def test_a_changed_setting_wins_over_the_kept_spelling() -> None:
 def test_a_known_key_is_never_overridden_by_a_kept_one() -> None:
     doc = reader.read_document(_newer())
     motion = dataclasses.replace(present(doc.nodes[1].motion),
-                                 unknown=model.Unknown({"mass": 99.0, "linearDamping": 0.3}))
+                                 unknown=model.Unknown({"mass": 99.0, "linearDamping": 0.3}, "OMI"))
     written = writer.motion_to_json(motion)
     assert (written["mass"], written["linearDamping"]) == (2.0, 0.3)
 
@@ -135,13 +136,16 @@ def test_a_value_json_cannot_write_is_dropped_and_named() -> None:
 
 def test_kept_keys_are_values() -> None:
     """Unknown is immutable and hashable: model items stay usable as dict keys and compare by value."""
-    first = model.Unknown({"a": [1, {"b": 2}]})
-    assert first == model.Unknown.from_text(first.text) and hash(first) == hash(model.Unknown({"a": [1, {"b": 2}]}))
+    first = model.Unknown({"a": [1, {"b": 2}]}, "OMI")
+    assert first == model.Unknown.from_text(first.text, "OMI")
+    assert hash(first) == hash(model.Unknown({"a": [1, {"b": 2}]}, "OMI"))
     fresh = first.fresh()
     fresh["a"].append(3)
     assert first.fresh() == {"a": [1, {"b": 2}]}
-    assert model.Unknown({"a": 1}, "KHR") != model.Unknown({"a": 1}) and model.Unknown() == model.NOTHING_UNKNOWN
-    assert model.Unknown.from_text("not json") == model.NOTHING_UNKNOWN
+    assert model.Unknown({"a": 1}, "KHR") != model.Unknown({"a": 1}, "OMI") and model.Unknown() == model.NOTHING_UNKNOWN
+    assert model.Unknown.from_text("not json", "OMI") == model.NOTHING_UNKNOWN
+    with pytest.raises(ValueError, match="dialect"):
+        model.Unknown({"a": 1})  # kept keys without the dialect that spells them
     assert copy.deepcopy(model.Shape("box", unknown=first)) == model.Shape("box", unknown=first)
 
 

@@ -8,6 +8,8 @@ import math
 from typing import Any
 
 import omi_core.checks.rulebook
+import omi_core.dialects.omi
+import omi_core.dialects.registry
 import omi_core.read.reader
 import pytest
 import schema_check
@@ -235,10 +237,10 @@ def test_write_document_copes_with_deep_and_cyclic_input() -> None:
 
 
 def test_extension_names_have_one_home() -> None:
-    """model holds the names; reader, writer and rules use those very strings under their old names."""
-    reader, rules = omi_core.read.reader, rulebook
-    assert model.ALL_EXTENSIONS == ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
-    assert (reader.SHAPE, reader.BODY, reader.JOINT, reader.COLLIDER) == model.ALL_EXTENSIONS
-    assert (writer.SHAPE, writer.BODY, writer.JOINT, writer.LEGACY_COLLIDER) == model.ALL_EXTENSIONS
-    assert writer.OMI_EXTENSIONS == model.CURRENT_EXTENSIONS and writer.ALL_OMI_EXTENSIONS == model.ALL_EXTENSIONS
-    assert (rules.REV_SHAPE, rules.REV_BODY, rules.REV_JOINT, rules.REV_COLLIDER) == model.ALL_EXTENSIONS
+    """The OMI dialect's module holds its names; the registry lists them, the rules' revision uses that string."""
+    omi = omi_core.dialects.omi
+    assert omi.OMI.owns == ("OMI_physics_shape", "OMI_physics_body", "OMI_physics_joint", "OMI_collider")
+    assert omi.OMI.owns == \
+        (omi.SHAPE_EXTENSION, omi.BODY_EXTENSION, omi.JOINT_EXTENSION, omi.LEGACY_COLLIDER_EXTENSION)
+    assert omi_core.dialects.registry.get(omi.NAME).owns == omi.OMI.owns
+    assert rulebook.REV_COLLIDER == omi.LEGACY_COLLIDER_EXTENSION

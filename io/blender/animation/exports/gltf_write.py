@@ -14,9 +14,9 @@ from typing import Any, Protocol
 
 import bpy
 
-from ....omi import model
 from ....omi.dialects import pointers
 from ....omi.dialects.base import Dialect
+from ....omi.dialects.omi import BODY_EXTENSION, JOINT_EXTENSION
 from ... import gltf_compat
 from .channel_data import ChannelData
 
@@ -171,20 +171,21 @@ def _repoint(node: Any, extension: str, paths: tuple[tuple[str, ...], ...], old:
             current[path[-1]] = new
 
 
-def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.PointerTemplate, index: int) -> int | None:
+def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.PointerTemplate, index: int,
+               dialect: Dialect) -> int | None:
     """The KHR item that spells the OMI item `index`. KHR deduplicates on its own, so an animated item may
     have been merged with still ones that start equal: its users then get a copy of their own."""
     if template.array is None:
         return None
-    omi_extension = model.JOINT_EXTENSION if template.array == "physicsJoints" else model.BODY_EXTENSION
+    omi_extension = JOINT_EXTENSION if template.array == "physicsJoints" else BODY_EXTENSION
     omi_paths = (("joint",),) if template.array == "physicsJoints" else _OMI_REFS[template.array]
     khr_paths = _KHR_REFS[template.array]
     users = [node for node in gltf.nodes or [] if index in _refs(node, omi_extension, omi_paths)]
-    khr_indices = {found for node in users for found in _refs(node, model.KHR_BODY_EXTENSION, khr_paths)}
+    khr_indices = {found for node in users for found in _refs(node, dialect.body_extension, khr_paths)}
     if len(khr_indices) != 1:
         return None
     [khr_index] = khr_indices
-    sharers = [node for node in gltf.nodes or [] if khr_index in _refs(node, model.KHR_BODY_EXTENSION, khr_paths)]
+    sharers = [node for node in gltf.nodes or [] if khr_index in _refs(node, dialect.body_extension, khr_paths)]
     if len(sharers) == len(users):
         return khr_index
     items = (gltf.extensions or {}).get(khr.extension, {}).get(template.array)
@@ -192,7 +193,7 @@ def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.Poin
         return None
     items.append(copy.deepcopy(items[khr_index]))
     for node in users:
-        _repoint(node, model.KHR_BODY_EXTENSION, khr_paths, khr_index, len(items) - 1)
+        _repoint(node, dialect.body_extension, khr_paths, khr_index, len(items) - 1)
     return len(items) - 1
 
 
@@ -213,7 +214,7 @@ def add_spelling(session: AnimationExport, gltf: Any, dialect: Dialect) -> None:
         khr = None if found is None else next(
             (t for t in rows if t.array == found.template.array and t.path == found.template.path), None)
         index = None if found is None or khr is None else (
-            found.index if khr.array is None else _khr_index(gltf, found.template, khr, found.index))
+            found.index if khr.array is None else _khr_index(gltf, found.template, khr, found.index, dialect))
         if found is None or khr is None or index is None:
             session.warn(f"{omi_pointer}: the {dialect.name} file has no single value for it; only the OMI channel "
                          "animates it")

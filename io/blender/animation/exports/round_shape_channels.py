@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from ....omi import model
+from ....omi.dialects.omi import SHAPE_EXTENSION
 from ....omi.model import Issue
 from ....omi.targets import godot_channels
 from .channel_data import ChannelData
@@ -23,7 +24,7 @@ def rewrite(data: list[ChannelData]) -> list[Issue]:
     groups: dict[int, list[ChannelData]] = {}
     for channel in data:
         path = channel.template.path
-        if channel.template.extension == model.SHAPE_EXTENSION and channel.template.array == "shapes" \
+        if channel.template.extension == SHAPE_EXTENSION and channel.template.array == "shapes" \
                 and len(path) == 2 and path[0] in model.ROUND_SHAPE_TYPES and path[1] in godot_channels.ROUND_KEYS:
             groups.setdefault(channel.index, []).append(channel)
     left: dict[str, list[str]] = {}

@@ -25,6 +25,7 @@ from ....omi import model
 from ....omi.animation import linear_keys, moved_values
 from ....omi.checks import animation_keys
 from ....omi.dialects import pointers
+from ....omi.dialects.gravity import GRAVITY
 from ....omi.dialects.khr import KHR
 from ....omi.dialects.omi import OMI
 from ....omi.read import reader
@@ -99,7 +100,7 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> tu
             continue
         where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
         found = pointers.match(pointer)
-        if found is not None and found.template.extension == model.GRAVITY_EXTENSION:
+        if found is not None and found.template.extension == GRAVITY:
             issues.append(model.Issue(where, f"{pointer}: gravity values are not keyed in Blender (its rigid bodies "
                                              "have no gravity volumes); channel not imported", "warning"))
             continue

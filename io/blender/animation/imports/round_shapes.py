@@ -13,6 +13,7 @@ from typing import Any
 
 from ....omi import model
 from ....omi.dialects import pointers
+from ....omi.dialects.omi import SHAPE_EXTENSION
 from ....omi.json_types import array_index
 from ....omi.targets import godot_channels
 
@@ -50,7 +51,7 @@ def read(document: Mapping[str, Any], animations: list[dict[str, Any]], rows: Ro
                                       f"full height), cannot be read as the spec's ({reason}); not imported"))
             continue
         for key, (interpolation, times, values) in spec.items():
-            made.append((at, f"/extensions/{model.SHAPE_EXTENSION}/shapes/{index}/{shape_type}/{key}",
+            made.append((at, f"/extensions/{SHAPE_EXTENSION}/shapes/{index}/{shape_type}/{key}",
                          interpolation, times, [[value] for value in values]))
     return made, replaced, issues
 
@@ -62,13 +63,13 @@ def in_spec_form(document: Mapping[str, Any], indices: set[int]) -> Mapping[str,
     forms = {index: form for index in indices if (form := godot_channels.old_form(document, index)) is not None}
     if not forms:
         return document
-    extension = dict(document["extensions"][model.SHAPE_EXTENSION])
+    extension = dict(document["extensions"][SHAPE_EXTENSION])
     shapes = extension["shapes"] = list(extension["shapes"])
     for index, (shape_type, still) in forms.items():
         radius, height = still["radius"], still["height"]
         mid = height - 2.0 * radius if shape_type == "capsule" else height
         shapes[index] = {**shapes[index], shape_type: {"radiusTop": radius, "radiusBottom": radius, "height": mid}}
-    return {**document, "extensions": {**document["extensions"], model.SHAPE_EXTENSION: extension}}
+    return {**document, "extensions": {**document["extensions"], SHAPE_EXTENSION: extension}}
 
 
 def shape_index(pointer: str) -> int | None:

@@ -87,8 +87,8 @@ def _read(raw: Mapping[str, Any], at: Where, context: ReadContext) -> dict[str, 
     item = items[position]
     item_at = join(ROOT, "extensions", home, MATERIALS, position)
     fields = OMI.material_fields
-    return {"physics_material": PhysicsMaterial(**read_fields(fields, item, item_at, None),
-                                                unknown=collect(fields, item, item_at, None, "physics material"))}
+    unknown = collect(fields, item, item_at, None, "physics material", dialect=OMI.name)
+    return {"physics_material": PhysicsMaterial(**read_fields(fields, item, item_at, None), unknown=unknown)}
 
 
 def _write(value: Wheel, refs: Any, _at: Where, _issues: Any) -> dict[str, Any]:
