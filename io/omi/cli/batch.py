@@ -10,7 +10,11 @@ import os
 import signal
 import stat
 import sys
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable, Generator, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FuturesTimeout
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import TypeVar
 
@@ -18,13 +22,17 @@ from .results import EXIT_INTERRUPTED, Result, failed
 
 GLTF_SUFFIXES = (".gltf", ".glb")
 POOL_MIN_BYTES = 1 << 20  # see useful_jobs
+FILE_TIME_BASE = 300.0  # seconds any file may take in a worker, plus its size at the rate below
+FILE_TIME_BYTES_PER_SECOND = 1 << 20
+STOP_GRACE = 5.0  # seconds a stopped worker has to clean up before it is killed
 
 Task = TypeVar("Task")
 
 
 def run_pool(worker: Callable[[Task], Result], tasks: list[Task], jobs: int) -> Iterator[Result]:
     """Results in task order; a process pool when there is more than one task and job. A file too big for
-    the memory left is a failed result, not a MemoryError."""
+    the memory left is a failed result, not a MemoryError. Every file ends: a worker that dies (a crash, the
+    kernel's out-of-memory killer) or takes longer than `file_time_limit` fails its file, not the batch."""
     jobs = max(1, min(jobs, len(tasks)))
     guarded = functools.partial(_guarded, worker)
     if jobs == 1:
@@ -33,11 +41,78 @@ def run_pool(worker: Callable[[Task], Result], tasks: list[Task], jobs: int) -> 
     fork = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
     if fork:
         gc.freeze()  # the workers share the loaded schemas and modules without copying their pages
-        pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_signals)
+    left = list(tasks)
+    while left:
+        # After a worker died, one worker at a time: the file it held is then known, and only it fails.
+        done = yield from _pool_run(guarded, left, jobs, fork)
+        left, jobs = left[done:], 1
+
+
+def _pool_run(guarded: Callable[[Task], Result], tasks: list[Task], jobs: int,
+              fork: bool) -> Generator[Result, None, int]:
+    """Run `tasks` in one pool, yielding results in order, until all are done or the pool breaks; how many
+    tasks were answered (the rest run again). With one worker the task at the break is failed first."""
+    if fork:
+        context = multiprocessing.get_context("fork")
+        pool = ProcessPoolExecutor(jobs, context, initializer=_worker_signals)
     else:
-        pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=exec, initargs=(_spawned_start(), {}))
-    with pool:
-        yield from pool.imap(guarded, tasks, chunksize=max(1, len(tasks) // (jobs * 32)))
+        pool = ProcessPoolExecutor(jobs, multiprocessing.get_context("spawn"), initializer=exec,
+                                   initargs=(_spawned_start(), {}))
+    answered = 0
+    try:
+        futures = [pool.submit(guarded, task) for task in tasks]
+        for task, future in zip(tasks, futures, strict=True):
+            limit = file_time_limit(task)
+            try:
+                result = future.result(timeout=limit)
+            except BrokenProcessPool:
+                if jobs > 1:
+                    return answered
+                result = failed(_task_path(task), "its worker process ended without an answer (a crash, or "
+                                "the system stopped it for memory); nothing was written", "failed")
+            except FuturesTimeout:
+                _stop_workers(pool)
+                result = failed(_task_path(task), f"took longer than {limit:.0f} s and was stopped; nothing "
+                                "was written", "failed")
+                yield result
+                return answered + 1
+            yield result
+            answered += 1
+            if jobs == 1 and future.exception() is not None:
+                return answered  # the pool is broken: a new one for the rest
+        return answered
+    except BaseException:
+        _stop_workers(pool)  # Ctrl-C or the consumer stopped: the workers clean up (`_stop`) and end
+        raise
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def file_time_limit(task: object) -> float:
+    """Seconds one file may take in a worker: generous (files are checked at about 9 MB/s), so that only a
+    worker that hangs reaches it."""
+    with contextlib.suppress(OSError):
+        return FILE_TIME_BASE + os.stat(_task_path(task)).st_size / FILE_TIME_BYTES_PER_SECOND
+    return FILE_TIME_BASE
+
+
+def _task_path(task: object) -> str:
+    return str(task[0]) if isinstance(task, tuple) and task else "?"
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End the pool's workers: SIGTERM first (each removes what it was writing, `_stop`), SIGKILL for one
+    that does not end within `STOP_GRACE` (a worker stuck in C code never runs a Python signal handler).
+    The executor has no public way to do this before Python 3.14 (`terminate_workers`)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        with contextlib.suppress(OSError, AttributeError):
+            process.terminate()
+    for process in processes:
+        with contextlib.suppress(OSError, AttributeError, ValueError):
+            process.join(STOP_GRACE)
+            if process.is_alive():
+                process.kill()
 
 
 def _spawned_start() -> str:
@@ -63,13 +138,19 @@ def _spawned_start() -> str:
 
 def _guarded(worker: Callable[[Task], Result], task: Task) -> Result:
     try:
+        _IN_TASK.set()
         return worker(task)
+    except _Stopped:
+        # Ended here, not returned: the executor would take a SystemExit for the task's result and go on.
+        os._exit(EXIT_INTERRUPTED)
     except MemoryError:
-        path = str(task[0]) if isinstance(task, tuple) and task else "?"
+        path = _task_path(task)
         size = ""
         with contextlib.suppress(OSError):
             size = f" ({os.stat(path).st_size / 1e9:.2f} GB)"
         return failed(path, f"not enough memory to process it{size}; nothing was written", "failed")
+    finally:
+        _IN_TASK.clear()
 
 
 def _worker_signals() -> None:
@@ -79,8 +160,19 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGTERM, _stop)
 
 
+class _Stopped(SystemExit):
+    """A worker told to stop (SIGTERM): unwinding removes what it was writing, then the process ends."""
+
+
+_IN_TASK = threading.Event()  # set while a worker runs a task: stopping it unwinds the task first
+
+
 def _stop(_number: int, _frame: object) -> None:
-    raise SystemExit(EXIT_INTERRUPTED)
+    """SIGTERM in a worker. Between tasks it ends at once: the executor's own code, there, would take the
+    exception for a task's result (or swallow it while sending one) and wait for more work."""
+    if not _IN_TASK.is_set():
+        os._exit(EXIT_INTERRUPTED)
+    raise _Stopped(EXIT_INTERRUPTED)
 
 
 def useful_jobs(files: list[str], jobs: int | None) -> int:

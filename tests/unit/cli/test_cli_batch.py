@@ -5,12 +5,18 @@ workers are fresh Pythons that cannot import the core under the name it was load
 from __future__ import annotations
 
 import multiprocessing
+import os
 import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 from omi_core.cli import batch, validate_file
-from omi_core_loader import TESTS_DATA
+from omi_core.cli.results import Result
+from omi_core_loader import CORE_DIR, TESTS_DATA
 
 
 def test_spawned_workers_check_files(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -19,3 +25,67 @@ def test_spawned_workers_check_files(tmp_path: Path, monkeypatch: pytest.MonkeyP
     monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
     results = list(batch.run_pool(validate_file.validate_one, [(file, None) for file in files], 2))
     assert [(result["file"], result["status"]) for result in results] == [(file, "ok") for file in files]
+
+CLI = CORE_DIR.parent.parent / "scripts" / "omi_physics_cli.py"
+
+
+def _flaky_worker(task: tuple[str, None]) -> Result:
+    """A worker that dies on a file named crash*, hangs on hang*, answers the others."""
+    name = Path(task[0]).name
+    if name.startswith("crash"):
+        os._exit(3)  # as a segfault or the out-of-memory killer ends a worker: no answer, no exception
+    if name.startswith("hang"):
+        time.sleep(120)
+    return {"file": task[0], "status": "ok", "issues": [], "errors": 0, "warnings": 0, "infos": 0}
+
+
+@pytest.mark.parametrize("start", ["fork", "spawn"])
+def test_a_worker_that_dies_fails_its_file_and_the_rest_are_answered(start: str,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    if start == "spawn":  # a spawned worker imports this module by name: the test folder must be importable
+        monkeypatch.setattr(multiprocessing, "get_all_start_methods", lambda: ["spawn"])
+        monkeypatch.syspath_prepend(str(Path(__file__).parent))
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
+    names = ["a", "b", "crash", "c", "d", "e"]
+    results = list(batch.run_pool(_flaky_worker, [(name, None) for name in names], 2))
+    assert [(result["file"], result["status"]) for result in results] == \
+        [(name, "failed" if name == "crash" else "ok") for name in names]
+    assert "worker process ended without an answer" in results[2]["message"]
+
+
+def test_a_worker_that_hangs_is_stopped_at_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(batch, "FILE_TIME_BASE", 2.0)
+    started = time.monotonic()
+    results = list(batch.run_pool(_flaky_worker, [(name, None) for name in ("a", "hang", "b", "c")], 2))
+    assert time.monotonic() - started < 60
+    assert [(result["file"], result["status"]) for result in results] == \
+        [("a", "ok"), ("hang", "failed"), ("b", "ok"), ("c", "ok")]
+    assert "took longer than 2 s and was stopped" in results[1]["message"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="signals and /proc as on Linux")
+def test_ctrl_c_stops_a_pool_at_once_and_leaves_no_worker(tmp_path: Path) -> None:
+    """A real SIGINT while two workers check files: exit 130 with one line, at once, and no worker left."""
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for number in range(1500):
+        shutil.copy(TESTS_DATA / "cli" / "current_scene.gltf", folder / f"f{number}.gltf")
+    child = subprocess.Popen([sys.executable, str(CLI), "validate", "--jobs", "2", "--no-progress", str(folder)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    asked = time.monotonic()
+    child.send_signal(signal.SIGINT)
+    _stdout, stderr = child.communicate(timeout=60)
+    assert child.returncode == 130 and stderr.strip().splitlines() == [
+        "omi_physics_cli validate: interrupted (Ctrl-C); no output was left half-written"]
+    assert time.monotonic() - asked < 3.0  # not the workers' grace time: they end when told
+    left = [entry for entry in Path("/proc").iterdir() if entry.name.isdigit()
+            and str(folder).encode() in _command_line(entry)]
+    assert left == []
+
+
+def _command_line(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:
+        return b""
