@@ -243,15 +243,15 @@ def _playing() -> bool:
     return screen is not None and screen.is_animation_playing
 
 
-def _edited_in_blender(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph) -> list[bpy.types.Object]:
-    """The objects whose rigid body an edit in Blender's panel, a script or Copy Attributes may have changed.
+def _edited_in_blender(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph,
+                       updates: list[tuple[bpy.types.Object, bool]]) -> list[bpy.types.Object]:
+    """The objects whose rigid body an edit in Blender's panel, a script or Copy Attributes may have changed
+    (`updates`: the updated objects and whether their geometry changed).
 
     Any rigid-body edit updates every body of the world; Blender 5 also says the edited one's geometry
     changed, and only those are asked. Blender 4 does not say (4.2 was measured): there an update that
     touched the world's collection asks every updated body (a dictionary lookup and a dozen reads each).
     """
-    updates = [(update.id.original, update.is_updated_geometry) for update in depsgraph.updates
-               if isinstance(update.id, bpy.types.Object) and update.id.original is not None]
     if bpy.app.version >= _SAYS_WHICH_BODY:
         return [obj for obj, geometry in updates if geometry and obj.rigid_body is not None]
     world = bl_scene.rigidbody_world
@@ -259,6 +259,19 @@ def _edited_in_blender(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgraph
     touched = collection is not None and any(update.id.original == collection for update in depsgraph.updates
                                              if isinstance(update.id, bpy.types.Collection))
     return [obj for obj, _geometry in updates if obj.rigid_body is not None] if touched else []
+
+
+def _updated_objects(depsgraph: bpy.types.Depsgraph, settled: set[int]) -> list[tuple[bpy.types.Object, bool]]:
+    """The updated objects not `settled` (an import's own), each with whether its geometry changed: one pass
+    over the updates, which list every object an import made."""
+    found = []
+    for update in depsgraph.updates:
+        data = update.id
+        if isinstance(data, bpy.types.Object):
+            obj = data.original
+            if obj is not None and obj.session_uid not in settled:
+                found.append((obj, update.is_updated_geometry))
+    return found
 
 
 @persistent
@@ -270,15 +283,13 @@ def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgrap
     if _Link.building or not is_on(bl_scene) or _playing():
         return
     try:
-        updated = [update.id.original for update in depsgraph.updates
-                   if isinstance(update.id, bpy.types.Object) and update.id.original is not None]
+        updates = _updated_objects(depsgraph, settled)
+        updated = [obj for obj, _geometry in updates]
         issues: list[model.Issue] = []
-        adopt_blender_edits(bl_scene, [obj for obj in _edited_in_blender(bl_scene, depsgraph)
-                                       if obj.session_uid not in settled], issues)
-        adopt_constraint_edits((obj for obj in updated
-                                if obj.session_uid not in settled and obj.rigid_body_constraint is not None), issues)
+        adopt_blender_edits(bl_scene, _edited_in_blender(bl_scene, depsgraph, updates), issues)
+        adopt_constraint_edits((obj for obj in updated if obj.rigid_body_constraint is not None), issues)
         _say(issues)
-        # appended or linked objects: built elsewhere (or never), now in this scene
+        # appended or linked objects: built elsewhere (or never), now in this scene (an import built its own)
         tagged = [obj for obj in updated if object_physics(obj).has_physics]
         members = live.world_members(bl_scene) if tagged else set()
         _Link.forced.update(obj.name for obj in tagged
