@@ -15,7 +15,6 @@ from typing import Any
 
 from .blender.import_repair import node_json
 from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
-from .omi.dialects.omi import BODY_EXTENSION
 from .omi.dialects.registry import Unbake
 from .omi.json_types import array_index
 from .omi.targets import godot_channels
@@ -26,8 +25,10 @@ def _view(data: Any) -> dict[str, Any]:
     those children are spelled out (the others cannot be part of the layout)."""
     nodes = data.nodes or []
     view: list[dict[str, Any]] = [{} for _node in nodes]
+    bodies = {registry.get(name).tables.body_extension for target in registry.targets()
+              if target.mesh_children is not None for name in target.dialects}  # what its layouts' bodies carry
     for index, node in enumerate(nodes):
-        if node.mesh is None and node.children and BODY_EXTENSION in (node.extensions or {}):
+        if node.mesh is None and node.children and not bodies.isdisjoint(node.extensions or {}):
             for at in (index, *node.children):
                 if isinstance(at, int) and 0 <= at < len(nodes) and not view[at]:
                     view[at] = {**node_json(nodes[at]), **node_json(nodes[at], for_reader=True)}

@@ -16,6 +16,7 @@ import bpy
 
 from ...omi import model
 from ...omi.dialects import gravity
+from ...omi.json_types import pointer_text
 from ..tables import axes
 
 BLENDER_DEFAULT: axes.Vec3 = (0.0, 0.0, -9.81)  # a new scene's gravity
@@ -55,5 +56,5 @@ def to_scene(world: model.WorldGravity, scene: bpy.types.Scene) -> list[model.Is
         return []
     shown = ", ".join(f"{value:g}" for value in wanted)
     was = ", ".join(f"{value:g}" for value in before)
-    return [model.Issue(f"/extensions/{gravity.GRAVITY}", f"the file's world gravity sets the scene's gravity to "
+    return [model.Issue(pointer_text(gravity.WORLD_AT), f"the file's world gravity sets the scene's gravity to "
                                                           f"({shown}) m/s² (was ({was}))", "info")]

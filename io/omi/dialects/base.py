@@ -108,6 +108,10 @@ class Dialect:
         names = (self.shape_extension, self.body_extension, self.joint_extension)
         return tuple(name for position, name in enumerate(names) if name not in names[:position])
 
+    def referencing(self, array: str) -> str:
+        """The node-level extension whose objects reference the items of a document-level array (`item_references`)."""
+        return self.joint_extension if array == "physicsJoints" else self.body_extension
+
     def arrays_of(self, extension: str) -> tuple[str, ...]:
         """The document-level arrays one extension holds, in the order they are written."""
         return tuple(kind for kind, home in self.homes.items() if home == extension)

@@ -27,6 +27,7 @@ from .fields import Field, read_fields, write_fields, write_unknown
 from .unknown_keys import collect
 
 GRAVITY = "OMI_physics_gravity"  # world gravity (document) and gravity volumes (trigger nodes)
+WORLD_AT: Where = join(ROOT, "extensions", GRAVITY)  # the world gravity: the document-level object
 DIALECT = omi.NAME  # the dialect that carries it, and spells the keys it keeps (registered in builtin)
 NORMAL_TOLERANCE = 1e-3  # |direction| may differ from 1 by this much before it is reported (float32 files)
 
@@ -192,7 +193,7 @@ def read_gravity(gltf: Mapping[str, Any], doc: PhysicsDocument, shapes: Sequence
     extensions = get(gltf, "extensions")
     content = get(extensions, GRAVITY)
     if content is not MISSING:
-        doc.gravity = read_world(content, join(ROOT, "extensions", GRAVITY), doc.issues)
+        doc.gravity = read_world(content, WORLD_AT, doc.issues)
     nodes = get(gltf, "nodes")
     if not isinstance(nodes, list):
         return

@@ -27,10 +27,6 @@ from ..json_types import get
 from ..model import Issue
 
 
-def _referencing_extension(dialect: Dialect, array: str) -> str:
-    return dialect.joint_extension if array == "physicsJoints" else dialect.body_extension
-
-
 def _row_key(dialect: Dialect, template: pointers.PointerTemplate) -> tuple[str | None, tuple[str, ...]]:
     """What a row means whatever the dialect: its array (or "joint" for the node-level joint) and its path,
     without the `joint/` head under which KHR nests the node-level joint in its body extension."""
@@ -60,14 +56,14 @@ def _references(node: Any, extension: str, paths: tuple[tuple[str, ...], ...]) -
 def item_users(document: Mapping[str, Any], dialect: Dialect, array: str, index: int) -> list[int]:
     """The nodes that reference item `index` of a document-level array (shapes, physicsMaterials, joints)."""
     paths = dialect.item_references[array]
-    extension = _referencing_extension(dialect, array)
+    extension = dialect.referencing(array)
     return [position for position, node in enumerate(_nodes(document)) if index in _references(node, extension, paths)]
 
 
 def item_parts(document: Mapping[str, Any], dialect: Dialect, array: str, index: int) -> list[tuple[int, str]]:
     """(node, part) of every reference to item `index`: the part is the key the reference sits under
     ("collider" or "trigger" for a shape)."""
-    extension = _referencing_extension(dialect, array)
+    extension = dialect.referencing(array)
     return [(position, path[0]) for position, node in enumerate(_nodes(document))
             for path in dialect.item_references[array] if index in _references(node, extension, (path,))]
 
@@ -109,8 +105,8 @@ class _Follower:
         """The written item the source item's users now reference; a copy of their own when others share it."""
         source_paths = self.source_dialect.item_references[array]
         target_paths = self.target_dialect.item_references[array]
-        source_extension = _referencing_extension(self.source_dialect, array)
-        target_extension = _referencing_extension(self.target_dialect, array)
+        source_extension = self.source_dialect.referencing(array)
+        target_extension = self.target_dialect.referencing(array)
         source_nodes, nodes = _nodes(self.source), _nodes(self.written)
         users = [position for position, node in enumerate(source_nodes)
                  if index in _references(node, source_extension, source_paths)]

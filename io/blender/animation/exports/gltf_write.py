@@ -14,9 +14,8 @@ from typing import Any, Protocol
 
 import bpy
 
-from ....omi.dialects import pointers
+from ....omi.dialects import pointers, registry
 from ....omi.dialects.base import Dialect
-from ....omi.dialects.omi import BODY_EXTENSION, JOINT_EXTENSION
 from ... import gltf_compat
 from .channel_data import ChannelData
 
@@ -143,12 +142,6 @@ def _accessor(gltf_io: Any, binary: type, numbers: list[float], kind: str, *, wi
 
 # --- the KHR spelling (export dialect KHR or OMI and KHR) --------------------------------------------------
 
-_OMI_REFS = {"shapes": (("collider", "shape"), ("trigger", "shape")),
-             "physicsMaterials": (("collider", "physicsMaterial"),), "physicsJoints": (("joint",),)}
-_KHR_REFS = {"shapes": (("collider", "geometry", "shape"), ("trigger", "geometry", "shape")),
-             "physicsMaterials": (("collider", "physicsMaterial"),), "physicsJoints": (("joint", "joint"),)}
-
-
 def _refs(node: Any, extension: str, paths: tuple[tuple[str, ...], ...]) -> set[int]:
     """The item indices a node's extension references along these key paths."""
     found = set()
@@ -171,21 +164,20 @@ def _repoint(node: Any, extension: str, paths: tuple[tuple[str, ...], ...], old:
             current[path[-1]] = new
 
 
-def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.PointerTemplate, index: int,
-               dialect: Dialect) -> int | None:
+def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.PointerTemplate, index: int, *,
+               source: Dialect, dialect: Dialect) -> int | None:
     """The KHR item that spells the OMI item `index`. KHR deduplicates on its own, so an animated item may
     have been merged with still ones that start equal: its users then get a copy of their own."""
     if template.array is None:
         return None
-    omi_extension = JOINT_EXTENSION if template.array == "physicsJoints" else BODY_EXTENSION
-    omi_paths = (("joint",),) if template.array == "physicsJoints" else _OMI_REFS[template.array]
-    khr_paths = _KHR_REFS[template.array]
-    users = [node for node in gltf.nodes or [] if index in _refs(node, omi_extension, omi_paths)]
-    khr_indices = {found for node in users for found in _refs(node, dialect.body_extension, khr_paths)}
+    source_extension, source_paths = source.referencing(template.array), source.item_references[template.array]
+    khr_extension, khr_paths = dialect.referencing(template.array), dialect.item_references[template.array]
+    users = [node for node in gltf.nodes or [] if index in _refs(node, source_extension, source_paths)]
+    khr_indices = {found for node in users for found in _refs(node, khr_extension, khr_paths)}
     if len(khr_indices) != 1:
         return None
     [khr_index] = khr_indices
-    sharers = [node for node in gltf.nodes or [] if khr_index in _refs(node, dialect.body_extension, khr_paths)]
+    sharers = [node for node in gltf.nodes or [] if khr_index in _refs(node, khr_extension, khr_paths)]
     if len(sharers) == len(users):
         return khr_index
     items = (gltf.extensions or {}).get(khr.extension, {}).get(template.array)
@@ -193,7 +185,7 @@ def _khr_index(gltf: Any, template: pointers.PointerTemplate, khr: pointers.Poin
         return None
     items.append(copy.deepcopy(items[khr_index]))
     for node in users:
-        _repoint(node, dialect.body_extension, khr_paths, khr_index, len(items) - 1)
+        _repoint(node, khr_extension, khr_paths, khr_index, len(items) - 1)
     return len(items) - 1
 
 
@@ -201,7 +193,8 @@ def add_spelling(session: AnimationExport, gltf: Any, dialect: Dialect) -> None:
     """Beside each OMI channel, one on the same sampler pointing at `dialect`'s spelling of the value (after
     `io/omi/write/export_dialects.write_dialect`); a value it holds elsewhere or shares with still items is named, not
     written."""
-    rows = pointers.dialect_rows(dialect)
+    source = registry.default().tables  # the dialect the channels were sampled in
+    source_rows, rows = pointers.dialect_rows(source), pointers.dialect_rows(dialect)
     document = {"nodes": [{"extensions": node.extensions or {}} for node in gltf.nodes or []],
                 "extensions": gltf.extensions or {}}
     added = False
@@ -210,19 +203,19 @@ def add_spelling(session: AnimationExport, gltf: Any, dialect: Dialect) -> None:
         if home is None or home[1] not in home[0].channels:
             continue
         omi_pointer = data.target.extensions[pointers.ANIMATION_POINTER_EXTENSION]["pointer"]
-        found = pointers.match(omi_pointer, pointers.OMI_POINTERS)
+        found = pointers.match(omi_pointer, source_rows)
         khr = None if found is None else next(
             (t for t in rows if t.array == found.template.array and t.path == found.template.path), None)
-        index = None if found is None or khr is None else (
-            found.index if khr.array is None else _khr_index(gltf, found.template, khr, found.index, dialect))
+        index = None if found is None or khr is None else found.index if khr.array is None else \
+            _khr_index(gltf, found.template, khr, found.index, source=source, dialect=dialect)
         if found is None or khr is None or index is None:
-            session.warn(f"{omi_pointer}: the {dialect.name} file has no single value for it; only the OMI channel "
-                         "animates it")
+            session.warn(f"{omi_pointer}: the {dialect.name} file has no single value for it; only the {source.name} "
+                         "channel animates it")
             continue
         khr_found = pointers.PointerMatch(khr, index, found.nested)
         exists, value = pointers.resolve(document, khr_found)
         if not exists or value != pointers.resolve(document, found)[1]:
-            session.warn(f"{omi_pointer}: the {dialect.name} file holds this value differently; only the OMI "
+            session.warn(f"{omi_pointer}: the {dialect.name} file holds this value differently; only the {source.name} "
                          "channel animates it")
             continue
         animation, channel = home

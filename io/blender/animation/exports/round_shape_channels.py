@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from ....omi import model
-from ....omi.dialects.omi import SHAPE_EXTENSION
+from ....omi.dialects import registry
 from ....omi.model import Issue
 from ....omi.targets import godot_channels
 from .channel_data import ChannelData
@@ -22,9 +22,10 @@ KIND = "godot.round_channels"
 def rewrite(data: list[ChannelData]) -> list[Issue]:
     """Replace, in place, each round shape's channels by Godot's; a warning per reason a shape's are left."""
     groups: dict[int, list[ChannelData]] = {}
+    shapes = registry.default().tables.shape_extension  # the dialect the channels were sampled in
     for channel in data:
         path = channel.template.path
-        if channel.template.extension == SHAPE_EXTENSION and channel.template.array == "shapes" \
+        if channel.template.extension == shapes and channel.template.array == "shapes" \
                 and len(path) == 2 and path[0] in model.ROUND_SHAPE_TYPES and path[1] in godot_channels.ROUND_KEYS:
             groups.setdefault(channel.index, []).append(channel)
     left: dict[str, list[str]] = {}

@@ -22,17 +22,16 @@ from typing import Any
 import bpy
 
 from ....omi import model
-from ....omi.animation import linear_keys, moved_values
+from ....omi.animation import linear_keys, moved_values, round_shapes
 from ....omi.checks import animation_keys
 from ....omi.dialects import pointers
-from ....omi.dialects.gravity import GRAVITY
 from ....omi.dialects.khr import KHR
 from ....omi.dialects.omi import OMI
 from ....omi.read import reader
 from ....omi.write import channel_follow
 from ... import gltf_compat
 from .. import curves, settings, static_values
-from . import round_shapes, table
+from . import table
 from .rigid import RigidFollow
 
 _INTERPOLATION: dict[str, curves.KeyInterpolation] = {"STEP": 'CONSTANT', "LINEAR": 'LINEAR', "CUBICSPLINE": 'BEZIER'}
@@ -100,7 +99,7 @@ def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> tu
             continue
         where = f"{at}/target/extensions/{pointers.ANIMATION_POINTER_EXTENSION}/pointer"
         found = pointers.match(pointer)
-        if found is not None and found.template.extension == GRAVITY:
+        if found is not None and found.template in pointers.GRAVITY_POINTERS:
             issues.append(model.Issue(where, f"{pointer}: gravity values are not keyed in Blender (its rigid bodies "
                                              "have no gravity volumes); channel not imported", "warning"))
             continue

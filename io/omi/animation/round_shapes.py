@@ -3,7 +3,8 @@
 A shape written with one `radius` (the `godot` targets, Godot's own exporter, the pre-2025 revision) is read
 with its `height` as the full height (a capsule's), and its channels mean the same: Godot's `radius` and
 `height` pointers animate that form. `godot_channels.spec_round_keys` turns them into the spec's `radiusTop`,
-`radiusBottom` and mid-height `height` channels, which the import keys like any other.
+`radiusBottom` and mid-height `height` channels, which the import keys like any other
+(`io/blender/animation/imports/keyframes.py`). Pure JSON work, no bpy.
 """
 
 from __future__ import annotations
@@ -11,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ....omi import model
-from ....omi.dialects import pointers
-from ....omi.dialects.omi import SHAPE_EXTENSION
-from ....omi.json_types import array_index
-from ....omi.targets import godot_channels
+from .. import model
+from ..dialects import pointers
+from ..dialects.omi import SHAPE_EXTENSION
+from ..json_types import array_index
+from ..targets import godot_channels
 
 Rows = Callable[[int], list[list[float]]]  # accessor index -> its rows, decoded by the importer
 Made = tuple[str, str, str, list[float], list[list[float]]]  # (at, pointer, interpolation, times, values per key)
