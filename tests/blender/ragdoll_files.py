@@ -203,3 +203,19 @@ def make_lying_figure() -> tuple[Any, Any, Any]:
     settings.collider.shape.shape_type = 'BOX'
     settings.collider.shape.size = (4.0, 4.0, 0.5)
     return armature, mesh, ground
+
+
+def make_ragdoll_on_ground(rigid_body: Any, omi: Any) -> Any:
+    """An empty scene with the lying figure made a ragdoll by Make Ragdoll (box bones) over its static ground
+    (the fixtures `rigid_body` and `omi` build the ground's rigid body); the armature."""
+    import bpy
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    armature, _mesh, ground = make_lying_figure()
+    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert_build").SettingsPhysics(
+        bpy.context.scene), [])
+    bpy.context.view_layer.objects.active = armature
+    armature.select_set(True)
+    if bpy.ops.omi.make_ragdoll(bones='DEFORM', shape_type='BOX') != {'FINISHED'}:
+        raise RuntimeError("Make Ragdoll did not finish on the lying figure")
+    return armature

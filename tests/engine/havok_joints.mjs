@@ -29,16 +29,9 @@ function limitAxes(hk, limit) {
 
 export function buildJoint(hk, scene, joint) {
   const label = `joint on ${scene.name(joint.node)}`;
-  if (scene.nodes[joint.connectedNode] === undefined) {
-    scene.notes.push(`${label}: connected node ${joint.connectedNode} does not exist; no joint made`);
-    return null;
-  }
-  const bodyA = scene.bodyNodeOf(joint.node);
-  const bodyB = scene.bodyNodeOf(joint.connectedNode);
-  if (bodyA === bodyB) {
-    scene.notes.push(`${label}: both nodes move with ${scene.name(bodyA)}; no joint made`);
-    return null;
-  }
+  const bodies = scene.jointBodies(joint);
+  if (bodies === null) return null;
+  const [bodyA, bodyB] = bodies;
   const constraint = call(hk, "HP_Constraint_Create");
   call(hk, "HP_Constraint_SetParentBody", constraint, scene.havokBody(bodyA));
   call(hk, "HP_Constraint_SetChildBody", constraint, scene.havokBody(bodyB));

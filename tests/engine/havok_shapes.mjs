@@ -2,7 +2,7 @@
 // scale (a tapered capsule or cylinder as a convex hull of its points), meshes baked into the body's frame
 // as convex hulls or triangle meshes. Each shape comes with where it sits in its body (a container child).
 import { taperedPoints } from "./rapier_shapes.mjs";
-import { decompose, multiply, nodeLocal, transformPoint } from "./transforms.mjs";
+import { decompose } from "./transforms.mjs";
 
 const PLANE_THICKNESS = 0.01; // a KHR plane is a thin box with its top face on the plane
 const INFINITE_PLANE = 1000; // an infinite plane's extent (Havok has no half-space)
@@ -66,17 +66,7 @@ function implicitShape(hk, scene, part, scale) {
 
 function meshShape(hk, scene, part, inBody) {
   const g = part.geometry;
-  let matrix = inBody;
-  if (g.meshNode !== undefined && g.meshNode !== g.colliderNode) {
-    // KHR's older geometry.node: the referenced node's mesh, its own transform taken relative to the collider
-    // node (the spec author's sample keeps such nodes outside the scene, at the origin).
-    matrix = multiply(inBody, nodeLocal(scene.nodes[g.meshNode]));
-  }
-  const { positions, indices } = scene.file.meshTriangles(g.mesh);
-  const placed = [];
-  for (let i = 0; i < positions.length; i += 3) {
-    placed.push(...transformPoint(matrix, [positions[i], positions[i + 1], positions[i + 2]]));
-  }
+  const { placed, indices } = scene.meshPointsInBody(g, inBody);
   if (g.convex) return hull(hk, placed);
   return withHeap(hk, placed, Float32Array, (vertices) => withHeap(hk, indices, Int32Array, (triangles) =>
     call(hk, "HP_Shape_CreateMesh", vertices, placed.length / 3, triangles, indices.length / 3)));
@@ -88,11 +78,6 @@ export function partShape(hk, scene, part, inBody) {
   if (part.geometry.kind === "mesh") return { shape: meshShape(hk, scene, part, inBody), place: [[0, 0, 0], [0, 0, 0, 1], [1, 1, 1]] };
   const { translation, rotation, scale } = decompose(inBody);
   const [shape, lift] = implicitShape(hk, scene, part, scale);
-  let offset = translation;
-  if (lift !== 0) {
-    // Move the thin plane box down along its own Y so its top face is the plane.
-    const down = multiply(inBody, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, lift / (Math.abs(scale[1]) || 1), 0, 1]);
-    offset = [down[12], down[13], down[14]];
-  }
+  const offset = scene.shapeOffset(inBody, translation, scale, lift);
   return { shape, place: [offset, rotation, [1, 1, 1]] };
 }

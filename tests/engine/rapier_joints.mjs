@@ -43,16 +43,9 @@ function perAxis(limits, label, notes) {
 export function buildJoint(scene, joint) {
   const { R } = scene;
   const label = `joint on ${scene.name(joint.node)}`;
-  if (scene.nodes[joint.connectedNode] === undefined) {
-    scene.notes.push(`${label}: connected node ${joint.connectedNode} does not exist; no joint made`);
-    return null;
-  }
-  const bodyA = scene.bodyNodeOf(joint.node);
-  const bodyB = scene.bodyNodeOf(joint.connectedNode);
-  if (bodyA === bodyB) {
-    scene.notes.push(`${label}: both nodes move with ${scene.name(bodyA)}; no joint made`);
-    return null;
-  }
+  const bodies = scene.jointBodies(joint);
+  if (bodies === null) return null;
+  const [bodyA, bodyB] = bodies;
   const frameA = scene.frameInBody(joint.node, bodyA);
   const frameB = scene.frameInBody(joint.connectedNode, bodyB);
   const { locked, ranges } = perAxis(joint.limits, label, scene.notes);

@@ -1,6 +1,6 @@
 // One collider description per glTF collider or trigger: implicit shapes sized by the node's scale and
 // placed in their body's frame; meshes baked into the body's frame as convex hulls or triangle meshes.
-import { decompose, multiply, nodeLocal, transformPoint } from "./transforms.mjs";
+import { decompose } from "./transforms.mjs";
 
 const SEGMENTS = 24; // tapered cylinders and capsules become convex hulls of this many points per ring
 const PLANE_THICKNESS = 0.01; // a finite KHR plane is a thin box with its top face on the plane
@@ -67,17 +67,7 @@ function implicitShape(R, scene, part, scale) {
 
 function meshShape(R, scene, part, inBody) {
   const g = part.geometry;
-  let matrix = inBody;
-  if (g.meshNode !== undefined && g.meshNode !== g.colliderNode) {
-    // KHR's older geometry.node: the referenced node's mesh, its own transform taken relative to the collider
-    // node (the spec author's sample keeps such nodes outside the scene, at the origin).
-    matrix = multiply(inBody, nodeLocal(scene.nodes[g.meshNode]));
-  }
-  const { positions, indices } = scene.file.meshTriangles(g.mesh);
-  const placed = [];
-  for (let i = 0; i < positions.length; i += 3) {
-    placed.push(...transformPoint(matrix, [positions[i], positions[i + 1], positions[i + 2]]));
-  }
+  const { placed, indices } = scene.meshPointsInBody(g, inBody);
   const vertices = new Float32Array(placed);
   if (g.convex) {
     const desc = R.ColliderDesc.convexHull(vertices);
@@ -93,12 +83,7 @@ export function colliderDesc(scene, part, inBody) {
   if (part.geometry.kind === "mesh") return meshShape(R, scene, part, inBody);
   const { translation, rotation, scale } = decompose(inBody);
   const [desc, lift] = implicitShape(R, scene, part, scale);
-  let offset = translation;
-  if (lift !== null) {
-    // Move the thin plane box down along its own Y so its top face is the plane.
-    const down = multiply(inBody, [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, lift / (Math.abs(scale[1]) || 1), 0, 1]);
-    offset = [down[12], down[13], down[14]];
-  }
+  const offset = scene.shapeOffset(inBody, translation, scale, lift);
   desc.setTranslation(...offset).setRotation({ x: rotation[0], y: rotation[1], z: rotation[2], w: rotation[3] });
   return desc;
 }

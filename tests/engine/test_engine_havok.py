@@ -104,13 +104,7 @@ RAGDOLL_AGREE = 0.02
 
 
 def test_made_ragdoll_falls_the_same_in_havok_and_blender(havok, tmp_path, rigid_body, omi):
-    bpy.ops.wm.read_homefile(use_empty=True)
-    armature, _mesh, ground = ragdoll_files.make_lying_figure()
-    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert_build").SettingsPhysics(
-        bpy.context.scene), [])
-    bpy.context.view_layer.objects.active = armature
-    armature.select_set(True)
-    assert bpy.ops.omi.make_ragdoll(bones='DEFORM', shape_type='BOX') == {'FINISHED'}
+    ragdoll_files.make_ragdoll_on_ground(rigid_body, omi)
     path = export_khr(tmp_path, "ragdoll")
     engine = havok_positions(havok, path, BONES, RAGDOLL_TIMES)
     imported = import_support.import_gltf(path)

@@ -3,7 +3,6 @@ the same in Rapier as in Blender (and the KHR file moves exactly as the OMI one:
 
 from __future__ import annotations
 
-import bpy
 import pytest
 import ragdoll_files
 from test_engine_vs_blender import simulate_both
@@ -18,13 +17,7 @@ LANDED = 0.03
 
 
 def test_made_ragdoll_lands_the_same_in_both_engines(engine, tmp_path, rigid_body, omi):
-    bpy.ops.wm.read_homefile(use_empty=True)
-    armature, _mesh, ground = ragdoll_files.make_lying_figure()
-    rigid_body.build_rigid_bodies(bpy.context.scene, [ground], omi("properties.convert_build").SettingsPhysics(
-        bpy.context.scene), [])
-    bpy.context.view_layer.objects.active = armature
-    armature.select_set(True)
-    assert bpy.ops.omi.make_ragdoll(bones='DEFORM', shape_type='BOX') == {'FINISHED'}
+    ragdoll_files.make_ragdoll_on_ground(rigid_body, omi)
     outcome = simulate_both(engine, tmp_path, "ragdoll", TIMES, BONES)
     assert not [text for text in outcome.import_warnings if "not imported" in text]
     for bone in BONES:
