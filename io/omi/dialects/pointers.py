@@ -170,6 +170,22 @@ def item_rows(extension: str, array: str, fields: tuple[Field, ...], part: str) 
                  for spec, kind in _animatable(fields))
 
 
+_ROWS: dict[str, tuple[Dialect, tuple[PointerTemplate, ...]]] = {}
+
+
+def rows_of(dialect: Dialect) -> tuple[PointerTemplate, ...]:
+    """`dialect_rows`, made once per dialect's tables (an export asks for them per sampled value)."""
+    made = _ROWS.get(dialect.name)
+    if made is None or made[0] is not dialect:
+        made = _ROWS[dialect.name] = (dialect, dialect_rows(dialect))
+    return made[1]
+
+
+def home_rows() -> tuple[PointerTemplate, ...]:
+    """The Object Model rows of the registry's default dialect: the spelling the export samples its channels in."""
+    return rows_of(registry.default().tables)
+
+
 def all_pointers() -> tuple[PointerTemplate, ...]:
     """Every Object Model row: the dialects', gravity's and the registered extension units'."""
     return (*ALL_POINTERS, *registry.unit_pointers())

@@ -26,7 +26,6 @@ from .. import curves
 from .. import settings as animated_settings
 from ..curves import Channel, slopes
 
-_TEMPLATES = {template.text: template for template in pointers.OMI_POINTERS}
 _STEPS = (1.0, -1.0, 0.01, -0.01)  # the tangent probes of `sample._tangent`
 
 
@@ -101,13 +100,14 @@ def map_channel(channel: Channel, rest: dict[tuple[Any, str, tuple[int, ...]], A
     if entry.needs and not getattr(group, entry.needs):
         return None
     item = animated_settings.group_index(group_path)  # a joint's drive: the model's drive of that index
-    keys = [key for key in rest if _TEMPLATES.get(key[1]) is not None
-            and _TEMPLATES[key[1]].model_value == (part, attr)
-            and key[2] == (() if "{}" not in _TEMPLATES[key[1]].path else (item,))
-            and (key[0] == "node") == (_TEMPLATES[key[1]].array is None)]
+    templates = {template.text: template for template in pointers.home_rows()}  # the spelling sampled
+    keys = [key for key in rest if templates.get(key[1]) is not None
+            and templates[key[1]].model_value == (part, attr)
+            and key[2] == (() if "{}" not in templates[key[1]].path else (item,))
+            and (key[0] == "node") == (templates[key[1]].array is None)]
     if len(keys) != 1:
         return None
-    template = _TEMPLATES[keys[0][1]]
+    template = templates[keys[0][1]]
     component, sign = entry.axes[index]
     mapped = Mapped(keys[0], component, sign, template.field, len(entry.axes) > 1,
                     float(prop.hard_min), float(prop.hard_max))

@@ -5,7 +5,7 @@ material's: `settings.Held`) is mapped to its pointer by the tables and sampled 
 arithmetic (`direct`), checked against the still export's value at rest. Every other value goes through
 the same translation as the still export: for every sample time the animated properties are set from
 their F-curves, the object's physics is derived again (settings or Blender rigid body, `derive`), placed
-as the export placed it (shape scale baked in, joint turned round) and written with `io/omi/write/writer`;
+as the export placed it (shape scale baked in, joint turned round) and written by the default dialect's unit;
 `io/omi/dialects/pointers` lists the Object Model values of what was written. Which of those F-curves feeds which
 value is found by nudging each one at rest and seeing what changes, so axis swaps that depend on a
 joint's axes, Bullet signs and spec defaults stay in their one home each.
@@ -30,9 +30,8 @@ from typing import Any
 import bpy
 
 from ....omi import model
-from ....omi.dialects import pointers
+from ....omi.dialects import pointers, registry
 from ....omi.dialects.base import Dialect
-from ....omi.write import writer
 from .. import curves
 from ..curves import Channel
 from ..settings import layout as settings_layout
@@ -40,14 +39,11 @@ from . import direct, gltf_write
 from .channel_data import ChannelData
 
 _BLENDER_PREFIXES = ("rigid_body.", "rigid_body_constraint.")  # Blender's own rigid body and constraint
-_OMI_ARRAYS = {template.array: template.extension for template in pointers.OMI_POINTERS if template.array}
-
-
 def _array_extension() -> dict[str, str]:
     """Document-level array -> its extension: the default dialect's and the extension units' (registry)."""
     units = {template.array: template.extension for template in pointers.all_pointers()
              if template.array and template.array != pointers.DOCUMENT}
-    return {**units, **_OMI_ARRAYS}
+    return {**units, **{template.array: template.extension for template in pointers.home_rows() if template.array}}
 Snapshot = dict[tuple[Any, str, tuple[int, ...]], Any]
 
 
@@ -167,7 +163,8 @@ class AnimationExport:
             log.append((kind, item))
             return len(log) - 1
 
-        extensions = writer.node_extensions(part, ref, _keep, _keep)
+        home = registry.default()  # the spelling written as the export gathers (export_writer.home)
+        extensions = home.write_node(part, ref, _keep, _keep, dialect=home.tables)
         arrays = _array_extension()
         found: Snapshot = {}
         for name, content in extensions.items():
@@ -357,8 +354,8 @@ class AnimationExport:
         return any(data.home is not None and data.home[1] in data.home[0].channels for data in self.data)
 
     def drop_home_channels(self) -> bool:
-        """An export without the home (OMI) spelling: remove its channels when every one has its twin in the
-        other spelling; False (nothing removed) when some value has none."""
+        """An export without the home (the default dialect's) spelling: remove its channels when every one has
+        its twin in the other spelling; False (nothing removed) when some value has none."""
         attached = [(data.khr_channel, data.home) for data in self.data
                     if data.home is not None and data.home[1] in data.home[0].channels]
         if any(khr_channel is None for khr_channel, _ in attached):
