@@ -2,7 +2,7 @@
 
 import bpy
 
-from . import gltf_dialogs, gravity, lists, overlay_legend, peers, properties_editor, sidebar, units
+from . import gltf_dialogs, gravity, lists, overlay_legend, panel_order, peers, properties_editor, sidebar, units
 
 _CLASSES: tuple[type, ...] = (*lists.CLASSES, *properties_editor.CLASSES, *sidebar.CLASSES, *gravity.CLASSES,
                              *overlay_legend.CLASSES)
@@ -14,6 +14,7 @@ def register() -> None:
     gltf_dialogs.register()
     peers.register()
     units.register()  # after the Physics tab's parent panel
+    panel_order.put_ours_first()
 
 
 def unregister() -> None:

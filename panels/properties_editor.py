@@ -19,10 +19,7 @@ class _PhysicsTab(PanelMixin):
 class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
     """What OMI makes of the active object: which parts are on."""
 
-    bl_label = "OMI Physics"
-    # Above Blender's own physics panels where a file holds no order for them yet; Blender's factory startup
-    # file does (Rigid Body is drawn above this there), so the note below names no place.
-    bl_order = -1
+    bl_label = "OMI Physics"  # drawn above Blender's own physics panels (`panel_order`)
 
     @classmethod
     def poll(cls, context: bpy.types.Context) -> bool:

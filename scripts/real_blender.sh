@@ -12,7 +12,7 @@
 #    from it through Blender's own (`blender --command omi_physics validate`: exit status and summary line);
 # 5. scripts/screenshots/overlay_undo.py in a window under Xvfb: the overlay draws after each undo and redo;
 # 6. scripts/screenshots/first_minute.py in a window: the factory cube tagged by clicks falls onto a plane when played,
-#    and the overlay draws each tag on its own;
+#    the overlay draws each tag on its own, and Properties > Physics shows OMI Physics above Blender's Rigid Body;
 # 7. the whole suite through pytest-blender in that Blender, on the installed copy (addon_loader finds it).
 #
 # Needs root (debootstrap, chroot, mounts) and Debian's package mirror. OMI_SKIP_REAL_BLENDER=1 skips the

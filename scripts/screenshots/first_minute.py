@@ -4,8 +4,9 @@
         blender --factory-startup --python scripts/screenshots/first_minute.py -- OUT_DIR
 
 Every step is a real input event sent with xdotool, none an operator call: click empty space, then the
-factory cube; N for the sidebar; click down its tab strip to Physics; click Dynamic, then Box; Shift+A, type
-"plane", Enter; G Z -3 Enter and S 4 Enter; click Static, then Box; Space to play. A button is found by
+factory cube; N for the sidebar; click down its tab strip to Physics; click Dynamic, then Box (then a look at
+the Properties editor's Physics tab: OMI Physics above Blender's Rigid Body panel); Shift+A, type "plane",
+Enter; G Z -3 Enter and S 4 Enter; click Static, then Box; Space to play. A button is found by
 hovering down its column and pressing Ctrl+C (Blender's Copy Python Command) until the clipboard names
 it, so a click lands only on the button meant. After each tag the script waits without redrawing anything
 itself: the overlay must take the new state on its own (rebuilt, its lines equal to a fresh walk of the
@@ -236,6 +237,31 @@ def fit_box() -> Iterator[float]:
     yield from overlay_on_its_own("fit box")
 
 
+def panels_in_order() -> Iterator[float]:
+    """Properties > Physics (the tab set from Python: a look, not a step of the minute): the first field met
+    down the editor is OMI Physics', not Blender's Rigid Body panel's, which the cube has now. Hovering down the
+    editor with Ctrl+Shift+C (Copy Data Path) until a field of either answers; the editor saved as a PNG."""
+    area = next(a for a in window().screen.areas if a.type == 'PROPERTIES')
+    area.spaces.active.context = 'PHYSICS'
+    yield 2.0
+    main = next(r for r in area.regions if r.type == 'WINDOW')
+    x, y, width, height = region_rect(main)
+    subprocess.run(["import", "-window", "root", "-crop", f"{width}x{height}+{x}+{y}", "+repage",
+                    str(OUT / "properties_physics.png")], check=True, timeout=60)
+    manager = bpy.context.window_manager
+    for offset in range(6, height - 10, 10):
+        manager.clipboard = ""
+        xdotool("mousemove", str(x + width * 3 // 4), str(y + offset), "sleep", "0.15", "key", "ctrl+shift+c")
+        yield 0.2
+        first = manager.clipboard
+        if first.startswith(("omi_physics.", "rigid_body.")):
+            RESULTS[-1].update({"first_field": first, "at_px": offset})
+            if not first.startswith("omi_physics."):
+                raise StepError(f"Blender's Rigid Body panel is above OMI Physics (its {first} is {offset} px down)")
+            return
+    raise StepError("no field of OMI Physics or of Blender's Rigid Body panel in the Properties editor")
+
+
 def add_plane() -> Iterator[float]:
     before = set(bpy.data.objects)
     yield from keys("shift+a")
@@ -291,6 +317,7 @@ def steps() -> Iterator[float]:
         ("open the sidebar's Physics tab", open_sidebar),
         ("click Dynamic", lambda: tag('DYNAMIC')),
         ("click Box on the cube", fit_box),
+        ("Properties > Physics: OMI Physics above Rigid Body", panels_in_order),
         ("add a plane (Shift+A, G, S)", add_plane),
         ("click Static on the plane", lambda: tag('STATIC')),
         ("click Box on the plane", fit_box),

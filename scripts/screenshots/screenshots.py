@@ -35,7 +35,6 @@ SETTLE = 1.5  # seconds between a UI change and its capture: a few redraws under
 VIEW_EYE = Vector((5.5, -7.5, 4.0))  # the demo's camera (scripts/demo/demo.py)
 VIEW_TARGET = Vector((-0.6, 0.7, 1.0))
 Rect = tuple[int, int, int, int]  # x, y (from the screen's top), width, height
-RIGID_BODY_HEADER = 277  # px below the Properties editor's top: Blender's Rigid Body header for a mesh
 
 
 def out_dir() -> Path:
@@ -136,7 +135,6 @@ def steps(out: Path) -> Iterator[float]:
     hinge.limits_active_index = len(hinge.limits) - 1  # the hinge's angle range
     make_active("Ball")
     yield from settle()
-    yield from collapse_rigid_body(window, properties)
     for name, file, height in (("Floor", "properties_collider.png", 598), ("Ball", "properties_body.png", 935),
                                (demo_scene.ROLES.door_joint, "properties_joint.png", 830)):
         make_active(name)
@@ -177,17 +175,6 @@ def steps(out: Path) -> Iterator[float]:
         with bpy.context.temp_override(window=dialog):
             bpy.ops.wm.window_close()
         yield from settle()
-
-
-def collapse_rigid_body(window: bpy.types.Window, properties: bpy.types.Area) -> Iterator[float]:
-    """Close Blender's Rigid Body panel (Enter over its header; a click sent there did not close it under
-    Xvfb): the factory startup file draws it above ours (it holds an order for the physics panels), and the
-    body's settings would fall below the shot. At the factory layout and UI scale 1 its header sits below
-    the eight Enable Physics buttons."""
-    x, y, width, _height = area_rect(window, properties)
-    subprocess.run(["xdotool", "mousemove", str(x + width // 3), str(y + RIGID_BODY_HEADER), "sleep", "0.5",
-                    "key", "Return", "sleep", "0.2", "mousemove", str(x - 700), str(y + 200)], check=True)  # viewport
-    yield from settle()
 
 
 def overlay_legend(window: bpy.types.Window, view3d: bpy.types.Area, out: Path) -> Iterator[float]:

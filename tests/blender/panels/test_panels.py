@@ -55,7 +55,6 @@ def test_main_panel_polls_on_an_object_and_shows_the_part_switches(ui, tagged):
     assert panel.poll(make_context(tagged))
     shown = draw_panel(panel, make_context(tagged))
     assert shown.props() == ["use_motion", "use_collider", "use_trigger", "use_joint"]
-    assert panel.bl_order < 0  # above Blender's own physics panels where the file holds no order for them
 
 
 def test_the_main_panel_points_to_blenders_rigid_body_made_from_the_settings(ui, tagged, omi):
