@@ -84,11 +84,21 @@ def _object(obj: bpy.types.Object) -> dict[str, Any]:
     }
 
 
+class _Lines(logging.Handler):
+    """The log's messages, kept."""
+
+    def __init__(self, level: int) -> None:
+        super().__init__(level)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(record.getMessage())
+
+
 def dump_file(path: Path) -> dict[str, Any]:
     bpy.ops.wm.read_homefile(use_empty=True)
-    lines: list[str] = []
-    handler = logging.Handler(level=logging.INFO)
-    handler.emit = lambda record: lines.append(record.getMessage())  # type: ignore[method-assign]
+    handler = _Lines(level=logging.INFO)
+    lines = handler.lines
     logger = logging.getLogger("glTFImporter")
     logger.addHandler(handler)
     try:
