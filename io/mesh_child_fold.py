@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from .blender.import_repair import node_json
-from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
+from .omi.dialects import builtin, pointers, registry  # noqa: F401 - builtin: the built-in units registered
 from .omi.dialects.registry import Unbake
 from .omi.json_types import array_index
-from .omi.targets import godot_channels
+from .omi.write.target_form import moved_target
 
 
 def _view(data: Any) -> dict[str, Any]:
@@ -70,7 +70,8 @@ def _targets(data: Any) -> list[Any]:
 
 
 def _pointer(target: Any) -> str:
-    pointer = ((getattr(target, "extensions", None) or {}).get(godot_channels.POINTER) or {}).get("pointer")
+    holder = (getattr(target, "extensions", None) or {}).get(pointers.ANIMATION_POINTER_EXTENSION) or {}
+    pointer = holder.get("pointer") if isinstance(holder, dict) else None
     return pointer if isinstance(pointer, str) else ""
 
 
@@ -133,9 +134,7 @@ class MeshChildFold:
             nodes[parent].weights, nodes[child].weights = nodes[child].weights, None
         back = {child: parent for parent, child in self.children.items()}
         for target in _targets(gltf.data) if back else []:
-            target.node, pointer = godot_channels.weights_target(target.node, target.path, _pointer(target), back)
-            if pointer:
-                target.extensions[godot_channels.POINTER]["pointer"] = pointer
+            target.node = moved_target(target.node, target.path, target.extensions, back)
 
     def skip_child(self, gltf: Any, gltf_node: Any) -> None:
         """At the body's node hook: its emptied mesh child is skipped by the importer."""

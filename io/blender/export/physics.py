@@ -32,7 +32,6 @@ from ...omi.write.export_writer import MeshSlot, NodeSlot
 from .. import gltf_compat
 from ..adopt import peer_findings
 from ..animation import static_values
-from ..animation.exports import round_shape_channels
 from ..animation.exports.sample import AnimationExport, Placement
 from ..gc_pause import collector_paused
 from ..gravity import scene_gravity
@@ -148,8 +147,8 @@ class PhysicsExport:
     def attach_animation(self, animations: list) -> None:
         """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
         if self.enabled and self.output.some_node is not None:
-            if self.target is not None and self.target.round_shape_channels:  # as its form writes the shapes
-                self.report(round_shape_channels.rewrite(self.animation.data))
+            if self.target is not None:  # its form's channel rewrites, on the sampled channels
+                self.report(target_form.rewrite_channels(self.animation.data, self.target.form))
             self.animation.attach(animations, self.output.some_node)
 
     def finish(self, gltf: Any) -> None:

@@ -1,5 +1,5 @@
 """An export target's form on the exporter's finished document: the applier of `Form`s (io/omi/targets/form.py)
-to the exporter's own objects, as `form.apply_json` is to a parsed file.
+to the exporter's own objects, as io/omi/write/target_form.py is to a parsed file.
 
 Runs in `PhysicsExport.finish`, once the exporter has indexed every node and the physics is written: each
 step of the target's form reads a view of the document (plain node dicts sharing the exporter's extension
@@ -10,12 +10,14 @@ registered target is applied the same way.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
 from ...omi.model import Issue
-from ...omi.targets import godot_channels
-from ...omi.targets.form import MESH_KEYS, FormStep
+from ...omi.targets.form import MESH_KEYS, ChannelRewrite, FormPart
+from ...omi.write.target_form import moved_target
+from ..animation.exports.channel_data import ChannelData
 
 
 def view(gltf: Any) -> dict[str, Any]:
@@ -40,11 +42,14 @@ def _index(sampler: Any, samplers: Any) -> int | None:
     return next((position for position, known in enumerate(samplers or []) if known is sampler), None)
 
 
-def apply(gltf: Any, steps: tuple[FormStep, ...], new_node: Callable[[str | None], Any]) -> list[Issue]:
-    """Put the finished document into a target's form; `new_node(name)` makes an exporter node at the origin
-    of its parent. What the target drops and changes."""
+def apply(gltf: Any, parts: tuple[FormPart, ...], new_node: Callable[[str | None], Any]) -> list[Issue]:
+    """Put the finished document into a target's form (its steps: its channel rewrites ran on the sampled
+    channels, `rewrite_channels`); `new_node(name)` makes an exporter node at the origin of its parent. What
+    the target drops and changes."""
     issues: list[Issue] = []
-    for step in steps:
+    for step in parts:
+        if isinstance(step, ChannelRewrite):
+            continue
         form = step(view(gltf))
         for index, changes in form.node_changes.items():
             for key, value in changes.items():
@@ -79,13 +84,49 @@ def apply(gltf: Any, steps: tuple[FormStep, ...], new_node: Callable[[str | None
 
 
 def _follow_meshes(gltf: Any, moved: dict[int, int]) -> None:
-    """The exporter's channels of moved morph weights onto the mesh's new child (godot_channels)."""
+    """The exporter's channels of moved morph weights onto the mesh's new child (`moved_target`)."""
     targets = [channel.target for animation in gltf.animations or [] for channel in animation.channels or []]
     for target in targets if moved else []:
-        if target is None:
+        if target is not None:
+            target.node = moved_target(target.node, target.path, target.extensions, moved)
+
+
+def rewrite_channels(data: list[ChannelData], parts: tuple[FormPart, ...]) -> list[Issue]:
+    """A target's channel rewrites on the export's sampled channels, in place, before they are attached to
+    the document (as io/omi/write/channel_rewrite.py does to a file's); a warning per reason a group is left."""
+    issues: list[Issue] = []
+    for rewrite in parts:
+        if isinstance(rewrite, ChannelRewrite):
+            issues += _rewrite(data, rewrite)
+    return issues
+
+
+def _rewrite(data: list[ChannelData], rewrite: ChannelRewrite) -> list[Issue]:
+    groups: dict[int, list[ChannelData]] = {}
+    for channel in data:
+        path = channel.template.path
+        if channel.template.extension == rewrite.extension and channel.template.array == rewrite.array \
+                and len(path) == 2 and path[0] in rewrite.types and path[1] in rewrite.keys:
+            groups.setdefault(channel.index, []).append(channel)
+    left: dict[str, list[str]] = {}
+    for index, channels in groups.items():
+        first = channels[0]
+        item_type = first.template.path[0]
+        head = first.template.text.rsplit("/", 1)[0]
+        still = {key: float((first.still or {}).get(f"{head}/{key}", 0.0)) for key in rewrite.keys}
+        keyed = {channel.template.path[1]: (channel.interpolation, channel.times,
+                                            [values[0] for values in channel.values]) for channel in channels}
+        if len(keyed) < len(channels) or any(channel.template.path[0] != item_type for channel in channels):
             continue
-        extension = (target.extensions or {}).get(godot_channels.POINTER)
-        pointer = extension.get("pointer") if isinstance(extension, dict) else None
-        target.node, pointer = godot_channels.weights_target(target.node, target.path, pointer, moved)
-        if isinstance(extension, dict) and pointer is not None:
-            extension["pointer"] = pointer
+        rewritten, reason = rewrite.rewrite(item_type, still, keyed)
+        if rewritten:
+            for channel in channels:
+                data.remove(channel)
+            for key, (interpolation, times, values) in rewritten.items():
+                template = dataclasses.replace(first.template, path=(item_type, key), field=None)
+                data.append(dataclasses.replace(first, template=template, interpolation=interpolation,
+                                                times=times, values=[[value] for value in values]))
+        if reason is not None:
+            left.setdefault(reason, []).append(f"{first.obj.name} (shape {index})")
+    return [Issue("", f"{rewrite.what} not in {rewrite.form} ({reason}): {', '.join(names)}", "warning", rewrite.kind)
+            for reason, names in left.items()]

@@ -2,7 +2,7 @@
 
 A shape written with one `radius` (the `godot` targets, Godot's own exporter, the pre-2025 revision) is read
 with its `height` as the full height (a capsule's), and its channels mean the same: Godot's `radius` and
-`height` pointers animate that form. `godot_channels.spec_round_keys` turns them into the spec's `radiusTop`,
+`height` pointers animate that form. `one_radius.from_one_radius` turns them into the spec's `radiusTop`,
 `radiusBottom` and mid-height `height` channels, which the import keys like any other
 (`io/blender/animation/imports/keyframes.py`). Pure JSON work, no bpy.
 """
@@ -16,7 +16,7 @@ from .. import model
 from ..dialects import pointers
 from ..dialects.omi import SHAPE_EXTENSION
 from ..json_types import array_index
-from ..targets import godot_channels
+from . import one_radius
 
 Rows = Callable[[int], list[list[float]]]  # accessor index -> its rows, decoded by the importer
 Made = tuple[str, str, str, list[float], list[list[float]]]  # (at, pointer, interpolation, times, values per key)
@@ -30,19 +30,19 @@ def read(document: Mapping[str, Any], animations: list[dict[str, Any]], rows: Ro
     groups: dict[int, list[tuple[str, str, dict[str, Any]]]] = {}
     for at, pointer, sampler in pointers.channel_pointers({"animations": animations}):
         index = shape_index(pointer)
-        if index is not None and sampler is not None and godot_channels.is_godot_form(document, pointer):
+        if index is not None and sampler is not None and one_radius.is_its_channel(document, pointer):
             groups.setdefault(index, []).append((at, pointer.rsplit("/", 1)[1], dict(sampler)))
     made: list[Made] = []
     replaced: set[str] = set()
     issues: list[model.Issue] = []
     for index, channels in groups.items():
-        shape_type, still = godot_channels.old_form(document, index) or ("", {})
+        shape_type, still = one_radius.written_so(document, index) or ("", {})
         try:
             keyed = {key: (str(sampler.get("interpolation", "LINEAR")), [row[0] for row in rows(sampler["input"])],
                            [row[0] for row in rows(sampler["output"])]) for _at, key, sampler in channels}
         except (KeyError, IndexError, TypeError, ValueError):
             keyed = {}
-        spec, reason = godot_channels.spec_round_keys(shape_type, still, keyed) if len(keyed) == len(channels) \
+        spec, reason = one_radius.from_one_radius(shape_type, still, keyed) if len(keyed) == len(channels) \
             else ({}, "a channel's keys cannot be read, or a value is keyed twice")
         at = channels[0][0]
         replaced.update(channel_at for channel_at, _key, _sampler in channels)
@@ -61,7 +61,7 @@ def in_spec_form(document: Mapping[str, Any], indices: set[int]) -> Mapping[str,
     """The document with shapes `indices` (in Godot's form) in the spec's form, as the reader means them (the
     old form's full height less both radii): the spec's pointers of their channels then move the values the
     channels mean. A copy where it changes; the importer's own data is left as it is."""
-    forms = {index: form for index in indices if (form := godot_channels.old_form(document, index)) is not None}
+    forms = {index: form for index in indices if (form := one_radius.written_so(document, index)) is not None}
     if not forms:
         return document
     extension = dict(document["extensions"][SHAPE_EXTENSION])

@@ -16,9 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..animation import one_radius
 from ..json_types import array_index, escape_token, get, is_index
 from ..model import Issue
-from ..targets import godot_channels
 from . import gravity, registry
 from .base import Dialect
 from .fields import Field
@@ -365,8 +365,8 @@ def check_animation(gltf: Mapping[str, Any]) -> list[Issue]:
     for at, pointer, sampler in channel_pointers(gltf):
         where = f"{at}/target/extensions/{ANIMATION_POINTER_EXTENSION}/pointer"
         found = match(pointer)
-        if found is None and godot_channels.is_godot_form(gltf, pointer):
-            continue  # a capsule's or cylinder's in Godot's form: the import reads it as the spec's values
+        if found is None and one_radius.is_its_channel(gltf, pointer):
+            continue  # a capsule's or cylinder's in the one-radius form: the import reads it as the spec's values
         if found is None:
             issues.append(Issue(where, f"{pointer} is not a physics property of the glTF Object Model"))
             continue

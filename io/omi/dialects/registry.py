@@ -12,7 +12,7 @@ target list iterate this registry; no other module spells a dialect's name. Thre
 - `Target`: one choice of the export dialog and of the CLI's `--dialect`: the dialects it writes, in
   order, then its `form`: what it changes in the written document, step by step (`form.Form`: an engine
   target, e.g. a Godot target = the OMI dialect + what Godot's importer reads differently), run by one
-  applier on JSON (`form.apply_json`) and one on the Blender exporter's document; and an optional
+  applier on JSON (`write/target_form.py`) and one on the Blender exporter's document; and an optional
   `recognise` for the import side (a document this target wrote), whose forms `as_written` reads as the
   target meant them. `number` is the export dialog's stable enum number (stored in .blend files: never
   reuse one).
@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from ..json_types import Issues, Where, sequence_items
 from ..json_types import get as get_value
 from ..model import Issue, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape
-from ..targets.form import FormStep
+from ..targets.form import ChannelRewrite, FormPart
 from .base import Dialect
 
 Ref = Callable[[str, dict[str, Any]], Any]  # (document-level array, item) -> what stands for its index
@@ -98,7 +98,8 @@ class Target:
     label: str
     description: str
     dialects: tuple[str, ...]
-    form: tuple[FormStep, ...] = ()  # what it changes after writing its dialects, step by step (`form.Form`)
+    # what it changes after writing its dialects: its channel rewrites, then its steps (`form.Form`)
+    form: tuple[FormPart, ...] = ()
     recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
     as_written: Callable[[dict[str, Any]], list[Issue]] | None = None  # import side: a recognised document's
     # ^ engine forms put in the spec's form (in place, on a copy), with what was assumed (notes)
@@ -109,9 +110,6 @@ class Target:
     # (document extensions, the body node's extensions, the scale) -> its shapes at that scale again, in place
     unbake_parts: Unbake | None = None
     cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
-    # its form writes capsules and cylinders with one radius and a capsule's full height, and the engine plays
-    # their channels so: the channels are rewritten into that form too (godot_channels.round_shape_keys)
-    round_shape_channels: bool = False
 
 
 ShapeRef = Callable[[Shape], tuple[bool, Any]]  # a shape -> (usable, what stands for its index)
@@ -165,6 +163,10 @@ def register(unit: DialectUnit | Target | ExtensionUnit) -> None:
     if isinstance(unit, DialectUnit):
         _DIALECTS[unit.name] = unit
     elif isinstance(unit, Target):
+        kinds = [isinstance(part, ChannelRewrite) for part in unit.form]
+        if kinds != sorted(kinds, reverse=True):
+            raise ValueError(f"target {unit.name}: its channel rewrites come before its steps (the export rewrites "
+                             "the sampled channels before the document's steps run)")
         taken = {target.number: name for name, target in _TARGETS.items() if name != unit.name}
         if unit.number in taken:
             raise ValueError(f"target number {unit.number} is taken by {taken[unit.number]}")

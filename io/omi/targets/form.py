@@ -5,18 +5,18 @@ the step before left it and returns a `Form`. Making a step rewrites the physics
 as plain dicts in place (shape forms, joint settings, legacy key names); the Form holds the changes to the
 document's structure (node keys set: a scale baked, a frame turned; nodes added: a render mesh moved to a
 child, a part moved to a scaled child, a joint frame turned on a node of its own) and what the target drops,
-said once per kind (`issues`). Two appliers run the same Forms: `apply_json` on a parsed file (the command
-line's convert), io/blender/export/target_form.py on the exporter's document (the Blender export).
+said once per kind (`issues`). Two appliers run the same Forms: io/omi/write/target_form.py on a parsed file
+(the command line's convert), io/blender/export/target_form.py on the exporter's document (the Blender
+export). A node that takes another's render mesh takes the channels of its morph weights with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..model import Issue
-from . import godot_channels
 
 MESH_KEYS = ("mesh", "skin", "weights")  # what a node's render mesh is: they move together
 
@@ -30,7 +30,7 @@ class NewNode:
     rotation: list[float] | None = None
     translation: list[float] | None = None
     scale: list[float] | None = None
-    takes_mesh: bool = False  # the parent's render mesh (`MESH_KEYS`) moves onto it
+    takes_mesh: bool = False  # the parent's render mesh (`MESH_KEYS`) moves onto it, with its weights' channels
     extensions: dict[str, Any] | None = None  # its own extensions
     takes_extension: tuple[int, str] | None = None  # (node, extension name): that node's extension moves onto it
     # (an extension object, a key): the key is set to the new node's index (a joint's connected node)
@@ -47,45 +47,29 @@ class Form:
 
 
 FormStep = Callable[[dict[str, Any]], Form]  # the document as the steps before left it -> the next step
+Keys = tuple[str, list[float], list[float]]  # a channel's keys: (interpolation, times, one value per key)
+# (the item's type, the still values of the rewrite's keys, the keyed ones) -> the new keys' channels, and
+# why they cannot be (then none) or what they cannot hold exactly (with them); None: exact
+KeyRewrite = Callable[[str, Mapping[str, float], Mapping[str, Keys]], tuple[dict[str, Keys], str | None]]
 
 
-def apply_json(document: dict[str, Any], steps: tuple[FormStep, ...]) -> list[Issue]:
-    """Run a target's form on a parsed glTF document, in place; what the target drops and changes. The
-    channels of a moved mesh's morph weights follow it to its new node (`godot_channels.follow_meshes`)."""
-    issues: list[Issue] = []
-    for step in steps:
-        form = step(document)
-        nodes: list[dict[str, Any]] = document.setdefault("nodes", [])
-        for index, changes in form.node_changes.items():
-            for key, value in changes.items():
-                if value is None:
-                    nodes[index].pop(key, None)
-                else:
-                    nodes[index][key] = value
-        moved: dict[int, int] = {}
-        for new in form.new_nodes:
-            parent = nodes[new.parent]
-            child: dict[str, Any] = {key: parent.pop(key) for key in MESH_KEYS if key in parent} \
-                if new.takes_mesh else {}
-            if new.name is not None:
-                child["name"] = new.name
-            child.update({key: value for key, value in (("rotation", new.rotation), ("translation", new.translation),
-                                                        ("scale", new.scale)) if value is not None})
-            if new.extensions is not None:
-                child["extensions"] = new.extensions
-            if new.takes_extension is not None:
-                holder, name = new.takes_extension
-                extensions = nodes[holder]["extensions"]
-                child["extensions"] = {name: extensions.pop(name)}
-                if not extensions:
-                    del nodes[holder]["extensions"]
-            nodes.append(child)
-            parent["children"] = [*(parent.get("children") or []), len(nodes) - 1]
-            if new.takes_mesh:
-                moved[new.parent] = len(nodes) - 1
-            if new.referenced_by is not None:
-                holder_json, key = new.referenced_by
-                holder_json[key] = len(nodes) - 1
-        godot_channels.follow_meshes(document, moved)
-        issues.extend(form.issues)
-    return issues
+@dataclass(frozen=True)
+class ChannelRewrite:
+    """A part of a target's form that rewrites channels over their keyed values: where the target writes a
+    document-level item in another form and its engine plays the item's channels in that form, the channels
+    of `keys` of one item (of `array` in `extension`, its type one of `types`) are replaced by those `rewrite`
+    makes. It reads the channels and the item's still values as the target's dialects wrote them, so it
+    stands before the form's steps; a group it cannot rewrite is named and left as it was."""
+
+    extension: str
+    array: str
+    types: frozenset[str]
+    keys: tuple[str, ...]
+    rewrite: KeyRewrite
+    what: str  # the channels, as the messages name them
+    form: str  # the form they are rewritten in, as the messages name it
+    how: str  # what the rewrite did, said once where it did
+    kind: str  # the messages' kind
+
+
+FormPart = FormStep | ChannelRewrite  # a target's form: its channel rewrites, then its steps

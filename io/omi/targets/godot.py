@@ -35,7 +35,7 @@ from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, OMI_SHAPE_FIELDS, SH
 from ..json_types import array_index, get
 from ..model import Issue
 from . import godot_scale
-from .form import Form, NewNode, apply_json
+from .form import Form, NewNode
 
 NAME = "godot"
 GODOT = "Godot 4"
@@ -303,11 +303,6 @@ def form(document: dict[str, Any], *, omi_godot: bool = False) -> Form:
 def part_child_name(name: object, part_name: str) -> str:
     """The name of the scaled child node a body's mesh-shaped collider or trigger moves to."""
     return f"{name or 'node'} {part_name}"
-
-
-def to_godot(document: dict[str, Any], *, omi_godot: bool = False) -> list[Issue]:
-    """A parsed OMI file into the `godot` target's form, in place; what Godot ignores."""
-    return apply_json(document, (lambda written: form(written, omi_godot=omi_godot),))
 
 
 def as_written(document: dict[str, Any]) -> list[Issue]:

@@ -29,8 +29,8 @@ from typing import Any
 
 from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION
 from ..model import Issue
-from . import godot
-from .form import Form, FormStep, NewNode, apply_json
+from . import godot, godot_channels
+from .form import Form, FormPart, NewNode
 
 NAME = "godot_omi"
 LABEL = "Godot 4 + omi-godot"
@@ -324,13 +324,8 @@ def _legacy_pointer(pointer: str, renames: Renames) -> str:
     return pointer
 
 
-def steps(renames: Callable[[], Renames]) -> tuple[FormStep, ...]:
+def steps(renames: Callable[[], Renames]) -> tuple[FormPart, ...]:
     """The target's form: the `godot` form for a reader with omi-godot, the joints in omi-godot's form, then
     the vehicle keys omi-godot reads by their legacy names (`renames()`: the registered units', when run)."""
-    return (lambda document: godot.form(document, omi_godot=True), joint_step,
+    return (godot_channels.ROUND_CHANNELS, lambda document: godot.form(document, omi_godot=True), joint_step,
             lambda document: Form(issues=legacy_names(document, renames())))
-
-
-def to_godot_omi(document: dict[str, Any], renames: Renames = ()) -> list[Issue]:
-    """A parsed OMI file into the `godot_omi` target's form, in place; what Godot ignores and what changed."""
-    return apply_json(document, steps(lambda: renames))

@@ -20,8 +20,9 @@ from ..checks import rulebook, value_losses
 from ..dialects import builtin, registry  # noqa: F401 - builtin: the built-in units registered
 from ..model import Issue
 from ..read.reader import read_document
-from ..targets import form
 from . import channel_follow
+from .channel_rewrite import ReadBuffer
+from .target_form import apply_json
 from .writer import write_document
 
 
@@ -43,8 +44,10 @@ class Conversion:
         return [found for found in self.issues if found.severity == "error" or rulebook.is_dialect_loss(found)]
 
 
-def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> Conversion:
-    """The document with its physics rewritten from `source` (default: the one it uses) for `target`."""
+def convert(gltf: Mapping[str, Any], target: str, source: str | None = None,
+            read_buffer: ReadBuffer | None = None) -> Conversion:
+    """The document with its physics rewritten from `source` (default: the one it uses) for `target`;
+    `read_buffer` reads the file's buffers where the target's form rewrites channels (None: data: URIs)."""
     if target not in targets() or (source is not None and source not in registry.names()):
         raise ValueError(f"targets are {', '.join(targets())}; dialects are {', '.join(registry.names())}")
     chosen = registry.target(target)
@@ -57,5 +60,5 @@ def convert(gltf: Mapping[str, Any], target: str, source: str | None = None) -> 
         issues += value_losses.left_to_engine(doc, registry.get(name).tables)
     issues += channel_follow.follow(gltf, registry.get(source).tables, written, written_tables)
     issues += channel_follow.drop_dangling(gltf, written, f"{chosen.label} output")
-    issues += form.apply_json(written, chosen.form)
+    issues += apply_json(written, chosen.form, read_buffer)
     return Conversion(written, source, target, issues)

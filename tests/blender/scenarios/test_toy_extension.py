@@ -16,6 +16,7 @@ import import_support
 import omi_core.dialects.registry
 import omi_core.read.reader
 import omi_core.targets.godot
+import omi_core.write.target_form
 import omi_core.write.writer
 import pytest
 from ui_recorder import Recorder
@@ -97,7 +98,9 @@ def test_the_toy_goes_through_export_validate_convert_import_and_the_ui(toy, tmp
     writer.write_document(reader.read_document(exported.gltf), exported.gltf, [khr], issues=issues)
     assert [issue.pointer for issue in issues if "TOY_gadget" in issue.message] == [
         f"/nodes/{exported.index('Gadget')}/extensions/TOY_gadget"]
-    godot_lines = [issue.message for issue in omi_core.targets.godot.to_godot(json.loads(json.dumps(exported.gltf)))]
+    godot_form = omi_core.dialects.registry.target(omi_core.targets.godot.NAME).form
+    godot_lines = [issue.message for issue in
+                   omi_core.write.target_form.apply_json(json.loads(json.dumps(exported.gltf)), godot_form)]
     assert any("toy gadgets" in line and "'Gadget'" in line for line in godot_lines)
 
     # import: the settings and their keys come back; nothing is kept verbatim (the toy reads it)

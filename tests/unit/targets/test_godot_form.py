@@ -10,9 +10,17 @@ from typing import Any
 
 import pytest
 from omi_core import model
+from omi_core.dialects import registry
+from omi_core.model import Issue
 from omi_core.read import reader
 from omi_core.targets import godot
+from omi_core.write import target_form
 from present import present
+
+
+def to_godot(document: dict[str, Any]) -> list[Issue]:
+    """A parsed OMI file into the `godot` target's form, in place (convert's applier); what Godot ignores."""
+    return target_form.apply_json(document, registry.target(godot.NAME).form)
 
 
 def _doc(shapes: Any, nodes: Any, **extra: Any) -> dict[str, Any]:
@@ -28,7 +36,7 @@ def test_round_shapes_take_godots_form_with_every_size_written() -> None:
     doc = _doc(shapes, [{"name": f"N{i}", "extensions": {"OMI_physics_body": {"collider": {"shape": i}}}}
                         for i in range(len(shapes))])
     before = reader.read_document(copy.deepcopy(doc))
-    assert godot.to_godot(doc) == []
+    assert to_godot(doc) == []
     assert doc["extensions"]["OMI_physics_shape"]["shapes"] == [
         {"type": "capsule", "capsule": {"radius": 0.3, "height": pytest.approx(2.0)}},
         {"type": "capsule", "capsule": {"radius": 0.5, "height": 2.0}},
@@ -54,7 +62,7 @@ def test_the_targets_own_capsules_are_read_as_godots_without_a_warning() -> None
     shape = {"type": "capsule", "capsule": {"height": 2.4, "radiusTop": 0.3, "radiusBottom": 0.3}}
     doc = _doc([shape], [{"name": "Pill", "mesh": 0, "extensions": {"OMI_physics_body": {
         "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
-    godot.to_godot(doc)
+    to_godot(doc)
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["capsule"] == {"radius": 0.3, "height": 3.0}
     assert godot.mesh_children(doc) == {0: 1}
     read = reader.read_document(copy.deepcopy(doc))
@@ -72,7 +80,7 @@ def test_a_cone_is_said_once_naming_its_objects() -> None:
     doc = _doc([{"type": "cylinder", "cylinder": {"radiusTop": 0.0, "radiusBottom": 0.4, "height": 1.0}}],
                [{"name": name, "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}}
                 for name in ("ConeA", "ConeB")])
-    issues = godot.to_godot(doc)
+    issues = to_godot(doc)
     assert len(issues) == 1
     assert "cone" in issues[0].message and "'ConeA', 'ConeB'" in issues[0].message
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["cylinder"] == {"radius": 0.4, "height": 1.0}
@@ -85,7 +93,7 @@ def test_render_mesh_moves_to_a_child_named_after_the_body() -> None:
         {"name": "Part", "mesh": 1, "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
         {"name": "Plain", "mesh": 2},
     ])
-    godot.to_godot(doc)
+    to_godot(doc)
     nodes = doc["nodes"]
     assert "mesh" not in nodes[0] and nodes[0]["children"] == [1, 3]
     assert nodes[3] == {"name": "Crate", "mesh": 0}
@@ -123,7 +131,7 @@ def test_each_kind_of_ignored_data_is_said_once() -> None:
         {"name": "B.joint", "extensions": {"OMI_physics_joint": {"connectedNode": 0, "joint": 0}}},
     ], animations=[{"channels": [_channel("/nodes/0/extensions/OMI_physics_body/motion/mass"),
                                   _channel("/nodes/0/extensions/OMI_physics_body/motion/gravityFactor")]}])
-    messages = [issue.message for issue in godot.to_godot(doc) if issue.severity != "info"]
+    messages = [issue.message for issue in to_godot(doc) if issue.severity != "info"]
     assert len(messages) == 7, messages
     assert all(message.startswith("Godot 4 ignores ") for message in messages)
     text = "\n".join(messages)
@@ -149,7 +157,7 @@ def test_animated_values_are_named_by_their_objects_and_only_what_godot_drops() 
         {**_channel("/nodes/0/extensions/OMI_physics_body/motion/linearVelocity"), "sampler": 1}]},
     ])
     doc["animations"][0]["samplers"] = [{"interpolation": "LINEAR"}, {"interpolation": "CUBICSPLINE"}]
-    messages = [issue.message for issue in godot.to_godot(doc) if "animated" in issue.message
+    messages = [issue.message for issue in to_godot(doc) if "animated" in issue.message
                 or "CUBICSPLINE" in issue.message]
     assert messages == [
         "Godot 4 ignores animated physics values it has no property for: 'Door.joint: joint drives/0/velocityTarget', "
@@ -162,7 +170,7 @@ def test_animated_values_are_named_by_their_objects_and_only_what_godot_drops() 
 def test_a_file_without_physics_is_left_alone() -> None:
     doc = {"asset": {"version": "2.0"}, "nodes": [{"name": "Plain", "mesh": 0}]}
     before = copy.deepcopy(doc)
-    assert godot.to_godot(doc) == []
+    assert to_godot(doc) == []
     assert doc == before
 
 
@@ -177,7 +185,7 @@ def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh() -> No
         {"name": "Part", "translation": [1.0, 1.0, 1.0],
          "extensions": {"OMI_physics_body": {"collider": {"shape": 1}}}},
     ])
-    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
+    assert [issue.message for issue in to_godot(doc)] == [godot.PROJECT_NOTE]
     nodes, shapes = doc["nodes"], doc["extensions"]["OMI_physics_shape"]["shapes"]
     assert "scale" not in nodes[0] and nodes[1]["scale"] == [2.0, 1.0, 0.5]  # a static body keeps its scale
     assert shapes[nodes[0]["extensions"]["OMI_physics_body"]["collider"]["shape"]]["box"]["size"] == [2.0, 1.0, 0.5]
@@ -194,7 +202,7 @@ def test_an_unevenly_scaled_sphere_is_said() -> None:
     doc = _doc([{"type": "sphere", "sphere": {"radius": 0.5}}], [
         {"name": "Egg", "scale": [1.0, 2.0, 1.0],
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
-    issue, note = godot.to_godot(doc)
+    issue, note = to_godot(doc)
     assert (note.severity, note.message) == ("info", godot.PROJECT_NOTE)  # once, for the dynamic body
     assert "sphere scaled unevenly" in issue.message and issue.message.endswith("'Egg'")
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][-1] == {"type": "sphere", "sphere": {"radius": 1.0}}
@@ -206,7 +214,7 @@ def test_a_scaled_moving_hull_goes_to_a_child_that_carries_the_scale() -> None:
     shapes = [{"type": "convex", "convex": {"mesh": 0}}]
     doc = _doc(shapes, [{"name": "Rock", "mesh": 0, "scale": [1.5, 1.5, 1.5], "extensions": {"OMI_physics_body": {
         "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
-    issues = godot.to_godot(doc)
+    issues = to_godot(doc)
     rock = doc["nodes"][0]
     assert "scale" not in rock and rock["extensions"]["OMI_physics_body"] == {"motion": {"type": "dynamic"}}
     children = [doc["nodes"][child] for child in rock["children"]]
@@ -224,7 +232,7 @@ def test_float_noise_in_a_scale_is_not_uneven() -> None:
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
         {"name": "Knee", "rotation": [0.0, 0.0, 0.38268343, 0.9238795]},
     ])
-    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
+    assert [issue.message for issue in to_godot(doc)] == [godot.PROJECT_NOTE]
 
 
 def test_an_empty_matrix_is_no_matrix() -> None:
@@ -234,7 +242,7 @@ def test_an_empty_matrix_is_no_matrix() -> None:
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
         {"name": "Part", "matrix": [], "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
     ])
-    assert [issue.message for issue in godot.to_godot(doc)] == [godot.PROJECT_NOTE]
+    assert [issue.message for issue in to_godot(doc)] == [godot.PROJECT_NOTE]
 
 
 def test_morph_weight_channels_follow_the_mesh_to_its_child() -> None:
@@ -252,7 +260,7 @@ def test_morph_weight_channels_follow_the_mesh_to_its_child() -> None:
         {"sampler": 3, **_channel("/nodes/0/weights")},
         {"sampler": 4, **_channel("/meshes/0/weights")},
         {"sampler": 5, **_channel("/nodes/0/extensions/OMI_physics_body/motion/mass")}]}])
-    godot.to_godot(doc)
+    to_godot(doc)
     child = doc["nodes"][0]["children"][-1]
     assert doc["nodes"][child] == {"name": "Blob", "mesh": 0, "weights": [0.0, 0.5]}
     targets = [channel["target"] for channel in doc["animations"][0]["channels"]]
@@ -270,7 +278,7 @@ def test_a_channel_of_a_shape_whose_scale_was_baked_is_named() -> None:
         {"name": "Ball", "scale": [2.0, 2.0, 2.0],
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}],
         animations=[{"channels": [_channel("/extensions/OMI_physics_shape/shapes/0/sphere/radius")]}])
-    messages = [issue.message for issue in godot.to_godot(doc) if issue.severity != "info"]
+    messages = [issue.message for issue in to_godot(doc) if issue.severity != "info"]
     assert messages == ["Godot 4 ignores animated sizes of shapes on scaled moving bodies (the body's scale is baked "
                         "into a copy of its shape; the channel animates the original, which no body uses): "
                         "'Ball: shape sphere/radius'"], messages

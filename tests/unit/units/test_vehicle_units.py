@@ -15,7 +15,7 @@ from omi_core.cli import upgrade_file
 from omi_core.dialects import pointers, registry
 from omi_core.read import reader
 from omi_core.targets import godot
-from omi_core.write import writer
+from omi_core.write import target_form, writer
 from present import present
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "data" / "omi_vehicles"
@@ -226,7 +226,8 @@ def test_the_unit_name_check_sees_a_spelled_name(tmp_path: Path) -> None:
 
 def test_the_godot_target_names_what_godot_core_ignores_of_each_unit() -> None:
     gltf = load("simple_car.gltf")
-    lines = [issue.message for issue in godot.to_godot(gltf) if issue.kind == "godot"]
+    issues = target_form.apply_json(gltf, registry.target(godot.NAME).form)
+    lines = [issue.message for issue in issues if issue.kind == "godot"]
     assert any("ignores seats (omi-godot reads them): 'SeatBackLeft'" in line for line in lines)
     assert sum("vehicle wheels" in line for line in lines) == 1  # one line per kind, naming the four wheels
 

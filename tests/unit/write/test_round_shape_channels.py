@@ -1,4 +1,4 @@
-"""`convert --to godot` of animated capsules and cylinders (io/omi/write/round_shape_channels.py): Godot 4.6
+"""`convert --to godot` of animated capsules and cylinders (io/omi/write/channel_rewrite.py): Godot 4.6
 plays a shape's channels in its own form (tests/godot measures it), one radius and a capsule's full height,
 so the channels of `radiusTop`, `radiusBottom` and `height` become Godot's `radius` and `height` channels.
 Before, they were written as they were: a capsule's animated height played two radii short, and its
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from omi_core.animation import one_radius
 from omi_core.cli import commands
 from omi_core.targets import godot_channels
 
@@ -137,7 +138,7 @@ def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_pa
              "radiusBottom": ("LINEAR", [0.0, 1.0], [0.3, 0.6])}
     godot, reason = godot_channels.round_shape_keys("capsule", {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3},
                                                     keyed)
-    back, reason = godot_channels.spec_round_keys("capsule", {"radius": 0.3, "height": 1.6}, godot)
+    back, reason = one_radius.from_one_radius("capsule", {"radius": 0.3, "height": 1.6}, godot)
     assert reason is None
     approximately: dict[str, Any] = {key: (kind, times, pytest.approx(values))
                                      for key, (kind, times, values) in back.items()}

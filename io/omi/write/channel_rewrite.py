@@ -1,12 +1,10 @@
-"""A converted file's capsule and cylinder channels in the form of a target that writes those shapes with
-one radius and a capsule's full height (`Target.round_shape_channels`: the `godot` targets).
+"""A target's `form.ChannelRewrite` on a parsed file (the command line's convert): channels of an item's values
+rewritten over their keys, which this reads from the file's buffers.
 
-The target writes a capsule or cylinder with one `radius` and a capsule's full `height` (godot.godot_shape),
-and Godot 4.6 plays a shape's channels as that form: a `radiusTop` or `radiusBottom` channel sets its one
-radius, a capsule `height` channel its full height. So each shape's `radiusTop`, `radiusBottom` and `height`
-channels are replaced by Godot's `radius` and `height` channels (godot_channels.round_shape_keys), with their
-keys in a new buffer; a group it cannot rewrite is named and left as it was. This reads the file's buffers,
-which the target's form cannot: the command line's `convert` runs it after the form.
+The channels of one item's rewritten keys (`/extensions/<extension>/<array>/N/<type>/<key>`) are one group: its
+keys are read from the buffers, the keys it does not animate are the item's still values (as the Object Model
+reads them, defaults included), and the rewrite's channels replace the group's, their keys in a new buffer of
+their own (a data: URI). A group it cannot rewrite is named and left as it was.
 """
 
 from __future__ import annotations
@@ -16,28 +14,27 @@ import struct
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .. import model
 from ..checks.animation_keys import float_rows
-from ..dialects.omi import SHAPE_EXTENSION
+from ..dialects import pointers
 from ..json_types import MISSING, array_index, get
 from ..model import Issue
-from ..targets import godot_channels
+from ..targets.form import ChannelRewrite, Keys
 from .channel_follow import drop_channels
 
 ReadBuffer = Callable[[int], "bytes | memoryview | None"]
-Place = tuple[int, int, str, str]  # (animation, channel, the shape type it names, its key: one of ROUND_KEYS)
-KIND = "godot.round_channels"
+Place = tuple[int, int, str, str]  # (animation, channel, the item type it names, its key: one of the rewrite's)
 
 
-def _groups(document: Mapping[str, Any]) -> dict[int, list[Place]]:
-    """Shape index -> the channels into its capsule or cylinder keys."""
+def _groups(document: Mapping[str, Any], rewrite: ChannelRewrite) -> dict[int, list[Place]]:
+    """Item index -> the channels into its rewritten keys."""
     found: dict[int, list[Place]] = {}
+    head = ["extensions", rewrite.extension, rewrite.array]
     for a, animation in enumerate(_list(get(document, "animations"))):
         for c, channel in enumerate(_list(get(animation, "channels"))):
-            pointer = get(get(get(get(channel, "target"), "extensions"), godot_channels.POINTER), "pointer")
+            pointer = get(get(get(get(channel, "target"), "extensions"), pointers.ANIMATION_POINTER_EXTENSION),
+                          "pointer")
             tokens = pointer.split("/") if isinstance(pointer, str) else []
-            if len(tokens) == 7 and tokens[1:4] == ["extensions", SHAPE_EXTENSION, "shapes"] \
-                    and tokens[5] in model.ROUND_SHAPE_TYPES and tokens[6] in godot_channels.ROUND_KEYS:
+            if len(tokens) == 7 and tokens[1:4] == head and tokens[5] in rewrite.types and tokens[6] in rewrite.keys:
                 index = array_index(tokens[4])
                 if index is not None:
                     found.setdefault(index, []).append((a, c, tokens[5], tokens[6]))
@@ -48,50 +45,50 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def rewrite(document: dict[str, Any], read_buffer: ReadBuffer) -> list[Issue]:
-    """The document's capsule and cylinder channels in Godot's form, in place (the shapes are already in it);
-    one note for the rewritten groups, one warning per reason a group is left as it was."""
-    shapes = _list(get(get(get(document, "extensions"), SHAPE_EXTENSION), "shapes"))
+def rewrite(document: dict[str, Any], rewrite: ChannelRewrite, read_buffer: ReadBuffer) -> list[Issue]:
+    """The document's channels of `rewrite`'s keys rewritten, in place; one note for the rewritten groups,
+    one warning per reason a group is left as it was."""
+    items = _list(get(get(get(document, "extensions"), rewrite.extension), rewrite.array))
     rewritten: list[str] = []
     left: dict[str, list[str]] = {}
     doomed: list[str] = []
-    for index, places in _groups(document).items():
-        shape = shapes[index] if 0 <= index < len(shapes) else None
-        shape_type = get(shape, "type")
-        details = get(shape, shape_type) if isinstance(shape_type, str) else None
-        where = f"/extensions/{SHAPE_EXTENSION}/shapes/{index}"
-        if not isinstance(details, Mapping) or shape_type not in model.ROUND_SHAPE_TYPES \
-                or any(type_of != shape_type for _a, _c, type_of, _key in places):
-            continue  # not this round shape: the pointer's own checks say so
+    for index, places in _groups(document, rewrite).items():
+        item = items[index] if 0 <= index < len(items) else None
+        item_type = get(item, "type")
+        where = f"/extensions/{rewrite.extension}/{rewrite.array}/{index}"
+        found = pointers.match(f"{where}/{places[0][2]}/{places[0][3]}")
+        if not isinstance(item, Mapping) or item_type not in rewrite.types or found is None \
+                or any(type_of != item_type for _a, _c, type_of, _key in places):
+            continue  # not an item of this kind: the pointer's own checks say so
         keyed, reason = _keyed(document, places, read_buffer)
-        radius, height = details.get("radius"), details.get("height")
-        if reason is None and isinstance(radius, (int, float)) and isinstance(height, (int, float)):
-            mid = float(height) - (2.0 * float(radius) if shape_type == "capsule" else 0.0)
-            still = {"radiusTop": float(radius), "radiusBottom": float(radius), "height": mid}
-            channels, reason = godot_channels.round_shape_keys(str(shape_type), still, keyed)
+        if reason is None:
+            head = found.template.text.rsplit("/", 1)[0]
+            written = {text: value for (text, _nested), value in
+                       pointers.leaves(rewrite.extension, rewrite.array, item).items()}
+            still = {key: float(written.get(f"{head}/{key}", 0.0)) for key in rewrite.keys}
+            channels, reason = rewrite.rewrite(str(item_type), still, keyed)
             if channels:
                 animation = document["animations"][places[0][0]]
                 for key, keys in channels.items():
-                    _add_channel(document, animation, f"{where}/{shape_type}/{key}", keys)
+                    _add_channel(document, animation, f"{where}/{item_type}/{key}", keys)
                 doomed += [f"/animations/{a}/channels/{c}" for a, c, _type, _key in places]
                 rewritten.append(where)
         if reason is not None:
             left.setdefault(reason, []).append(where)
     if doomed:
         drop_channels(document, doomed)
-    issues = [Issue(rewritten[0], "capsule and cylinder channels rewritten in Godot's form (one `radius`; a "
-                                  f"capsule's `height` the full height, its radii added): {', '.join(rewritten)}",
-                    "info", KIND)] if rewritten else []
-    issues += [Issue(where[0], f"capsule and cylinder channels not in Godot's form ({reason}): {', '.join(where)}",
-                     "warning", KIND) for reason, where in left.items()]
+    issues = [Issue(rewritten[0], f"{rewrite.what} rewritten in {rewrite.form} ({rewrite.how}): "
+                                  f"{', '.join(rewritten)}", "info", rewrite.kind)] if rewritten else []
+    issues += [Issue(where[0], f"{rewrite.what} not in {rewrite.form} ({reason}): {', '.join(where)}",
+                     "warning", rewrite.kind) for reason, where in left.items()]
     return issues
 
 
 def _keyed(document: Mapping[str, Any], places: list[Place], read_buffer: ReadBuffer) \
-        -> tuple[dict[str, godot_channels.Keys], str | None]:
+        -> tuple[dict[str, Keys], str | None]:
     """Each key's channel (interpolation, times, values) read from the buffers, or why it cannot be."""
     accessors = _list(get(document, "accessors"))
-    keyed: dict[str, godot_channels.Keys] = {}
+    keyed: dict[str, Keys] = {}
     for a, c, _type, key in places:
         animation = document["animations"][a]
         samplers, at = _list(get(animation, "samplers")), get(animation["channels"][c], "sampler")
@@ -109,8 +106,7 @@ def _keyed(document: Mapping[str, Any], places: list[Place], read_buffer: ReadBu
     return keyed, None
 
 
-def _add_channel(document: dict[str, Any], animation: dict[str, Any], pointer: str,
-                 keys: godot_channels.Keys) -> None:
+def _add_channel(document: dict[str, Any], animation: dict[str, Any], pointer: str, keys: Keys) -> None:
     """A new sampler and channel in `animation`, its keys in a new buffer of their own (a data: URI)."""
     interpolation, times, values = keys
     inputs, outputs = (_accessor(document, numbers) for numbers in (times, values))
@@ -118,7 +114,7 @@ def _add_channel(document: dict[str, Any], animation: dict[str, Any], pointer: s
     document["accessors"][inputs].update(min=[min(stored)], max=[max(stored)])
     animation.setdefault("samplers", []).append({"input": inputs, "output": outputs, "interpolation": interpolation})
     animation.setdefault("channels", []).append({"sampler": len(animation["samplers"]) - 1, "target": {
-        "path": "pointer", "extensions": {godot_channels.POINTER: {"pointer": pointer}}}})
+        "path": "pointer", "extensions": {pointers.ANIMATION_POINTER_EXTENSION: {"pointer": pointer}}}})
 
 
 def _accessor(document: dict[str, Any], numbers: list[float]) -> int:
@@ -129,3 +125,17 @@ def _accessor(document: dict[str, Any], numbers: list[float]) -> int:
     document.setdefault("accessors", []).append({"bufferView": len(document["bufferViews"]) - 1,
                                                  "componentType": 5126, "count": len(numbers), "type": "SCALAR"})
     return len(document["accessors"]) - 1
+
+
+def data_uris(document: Mapping[str, Any]) -> ReadBuffer:
+    """A document's buffers that are data: URIs, decoded (for a document handed over without its files)."""
+    def read_buffer(index: int) -> bytes | None:
+        buffers = _list(get(document, "buffers"))
+        uri = get(buffers[index], "uri") if 0 <= index < len(buffers) else None
+        if not isinstance(uri, str) or not uri.startswith("data:") or ";base64," not in uri:
+            return None
+        try:
+            return base64.b64decode(uri.split(";base64,", 1)[1])
+        except ValueError:
+            return None
+    return read_buffer
