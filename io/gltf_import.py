@@ -50,8 +50,11 @@ class glTF2ImportUserExtension:
             self._before(gltf)
 
     def _before(self, gltf: Any) -> None:
+        described = None  # the importer's data as JSON, while no step changed it
         try:
-            self.issues.extend(import_repair.repair(gltf))  # what would make Blender's importer fail or crash
+            repaired = import_repair.repair(gltf)  # what would make Blender's importer fail or crash
+            self.issues.extend(repaired.issues)
+            described = repaired.document
         except Exception as error:
             self._failed(gltf, "checking the file's structure", error)
         try:
@@ -68,7 +71,8 @@ class glTF2ImportUserExtension:
             self.issues.extend(self.plan.doc.issues)
             if not self.plan.doc.nodes:
                 return
-            self.issues.extend(import_repair.physics_issues(gltf, self.plan.doc))
+            self.issues.extend(import_repair.physics_issues(gltf, self.plan.doc,
+                                                            described if not self._folds.children else None))
             if options.import_rigid_bodies:
                 rigid_body_world.ensure_world(scene)  # cheap now, before the file's objects exist
             self.plan.prepare(gltf)

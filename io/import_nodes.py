@@ -17,6 +17,7 @@ PropertyGroup conversion, and the Blender rigid bodies built from the document r
 from __future__ import annotations
 
 import base64
+import copy
 import struct
 import sys
 from collections.abc import Callable, Mapping
@@ -117,6 +118,7 @@ class ImportPlan:
         self.collision_nodes: dict[tuple[int, int], int] = {}  # (node, mesh) -> new child node holding the mesh
         self._placeholder_mesh: bpy.types.Mesh | None = None
         self._objects: dict[int, bpy.types.Object] | None = None
+        self._child_node: Any = None  # a parsed glTF node of a name and a mesh (`_add_child`)
 
     @classmethod
     def read(cls, gltf: Any, build_rigid_bodies: bool) -> ImportPlan:
@@ -178,11 +180,13 @@ class ImportPlan:
         return {members[0] for owner, members in colliders.items() if len(members) == 1 and members[0] != owner
                 and _shape_type(self.doc.nodes[members[0]]) in model.PRIMITIVE_SHAPE_TYPES}
 
-    @staticmethod
-    def _add_child(data: Any, parent: Any, mesh: int) -> int:
-        gltf_io = sys.modules[type(data).__module__]
-        name = f"{parent.name or 'Node'} collision mesh"
-        data.nodes.append(gltf_io.Node.from_dict({"name": name, "mesh": mesh}))
+    def _add_child(self, data: Any, parent: Any, mesh: int) -> int:
+        if self._child_node is None:  # the importer's generic parsing, once: each child is a copy
+            self._child_node = sys.modules[type(data).__module__].Node.from_dict({"name": "", "mesh": 0})
+        child = copy.copy(self._child_node)
+        child.name = f"{parent.name or 'Node'} collision mesh"
+        child.mesh = mesh
+        data.nodes.append(child)
         index = len(data.nodes) - 1
         parent.children = [*(parent.children or []), index]
         return index
@@ -286,6 +290,8 @@ class ImportPlan:
         if joint is not None:
             connected = joint.connected_node
             joint = replace(joint, connected_node=objects.get(connected) if isinstance(connected, int) else None)
+        if collider is node.collider and joint is node.joint:  # nothing to resolve: the node as read (immutable)
+            return inputs.ObjectPhysics(node)
         return inputs.ObjectPhysics(replace(node, collider=collider, joint=joint))
 
     def _mark_shape_meshes(self, objects: Mapping[int, bpy.types.Object]) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -108,37 +109,52 @@ def _buffer_data(gltf: Any) -> gltf_structure.BufferData:
     return gltf_structure.file_buffer_data(getattr(gltf, "glb_buffer", None), size)
 
 
-def physics_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
+def physics_issues(gltf: Any, doc: model.PhysicsDocument, document: dict[str, Any] | None = None) -> list[model.Issue]:
     """What the import cannot use or keep of the file's physics, beyond the reader's findings (which name the
     unknown keys it keeps): values Blender's float32 settings or enums cannot hold, the mesh problems of
-    convex/trimesh shapes, and joints whose bodies start outside their limits."""
-    return value_losses.document_losses(doc) + shape_mesh_issues(gltf, doc) + joint_rest_issues(gltf, doc) \
-        + bind_matrix_issues(gltf)
+    convex/trimesh shapes, and joints whose bodies start outside their limits. `document`: the importer's data
+    as `importer_json` gives it now, when the caller has it (`Repaired.document`), or None."""
+    described = _Described(gltf.data, document)
+    return value_losses.document_losses(doc) + shape_mesh_issues(gltf, doc, described) \
+        + joint_rest_issues(gltf, doc, described) + bind_matrix_issues(gltf, described)
 
 
-def bind_matrix_issues(gltf: Any) -> list[model.Issue]:
+class _Described:
+    """The importer's data as JSON (`importer_json`), made once when a check first asks."""
+
+    def __init__(self, data: Any, document: dict[str, Any] | None) -> None:
+        self._data = data
+        self._document = document
+
+    def __call__(self) -> dict[str, Any]:
+        if self._document is None:
+            self._document = importer_json(self._data)
+        return self._document
+
+
+def bind_matrix_issues(gltf: Any, described: _Described) -> list[model.Issue]:
     """Skins whose inverse bind matrices are not finite (io/omi/checks/bind_matrices): their bones, and the
     ragdoll parts that follow them, get no place."""
     if not _array(gltf.data, "skins"):
         return []
-    return bind_matrices.check(importer_json(gltf.data), lambda index: gltf_compat.importer_buffer(gltf, index))
+    return bind_matrices.check(described(), lambda index: gltf_compat.importer_buffer(gltf, index))
 
 
-def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
+def joint_rest_issues(gltf: Any, doc: model.PhysicsDocument, described: _Described) -> list[model.Issue]:
     """Joints whose connected node starts outside the joint's limits (io/omi/checks/joint_rest), on the nodes
     as the importer will build them (after the repairs)."""
     if not any(node.joint is not None for node in doc.nodes.values()):
         return []
-    return joint_rest.check({"nodes": _items_json(gltf.data, "nodes")}, doc)
+    return joint_rest.check({"nodes": described()["nodes"]}, doc)
 
 
-def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument) -> list[model.Issue]:
+def shape_mesh_issues(gltf: Any, doc: model.PhysicsDocument, described: _Described) -> list[model.Issue]:
     """The mesh problems of the file's convex/trimesh shapes (io/omi/checks/shape_meshes), on the importer's data
     and buffers (read through the importer, so each is read once)."""
     if not any(part is not None and part.shape is not None and part.shape.type in model.MESH_SHAPE_TYPES
                for node in doc.nodes.values() for part in (node.collider, node.trigger)):
         return []
-    return shape_meshes.check(importer_json(gltf.data), doc, lambda index: gltf_compat.importer_buffer(gltf, index))
+    return shape_meshes.check(described(), doc, lambda index: gltf_compat.importer_buffer(gltf, index))
 
 
 def duplicate_key_issues(gltf: Any) -> list[model.Issue]:
@@ -188,7 +204,15 @@ def private_extras_issues(gltf: Any) -> list[model.Issue]:
                                   "a file cannot set them", "warning")]
 
 
-def repair(gltf: Any) -> list[model.Issue]:
+@dataclass
+class Repaired:
+    """What `repair` found, and the importer's data as JSON (`importer_json`) when no repair changed it."""
+
+    issues: list[model.Issue]
+    document: dict[str, Any] | None
+
+
+def repair(gltf: Any) -> Repaired:
     """Apply every repair the structure check offers; a warning for each, an error for what stays broken.
     When Blender's importer cannot open the file at all, the import builds nothing (the error says why)
     instead of failing with a traceback."""
@@ -199,14 +223,17 @@ def repair(gltf: Any) -> list[model.Issue]:
     dropped_primitives: dict[int, set[int]] = {}
     document = importer_json(data)
     issues += node_transforms.check(document)  # warnings only: nothing to repair
+    unchanged = True
     for finding in gltf_structure.check(document, _buffer_data(gltf)):
         fix = finding.repair
         if finding.fatal:
             _build_nothing(data)
-            return [*issues, model.Issue(finding.pointer, f"{finding.as_error()}; nothing imported", "error")]
+            return Repaired([*issues, model.Issue(finding.pointer, f"{finding.as_error()}; nothing imported",
+                                                  "error")], None)
         if fix is None:
             issues.append(model.Issue(finding.pointer, finding.as_error(), "error"))
             continue
+        unchanged = unchanged and fix.kind == "allow_depth"
         issues.append(model.Issue(finding.pointer, finding.as_repaired(), "info" if fix.kind == "allow_depth"
                                   else "warning"))  # a deep tree imports whole: nothing to warn about
         if fix.kind == "drop_child":
@@ -235,7 +262,7 @@ def repair(gltf: Any) -> list[model.Issue]:
     for index, positions in dropped_primitives.items():
         for position in positions:
             _empty(data, index, position)
-    return issues
+    return Repaired(issues, document if unchanged else None)
 
 
 def _build_nothing(data: Any) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from operator import attrgetter
 
 import bpy
 
@@ -42,11 +43,35 @@ def current(obj: bpy.types.Object) -> dict[str, list[object]]:
     return {group: [_value(rigid_body, name) for name in names] for group, names in GROUPS.items()}
 
 
+_GROUP_TEXTS: dict[tuple[str, tuple[object, ...]], str] = {}  # a group's values -> its JSON: bodies share most
+_GETTERS = tuple((group, attrgetter(*names), len(names) == 1) for group, names in GROUPS.items())
+
+
+def _text(rigid_body: bpy.types.RigidBodyObject) -> str:
+    """`json.dumps(current(obj))`, each group's part made once for all the bodies that hold the same values
+    (within a group every value has one type, so equal values give texts that read back equal)."""
+    parts = []
+    for group, getter, single in _GETTERS:
+        values = getter(rigid_body)
+        if single:
+            values = (tuple(values) if group == "collision collections" else values,)
+        key = (group, values)
+        part = _GROUP_TEXTS.get(key)
+        if part is None:
+            if len(_GROUP_TEXTS) > 4096:
+                _GROUP_TEXTS.clear()
+            items = [list(item) if isinstance(item, tuple) else item for item in values]
+            part = _GROUP_TEXTS[key] = f"{json.dumps(group)}: {json.dumps(items)}"
+        parts.append(part)
+    return "{" + ", ".join(parts) + "}"
+
+
 def record(objects: Iterable[bpy.types.Object | None]) -> None:
     """Keep what the build wrote into each object's rigid body (objects without one are passed over)."""
     for obj in objects:
-        if obj is not None and obj.rigid_body is not None:
-            obj[BUILT] = json.dumps(current(obj))
+        rigid_body = None if obj is None else obj.rigid_body
+        if obj is not None and rigid_body is not None:
+            obj[BUILT] = _text(rigid_body)
 
 
 _READ: dict[str, dict | None] = {}  # records read, by their text: a scene's bodies share a few

@@ -33,7 +33,9 @@ def legacy_revision(name: str) -> str:
 def node_objects(gltf: Mapping[str, Any], name: str) -> Iterator[tuple[int, Where, Any]]:
     """(node index, pointer, object) of every node holding extension `name`."""
     for index, node in enumerate(sequence_items(get(gltf, "nodes"))):
-        raw = get(get(node, "extensions"), name)
+        # every unit asks every node: a parsed node (a dict) is asked directly, without two calls of `get`
+        extensions = node.get("extensions") if type(node) is dict else get(node, "extensions")
+        raw = extensions.get(name, MISSING) if type(extensions) is dict else get(extensions, name)
         if raw is not MISSING:
             yield index, join(ROOT, "nodes", index, "extensions", name), raw
 

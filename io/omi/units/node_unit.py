@@ -38,9 +38,17 @@ class ReadContext:
 
     gltf: Mapping[str, Any]
     doc: PhysicsDocument
-    tree: dict[int, int]
     findings: Findings
     shapes: Sequence[Shape | None] = ()
+    _tree: dict[int, int] | None = field(default=None, init=False, repr=False)
+
+    @property
+    def tree(self) -> dict[int, int]:
+        """Child node index -> parent node index, made when a hook first asks (most documents hold no object
+        of most units: a walk of every node each would be wasted)."""
+        if self._tree is None:
+            self._tree = parents(self.gltf)
+        return self._tree
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ class NodeUnitSpec:
 
 def read_units(spec: NodeUnitSpec) -> Callable[[Mapping[str, Any], PhysicsDocument, Sequence[Shape | None]], None]:
     def read(gltf: Mapping[str, Any], doc: PhysicsDocument, shapes: Sequence[Shape | None]) -> None:
-        context = ReadContext(gltf, doc, parents(gltf), Findings(), shapes)
+        context = ReadContext(gltf, doc, Findings(), shapes)
         for index, at, raw in node_objects(gltf, spec.name):
             value = read_value(spec, raw, at, context)
             if value is not None and spec.check is not None:

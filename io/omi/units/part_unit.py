@@ -23,7 +23,6 @@ from .common import (
     ancestors,
     legacy_revision,
     node_objects,
-    parents,
     read_object,
     set_value,
     value_of,
@@ -52,7 +51,7 @@ class PartUnitSpec:
 
 def read_units(spec: PartUnitSpec) -> Callable[[Mapping[str, Any], PhysicsDocument, Sequence[Shape | None]], None]:
     def read(gltf: Mapping[str, Any], doc: PhysicsDocument, shapes: Sequence[Shape | None]) -> None:
-        context = ReadContext(gltf, doc, parents(gltf), Findings(), shapes)
+        context = ReadContext(gltf, doc, Findings(), shapes)
         entries = _entries(spec, gltf, context)
         used: set[int] = set()
         for index, at, raw in node_objects(gltf, spec.name):
