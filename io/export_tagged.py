@@ -45,10 +45,17 @@ class TaggedSettings:
         target = next((known for known in registry.targets() if known.name == choice), registry.targets()[0])
         self.export_dialects = target.dialects
         self.export_target = target.name  # its form: io/blender/export/target_form.py
+        # `_nothing_stored` of each object asked about, once per export: the kept keys and the tag both ask
+        self._unset: dict[bpy.types.Object, bool] = {}
 
-    @staticmethod
-    def is_tagged(obj: bpy.types.Object) -> bool:
-        return not _nothing_stored(obj) and convert.is_tagged(obj)
+    def _nothing_stored(self, obj: bpy.types.Object) -> bool:
+        unset = self._unset.get(obj)
+        if unset is None:
+            unset = self._unset[obj] = _nothing_stored(obj)
+        return unset
+
+    def is_tagged(self, obj: bpy.types.Object) -> bool:
+        return not self._nothing_stored(obj) and convert.is_tagged(obj)
 
     @staticmethod
     def left_out_by_the_exporter(objects: Iterable[bpy.types.Object], export_settings: dict) -> list[str]:
@@ -63,10 +70,9 @@ class TaggedSettings:
                              f"out {obj.type.lower()}s (turn on Include > {option[1]})")
         return found
 
-    @staticmethod
-    def kept_extensions(obj: bpy.types.Object) -> dict[str, Any]:
+    def kept_extensions(self, obj: bpy.types.Object) -> dict[str, Any]:
         """The node extensions kept verbatim from an imported file (io/kept_extensions.py)."""
-        return {} if _nothing_stored(obj) else kept_extensions.of_object(obj)
+        return {} if self._nothing_stored(obj) else kept_extensions.of_object(obj)
 
     @staticmethod
     def kept_document_extensions(bl_scene: bpy.types.Scene) -> dict[str, Any]:
@@ -87,13 +93,12 @@ class TaggedSettings:
             trigger_offset = convert.shape_offset_matrix(settings.trigger.shape)
         return Derived(physics, collider_offset, trigger_offset, physics.joint)
 
-    @staticmethod
-    def collision_mesh_objects(objects: Iterable[bpy.types.Object]) -> set[bpy.types.Object]:
+    def collision_mesh_objects(self, objects: Iterable[bpy.types.Object]) -> set[bpy.types.Object]:
         """Untagged objects that a tagged object's convex/trimesh shape uses as its collision mesh."""
         used: set[bpy.types.Object] = set()
         for obj in objects:
             settings = getattr(obj, "omi_physics", None)
-            if settings is None:
+            if settings is None or self._nothing_stored(obj):  # (remembered: the export asks again)
                 continue
             parts = (settings.collider if settings.use_collider else None,  # only read what is enabled: this
                      settings.trigger if settings.use_trigger else None)   # runs over every object of the file

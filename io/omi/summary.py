@@ -28,6 +28,7 @@ class _Kind:
     subjects: list[str] = field(default_factory=list)  # the objects the messages are about, in order
     words: list[str] = field(default_factory=list)  # the other quoted words they say (a key, a node), once each
     messages: list[str] = field(default_factory=list)
+    known_words: set[str] = field(default_factory=set)  # `words` as a set: a kind may name thousands
 
     def named(self, by_words: bool = False) -> list[str]:
         """What tells the messages apart: their objects, or (all about one object, or `by_words`) the words
@@ -111,7 +112,9 @@ def _coarser(kinds: Iterable[_Kind]) -> list[_Kind]:
 def _note(kind: _Kind, message: str, subject: str | None) -> None:
     if subject is not None:
         kind.subjects.append(subject)
-    kind.words += [word[1:-1] for word in _QUOTED.findall(_SUBJECT.sub("", message)) if word[1:-1] not in kind.words]
+    new = [word[1:-1] for word in _QUOTED.findall(_SUBJECT.sub("", message)) if word[1:-1] not in kind.known_words]
+    kind.words += new
+    kind.known_words.update(new)
 
 
 def _lines(kinds: Iterable[_Kind], *, by_words: bool = False) -> list[tuple[str, str]]:

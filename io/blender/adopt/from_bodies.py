@@ -286,4 +286,18 @@ def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, is
             collider = _collider(shape, _material(owner_body), _collision_filter(owner_body) if with_filter else None)
     if motion is None and collider is None:
         return None
-    return model.NodePhysics(motion=motion, collider=collider)
+    return _body(motion, collider)
+
+
+_BODIES: dict[tuple[int, int], model.NodePhysics] = {}
+
+
+def _body(motion: model.Motion | None, collider: model.Collider | None) -> model.NodePhysics:
+    """A body of a motion and a collider, one object per remembered pair (as `_collider`)."""
+    found = _BODIES.get((id(motion), id(collider)))
+    if found is not None and found.motion is motion and found.collider is collider:
+        return found
+    if len(_BODIES) > 4096:
+        _BODIES.clear()
+    body = _BODIES[id(motion), id(collider)] = model.NodePhysics(motion=motion, collider=collider)
+    return body

@@ -32,8 +32,10 @@ def _name(path: str, index: int) -> str:
 def _entries(id_data: Any) -> dict[str, float]:
     """The kept values of a datablock (entries that are not numbers are ignored)."""
     text = id_data.get(STATIC_VALUES) if hasattr(id_data, "get") else None
+    if not isinstance(text, str):
+        return {}  # most datablocks (asked for every exported object)
     try:
-        found = json.loads(text) if isinstance(text, str) else {}
+        found = json.loads(text)
     except ValueError:
         return {}
     if not isinstance(found, dict):

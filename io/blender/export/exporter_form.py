@@ -11,10 +11,24 @@ from __future__ import annotations
 from typing import Any
 
 
-def settle(value: Any) -> bool:
+def settle(value: Any, settled: set[int] | None = None) -> bool:
     """Turn the whole-number floats inside `value` (dicts and lists) into integers, in place; False when
     it holds anything else the exporter would change (a None, an empty object or array), which is then
-    left for the exporter's passes."""
+    left for the exporter's passes.
+
+    `settled`: the ids of containers settled already in this pass, skipped (nodes share their bodies'
+    values); the caller keeps them all alive meanwhile."""
+    if settled is not None:
+        if id(value) in settled:
+            return True
+        if not _settle(value, settled):
+            return False
+        settled.add(id(value))
+        return True
+    return _settle(value, settled)
+
+
+def _settle(value: Any, settled: set[int] | None) -> bool:
     if isinstance(value, dict):
         for key, item in value.items():
             kind = type(item)
@@ -25,7 +39,7 @@ def settle(value: Any) -> bool:
             if kind is float:
                 if item.is_integer():
                     value[key] = int(item)
-            elif (kind is dict or kind is list) and not (item and settle(item)):
+            elif (kind is dict or kind is list) and not (item and settle(item, settled)):
                 return False
         return True
     if isinstance(value, list):
@@ -34,7 +48,7 @@ def settle(value: Any) -> bool:
             if kind is float:
                 if item.is_integer():
                     value[index] = int(item)
-            elif (kind is dict or kind is list) and not settle(item):
+            elif (kind is dict or kind is list) and not settle(item, settled):
                 return False
         return True
     return True

@@ -33,8 +33,8 @@ class Detached:
     used: list[str]
 
 
-def _settled(content: Any) -> bool:
-    return type(content) is dict and bool(content) and exporter_form.settle(content)
+def _settled(content: Any, settled: set[int] | None = None) -> bool:
+    return type(content) is dict and bool(content) and exporter_form.settle(content, settled)
 
 
 def _numbers(values: list[float]) -> list[float]:
@@ -79,7 +79,8 @@ def detach(gltf: Any, names: Iterable[str], first_new: int) -> Detached | None:
     contents = [content for _index, taken in nodes for content in taken.values()]
     contents.extend(document.values())
     new_nodes = [_node_json(node) for node in all_nodes[first_new:]]
-    if not all(_settled(content) for content in contents) or None in new_nodes:
+    settled: set[int] = set()  # the containers nodes share, settled once
+    if not all(_settled(content, settled) for content in contents) or None in new_nodes:
         return None
     for index, taken in nodes:
         extensions = all_nodes[index].extensions

@@ -68,7 +68,12 @@ def rigid(matrix: Matrix) -> Matrix:
 
 def _close(a: Matrix, b: Matrix, size: float = 1.0) -> bool:
     tolerance = TOLERANCE * max(1.0, size)
-    return all(abs(a[row][col] - b[row][col]) <= tolerance for row in range(4) for col in range(4))
+    for row in range(4):
+        row_a, row_b = a[row], b[row]  # each row read once: indexing a matrix makes a vector each time
+        for col in range(4):
+            if abs(row_a[col] - row_b[col]) > tolerance:
+                return False
+    return True
 
 
 def is_trs(matrix: Matrix) -> bool:

@@ -25,7 +25,7 @@ MESH_CARRIER_KEY = "__omi_physics_meshes__"
 NO_MESH = object()  # a mesh shape whose mesh could not be made: the writer then drops the shape
 
 
-@dataclass
+@dataclass(slots=True)
 class Derived:
     """An object's physics for export. The joint is placed apart (it needs frames of its own), so the
     body part of the export reads `physics` without its `joint`."""
@@ -37,7 +37,7 @@ class Derived:
     constraint: ConstraintJoint | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class Carrier:
     """What one glTF node will carry, and which object it speaks for."""
 
@@ -51,6 +51,23 @@ class Carrier:
     unknown: model.Unknown = model.NOTHING_UNKNOWN  # the body extension object's kept keys (of the object's node)
     gravity: model.GravityVolume | None = None  # on the node that carries the object's trigger
     extensions: UnitValues = NO_UNIT_VALUES  # extension units' values (of the object's node)
+
+
+def carried(carrier: Carrier, trigger: model.Trigger | None,
+            plain: dict[tuple[int, int], model.NodePhysics]) -> model.NodePhysics:
+    """What the carrier's node says, as one value (its `trigger` with members resolved). A node carrying only
+    a body's motion and collider gets one value per pair of those values (`plain`, by their identities): bodies
+    adopted from Blender share them (io/blender/adopt/from_bodies.py), so most nodes reuse one."""
+    if trigger is None and carrier.joint is None and carrier.gravity is None \
+            and carrier.unknown is model.NOTHING_UNKNOWN and carrier.extensions is NO_UNIT_VALUES:
+        motion, collider = carrier.motion, carrier.collider
+        key = (id(motion), id(collider))
+        part = plain.get(key)
+        if part is None or part.motion is not motion or part.collider is not collider:
+            part = plain[key] = model.NodePhysics(motion=motion, collider=collider)
+        return part
+    return model.NodePhysics(motion=carrier.motion, collider=carrier.collider, trigger=trigger, joint=carrier.joint,
+                             unknown=carrier.unknown, gravity=carrier.gravity, extensions=carrier.extensions)
 
 
 class SettingsReader(Protocol):

@@ -125,9 +125,6 @@ class PhysicsExport:
     def record(self, node: Any, obj: bpy.types.Object | None, node_world: Matrix | None = None) -> None:
         if self.enabled and obj is not None:
             self._records.append((node, obj))
-            kept = self._kept_of(obj) if self._kept_of is not None else None
-            if kept:  # extensions of an imported file nobody here reads: written back as they were
-                self._kept.append((node, kept))
             if node_world is not None:
                 self.output.node_worlds[obj] = node_world
 
@@ -137,6 +134,11 @@ class PhysicsExport:
         if not self.enabled or not records:
             return
         self.output.meet(records[0][0])
+        if self._kept_of is not None:  # extensions of an imported file nobody here reads: written back as they were
+            for node, obj in records:
+                kept = self._kept_of(obj)
+                if kept:
+                    self._kept.append((node, kept))
         # animated properties hold the file's static values the import kept (io/blender/animation/static_values.py)
         with collector_paused(), static_values.held([bl_scene, *(obj for _node, obj in records)]):
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()

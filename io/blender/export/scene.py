@@ -16,13 +16,14 @@ from mathutils import Matrix
 
 from ...omi import model
 from ...omi.dialects import registry
+from ...omi.unit_values import NO_UNIT_VALUES
 from ..adopt import from_bodies, from_constraints
 from ..animation.exports.sample import AnimationExport
 from . import gltf_meshes, joint_nodes, node_frames
 from .messages import Messages
 from .options import Options
 from .output import Output
-from .parts import NO_MESH, Carrier, Derived, object_node_ref
+from .parts import NO_MESH, Carrier, Derived, carried, object_node_ref
 
 _Result = TypeVar("_Result")  # what a guarded step returns
 
@@ -47,6 +48,9 @@ class SceneWrite:
         self.derived: dict[bpy.types.Object, Derived | None] = {}
         self.depsgraph = bpy.context.evaluated_depsgraph_get()
         self.bounds = from_bodies.Bounds(self.depsgraph)
+        self._with_filter: bool | None = None  # the scene's bodies need collision filters (asked once)
+        self._plain_parts: dict[tuple[int, int], model.NodePhysics] = {}  # (`parts.carried`)
+        self._strict: list[str] | None = None  # the target's dialects that want a body at both ends of a joint
         # a level's bodies repeat a few values: each written once (io/omi/write/repeats.py)
         self.repeats = out.writer.repeats(object_node_ref(self.nodes_of, out.node_slot))
         for root in gltf_scene.nodes or []:
@@ -91,13 +95,16 @@ class SceneWrite:
     def _derive(self, obj: bpy.types.Object, *, quiet: bool = False) -> Derived | None:
         """The object's physics for export; `quiet` (resampling an animation) reports nothing."""
         issues: list[model.Issue] = []
+        options = self.options
         try:
-            if self.options.tagged.is_tagged(obj):
-                return self.options.tagged.derive(obj, self.bl_scene, issues)
-            if not self.options.include_rigid_bodies:
+            if options.tagged.is_tagged(obj):
+                return options.tagged.derive(obj, self.bl_scene, issues)
+            if not options.include_rigid_bodies:
                 return None
-            body = from_bodies.rigid_body_physics(obj, self.depsgraph, issues,
-                                                  with_filter=self.options.filters_needed(), bounds=self.bounds)
+            if self._with_filter is None:
+                self._with_filter = options.filters_needed()
+            body = from_bodies.rigid_body_physics(obj, self.depsgraph, issues, with_filter=self._with_filter,
+                                                  bounds=self.bounds)
             constraint = None
             if obj.rigid_body_constraint is not None:
                 constraint = from_constraints.constraint_joint(obj, issues)
@@ -105,7 +112,7 @@ class SceneWrite:
                 return None
             return Derived(body or model.NodePhysics(), constraint=constraint)
         finally:
-            if not quiet:
+            if issues and not quiet:
                 self.say.report(issues, obj)
 
     # --- bodies and shapes -------------------------------------------------------------------------
@@ -126,9 +133,9 @@ class SceneWrite:
 
     def _place_body(self, node: Any, obj: bpy.types.Object, derived: Derived) -> None:
         physics = derived.physics
-        if physics.unknown:
+        if physics.unknown is not model.NOTHING_UNKNOWN and physics.unknown:  # (the common case without a call)
             self.carrier(node, obj).unknown = physics.unknown
-        if physics.extensions:
+        if physics.extensions is not NO_UNIT_VALUES and physics.extensions:
             self.carrier(node, obj).extensions = physics.extensions
         if physics.motion is not None:
             self.carrier(node, obj).motion = physics.motion
@@ -173,10 +180,11 @@ class SceneWrite:
         if placement.approximation:
             self.say.warn(f"object {obj.name!r}: {role} approximated: {placement.approximation}")
         target = node
-        name = node_frames.shape_node_name(obj.name, role)
-        for position, local in enumerate(placement.chain):
-            target = self.add_child(target, local, name if position == len(placement.chain) - 1 else f"{name}.unscaled")
         if placement.chain:  # a node the scene does not have: say why (the import predicted it for an imported file)
+            name = node_frames.shape_node_name(obj.name, role)
+            for position, local in enumerate(placement.chain):
+                target = self.add_child(target, local,
+                                        name if position == len(placement.chain) - 1 else f"{name}.unscaled")
             self.say.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: "
                              f"{placement.why_new_node(shape)}", "info")
         written = placement.shape
@@ -279,7 +287,9 @@ class SceneWrite:
     def _warn_world_end(self, obj: bpy.types.Object, plan: joint_nodes.JointPlan, frames: list[Any]) -> None:
         """OMI wants a body on both sides of a joint (`Dialect.joint_ends_in_bodies`); KHR allows a joint frame
         in no body (the fixed world frame), so an export in such dialects only says nothing."""
-        strict = [name for name in self.options.dialects if registry.get(name).tables.joint_ends_in_bodies]
+        if self._strict is None:
+            self._strict = [name for name in self.options.dialects if registry.get(name).tables.joint_ends_in_bodies]
+        strict = self._strict
         if not strict:
             return
         lenient = [name for name in self.options.dialects if name not in strict]
@@ -338,16 +348,15 @@ class SceneWrite:
         trigger = carrier.trigger
         if trigger is not None and trigger.shape is None:
             trigger = self._members(carrier)
-        part = model.NodePhysics(motion=carrier.motion, collider=carrier.collider, trigger=trigger,
-                                 joint=carrier.joint, unknown=carrier.unknown, gravity=carrier.gravity,
-                                 extensions=carrier.extensions)
+        part = carried(carrier, trigger, self._plain_parts)
         if part.is_empty:
             return
         tracked = self._track_animation(carrier, part)
         writer = self.out.writer
         extensions, issues = writer.node(part, self.repeats) if tracked is None else \
             writer.node(part, self.repeats, tracked[1], object_node_ref(self.nodes_of, self.out.node_slot))
-        self.say.report(issues, carrier.obj)
+        if issues:
+            self.say.report(issues, carrier.obj)
         if tracked is None and not extensions:
             return
         if tracked is not None:
