@@ -141,9 +141,10 @@ def adopt_blender_edits(bl_scene: bpy.types.Scene, holders: Iterable[bpy.types.O
             built_values.mark_in_step([obj])
 
 
-_NOT_READ_BACK = ("its Blender constraint is the build's translation of the joint's settings (the connected body "
-                  "starts off the joint's frame, or the joint is several constraints): an edit there is not taken "
-                  "back, and the constraint is rebuilt from the settings; edit the joint's limits and drives")
+_NOT_READ_BACK = ("its Blender constraints hold the joint's settings otherwise than they say them (a limit over "
+                  "several axes, soft or open on one side, one past Blender's bounds, or bodies starting turned about "
+                  "several axes): an edit there is not taken back, and the constraints are rebuilt from the settings; "
+                  "edit the joint's limits and drives")
 
 
 def adopt_constraint_edits(made: Iterable[bpy.types.Object], issues: list[model.Issue]) -> None:

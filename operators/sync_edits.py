@@ -11,9 +11,10 @@ from dataclasses import replace
 
 import bpy
 
-from ..io.blender.adopt import from_bodies, from_constraints
+from ..io.blender.adopt import from_bodies
+from ..io.blender.builder import joint_readback, live
 from ..io.omi import model
-from ..properties import convert, library, object_physics
+from ..properties import convert, convert_build, library, object_physics
 
 # Edited Blender values that OMI and KHR have no place for: named, not stored.
 NOT_EXPORTED = {
@@ -94,16 +95,28 @@ def adopt_edits(obj: bpy.types.Object, bl_scene: bpy.types.Scene, edited: set[st
     return changes
 
 
+def _joint_constraints(obj: bpy.types.Object, made: bpy.types.Object) -> list[bpy.types.Object]:
+    """The constraint objects the build made for joint `obj`, `made` among them: all sit under the same body."""
+    around = made.parent.children if made.parent is not None else (made,)
+    return [other for other in around if live.joint_of(other) is obj and other.rigid_body_constraint is not None]
+
+
 def adopt_joint_edit(obj: bpy.types.Object, made: bpy.types.Object, issues: list[model.Issue]) -> bool:
-    """Write the limits and drives of the joint's Blender constraint (on `made`, the constraint object the
-    build made at the joint's frame) into the joint's settings; the bodies it joins stay the settings'."""
-    joint = from_constraints.constraint_joint(made, issues)
-    if joint is None:
-        return False
+    """Write the limits and drives of the joint's Blender constraints (`made`, one of the constraint objects the
+    build made for it, was edited) into the joint's settings; the bodies it joins, and what Blender does not
+    hold, stay the settings'."""
     pg = object_physics(obj).joint
-    settings = replace(joint.settings, unknown=convert.kept(pg.settings_unknown_json))
+    constraints = _joint_constraints(obj, made)
+    before = replace(convert_build.joint_settings(pg), unknown=convert.kept(pg.settings_unknown_json))
+    settings = joint_readback.read_joint(constraints, before)
+    if settings is None:
+        return False
+    held = [other.rigid_body_constraint for other in constraints]
+    main = next((constraint for constraint in held if constraint is not None and constraint.type != 'MOTOR'),
+                made.rigid_body_constraint)
+    enable_collision = main is not None and not main.disable_collisions
     kept = convert.kept(pg.unknown_json)
-    convert.apply_joint(model.Joint(settings, pg.connected_object, joint.enable_collision, kept), pg, obj,
+    convert.apply_joint(model.Joint(settings, pg.connected_object, enable_collision, kept), pg, obj,
                         resolve_node=lambda ref: ref, issues=issues)
-    _say(issues, obj, "joint limits and drives taken from its Blender constraint (edited in Blender)")
+    _say(issues, obj, "joint limits and drives taken from its Blender constraints (edited in Blender)")
     return True

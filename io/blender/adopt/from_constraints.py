@@ -52,22 +52,32 @@ def _dof_ranges(constraint: bpy.types.RigidBodyConstraint) -> dict[tuple[str, in
     return ranges
 
 
-def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
-            issues: list[model.Issue] | None) -> tuple[model.JointLimit, ...]:
-    """Fixed degrees of freedom grouped into one limit per kind; each range on its own glTF axis."""
-    fixed: dict[str, list[int]] = {"linear": [], "angular": []}
-    ranged: list[model.JointLimit] = []
+def joint_ranges(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
+                 issues: list[model.Issue] | None) -> dict[tuple[str, int], tuple[float, float]]:
+    """The limited degrees of freedom (kind, Blender axis of the constraint's frame) and their ranges, object2
+    relative to object1 (Bullet's sign undone); free ones left out, as is a lower > upper range (warned)."""
+    found: dict[tuple[str, int], tuple[float, float]] = {}
     for (dof, blender_axis), bounds in _dof_ranges(constraint).items():
         if bounds is None:
             continue
         lower, upper = bounds
-        (gltf_axis,), sign = axes.joint_axes((blender_axis,), to_blender=False)
         if lower > upper:
             warn(issues, obj, f"its {dof} {constraints.AXIS_IDS[blender_axis]} limit has lower > upper, which Blender "
                   "treats as no limit; exported free")
             continue
         if bullet_sign(constraint.type, dof == "angular") < 0:
             lower, upper = (bound + 0.0 for bound in conventions.reversed_range(lower, upper))
+        found[(dof, blender_axis)] = (lower, upper)
+    return found
+
+
+def limits_from_ranges(ranges: dict[tuple[str, int], tuple[float, float]]) -> tuple[model.JointLimit, ...]:
+    """Per-axis ranges in Blender axes (`joint_ranges`) as OMI limits: the fixed degrees of freedom grouped
+    into one limit per kind; each range on its own glTF axis."""
+    fixed: dict[str, list[int]] = {"linear": [], "angular": []}
+    ranged: list[model.JointLimit] = []
+    for (dof, blender_axis), (lower, upper) in ranges.items():
+        (gltf_axis,), sign = axes.joint_axes((blender_axis,), to_blender=False)
         if lower == 0.0 and upper == 0.0:
             fixed[dof].append(gltf_axis)
             continue
@@ -83,8 +93,9 @@ def _limits(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
     return (*grouped, *ranged)
 
 
-def _drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
-            issues: list[model.Issue] | None) -> tuple[model.JointDrive, ...]:
+def joint_drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Object,
+                 issues: list[model.Issue] | None) -> tuple[model.JointDrive, ...]:
+    """The springs of a generic spring constraint (glTF axes of its frame) and a motor's drives (on its X)."""
     drives: list[model.JointDrive] = []
     if constraint.type == 'GENERIC_SPRING':
         undamped = constraint.spring_type == 'SPRING1'
@@ -138,6 +149,7 @@ def constraint_joint(obj: bpy.types.Object, issues: list[model.Issue] | None) ->
         warn(issues, obj, "breakable constraints are not part of OMI; exported unbreakable")
     if constraint.use_override_solver_iterations:
         warn(issues, obj, "its solver iteration override has no OMI equivalent; not exported", "info")
-    settings = model.JointSettings(limits=_limits(constraint, obj, issues), drives=_drives(constraint, obj, issues))
+    settings = model.JointSettings(limits=limits_from_ranges(joint_ranges(constraint, obj, issues)),
+                                   drives=joint_drives(constraint, obj, issues))
     return ConstraintJoint(settings, constraint.object1, constraint.object2,
                            enable_collision=not constraint.disable_collisions)

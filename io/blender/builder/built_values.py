@@ -139,10 +139,20 @@ def _constraint_values(obj: bpy.types.Object) -> dict[str, object]:
     return found
 
 
-def record_constraint(obj: bpy.types.Object, *, exact: bool) -> None:
-    """Keep what the build wrote into a joint's constraint object, and whether reading it back gives the
-    joint's settings (one constraint at the joint's frame, the connected body starting there)."""
-    obj[BUILT] = json.dumps({"constraint": _constraint_values(obj), "exact": exact})
+def record_constraint(obj: bpy.types.Object, *, exact: bool, frame: dict[str, object] | None = None) -> None:
+    """Keep what the build wrote into a joint's constraint object, whether reading the joint's constraints back
+    gives its settings (`joint_readback`), and how the build placed it (`frame`: None keeps the one kept)."""
+    if frame is None:
+        frame = constraint_frame(obj)
+    obj[BUILT] = json.dumps({"constraint": _constraint_values(obj), "exact": exact, "frame": frame})
+
+
+def constraint_frame(obj: bpy.types.Object) -> dict[str, object] | None:
+    """How the build placed this constraint object (`joint_readback.Frame`), as kept with its record."""
+    text = obj.get(BUILT)
+    built = _read(text) if isinstance(text, str) else None
+    found = None if built is None else built.get("frame")
+    return found if isinstance(found, dict) else None
 
 
 def constraint_changed(obj: bpy.types.Object) -> bool | None:

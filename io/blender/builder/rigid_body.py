@@ -88,19 +88,20 @@ def _set_anew(bodies: dict[bpy.types.Object, PlannedBody], switches: Switches) -
 
 
 def _record_joints(planned: list[tuple[bpy.types.Object, Any]], switches: Switches) -> None:
-    """Keep what the build wrote into each joint's constraint objects, and whether its one constraint reads
-    back as the joint's settings (`joint_readback`): an edit in Blender's panel can then come back."""
-    per_joint: dict[bpy.types.Object, list[bpy.types.Object]] = {}
-    for empty, _plan in planned:
+    """Keep what the build wrote into each joint's constraint objects and how it placed them, and whether they
+    read back as the joint's settings (`joint_readback`): an edit in Blender's panel can then come back."""
+    per_joint: dict[bpy.types.Object, list[tuple[bpy.types.Object, Any]]] = {}
+    for empty, plan in planned:
         owner = empty.get(OWNER)
         if isinstance(owner, bpy.types.Object) and empty.rigid_body_constraint is not None:
-            per_joint.setdefault(owner, []).append(empty)
-    for owner, empties in per_joint.items():
+            per_joint.setdefault(owner, []).append((empty, plan))
+    for owner, made in per_joint.items():
         found = switches.physics(owner)
         joint = None if found is None else found.physics.joint
-        exact = len(empties) == 1 and joint is not None and joint_readback.reads_back(empties[0], joint.settings)
-        for empty in empties:
-            built_values.record_constraint(empty, exact=exact)
+        empties, frames = [empty for empty, _plan in made], [plan[-1] for _empty, plan in made]
+        exact = joint is not None and joint_readback.reads_back(empties, joint.settings, frames)
+        for empty, placed in zip(empties, frames, strict=True):
+            built_values.record_constraint(empty, exact=exact, frame=placed.record())
 
 
 def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,

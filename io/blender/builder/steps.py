@@ -16,7 +16,7 @@ from mathutils import Matrix, Quaternion, Vector
 from ...omi import model
 from ..tables.bullet import BLENDER_MIN_MASS, BULLET_COMBINE, blender_mass
 from ..tables.markers import ANCHOR, FOLLOW, GENERATED, JOINT_CONSTRAINT, OWNER, STAND_IN, is_shape_mesh
-from . import collision_filters, constraint_settings
+from . import collision_filters, constraint_settings, joint_readback
 from .compound_parts import name_mixed_surfaces
 from .inputs import Switches
 from .motion_stand_ins import settle_motion
@@ -50,7 +50,8 @@ from .shapes import MESH_TYPES, PRIMITIVE_TYPES, ShapeMeshes, bounds_match, coll
 NO_COLLECTIONS = (False,) * collision_filters.COLLECTION_COUNT
 # What `finish_joint` needs for one constraint object: the constraint, its two rigid-body objects, and
 # whether they collide.
-JointPlan: TypeAlias = tuple[constraint_settings.ConstraintSpec, bpy.types.Object, bpy.types.Object, bool]
+JointPlan: TypeAlias = tuple[constraint_settings.ConstraintSpec, bpy.types.Object, bpy.types.Object, bool,
+                             joint_readback.Frame]
 # Turns that put the constraint's working axis ('Z' for hinges, 'X' for the others) on a joint axis.
 _ALIGN = {
     ('Z', 0): Quaternion((0.0, 1.0, 0.0), math.pi / 2), ('Z', 1): Quaternion((1.0, 0.0, 0.0), -math.pi / 2),
@@ -255,7 +256,8 @@ class Builder:
             empty.matrix_basis = self.frames.world(first).inverted_safe() @ world
             self.generated.objects.link(empty)
             cast(bpy.types.Collection, self.world.constraints).objects.link(empty)  # ensure_world made it
-            made.append((empty, (spec, first, second, joint.enable_collision)))
+            placed = joint_readback.frame(rest_offset, rest_angles, align)
+            made.append((empty, (spec, first, second, joint.enable_collision, placed)))
         return made
 
     def _anchor(self, joint_object: bpy.types.Object, at: bpy.types.Object) -> bpy.types.Object:
@@ -379,7 +381,7 @@ class Builder:
         return material
 
     def finish_joint(self, empty: bpy.types.Object, plan: JointPlan) -> None:
-        spec, first, second, enable_collision = plan
+        spec, first, second, enable_collision, _frame = plan
         constraint = empty.rigid_body_constraint
         if constraint is None:
             return

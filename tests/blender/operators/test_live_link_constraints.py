@@ -62,8 +62,7 @@ def test_a_hinge_limit_edited_on_its_constraint_comes_back_into_the_joint(clean_
 def test_an_edit_of_a_constraint_that_does_not_read_back_is_named_and_rebuilt(clean_scene, caplog):
     link, joint, made = hinge()
     settings = joint.omi_physics.joint
-    settings.connected_object.location.z += 0.2  # the connected frame starts off the joint's: limits shifted
-    joint.omi_physics.joint.limits[0].min_linear = joint.omi_physics.joint.limits[0].min_linear  # an edit
+    settings.limits[0].max_linear = 0.5  # linear XYZ: a distance limit, which Blender holds per axis
     link.flush(bpy.context.scene)
     made = [obj for obj in bpy.data.objects if obj.get("omi_owner") == joint and obj.rigid_body_constraint]
     assert made

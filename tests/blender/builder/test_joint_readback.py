@@ -1,0 +1,112 @@
+"""Edits in Blender's Rigid Body Constraint panel come back into the joint's settings where the build's mapping
+runs backwards unambiguously (`io/blender/builder/joint_readback.py`): limits the build shifted because the
+connected body starts off the joint's frame get the shift back, and a joint built as its limits' constraint plus
+a motor takes the motor's velocity and force back into its drive."""
+
+from __future__ import annotations
+
+import addon_loader
+import bpy
+import pytest
+
+pytestmark = pytest.mark.usefixtures("omi_addon")
+
+
+def select(*objects, active):
+    for obj in bpy.context.view_layer.objects:
+        obj.select_set(obj in objects)
+    bpy.context.view_layer.objects.active = active
+
+
+def hinge():
+    """A dynamic door hinged about Z (-1 to 1 rad) to a static frame with Create Joint, built live."""
+    bodies = []
+    for name, location, motion in (("Door", (1.0, 0.0, 1.0), 'DYNAMIC'), ("Frame", (0.0, 0.0, 1.0), 'STATIC')):
+        bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
+        obj = bpy.context.active_object
+        obj.name = name
+        select(obj, active=obj)
+        assert bpy.ops.omi.make_body(motion_type=motion) == {'FINISHED'}
+        assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
+        bodies.append(obj)
+    select(*bodies, active=bodies[1])
+    assert bpy.ops.omi.create_joint(preset='HINGE', axis='Z', angle_min=-1.0, angle_max=1.0,
+                                    location='ACTIVE') == {'FINISHED'}
+    link = addon_loader.module("operators.live_link")
+    link.flush(bpy.context.scene)
+    [joint] = [obj for obj in bpy.context.scene.objects if obj.omi_physics.use_joint]
+    return link, joint
+
+
+def made_for(joint) -> dict[str, bpy.types.RigidBodyConstraint]:
+    return {obj.rigid_body_constraint.type: obj.rigid_body_constraint for obj in bpy.data.objects
+            if obj.get("omi_owner") == joint and obj.rigid_body_constraint is not None}
+
+
+def limits(joint) -> list[tuple]:
+    """The joint's limits as (kind, axes, min, max), rounded."""
+    found = []
+    for limit in joint.omi_physics.joint.limits:
+        axes = "".join(name for name in "xyz" if getattr(limit, f"axis_{name}"))
+        low, high = (limit.min_angular, limit.max_angular) if limit.kind == 'ANGULAR' \
+            else (limit.min_linear, limit.max_linear)
+        found.append((limit.kind, axes, round(low, 4), round(high, 4)))
+    return sorted(found)
+
+
+def edited(link, caplog) -> None:
+    """Blender evaluates the edit (the live link's handler reads it), then the link builds what changed."""
+    bpy.context.view_layer.update()
+    link.flush(bpy.context.scene)
+    assert not [message for message in caplog.messages if "not taken back" in message]
+
+
+def test_limits_shifted_by_the_connected_bodys_start_come_back_unshifted(clean_scene, caplog):
+    link, joint = hinge()
+    settings = joint.omi_physics.joint
+    settings.connected_object.location.z += 0.2  # starts 0.2 m up the hinge's axis
+    settings.limits[0].min_linear = settings.limits[0].min_linear  # an edit of the joint: built again
+    link.flush(bpy.context.scene)
+    piston = made_for(joint)['PISTON']  # the hinge axis, and along it the 0.2 m the limits now hold
+    assert (piston.limit_lin_x_lower, piston.limit_lin_x_upper) == pytest.approx((-0.2, -0.2), abs=1e-6)
+    assert (piston.limit_ang_x_lower, piston.limit_ang_x_upper) == pytest.approx((-1.0, 1.0), abs=1e-6)
+
+    piston.limit_ang_x_upper = 1.25  # the Rigid Body Constraint panel
+    edited(link, caplog)
+    assert limits(joint) == [('ANGULAR', 'xy', 0.0, 0.0), ('ANGULAR', 'z', -1.0, 1.25), ('LINEAR', 'xyz', 0.0, 0.0)]
+    assert made_for(joint)['PISTON'].limit_ang_x_upper == pytest.approx(1.25)  # kept, not rebuilt from before
+
+    made_for(joint)['PISTON'].limit_lin_x_upper = 0.3  # slides 0.5 m up the axis from the joint's frame
+    edited(link, caplog)
+    assert limits(joint) == [('ANGULAR', 'xy', 0.0, 0.0), ('ANGULAR', 'z', -1.0, 1.25), ('LINEAR', 'xy', 0.0, 0.0),
+                             ('LINEAR', 'z', 0.0, 0.5)]
+    piston = made_for(joint)['PISTON']
+    assert (piston.limit_lin_x_lower, piston.limit_lin_x_upper) == pytest.approx((-0.2, 0.3), abs=1e-6)
+
+
+def test_a_motor_edit_comes_back_into_the_joint_drive(clean_scene, caplog):
+    link, joint = hinge()
+    drive = joint.omi_physics.joint.drives.add()
+    drive.drive_type, drive.axis = 'ANGULAR', 'Z'
+    drive.use_velocity_target, drive.velocity_target = True, 2.0
+    drive.use_max_force, drive.max_force = True, 5.0
+    drive.damping = 1000.0  # at least a Blender motor's (max force / its speed tolerance)
+    link.flush(bpy.context.scene)
+    made = made_for(joint)
+    assert sorted(made) == ['HINGE', 'MOTOR']  # the limits' constraint, and a motor on the hinge's axis
+    motor = made['MOTOR']
+    assert motor.use_motor_ang and motor.motor_ang_max_impulse == pytest.approx(5.0)
+    sign = motor.motor_ang_target_velocity / 2.0  # Bullet's sign for a motor (tables.bullet)
+
+    motor.motor_ang_target_velocity = 3.0 * sign
+    edited(link, caplog)
+    drive = joint.omi_physics.joint.drives[0]
+    assert drive.velocity_target == pytest.approx(3.0)
+    assert (drive.damping, drive.max_force, drive.mode) == (1000.0, 5.0, 'FORCE')  # what Blender holds not: kept
+
+    made_for(joint)['MOTOR'].motor_ang_max_impulse = 8.0
+    edited(link, caplog)
+    drive = joint.omi_physics.joint.drives[0]
+    assert (drive.velocity_target, drive.max_force) == pytest.approx((3.0, 8.0))
+    assert limits(joint) == [('ANGULAR', 'xy', 0.0, 0.0), ('ANGULAR', 'z', -1.0, 1.0), ('LINEAR', 'xyz', 0.0, 0.0)]
+    assert made_for(joint)['MOTOR'].motor_ang_target_velocity == pytest.approx(3.0 * sign)
