@@ -18,8 +18,8 @@ def select(*objects, active):
     bpy.context.view_layer.objects.active = active
 
 
-def hinge():
-    """A dynamic door hinged about Z (-1 to 1 rad) to a static frame with Create Joint, built live."""
+def hinge(axis='Z'):
+    """A dynamic door hinged about `axis` (-1 to 1 rad) to a static frame with Create Joint, built live."""
     bodies = []
     for name, location, motion in (("Door", (1.0, 0.0, 1.0), 'DYNAMIC'), ("Frame", (0.0, 0.0, 1.0), 'STATIC')):
         bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
@@ -30,7 +30,7 @@ def hinge():
         assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
         bodies.append(obj)
     select(*bodies, active=bodies[1])
-    assert bpy.ops.omi.create_joint(preset='HINGE', axis='Z', angle_min=-1.0, angle_max=1.0,
+    assert bpy.ops.omi.create_joint(preset='HINGE', axis=axis, angle_min=-1.0, angle_max=1.0,
                                     location='ACTIVE') == {'FINISHED'}
     link = addon_loader.module("operators.live_link")
     link.flush(bpy.context.scene)
@@ -110,3 +110,19 @@ def test_a_motor_edit_comes_back_into_the_joint_drive(clean_scene, caplog):
     assert (drive.velocity_target, drive.max_force) == pytest.approx((3.0, 8.0))
     assert limits(joint) == [('ANGULAR', 'xy', 0.0, 0.0), ('ANGULAR', 'z', -1.0, 1.0), ('LINEAR', 'xyz', 0.0, 0.0)]
     assert made_for(joint)['MOTOR'].motor_ang_target_velocity == pytest.approx(3.0 * sign)
+
+
+@pytest.mark.parametrize("axis", ['X', 'Y'])
+def test_a_hinge_turned_onto_its_axis_reads_back(clean_scene, caplog, axis):
+    """Blender's hinge turns about its own Z: the build turns it onto the joint's axis, and an edit of its range
+    comes back about that axis; a rebuild from the settings then gives the edited constraint again."""
+    link, joint = hinge(axis)
+    made_for(joint)['HINGE'].limit_ang_z_upper = 0.5
+    made_for(joint)['HINGE'].limit_ang_z_lower = -0.25
+    edited(link, caplog)
+    ranged = [limit for limit in limits(joint) if limit[2:] != (0.0, 0.0)]
+    assert len(ranged) == 1 and ranged[0][:2] == ('ANGULAR', axis.lower())
+    assert sorted(map(abs, ranged[0][2:])) == [0.25, 0.5]
+    assert bpy.ops.omi.sync_to_rigid_bodies() == {'FINISHED'}  # made again from the settings
+    rebuilt = made_for(joint)['HINGE']
+    assert (rebuilt.limit_ang_z_lower, rebuilt.limit_ang_z_upper) == pytest.approx((-0.25, 0.5), abs=1e-6)
