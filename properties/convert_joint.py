@@ -186,4 +186,16 @@ def apply_joint(joint: model.Joint, pg: OMIJointSettings, obj: bpy.types.Object,
     pg.drives.clear()
     for drive in joint.settings.drives:
         store(pg.drives.add(), _drive_values(drive))
-    store(pg, {"preset": joint_preset(joint.settings.limits)})
+    store(pg, {"preset": _preset_of(joint.settings.limits)})
+
+
+_PRESETS: dict[tuple[model.JointLimit, ...], str] = {}  # limits -> `joint_preset`: an import's joints share a few
+
+
+def _preset_of(limits: tuple[model.JointLimit, ...]) -> str:
+    found = _PRESETS.get(limits)
+    if found is None:
+        if len(_PRESETS) > 1024:
+            _PRESETS.clear()
+        found = _PRESETS[limits] = joint_preset(limits)
+    return found

@@ -108,8 +108,8 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     for name, value in values.items():
         if isinstance(value, dict):
             store_group(group, name, value, layout.groups[name])
-        elif group.get(name) is not None or value != layout.defaults[name] or _reads_other(group, name, value):
-            setattr(group, name, value)  # stored already, not the default, or held elsewhere (homes: the mass)
+        elif value != layout.defaults[name] or group.get(name) is not None or _reads_other(group, name, value):
+            setattr(group, name, value)  # not the default, stored already, or held elsewhere (homes: the mass)
 
 
 def store_group(owner: bpy.types.PropertyGroup, name: str, values: Values, layout: _Layout | None = None) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from operator import attrgetter
+from typing import cast
 
 import bpy
 
@@ -123,20 +124,26 @@ def mark_in_step(objects: Iterable[bpy.types.Object]) -> None:
 
 
 _CONSTRAINT_NAMES: list[str] = []  # the constraint's values by name, read once from its RNA (a walk of it is slow)
+_CONSTRAINT_READ: list[attrgetter[tuple[object, ...]]] = []  # all of them at once
 
 
-def _constraint_values(obj: bpy.types.Object) -> dict[str, object]:
-    """The numbers, switches and choices of the object's rigid body constraint (not the bodies it joins)."""
+def _constraint_tuple(obj: bpy.types.Object) -> tuple[object, ...]:
+    """The numbers, switches and choices of the object's rigid body constraint, in `_CONSTRAINT_NAMES`' order
+    (arrays as tuples)."""
     constraint = obj.rigid_body_constraint
     assert constraint is not None, "asked only of constraint objects"
     if not _CONSTRAINT_NAMES:
         _CONSTRAINT_NAMES.extend(prop.identifier for prop in constraint.bl_rna.properties
                                  if prop.type in ('FLOAT', 'INT', 'BOOLEAN', 'ENUM') and prop.identifier != "rna_type")
-    found: dict[str, object] = {}
-    for name in _CONSTRAINT_NAMES:
-        value = getattr(constraint, name)
-        found[name] = list(value) if hasattr(value, "__len__") and not isinstance(value, str) else value
-    return found
+        _CONSTRAINT_READ.append(attrgetter(*_CONSTRAINT_NAMES))
+    return tuple(tuple(cast(Iterable[object], value)) if hasattr(value, "__len__") and not isinstance(value, str)
+                 else value for value in _CONSTRAINT_READ[0](constraint))
+
+
+def _constraint_values(obj: bpy.types.Object) -> dict[str, object]:
+    """The numbers, switches and choices of the object's rigid body constraint (not the bodies it joins)."""
+    return {name: list(value) if isinstance(value, tuple) else value
+            for name, value in zip(_CONSTRAINT_NAMES, _constraint_tuple(obj), strict=True)}
 
 
 def record_constraint(obj: bpy.types.Object, *, exact: bool, frame: dict[str, object] | None = None) -> None:

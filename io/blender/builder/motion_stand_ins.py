@@ -61,7 +61,7 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
     locked_rotation = _world_locks(infinite_axes, rotation)
     if any(infinite_axes) and locked_rotation is None:
         report.cannot(UNALIGNED_INERTIA, owner)
-    if infinite_mass or locked_rotation:
+    if infinite_mass or (locked_rotation is not None and any(locked_rotation)):  # nothing locked: nothing noted
         lock(rigid_object, (infinite_mass,) * 3, locked_rotation or (False,) * 3)
         if infinite_mass:
             report.approximate(INFINITE_MASS, owner)
