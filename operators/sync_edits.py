@@ -108,7 +108,7 @@ def adopt_joint_edit(obj: bpy.types.Object, made: bpy.types.Object, issues: list
     pg = object_physics(obj).joint
     constraints = _joint_constraints(obj, made)
     before = replace(convert_build.joint_settings(pg), unknown=convert.kept(pg.settings_unknown_json))
-    settings = joint_readback.read_joint(constraints, before)
+    settings = joint_readback.read_joint(constraints, before, issues=issues)
     if settings is None:
         return False
     held = [other.rigid_body_constraint for other in constraints]

@@ -131,24 +131,34 @@ def joint_drives(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Objec
     return tuple(drives)
 
 
-def constraint_joint(obj: bpy.types.Object, issues: list[model.Issue] | None) -> ConstraintJoint | None:
-    """The OMI joint of a Blender rigid body constraint object; None (with a warning) when unusable."""
+def usable(obj: bpy.types.Object, issues: list[model.Issue] | None) -> bool:
+    """Whether the object's rigid body constraint joins two objects and is on (else warned); what OMI has no place
+    for (breaking, a solver iteration override) is named."""
     constraint = obj.rigid_body_constraint
     if constraint is None:
-        return None
+        return False
     if constraint.object1 is None or constraint.object2 is None:
         warn(issues, obj, "its rigid body constraint does not name two objects; joint skipped")
-        return None
+        return False
     if constraint.object1 == constraint.object2:
         warn(issues, obj, "its rigid body constraint joins an object to itself; joint skipped")
-        return None
+        return False
     if not constraint.enabled:
         warn(issues, obj, "its rigid body constraint is disabled; joint skipped")
-        return None
+        return False
     if constraint.use_breaking:
         warn(issues, obj, "breakable constraints are not part of OMI; exported unbreakable")
     if constraint.use_override_solver_iterations:
         warn(issues, obj, "its solver iteration override has no OMI equivalent; not exported", "info")
+    return True
+
+
+def constraint_joint(obj: bpy.types.Object, issues: list[model.Issue] | None) -> ConstraintJoint | None:
+    """The OMI joint of a Blender rigid body constraint object; None (with a warning) when unusable."""
+    constraint = obj.rigid_body_constraint
+    if constraint is None or not usable(obj, issues):
+        return None
+    assert constraint.object1 is not None and constraint.object2 is not None, "usable: it joins two objects"
     settings = model.JointSettings(limits=limits_from_ranges(joint_ranges(constraint, obj, issues)),
                                    drives=joint_drives(constraint, obj, issues))
     return ConstraintJoint(settings, constraint.object1, constraint.object2,

@@ -106,11 +106,11 @@ def _back(value: float, rest: float) -> float:
     return 0.0 if abs(moved) <= _ZERO * max(1.0, abs(rest)) else moved
 
 
-def _limits(made: bpy.types.Object, frame_: Frame) -> tuple[model.JointLimit, ...]:
+def _limits(made: bpy.types.Object, frame_: Frame, issues: list[model.Issue] | None) -> tuple[model.JointLimit, ...]:
     constraint = made.rigid_body_constraint
     assert constraint is not None, "read only from constraint objects"
     ranges: dict[tuple[str, int], tuple[float, float]] = {}
-    for (dof, axis), bounds in from_constraints.joint_ranges(constraint, made, None).items():
+    for (dof, axis), bounds in from_constraints.joint_ranges(constraint, made, issues).items():
         joint_axis, sign = frame_.axes[axis]
         lower, upper = axes.signed_range(*bounds, sign)
         rest = _rest(frame_, dof == "angular")[joint_axis]
@@ -118,12 +118,12 @@ def _limits(made: bpy.types.Object, frame_: Frame) -> tuple[model.JointLimit, ..
     return from_constraints.limits_from_ranges(ranges)
 
 
-def _drives(made: bpy.types.Object, frame_: Frame) -> list[model.JointDrive]:
+def _drives(made: bpy.types.Object, frame_: Frame, issues: list[model.Issue] | None) -> list[model.JointDrive]:
     """A motor's drives on the joint axis its X lies on; springs with their target at the starting pose."""
     constraint = made.rigid_body_constraint
     assert constraint is not None, "read only from constraint objects"
     found = []
-    for drive in from_constraints.joint_drives(constraint, made, None):
+    for drive in from_constraints.joint_drives(constraint, made, issues):
         (axis,), _sign = axes.joint_axes((drive.axis,), to_blender=True)  # the constraint's axis
         joint_axis, sign = frame_.axes[axis]
         (gltf_axis,), gltf_sign = axes.joint_axes((joint_axis,), to_blender=False)
@@ -191,16 +191,17 @@ def _kept_frame(made: bpy.types.Object) -> Frame | None:
 
 
 def read_joint(made: Sequence[bpy.types.Object], settings: model.JointSettings,
-               placed: Sequence[Frame] | None = None) -> model.JointSettings | None:
+               placed: Sequence[Frame] | None = None,
+               issues: list[model.Issue] | None = None) -> model.JointSettings | None:
     """The joint's limits and drives as its constraint objects `made` hold them now, onto `settings` (which keep
-    what Blender does not hold); None when they cannot be read back (no build record of their frame, or more
-    than one constraint holding limits). `placed`: their frames, else those kept with their build records
-    (`_kept_frame`)."""
+    what Blender does not hold); None when they cannot be read back (one is off or joins no two bodies, no build
+    record of their frame, or more than one constraint holding limits), with the warnings in `issues`.
+    `placed`: their frames, else those kept with their build records (`_kept_frame`)."""
     found_frames = placed if placed is not None else [_kept_frame(obj) for obj in made]
     rows: list[tuple[bpy.types.Object, str, Frame]] = []
     for obj, found in zip(made, found_frames, strict=True):
         constraint = obj.rigid_body_constraint
-        if constraint is None or found is None:
+        if constraint is None or found is None or not from_constraints.usable(obj, issues):
             return None
         rows.append((obj, constraint.type, found))
     main = [row for row in rows if row[1] != 'MOTOR']
@@ -214,9 +215,9 @@ def read_joint(made: Sequence[bpy.types.Object], settings: model.JointSettings,
         if kind == 'MOTOR':
             motor_axes.add(axes.joint_axes((found.axes[0][0],), to_blender=False)[0][0])
         else:
-            limits = _limits_onto(settings.limits, _limits(obj, found))
+            limits = _limits_onto(settings.limits, _limits(obj, found, issues))
             springs = kind == 'GENERIC_SPRING'
-        read += _drives(obj, found)
+        read += _drives(obj, found, issues)
     drives = _drives_onto(settings.drives, read, springs, motor_axes)
     return dataclasses.replace(settings, limits=limits, drives=drives)
 
