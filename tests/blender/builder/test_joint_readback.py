@@ -138,3 +138,25 @@ def test_a_constraint_switched_off_in_blender_is_named_and_made_again(clean_scen
     assert [message for message in caplog.messages if "disabled" in message]
     assert [message for message in caplog.messages if "not taken back" in message]
     assert made_for(joint)['HINGE'].enabled
+
+
+def test_a_spring_edit_comes_back_into_the_joint_drive(clean_scene, caplog):
+    """A position drive is a spring of Blender's generic spring constraint, which also holds the limits (here
+    shifted: the connected body starts 0.2 m up the hinge's axis)."""
+    link, joint = hinge(door="Flap")
+    joint.omi_physics.joint.connected_object.location.z += 0.2
+    drive = joint.omi_physics.joint.drives.add()
+    drive.drive_type, drive.axis = 'ANGULAR', 'Z'
+    drive.use_position_target, drive.stiffness, drive.damping = True, 10.0, 0.5
+    link.flush(bpy.context.scene)
+    spring = made_for(joint)['GENERIC_SPRING']
+    assert spring.use_spring_ang_z and spring.spring_stiffness_ang_z == pytest.approx(10.0)
+    assert (spring.limit_lin_z_lower, spring.limit_lin_z_upper) == pytest.approx((-0.2, -0.2), abs=1e-6)
+
+    spring.spring_stiffness_ang_z, spring.spring_damping_ang_z = 25.0, 0.75
+    edited(link, caplog)
+    drive = joint.omi_physics.joint.drives[0]
+    assert (drive.stiffness, drive.damping, drive.position_target_angular) == pytest.approx((25.0, 0.75, 0.0))
+    assert drive.use_position_target and not drive.use_velocity_target
+    assert limits(joint) == [('ANGULAR', 'xy', 0.0, 0.0), ('ANGULAR', 'z', -1.0, 1.0), ('LINEAR', 'xyz', 0.0, 0.0)]
+    assert made_for(joint)['GENERIC_SPRING'].spring_stiffness_ang_z == pytest.approx(25.0)
