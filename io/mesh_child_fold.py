@@ -1,7 +1,7 @@
 """Import side of the engine targets that move a body's render mesh to a child node (the `godot` targets):
 a body node whose render mesh sits on a child of the same name comes back as one object, the body holding
 its mesh. The import asks every registered target whether the file has its layout
-(`registry.Target.mesh_children`, e.g. io/omi/targets/godot.py) and folds what one recognises.
+(`registry.Target.mesh_children`, e.g. io/omi/targets/godot/layout.py) and folds what one recognises.
 
 Before the importer makes objects, the child's mesh (and the channels of its morph weights) goes onto the
 body node; when the importer reaches the body, the emptied child is turned into a node it skips (its

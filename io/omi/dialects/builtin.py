@@ -12,7 +12,7 @@ from .. import units
 from ..checks import schema, schema_khr
 from ..read import khr as read_khr
 from ..read import omi as read_omi
-from ..targets import godot, godot_channels, godot_omi, godot_scale
+from ..targets import godot
 from ..write import khr as write_khr
 from ..write import omi as write_omi
 from . import gravity, khr, omi, registry
@@ -43,16 +43,7 @@ registry.register(registry.Target(
     (khr.NAME,)))
 registry.register(registry.Target(
     "BOTH", 2, f"{omi.NAME} and {khr.NAME}", "Both in one file, for readers of either", (omi.NAME, khr.NAME)))
-registry.register(registry.Target(
-    godot.NAME.upper(), 3, godot.GODOT, "OMI as Godot 4's glTF importer reads it: render meshes on child nodes, "
-                                        "shapes in Godot's form; what Godot ignores is reported", (omi.NAME,),
-    form=(godot_channels.ROUND_CHANNELS, godot.form),
-    recognise=lambda document: bool(godot.mesh_children(document)), as_written=godot.as_written,
-    mesh_children=godot.mesh_children, unbake_parts=godot_scale.unbake_parts, cubic_channels=False))
-registry.register(registry.Target(
-    godot_omi.NAME.upper(), 4, godot_omi.LABEL, "The Godot 4 form, with the joints written as omi-godot (the OMI "
-                                               "group's Godot add-on) builds them right; each workaround is reported",
-    (omi.NAME,), form=godot_omi.steps(units.legacy_names), mesh_children=godot.mesh_children,
-    unbake_parts=godot_scale.unbake_parts, cubic_channels=False))
+registry.register(godot.TARGET)
+registry.register(godot.OMI_GODOT)
 
 units.register_all()  # the extension units of io/omi/units, after the dialect that carries them

@@ -7,7 +7,7 @@ from typing import Any
 
 from omi_core.checks import skin_joints
 from omi_core.read import reader
-from omi_core.targets import godot
+from omi_core.targets.godot import engine_form
 from omi_core.write import dialect_convert
 
 BODY = {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}
@@ -52,8 +52,8 @@ def test_the_godot_target_says_a_bone_will_not_follow_its_body() -> None:
     BoneAttachment3D; after 48 physics frames the bodies had fallen 3.2 m while the attachments and the skin
     stayed where they were."""
     gltf = document({1: BODY, 2: {"OMI_physics_body": {"motion": {"type": "kinematic"}}}})
-    said_godot = [found.message for found in godot.godot_form(gltf).issues]
+    said_godot = [found.message for found in engine_form.godot_form(gltf).issues]
     following = [message for message in said_godot if "bones following their bodies" in message]
     assert len(following) == 1 and "'Upper'" in following[0] and "'Lower'" not in following[0]  # kinematic: no
-    assert not [found for found in godot.godot_form(document()).issues
+    assert not [found for found in engine_form.godot_form(document()).issues
                 if "bones following" in found.message]

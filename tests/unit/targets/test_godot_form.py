@@ -1,4 +1,4 @@
-"""The `godot` export target's document transform (io/omi/targets/godot.py), on JSON: shapes in the form
+"""The `godot` export target's document transform (io/omi/targets/godot/), on JSON: shapes in the form
 Godot 4.6 reads, render meshes moved to a child named after the body, one message per kind of data Godot
 ignores, and the import side's recognition of the layout. What Godot builds from these files is checked in
 Godot itself by tests/godot."""
@@ -14,6 +14,7 @@ from omi_core.dialects import registry
 from omi_core.model import Issue
 from omi_core.read import reader
 from omi_core.targets import godot
+from omi_core.targets.godot import engine_form, layout
 from omi_core.write import target_form
 from present import present
 
@@ -64,7 +65,7 @@ def test_the_targets_own_capsules_are_read_as_godots_without_a_warning() -> None
         "motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
     to_godot(doc)
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][0]["capsule"] == {"radius": 0.3, "height": 3.0}
-    assert godot.mesh_children(doc) == {0: 1}
+    assert layout.mesh_children(doc) == {0: 1}
     read = reader.read_document(copy.deepcopy(doc))
     capsule = present(present(read.nodes[0].collider).shape)
     assert capsule.height == pytest.approx(2.4) and (capsule.radius_top, capsule.radius_bottom) == (0.3, 0.3)
@@ -99,7 +100,7 @@ def test_render_mesh_moves_to_a_child_named_after_the_body() -> None:
     assert nodes[3] == {"name": "Crate", "mesh": 0}
     assert "mesh" not in nodes[1] and nodes[1]["children"] == [4] and nodes[4] == {"name": "Part", "mesh": 1}
     assert nodes[2] == {"name": "Plain", "mesh": 2}  # no physics: Godot keeps its mesh instance
-    assert godot.mesh_children(doc) == {0: 3, 1: 4}
+    assert layout.mesh_children(doc) == {0: 3, 1: 4}
 
 
 def test_mesh_children_only_in_the_exact_layout() -> None:
@@ -109,7 +110,7 @@ def test_mesh_children_only_in_the_exact_layout() -> None:
              {"name": "C", "children": [5], "extensions": body}, {"name": "C", "mesh": 0, "scale": [1.0, 1.0, 1.0]},
              {"name": "D", "children": [7], "extensions": body}, {"name": "D", "mesh": 0}]
     doc = {"nodes": nodes, "animations": [{"channels": [{"target": {"node": 7, "path": "rotation"}}]}]}
-    assert godot.mesh_children(doc) == {4: 5}  # moved, renamed, animated children stay as they are
+    assert layout.mesh_children(doc) == {4: 5}  # moved, renamed, animated children stay as they are
 
 
 def _channel(pointer: str) -> dict[str, Any]:
@@ -185,7 +186,7 @@ def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh() -> No
         {"name": "Part", "translation": [1.0, 1.0, 1.0],
          "extensions": {"OMI_physics_body": {"collider": {"shape": 1}}}},
     ])
-    assert [issue.message for issue in to_godot(doc)] == [godot.PROJECT_NOTE]
+    assert [issue.message for issue in to_godot(doc)] == [engine_form.PROJECT_NOTE]
     nodes, shapes = doc["nodes"], doc["extensions"]["OMI_physics_shape"]["shapes"]
     assert "scale" not in nodes[0] and nodes[1]["scale"] == [2.0, 1.0, 0.5]  # a static body keeps its scale
     assert shapes[nodes[0]["extensions"]["OMI_physics_body"]["collider"]["shape"]]["box"]["size"] == [2.0, 1.0, 0.5]
@@ -193,9 +194,9 @@ def test_a_moving_bodys_scale_is_baked_into_its_shapes_children_and_mesh() -> No
     assert shapes[0]["box"]["size"] == [1, 1, 1]
     assert nodes[2]["translation"] == [2.0, 1.0, 0.5] and nodes[2]["scale"] == [2.0, 1.0, 0.5]
     assert nodes[3] == {"name": "Body", "mesh": 0, "scale": [2.0, 1.0, 0.5]}
-    assert godot.mesh_children(doc) == {0: 3}  # the mesh child carries the baked scale: folded back on import
+    assert layout.mesh_children(doc) == {0: 3}  # the mesh child carries the baked scale: folded back on import
     doc["nodes"][0]["scale"] = [1.0, 2.0, 1.0]
-    assert godot.mesh_children(doc) == {}  # not a layout the target writes: a scaled body keeps no mesh scale
+    assert layout.mesh_children(doc) == {}  # not a layout the target writes: a scaled body keeps no mesh scale
 
 
 def test_an_unevenly_scaled_sphere_is_said() -> None:
@@ -203,7 +204,7 @@ def test_an_unevenly_scaled_sphere_is_said() -> None:
         {"name": "Egg", "scale": [1.0, 2.0, 1.0],
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}}])
     issue, note = to_godot(doc)
-    assert (note.severity, note.message) == ("info", godot.PROJECT_NOTE)  # once, for the dynamic body
+    assert (note.severity, note.message) == ("info", engine_form.PROJECT_NOTE)  # once, for the dynamic body
     assert "sphere scaled unevenly" in issue.message and issue.message.endswith("'Egg'")
     assert doc["extensions"]["OMI_physics_shape"]["shapes"][-1] == {"type": "sphere", "sphere": {"radius": 1.0}}
 
@@ -232,7 +233,7 @@ def test_float_noise_in_a_scale_is_not_uneven() -> None:
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}},
         {"name": "Knee", "rotation": [0.0, 0.0, 0.38268343, 0.9238795]},
     ])
-    assert [issue.message for issue in to_godot(doc)] == [godot.PROJECT_NOTE]
+    assert [issue.message for issue in to_godot(doc)] == [engine_form.PROJECT_NOTE]
 
 
 def test_an_empty_matrix_is_no_matrix() -> None:
@@ -242,7 +243,7 @@ def test_an_empty_matrix_is_no_matrix() -> None:
          "extensions": {"OMI_physics_body": {"motion": {"type": "dynamic"}}}},
         {"name": "Part", "matrix": [], "extensions": {"OMI_physics_body": {"collider": {"shape": 0}}}},
     ])
-    assert [issue.message for issue in to_godot(doc)] == [godot.PROJECT_NOTE]
+    assert [issue.message for issue in to_godot(doc)] == [engine_form.PROJECT_NOTE]
 
 
 def test_morph_weight_channels_follow_the_mesh_to_its_child() -> None:
@@ -268,7 +269,7 @@ def test_morph_weight_channels_follow_the_mesh_to_its_child() -> None:
     pointers = [target["extensions"]["KHR_animation_pointer"]["pointer"] for target in targets[3:]]
     assert pointers == [f"/nodes/{child}/weights", "/meshes/0/weights",
                         "/nodes/0/extensions/OMI_physics_body/motion/mass"]
-    assert godot.mesh_children(doc) == {0: child}  # the import side still knows the layout
+    assert layout.mesh_children(doc) == {0: child}  # the import side still knows the layout
 
 
 def test_a_channel_of_a_shape_whose_scale_was_baked_is_named() -> None:

@@ -1,4 +1,4 @@
-"""The `godot_omi` export target's joint rewrite (io/omi/targets/godot_omi.py), on JSON through the command
+"""The `godot_omi` export target's joint rewrite (io/omi/targets/godot/omi_godot.py), on JSON through the command
 line's converter: frames turned so omi-godot's hinge turns about Z and its slider slides along X, Godot's
 own softness and damping on rigid limits, hinge ranges mirrored, each said once; joints on nodes that hold
 more than the frame get a new frame node. What omi-godot builds and simulates from such files is checked

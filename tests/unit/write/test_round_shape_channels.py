@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from omi_core.animation import one_radius
 from omi_core.cli import commands
-from omi_core.targets import godot_channels
+from omi_core.targets.godot import channels as godot_channels
 
 SHAPES = "/extensions/OMI_physics_shape/shapes"
 

@@ -1,4 +1,4 @@
-"""The `godot_omi` export target: the `godot` form, then the joints written the way omi-godot (the OMI
+"""The `godot_omi` export target's form: the `godot` form, then the joints written the way omi-godot (the OMI
 group's Godot 4 add-on, which Godot users install for joints; read at commit e421986) builds them right.
 
 omi-godot picks a Godot joint class from a joint's limits and passes the limit values to Godot's own
@@ -27,10 +27,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION
-from ..model import Issue
-from . import godot, godot_channels
-from .form import Form, FormPart, NewNode
+from ...dialects.omi import BODY_EXTENSION, JOINT_EXTENSION
+from ...model import Issue
+from ..form import Form, FormPart, NewNode
+from . import channels, engine_form
 
 NAME = "godot_omi"
 LABEL = "Godot 4 + omi-godot"
@@ -327,5 +327,5 @@ def _legacy_pointer(pointer: str, renames: Renames) -> str:
 def steps(renames: Callable[[], Renames]) -> tuple[FormPart, ...]:
     """The target's form: the `godot` form for a reader with omi-godot, the joints in omi-godot's form, then
     the vehicle keys omi-godot reads by their legacy names (`renames()`: the registered units', when run)."""
-    return (godot_channels.ROUND_CHANNELS, lambda document: godot.form(document, omi_godot=True), joint_step,
+    return (channels.ROUND_CHANNELS, lambda document: engine_form.form(document, omi_godot=True), joint_step,
             lambda document: Form(issues=legacy_names(document, renames())))

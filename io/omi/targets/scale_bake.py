@@ -1,11 +1,11 @@
-"""Part of the `godot` target (godot.py): a moving body's own scale baked into its shapes and children.
+"""A moving body's own scale baked into its shapes and children: a step of a target's form, for an engine
+whose simulated bodies keep no scale (Godot's physics server keeps a RigidBody3D's transform without it).
 
-Godot's physics server keeps a RigidBody3D's (and AnimatableBody3D's) transform without scale: once the
-simulation runs, a body node's scale no longer reaches its shapes (measured in Godot 4.6: a sphere of
-radius 0.5 on a node scaled 1.5 rests at 0.5 m, in Blender at 0.75 m). So such a node loses its scale;
-its shapes get the scaled sizes, its children the scaled offsets, and its moved mesh the scale. A mesh shape
-(convex hull, triangle mesh) has no size to scale, but Godot honours a CollisionShape3D's own scale under a
-body: such a collider or trigger moves to a new child node that carries the body's scale (`part_moves`).
+Such a node loses its scale; its shapes get the scaled sizes (as copies: another node may share a shape),
+its children the scaled offsets, and its moved render mesh the scale. A mesh shape (convex hull, triangle
+mesh) has no size to scale, but a collider node's own scale under a body is kept by such engines: that
+collider or trigger moves to a new child node that carries the body's scale (`part_nodes`). The import side
+gives a folded body its scale back (`unbake_parts`, a target's `Target.unbake_parts`).
 """
 
 from __future__ import annotations
@@ -15,9 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import model
-from ..dialects.omi import BODY_EXTENSION, SHAPE_EXTENSION
+from ..dialects.omi import BODY_EXTENSION, OMI_SHAPE_FIELDS, SHAPE_EXTENSION
+from .form import NewNode
 
 MOVING = ("dynamic", "kinematic")
+RADII = ("radius", "radiusTop", "radiusBottom")  # a round shape's radii, in the one-radius form or the spec's
 SCALE_TOLERANCE = 1e-5  # relative: a scale read back from Blender's float32 matrices differs by a few ulps
 
 
@@ -30,9 +32,13 @@ def _uniform(scale: list[float]) -> bool:
 
 
 def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[str, Any], str | None]:
-    """`shape` (Godot's form: godot.godot_shape) scaled; why it cannot be exact, or None."""
+    """`shape` scaled, with its sizes written (a capsule's or cylinder's radii about its axis, Y; its height
+    along it); why it cannot be exact, or None."""
     shape_type = str(shape.get("type"))
     details = dict(shape.get(shape_type) or {})
+    for spec in OMI_SHAPE_FIELDS.get(shape_type, ()):  # absent sizes at their defaults, a one-radius form kept
+        if spec.key not in details and not (spec.key in RADII and "radius" in details):
+            details[spec.key] = spec.default
     sx, sy, sz = scale
     if shape_type == "box":
         details["size"] = [value * factor for value, factor in zip(details["size"], scale, strict=True)]
@@ -41,7 +47,9 @@ def _scaled_shape(shape: Mapping[str, Any], scale: list[float]) -> tuple[dict[st
         details["radius"] *= max(scale)
         return {"type": "sphere", "sphere": details}, None if _uniform(scale) else "a sphere scaled unevenly"
     if shape_type in model.ROUND_SHAPE_TYPES:
-        details["radius"] *= max(sx, sz)
+        for key in RADII:
+            if key in details:
+                details[key] *= max(sx, sz)
         details["height"] *= sy
         return {"type": shape_type, shape_type: details}, None if _same(sx, sz) else f"a {shape_type} scaled unevenly"
     return dict(shape), None
@@ -56,7 +64,7 @@ def unscaled_shape(shape: Mapping[str, Any], scale: list[float]) -> dict[str, An
     elif shape_type == "sphere" and isinstance(details.get("radius"), (int, float)):
         details["radius"] /= max(scale)
     elif shape_type in model.ROUND_SHAPE_TYPES:
-        for key, factor in (("radius", max(scale[0], scale[2])), ("height", scale[1])):
+        for key, factor in (*((radius, max(scale[0], scale[2])) for radius in RADII), ("height", scale[1])):
             if isinstance(details.get(key), (int, float)):
                 details[key] /= factor
     return {**shape, shape_type: details} if shape_type in shape else dict(shape)
@@ -121,3 +129,15 @@ def bake(nodes: list[dict[str, Any]], shapes: list[Any], losses: Callable[[str, 
                 moved["translation"] = [v * f for v, f in zip(other["translation"], scale, strict=True)]
             moved["scale"] = [v * f for v, f in zip(other.get("scale") or [1.0, 1.0, 1.0], scale, strict=True)]
     return changes, mesh_scales, part_moves
+
+
+def part_nodes(nodes: list[dict[str, Any]], part_moves: list[PartMove]) -> list[NewNode]:
+    """The scaled child nodes the mesh-shaped parts of `bake` move to, named after their body and part."""
+    return [NewNode(index, part_child_name(nodes[index].get("name"), part_name), scale=scale,
+                    extensions={BODY_EXTENSION: {part_name: part}})
+            for index, part_name, part, scale in part_moves]
+
+
+def part_child_name(name: object, part_name: str) -> str:
+    """The name of the scaled child node a body's mesh-shaped collider or trigger moves to."""
+    return f"{name or 'node'} {part_name}"

@@ -7,7 +7,7 @@ What Godot does with a finished OMI file, and what this target changes for it:
   (`mesh_moves`), which Godot makes into a MeshInstance3D; the import side folds it back (`mesh_children`);
 - shapes are read the pre-2025 way (one `radius`, absent 0.5; a capsule's `height` is its full height,
   absent 2.0): capsules and cylinders are written that way, every size spelled out (`godot_shape`);
-- a moving body's own scale is dropped by Godot's physics: it is baked into its shapes (godot_scale.py);
+- a moving body's own scale is dropped by Godot's physics: it is baked into its shapes (scale_bake.py);
 - joints, physics materials, collision filters, gravity (world, volumes, factors) and inertia orientations
   are ignored by Godot core, a collider below a node that is no body is made a StaticBody3D of its own, a
   tapered capsule or cylinder (a cone) gets one radius, and an animated physics value plays only where Godot
@@ -22,20 +22,19 @@ Pure JSON in, JSON out: the exporter hands a view of its finished document (plai
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeGuard
+from typing import Any
 
-from .. import model
-from ..checks import skin_joints
-from ..dialects import registry
-from ..dialects.gravity import GRAVITY
-from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, OMI_SHAPE_FIELDS, SHAPE_EXTENSION
-from ..json_types import array_index, get
-from ..model import Issue
-from . import godot_scale
-from .form import Form, NewNode
+from ... import model
+from ...checks import skin_joints
+from ...dialects import registry
+from ...dialects.gravity import GRAVITY
+from ...dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, OMI_SHAPE_FIELDS, SHAPE_EXTENSION
+from ...json_types import array_index, get
+from ...model import Issue
+from .. import scale_bake
+from ..form import Form, NewNode
 
 NAME = "godot"
 GODOT = "Godot 4"
@@ -52,7 +51,7 @@ class GodotForm:
     mesh_moves: list[int] = field(default_factory=list)
     node_changes: dict[int, dict[str, Any]] = field(default_factory=dict)  # key -> new value (None: removed)
     mesh_scales: dict[int, list[float]] = field(default_factory=dict)  # a moved mesh's child gets this scale
-    part_moves: list[godot_scale.PartMove] = field(default_factory=list)  # mesh-shaped parts to a scaled child
+    part_moves: list[scale_bake.PartMove] = field(default_factory=list)  # mesh-shaped parts to a scaled child
     issues: list[Issue] = field(default_factory=list)
 
 
@@ -93,14 +92,14 @@ def _node_name(nodes: list[dict[str, Any]], index: int) -> str:
     return str(name) if name else f"node {index}"
 
 
-def _body(node: Mapping[str, Any]) -> Mapping[str, Any]:
+def body_of(node: Mapping[str, Any]) -> Mapping[str, Any]:
     body = get(node.get("extensions"), BODY_EXTENSION)
     return body if isinstance(body, Mapping) else {}
 
 
-def _godot_replaces(node: Mapping[str, Any]) -> bool:
+def replaces(node: Mapping[str, Any]) -> bool:
     """Whether Godot's physics extension builds its own node for this glTF node (and drops its mesh)."""
-    body = _body(node)
+    body = body_of(node)
     return any(part in body for part in ("motion", "collider", "trigger", "type"))
 
 
@@ -135,13 +134,13 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
     bones = skin_joints.skin_joints(document)
     for index, node in enumerate(nodes):
         name = _node_name(nodes, index)
-        body = _body(node)
+        body = body_of(node)
         if index in bones and isinstance(body.get("motion"), Mapping) \
                 and body["motion"].get("type", "dynamic") == "dynamic":
             # measured with Godot 4.6.3: the RigidBody3D falls, its BoneAttachment3D and the skin stay
             kinds.add("bones following their bodies (a dynamic body on a skin joint becomes a RigidBody3D under "
                       "a BoneAttachment3D: it simulates, its bone and the skinned mesh stay)", name)
-        if _godot_replaces(node) and node.get("mesh") is not None:
+        if replaces(node) and node.get("mesh") is not None:
             form.mesh_moves.append(index)
         if JOINT_EXTENSION in (node.get("extensions") or {}) and not omi_godot:
             kinds.add("joints (they need the OMI add-on for Godot)", name)
@@ -167,7 +166,7 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
             if isinstance(shape, int):
                 users.setdefault(shape, []).append(name)
             if part_name == "collider" and "motion" not in body and index in parents \
-                    and "motion" not in _body(nodes[parents[index]]) and _has_body_above(nodes, parents, index):
+                    and "motion" not in body_of(nodes[parents[index]]) and _has_body_above(nodes, parents, index):
                 kinds.add("colliders that are not direct children of their body (each becomes a StaticBody3D)",
                           name)
     for shape_index, shape in enumerate(shapes):
@@ -182,13 +181,13 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
     if GRAVITY in extensions:
         kinds.add("world gravity (Godot's own project gravity applies)", "the scene")
     unbaked = _item_users(nodes)
-    form.node_changes, form.mesh_scales, form.part_moves = godot_scale.bake(
+    form.node_changes, form.mesh_scales, form.part_moves = scale_bake.bake(
         nodes, shapes, lambda loss, name: kinds.add(f"the scale of moving bodies, for {loss}", name))
     for kind, named in _animated(document, nodes, unbaked):
         kinds.add(kind, named)
     form.issues = kinds.issues()
-    if any(_body(node).get("motion", {}).get("type", "dynamic") == "dynamic" for node in nodes
-           if isinstance(_body(node).get("motion"), Mapping)):
+    if any(body_of(node).get("motion", {}).get("type", "dynamic") == "dynamic" for node in nodes
+           if isinstance(body_of(node).get("motion"), Mapping)):
         form.issues.append(Issue("", PROJECT_NOTE, "info", kind="godot"))
     return form
 
@@ -196,7 +195,7 @@ def godot_form(document: dict[str, Any], *, omi_godot: bool = False) -> GodotFor
 def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], index: int) -> bool:
     owner, steps = parents.get(index), 0
     while owner is not None and steps <= len(nodes):
-        if "motion" in _body(nodes[owner]):
+        if "motion" in body_of(nodes[owner]):
             return True
         owner, steps = parents.get(owner), steps + 1
     return False
@@ -204,7 +203,7 @@ def _has_body_above(nodes: list[dict[str, Any]], parents: Mapping[int, int], ind
 
 # Animated values Godot 4.6.3 builds a track for (measured): every other physics pointer it drops. It plays a
 # capsule's or cylinder's channels in its own form (one radius, a capsule's full height): the target rewrites
-# them so (godot_channels.round_shape_keys), and Godot's own `radius` pointers are among these.
+# them so (channels.round_shape_keys), and Godot's own `radius` pointers are among these.
 _GODOT_PLAYS = frozenset({"motion/mass", "motion/linearVelocity", "motion/angularVelocity", "motion/centerOfMass",
                           "motion/inertiaDiagonal", "box/size", "sphere/radius", "capsule/radiusTop",
                           "capsule/radiusBottom", "capsule/radius", "capsule/height", "cylinder/height",
@@ -253,7 +252,7 @@ def _item_users(nodes: list[dict[str, Any]]) -> dict[tuple[str, int], list[str]]
     for index, node in enumerate(nodes):
         extensions = node.get("extensions") or {}
         uses = []
-        body = _body(node)
+        body = body_of(node)
         for part in (body.get("collider"), body.get("trigger")):
             if isinstance(part, Mapping):
                 uses += [("shapes", part.get("shape")), ("physicsMaterials", part.get("physicsMaterial")),
@@ -294,89 +293,4 @@ def form(document: dict[str, Any], *, omi_godot: bool = False) -> Form:
     nodes: list[dict[str, Any]] = document.get("nodes") or []
     new = [NewNode(index, nodes[index].get("name"), scale=found.mesh_scales.get(index), takes_mesh=True)
            for index in found.mesh_moves]
-    new += [NewNode(index, part_child_name(nodes[index].get("name"), part_name), scale=scale,
-                    extensions={BODY_EXTENSION: {part_name: part}})
-            for index, part_name, part, scale in found.part_moves]
-    return Form(found.node_changes, new, found.issues)
-
-
-def part_child_name(name: object, part_name: str) -> str:
-    """The name of the scaled child node a body's mesh-shaped collider or trigger moves to."""
-    return f"{name or 'node'} {part_name}"
-
-
-def as_written(document: dict[str, Any]) -> list[Issue]:
-    """The import side of a document in this target's layout: its capsules (one `radius`, the full height,
-    as `godot_shape` writes them on purpose) in the current form, in place; one note per capsule."""
-    said: list[Issue] = []
-    for index, shape in enumerate(_list(get(get(get(document, "extensions"), SHAPE_EXTENSION), "shapes"))):
-        capsule = get(shape, "capsule")
-        if not isinstance(capsule, dict) or {"radiusTop", "radiusBottom"} & set(capsule):
-            continue
-        radius, height = capsule.get("radius"), capsule.get("height")
-        if not (_number(radius) and _number(height) and 0.0 <= 2.0 * radius <= height):
-            continue  # not what this target writes: the reader says what it is
-        del capsule["radius"]
-        capsule.update(radiusTop=radius, radiusBottom=radius, height=height - 2.0 * radius)
-        said.append(Issue(f"/extensions/{SHAPE_EXTENSION}/shapes/{index}/capsule",
-                          f"written for {GODOT} (render meshes on child nodes of the same name): the capsule's "
-                          f"`height` {height:g} is Godot's full height and `radius` {radius:g} both radii (read so)",
-                          "info", f"{NAME}.capsule"))
-    return said
-
-
-def _list(value: object) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _number(value: object) -> TypeGuard[float]:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def mesh_children(document: Mapping[str, Any]) -> dict[int, int]:
-    """The import side: body node -> the child holding its render mesh in the `godot` layout (a mesh-less
-    node Godot replaces, whose child of the same name holds only a mesh, at the node's origin, scaled by
-    the body's baked scale if it has one)."""
-    nodes = _list(get(document, "nodes"))
-    targets = (get(channel, "target") for animation in _list(get(document, "animations"))
-               for channel in _list(get(animation, "channels")))
-    animated = {get(target, "node") for target in targets  # morph weights go with the mesh
-                if isinstance(get(target, "node"), int) and get(target, "path") != "weights"}
-    found: dict[int, int] = {}
-    for index, node in enumerate(nodes):
-        if not isinstance(node, Mapping) or node.get("mesh") is not None or not _godot_replaces(node):
-            continue
-        for child in _list(node.get("children")):
-            other = nodes[child] if isinstance(child, int) and 0 <= child < len(nodes) else None
-            if isinstance(other, Mapping) and child not in animated \
-                    and _plain_mesh_child(other, node.get("name"), _baked(node)):
-                found[index] = child
-                break
-    return found
-
-
-def _baked(node: Mapping[str, Any]) -> bool:
-    """Whether the node is a moving body with no scale of its own: the target may have baked its scale
-    (godot_scale), which then sits on its mesh child."""
-    motion = _body(node).get("motion")
-    return isinstance(motion, Mapping) and motion.get("type") in godot_scale.MOVING and "matrix" not in node \
-        and node.get("scale") in (None, _IDENTITY["scale"])
-
-
-_MESH_CHILD_KEYS = frozenset({"name", "mesh", "skin", "weights", "extras"})
-_IDENTITY = {"translation": [0.0, 0.0, 0.0], "rotation": [0.0, 0.0, 0.0, 1.0], "scale": [1.0, 1.0, 1.0],
-             "matrix": [1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]}
-
-
-def _plain_mesh_child(node: Mapping[str, Any], name: Any, scaled: bool) -> bool:
-    """A child of the same name that holds only a mesh at its parent's origin (`scaled`: and maybe the
-    parent's baked scale, three positive numbers)."""
-    if node.get("mesh") is None or not name or node.get("name") != name:
-        return False
-    for key, value in node.items():
-        if key in _MESH_CHILD_KEYS or (scaled and key == "scale" and isinstance(value, list) and len(value) == 3
-                                       and all(type(v) in (int, float) and 0 < v < math.inf for v in value)):
-            continue
-        if key not in _IDENTITY or value != _IDENTITY[key]:
-            return False
-    return True
+    return Form(found.node_changes, new + scale_bake.part_nodes(nodes, found.part_moves), found.issues)

@@ -1,6 +1,6 @@
-"""Part of the `godot` target (godot.py): its capsule and cylinder channels in the form it writes the shapes.
+"""The `godot` targets' capsule and cylinder channels, in the form they write the shapes.
 
-It writes capsules and cylinders in the one-radius form (godot.godot_shape), and Godot 4.6 plays a shape's
+They write capsules and cylinders in the one-radius form (`engine_form.godot_shape`), and Godot 4.6 plays a shape's
 channels as that form: `round_shape_keys` turns the channels of `radiusTop`, `radiusBottom` and `height`
 (each keyed or still) into the `radius` and `height` channels, the keys of both on the union of their times
 (exact for LINEAR and for STEP keys; a tapered radius takes the larger): `ROUND_CHANNELS`, a part of the
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .. import model
-from ..animation.one_radius import ROUND_KEYS, merged, value_at
-from ..dialects.omi import SHAPE_EXTENSION
-from .form import ChannelRewrite, Keys
+from ... import model
+from ...animation.one_radius import ROUND_KEYS, merged, value_at
+from ...dialects.omi import SHAPE_EXTENSION
+from ..form import ChannelRewrite, Keys
 
 
 def round_shape_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
