@@ -160,3 +160,23 @@ def test_a_spring_edit_comes_back_into_the_joint_drive(clean_scene, caplog):
     assert drive.use_position_target and not drive.use_velocity_target
     assert limits(joint) == [('ANGULAR', 'xy', 0.0, 0.0), ('ANGULAR', 'z', -1.0, 1.0), ('LINEAR', 'xyz', 0.0, 0.0)]
     assert made_for(joint)['GENERIC_SPRING'].spring_stiffness_ang_z == pytest.approx(25.0)
+
+
+def test_a_range_shifted_by_the_connected_bodys_starting_turn_comes_back(clean_scene, caplog):
+    """Blender measures a hinge's angle from the starting pose: a connected body starting turned 0.3 rad about the
+    hinge's axis shifts the range Blender holds by as much, and an edit there comes back without it."""
+    link, joint = hinge(door="Hatch")
+    joint.omi_physics.joint.connected_object.rotation_euler.z += 0.3
+    joint.omi_physics.joint.limits[0].min_linear = 0.0  # an edit of the joint: built again
+    link.flush(bpy.context.scene)
+    made = made_for(joint)['HINGE']
+    low, high = made.limit_ang_z_lower, made.limit_ang_z_upper
+    assert sorted((abs(low), abs(high))) == pytest.approx([0.7, 1.3], abs=1e-5)  # -1..1 shifted by 0.3
+
+    made.limit_ang_z_upper = high + 0.25
+    edited(link, caplog)
+    ranged = [limit for limit in limits(joint) if limit[2:] != (0.0, 0.0)]
+    assert ranged in ([('ANGULAR', 'z', -1.0, 1.25)], [('ANGULAR', 'z', -1.25, 1.0)])
+    assert bpy.ops.omi.sync_to_rigid_bodies() == {'FINISHED'}  # made again from the settings
+    rebuilt = made_for(joint)['HINGE']
+    assert (rebuilt.limit_ang_z_lower, rebuilt.limit_ang_z_upper) == pytest.approx((low, high + 0.25), abs=1e-5)
