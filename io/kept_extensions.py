@@ -44,7 +44,8 @@ def keep(gltf: Any, objects: Mapping[int, bpy.types.Object], bl_scene: bpy.types
         if not isinstance(extensions, dict) or obj is None:
             continue
         unknown = {name: value for name, value in extensions.items() if isinstance(name, str) and name not in known}
-        units.keep_extensions(obj, unknown)
+        if unknown:  # the importer's objects are new: none keeps anything to clear
+            units.keep_extensions(obj, unknown)
         for name in unknown:
             kept[name] = kept.get(name, 0) + 1
     found = []

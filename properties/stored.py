@@ -32,6 +32,7 @@ class _Layout:
 
     defaults: dict[str, Any] = field(default_factory=dict)
     groups: dict[str, _Layout] = field(default_factory=dict)
+    held: frozenset[str] = frozenset()  # its properties held elsewhere (`HELD_ELSEWHERE`)
 
 
 _LAYOUTS: dict[type, _Layout] = {}  # plain data only: RNA structs are freed when the add-on unregisters
@@ -64,25 +65,27 @@ def _layout(group: bpy.types.PropertyGroup) -> _Layout:
     if layout is None:
         # A PropertyGroup's bl_rna is its Struct (the stubs type every bl_rna as BlenderRNA).
         layout = _LAYOUTS[type(group)] = _read_layout(cast(bpy.types.Struct, group.bl_rna))
+        layout.held = HELD_ELSEWHERE.get(type(group).__name__, frozenset())
     return layout
 
 
 def _changed(values: Values, layout: _Layout) -> dict[str, Any]:
     """The entries of `values` that differ from the defaults (groups: those holding such an entry)."""
     changed: dict[str, Any] = {}
+    defaults = layout.defaults
     for name, value in values.items():
-        if isinstance(value, dict):
+        if type(value) is dict:
             inner = _changed(value, layout.groups[name])
             if inner:
                 changed[name] = inner
-        elif value != layout.defaults[name]:
+        elif value != defaults[name]:
             changed[name] = value
     return changed
 
 
 def _write(group: bpy.types.PropertyGroup, values: Values) -> None:
     for name, value in values.items():
-        if isinstance(value, dict):
+        if type(value) is dict:
             _write(getattr(group, name), value)
         else:
             setattr(group, name, value)
@@ -105,10 +108,12 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     """Write `values` (in their order: update callbacks see the same sequence as plain assignments) into a
     settings group, leaving out defaults the group holds no value for (see the module docstring)."""
     layout = _layout(group)
+    defaults, held = layout.defaults, layout.held
     for name, value in values.items():
-        if isinstance(value, dict):
+        if type(value) is dict:
             store_group(group, name, value, layout.groups[name])
-        elif value != layout.defaults[name] or group.get(name) is not None or _reads_other(group, name, value):
+        elif value != defaults[name] or group.get(name) is not None \
+                or (name in held and _reads_other(group, name, value)):
             setattr(group, name, value)  # not the default, stored already, or held elsewhere (homes: the mass)
 
 
