@@ -4,7 +4,8 @@ machine's load hits both sides of a ratio alike).
 
 The scene is `export_benchmark.build_scene` with shared meshes: N untagged Blender rigid bodies sharing three
 meshes over a passive floor, five collision shapes in turn, a hinge every tenth body. Times are CPU seconds of
-this process; the garbage collector runs before every export, untimed.
+this process (the wall-clock ratio printed beside: on a busy machine other processes' load lands in it); the
+garbage collector runs before every export, untimed.
 
 `--against COMMIT` also runs that commit's add-on (taken out of git with `git archive` into a temporary
 extension repository) in the same rounds, on the same scene, and prints both ratios: a regression shows as
@@ -65,11 +66,12 @@ class OlderAddon:
             bpy.ops.preferences.addon_disable(module=self.module)
 
 
-def export_seconds(path: Path) -> float:
+def export_seconds(path: Path) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one export."""
     gc.collect()  # untimed: no export pays for the garbage of the one before
-    start = time.process_time()
+    start, start_wall = time.process_time(), time.perf_counter()
     result = bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB')
-    elapsed = time.process_time() - start
+    elapsed = time.process_time() - start, time.perf_counter() - start_wall
     if result != {'FINISHED'}:
         raise RuntimeError(f"export failed: {result}")
     return elapsed
@@ -99,18 +101,21 @@ def run(counts: list[int], rounds: int, dialect: str, older: OlderAddon | None, 
                 disable()
             export_seconds(path)
             ratios: dict[str, list[float]] = {name: [] for name, _enable, _disable in variants}
+            wall_ratios: dict[str, list[float]] = {name: [] for name in ratios}
             cells: dict[str, list[str]] = {name: [] for name in ratios}
             for _ in range(rounds):
-                off = export_seconds(path)
+                off, off_wall = export_seconds(path)
                 for name, enable, disable in variants:
                     enable()
-                    on = export_seconds(path)
+                    on, on_wall = export_seconds(path)
                     disable()
                     ratios[name].append(on / off)
+                    wall_ratios[name].append(on_wall / off_wall)
                     cells[name].append(f"{on:.2f}/{off:.2f}")
             for name, values in ratios.items():
-                print(f"{count:>6} {dialect:>5} {name:>8}: median on/off {statistics.median(values):.3f}  "
-                      f"(rounds: {', '.join(cells[name])})", flush=True)
+                print(f"{count:>6} {dialect:>5} {name:>8}: median on/off {statistics.median(values):.3f} CPU, "
+                      f"{statistics.median(wall_ratios[name]):.3f} wall  (CPU rounds: {', '.join(cells[name])})",
+                      flush=True)
             if profile:
                 current()
                 bench_common.print_profile(lambda: bpy.ops.export_scene.gltf(filepath=str(path), export_format='GLB'))

@@ -44,9 +44,9 @@ class _Kind:
         return len(self.messages)
 
 
-def _kind_key(message: str, is_name: Callable[[str], bool] | None) -> tuple[str, str | None]:
+def _kind_key(message: str, is_name: Callable[[str], bool] | None) -> tuple[str, str | None, str]:
     """What messages of one kind share (object names and numbers left out; other quoted words, such as a
-    file's key, kept), and whom this one is about."""
+    file's key, kept), whom this one is about, and the message without that subject."""
     found = _SUBJECT.match(message)
     rest = message[found.end():] if found else message
 
@@ -55,7 +55,7 @@ def _kind_key(message: str, is_name: Callable[[str], bool] | None) -> tuple[str,
         named = is_name is None or is_name(text) or is_name(text.split(".")[0])
         return "'?'" if named else quoted.group(0)
 
-    return _NUMBER.sub("#", _QUOTED.sub(name_left_out, rest)), found.group(1) if found else None
+    return _NUMBER.sub("#", _QUOTED.sub(name_left_out, rest)), found.group(1) if found else None, rest
 
 
 _SUFFIX = re.compile(r" \[(?:the same for \d+ findings: .*|and \d+ more like it)\]$")
@@ -80,10 +80,12 @@ def summarise(messages: Iterable[tuple[str, str]], most: int = MOST_LINES,
         if (severity, message) in seen:
             continue
         seen.add((severity, message))
-        key, subject = _kind_key(message, is_name)
-        kind = kinds.setdefault((severity, key), _Kind(severity, message))
+        key, subject, rest = _kind_key(message, is_name)
+        kind = kinds.get((severity, key))
+        if kind is None:
+            kind = kinds[severity, key] = _Kind(severity, message)
         kind.messages.append(message)
-        _note(kind, message, subject)
+        _note(kind, message, subject, rest)
     lines = _lines(kinds.values())
     if len(lines) > most:  # many kinds: those alike but for the words they name (a file's keys) share a line
         lines = _lines(_coarser(kinds.values()), by_words=True)
@@ -109,10 +111,12 @@ def _coarser(kinds: Iterable[_Kind]) -> list[_Kind]:
     return list(merged.values())
 
 
-def _note(kind: _Kind, message: str, subject: str | None) -> None:
+def _note(kind: _Kind, message: str, subject: str | None, rest: str | None = None) -> None:
+    """Note the message's subject and quoted words (`rest`: the message without its subject, if known)."""
     if subject is not None:
         kind.subjects.append(subject)
-    new = [word[1:-1] for word in _QUOTED.findall(_SUBJECT.sub("", message)) if word[1:-1] not in kind.known_words]
+    rest = _SUBJECT.sub("", message) if rest is None else rest
+    new = [word[1:-1] for word in _QUOTED.findall(rest) if word[1:-1] not in kind.known_words]
     kind.words += new
     kind.known_words.update(new)
 

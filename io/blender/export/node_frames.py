@@ -167,6 +167,11 @@ def _fmt(values: tuple[float, ...]) -> str:
     return " x ".join(f"{value:.4g}" for value in values)
 
 
+def unscaled(frame: Matrix) -> bool:
+    """Unit axes at right angles (checked in C): a shape on this frame is written as it is."""
+    return frame.to_3x3().is_orthogonal
+
+
 def place_shape(shape: model.Shape, node_world: Matrix, offset: Matrix | None) -> ShapePlacement | None:
     """Where and how to write `shape` (glTF-space, in its frame's local units) of an object whose node has
     the global transform `node_world`; `offset` is the shape's frame relative to the object, or None.
@@ -175,7 +180,7 @@ def place_shape(shape: model.Shape, node_world: Matrix, offset: Matrix | None) -
     """
     frame = node_world @ offset if offset is not None else node_world
     on_frame = (offset,) if offset is not None else ()
-    if frame.to_3x3().is_orthogonal:  # unit axes at right angles (checked in C): the common, exact case
+    if unscaled(frame):  # the common, exact case
         return ShapePlacement(on_frame, shape)
     lengths, orthogonal = _axis_lengths(frame)
     if min(lengths) < MIN_SCALE:

@@ -170,6 +170,8 @@ class SceneWrite:
         node_world = self.out.node_worlds.get(obj)
         if node_world is None:
             node_world = obj.matrix_world
+            if offset is None and shape.type not in model.MESH_SHAPE_TYPES and node_frames.unscaled(node_world):
+                return node, shape  # the common case (`place_shape`'s first): as it is, on the object's own node
         else:  # the object's physics on another object's node (a ragdoll part): the shape measured from that node
             offset = node_world.inverted_safe() @ obj.matrix_world @ (offset if offset is not None else Matrix())
             offset = None if node_frames.coincide(offset, Matrix()) else offset

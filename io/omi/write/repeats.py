@@ -22,6 +22,7 @@ from .. import model
 from ..dialects import registry
 from ..dialects.fields import field
 from ..json_types import MISSING
+from ..unit_values import NO_UNIT_VALUES
 from .items import mass_json, motion_without_mass
 
 # How the JSON a node gets relates to the remembered one: nodes share it (nothing changes it afterwards),
@@ -46,6 +47,9 @@ class Repeats:
         self._by_identity: dict[tuple[int, int], tuple[Any, Any, tuple[dict[str, Any], list[model.Issue], str]]] = {}
         self._by_mass: dict[Any, dict[str, Any]] = {}
         self._joints: dict[Any, dict[str, Any]] = {}
+        # colliders by value, each the first equal one met, and by identity (`_collider_key`)
+        self._colliders: dict[Any, Any] = {}
+        self._collider_ids: dict[int, tuple[Any, int]] = {}
 
     def content(self, at: str, part: model.NodePhysics) -> tuple[dict[str, Any], list[model.Issue]]:
         """The node's extensions in the dialect ({} when it has none) and what the dialect cannot hold of it;
@@ -59,6 +63,7 @@ class Repeats:
                 found = same[2]
             else:
                 try:
+                    key = (part.motion, self._collider_key(part.collider))
                     found = self._remembered.get(key)
                 except TypeError:  # values holding lists (not made by the export): written each time
                     key = None
@@ -85,7 +90,7 @@ class Repeats:
             self._remembered[key] = content, issues, at
             motion = content.get(tables.body_extension, {}).get("motion", ())
             if not issues and part.motion is not None and field(tables.motion_fields, "mass").key in motion:
-                self._by_mass[motion_without_mass(part.motion), part.collider] = content
+                self._by_mass[motion_without_mass(part.motion), key[1]] = content
         elif joint_key is not None and connected is not None and not issues and content:
             self._joints[joint_key] = content
         return (_own_objects(content) if self._copies == OWN_OBJECTS else content), issues
@@ -94,7 +99,7 @@ class Repeats:
         if part.motion is None:
             return None
         tables = self._unit.tables
-        template = self._by_mass.get((motion_without_mass(part.motion), part.collider))
+        template = self._by_mass.get((motion_without_mass(part.motion), self._collider_key(part.collider)))
         mass = mass_json(part.motion, tables) if template is not None else MISSING
         if template is None or mass is MISSING:
             return None
@@ -103,6 +108,16 @@ class Repeats:
         body["motion"] = dict(body["motion"], **{field(tables.motion_fields, "mass").key: mass})
         content[tables.body_extension] = body
         return content
+
+    def _collider_key(self, collider: model.Collider | None) -> int:
+        """A collider's stand-in in keys: the id of the first equal collider met. A collider's hash walks its
+        shape, material and filter; each collider object is hashed once here (bodies share theirs)."""
+        known = self._collider_ids.get(id(collider))
+        if known is not None and known[0] is collider:
+            return known[1]
+        first = self._colliders.setdefault(collider, collider)  # kept: its id stays its own
+        self._collider_ids[id(collider)] = (collider, id(first))
+        return id(first)
 
     def _with_connected(self, joint_key: Any, connected: Any) -> dict[str, Any] | None:
         template = self._joints.get(joint_key) if joint_key is not None and connected is not None else None
@@ -130,8 +145,9 @@ class Repeats:
 def _body_key(part: model.NodePhysics) -> tuple[Any, Any] | None:
     """A body of motion and collider only, as a key: a level's bodies repeat a few, and equal values write
     equal JSON (their items are already stored); None for a part written each time."""
-    remembered = part.trigger is None and part.joint is None and not part.unknown and part.gravity is None \
-        and not part.extensions
+    remembered = part.trigger is None and part.joint is None and part.gravity is None \
+        and (part.unknown is model.NOTHING_UNKNOWN or not part.unknown) \
+        and (part.extensions is NO_UNIT_VALUES or not part.extensions)  # (the common case without a call)
     return (part.motion, part.collider) if remembered else None
 
 
