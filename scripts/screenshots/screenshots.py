@@ -135,7 +135,7 @@ def steps(out: Path) -> Iterator[float]:
     hinge.limits_active_index = len(hinge.limits) - 1  # the hinge's angle range
     make_active("Ball")
     yield from settle()
-    for name, file, height in (("Floor", "properties_collider.png", 598), ("Ball", "properties_body.png", 935),
+    for name, file, height in (("Floor", "properties_collider.png", 660), ("Ball", "properties_body.png", 935),
                                (demo_scene.ROLES.door_joint, "properties_joint.png", 830)):
         make_active(name)
         yield from settle()
