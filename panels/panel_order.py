@@ -5,8 +5,9 @@ is unsigned (a negative one reads as 0) and a type registered with an order alre
 others, so an add-on's panel follows Blender's own. A panel met for the first time is placed right after the
 panel drawn before it, and keeps that place (the file stores it): Blender's Rigid Body panel, first drawn
 once the object has a rigid body, would land above ours. So Blender's own Physics-tab panels that have a
-header are registered again after ours, in Blender's order, sub-panels after their parents. A file or
-session that already placed them keeps its order (the artist may have dragged them).
+header are registered again after ours, in Blender's order, sub-panels after their parents; enabling the
+add-on in a running session puts ours above a Rigid Body panel shown already too. A file saved once both
+were placed keeps its order (the artist may have dragged them).
 """
 
 from __future__ import annotations
