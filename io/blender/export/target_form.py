@@ -114,8 +114,9 @@ def _rewrite(data: list[ChannelData], rewrite: ChannelRewrite) -> list[Issue]:
         item_type = first.template.path[0]
         head = first.template.text.rsplit("/", 1)[0]
         still = {key: float((first.still or {}).get(f"{head}/{key}", 0.0)) for key in rewrite.keys}
-        keyed = {channel.template.path[1]: (channel.interpolation, channel.times,
-                                            [values[0] for values in channel.values]) for channel in channels}
+        keyed = {channel.template.path[1]: (channel.interpolation, channel.times, [
+            values[len(values) // 3 if channel.interpolation == "CUBICSPLINE" else 0] for values in channel.values])
+            for channel in channels}  # a CUBICSPLINE key's value, not its tangents
         if len(keyed) < len(channels) or any(channel.template.path[0] != item_type for channel in channels):
             continue
         rewritten, reason = rewrite.rewrite(item_type, still, keyed)

@@ -49,7 +49,8 @@ class Form:
 FormStep = Callable[[dict[str, Any]], Form]  # the document as the steps before left it -> the next step
 Keys = tuple[str, list[float], list[float]]  # a channel's keys: (interpolation, times, one value per key)
 # (the item's type, the still values of the rewrite's keys, the keyed ones) -> the new keys' channels, and
-# why they cannot be (then none) or what they cannot hold exactly (with them); None: exact
+# why they cannot be (then none) or what they cannot hold exactly (with them); None: exact. A CUBICSPLINE
+# channel gives its values without their tangents: a rewrite refuses it or returns LINEAR or STEP keys.
 KeyRewrite = Callable[[str, Mapping[str, float], Mapping[str, Keys]], tuple[dict[str, Keys], str | None]]
 
 

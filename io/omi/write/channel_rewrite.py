@@ -102,7 +102,8 @@ def _keyed(document: Mapping[str, Any], places: list[Place], read_buffer: ReadBu
         interpolation = "LINEAR" if interpolation is MISSING else interpolation
         if key in keyed or rows[0] is None or rows[1] is None or not isinstance(interpolation, str):
             return {}, "a channel's keys cannot be read, or a value is keyed twice"
-        keyed[key] = (interpolation, [row[0] for row in rows[0]], [row[0] for row in rows[1]])
+        values = rows[1][1::3] if interpolation == "CUBICSPLINE" else rows[1]  # the values, not their tangents
+        keyed[key] = (interpolation, [row[0] for row in rows[0]], [row[0] for row in values])
     return keyed, None
 
 
