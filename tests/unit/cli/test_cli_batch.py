@@ -13,9 +13,9 @@ import sys
 import time
 from pathlib import Path
 
+import flaky_workers
 import pytest
 from omi_core.cli import batch, validate_file
-from omi_core.cli.results import Result
 from omi_core_loader import CORE_DIR, TESTS_DATA
 
 
@@ -26,17 +26,8 @@ def test_spawned_workers_check_files(tmp_path: Path, monkeypatch: pytest.MonkeyP
     results = list(batch.run_pool(validate_file.validate_one, [(file, None) for file in files], 2))
     assert [(result["file"], result["status"]) for result in results] == [(file, "ok") for file in files]
 
+
 CLI = CORE_DIR.parent.parent / "scripts" / "omi_physics_cli.py"
-
-
-def _flaky_worker(task: tuple[str, None]) -> Result:
-    """A worker that dies on a file named crash*, hangs on hang*, answers the others."""
-    name = Path(task[0]).name
-    if name.startswith("crash"):
-        os._exit(3)  # as a segfault or the out-of-memory killer ends a worker: no answer, no exception
-    if name.startswith("hang"):
-        time.sleep(120)
-    return {"file": task[0], "status": "ok", "issues": [], "errors": 0, "warnings": 0, "infos": 0}
 
 
 @pytest.mark.parametrize("start", ["fork", "spawn"])
@@ -47,7 +38,7 @@ def test_a_worker_that_dies_fails_its_file_and_the_rest_are_answered(start: str,
         monkeypatch.syspath_prepend(str(Path(__file__).parent))
         monkeypatch.setenv("PYTHONPATH", os.pathsep.join(sys.path))
     names = ["a", "b", "crash", "c", "d", "e"]
-    results = list(batch.run_pool(_flaky_worker, [(name, None) for name in names], 2))
+    results = list(batch.run_pool(flaky_workers.flaky, [(name, None) for name in names], 2))
     assert [(result["file"], result["status"]) for result in results] == \
         [(name, "failed" if name == "crash" else "ok") for name in names]
     assert "worker process ended without an answer" in results[2]["message"]
@@ -56,7 +47,7 @@ def test_a_worker_that_dies_fails_its_file_and_the_rest_are_answered(start: str,
 def test_a_worker_that_hangs_is_stopped_at_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(batch, "FILE_TIME_BASE", 2.0)
     started = time.monotonic()
-    results = list(batch.run_pool(_flaky_worker, [(name, None) for name in ("a", "hang", "b", "c")], 2))
+    results = list(batch.run_pool(flaky_workers.flaky, [(name, None) for name in ("a", "hang", "b", "c")], 2))
     assert time.monotonic() - started < 60
     assert [(result["file"], result["status"]) for result in results] == \
         [("a", "ok"), ("hang", "failed"), ("b", "ok"), ("c", "ok")]
