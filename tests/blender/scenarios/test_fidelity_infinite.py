@@ -109,3 +109,13 @@ def test_clearing_the_rigid_bodies_takes_back_the_locks_the_build_set(tmp_path):
     assert tuple(locked.lock_rotation) == (False, False, False)
     assert tuple(heavy.lock_location) == (False, False, False)
     assert tuple(heavy.lock_rotation) == (False, True, False)
+
+
+def test_a_body_of_finite_mass_and_inertia_is_not_locked(tmp_path):
+    """Nothing infinite, nothing locked: the build leaves a free body's locks alone and keeps no record of
+    locks it did not set (every dynamic body of a large import kept one, all zeros, and had its locks written)."""
+    markers = support.addon_loader.module("io.blender.tables.markers")
+    free = support.import_gltf(scene(tmp_path)).obj("Free")
+    assert free.rigid_body is not None and free.rigid_body.type == 'ACTIVE'
+    assert tuple(free.lock_location) == (False, False, False) and tuple(free.lock_rotation) == (False, False, False)
+    assert markers.LOCKS not in free.keys()
