@@ -38,8 +38,24 @@ class Messages:
                 log.warning(text, popup=True)
 
     def report(self, issues: Iterable[model.Issue], obj: bpy.types.Object | None = None) -> None:
-        for issue in issues:
-            message = issue.message
-            if obj is not None and not message.startswith("object "):
-                message = f"object {obj.name!r}: {message}"
-            self.warn(message, "info" if issue.severity == "info" else "warning")
+        self.held.extend(_said(issues, obj))
+
+    def mark(self) -> int:
+        """Where the next message goes: `insert` puts what is found later there, in the order it was asked."""
+        return len(self.held)
+
+    def insert(self, mark: int, issues: Iterable[model.Issue], obj: bpy.types.Object | None = None) -> int:
+        """Say `issues` at `mark` (a message said later but about that moment); how many lines went in."""
+        said = _said(issues, obj)
+        self.held[mark:mark] = said
+        return len(said)
+
+
+def _said(issues: Iterable[model.Issue], obj: bpy.types.Object | None) -> list[tuple[str, str]]:
+    said = []
+    for issue in issues:
+        message = issue.message
+        if obj is not None and not message.startswith("object "):
+            message = f"object {obj.name!r}: {message}"
+        said.append(("info" if issue.severity == "info" else "warning", message))
+    return said

@@ -1,6 +1,6 @@
 """What one export puts into the glTF document, held until the exporter has indexed everything: node and mesh
-placeholders, the nodes the physics adds, node extensions (some put on at once, most in `finish`), and the
-physics writer (`io/omi/write/export_writer`) that writes them.
+placeholders, the nodes the physics adds, the model values gathered for each node, and the physics writer
+(`io/omi/write/export_writer`) that writes them all once everything is gathered (`write_gathered`).
 
 A helper the export session (`physics.PhysicsExport`) owns; the scene writing (`scene.SceneWrite`) writes
 through it.
@@ -8,16 +8,32 @@ through it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
 from mathutils import Matrix
 
-from ...omi.write.export_writer import ExportWriter, MeshSlot, NodeSlot
+from ...omi import model
+from ...omi.write.export_writer import ExportWriter, MeshSlot, NodeSlot, Ref
+from ...omi.write.repeats import Repeats
 from .. import gltf_compat
 from . import gltf_meshes, node_frames
+from .messages import Messages
 from .parts import MESH_CARRIER_KEY, Carrier
+
+
+@dataclass(slots=True)
+class Gathered:
+    """One node's model values as the scene writing gathered them, to be written with the others."""
+
+    carrier: Carrier
+    part: model.NodePhysics
+    cache: Repeats  # its scene's cache of repeated values
+    ref_of: Callable[[Callable[..., int]], Ref] | None  # an animated node's items (`Tracker.ref_into`)
+    node_ref: Callable[[Any], Any] | None  # an animated node's: places a node or an object a unit refers to
+    mark: int  # where in the messages its findings go (`Messages.mark`)
 
 
 class Output:
@@ -35,11 +51,13 @@ class Output:
         # Nodes the physics adds (shape and joint frames), (parent, node) in the order made: added to the
         # document after the exporter's own nodes (`place_new_nodes`), unless kept in its tree (`keep_in_tree`).
         self.new_nodes: list[tuple[Any, Any]] = []
+        self.gathered: list[Gathered] = []  # written by `write_gathered`, in the order gathered
         self.some_node: Any = None  # any node of the exporter's: its module makes new nodes
         self._gltf_io: Any = None
         self._meshes: gltf_meshes.ShapeMeshes | None = None
         self._mesh_slots: dict[int, MeshSlot] = {}
         self._node_slots: dict[int, NodeSlot] = {}
+        self._carrying: set[int] = set()  # ids of the `carriers`
 
     def meet(self, node: Any) -> None:
         """The first node the exporter gathered: what new nodes and meshes are made like."""
@@ -112,25 +130,49 @@ class Output:
         self.new_nodes = []
         return first
 
-    def attach(self, carrier: Carrier, extensions: dict[str, dict]) -> None:
-        """Put node-level extensions on the node as plain JSON dicts (extensionsUsed is completed in `finish`).
+    def gather(self, entry: Gathered) -> None:
+        """A node's model values, written with the others by `write_gathered`. A node carrying collision-only
+        meshes gets them now: the exporter's traversal must meet them to index them (`finish` takes them off)."""
+        self.gathered.append(entry)
+        carrier = entry.carrier
+        if carrier.meshes and (entry.part.collider is not None or entry.part.trigger is not None):
+            if carrier.node.extensions is None:
+                carrier.node.extensions = {}
+            carrier.node.extensions[MESH_CARRIER_KEY] = list(carrier.meshes)
+            self.carriers.append(carrier.node)
+            self._carrying.add(id(carrier.node))
 
-        Only a node carrying collision-only meshes gets them now, with the meshes beside them: the exporter's
-        traversal must meet those meshes to index them (`finish` takes them off again). The others are put
-        on in `finish`, after that traversal, which would otherwise walk every value of every body only to
-        give it back unchanged.
-        """
-        if carrier.meshes:
-            put(carrier.node, extensions)
-            if self.writer.home.tables.body_extension in extensions:  # the meshes of its shapes
-                carrier.node.extensions[MESH_CARRIER_KEY] = list(carrier.meshes)
-                self.carriers.append(carrier.node)
-        else:
-            self.late.append((carrier.node, extensions))
+    def write_gathered(self, say: Messages) -> None:
+        """Write every gathered node's home extensions, in the order gathered (so the document-level arrays are
+        in that order), saying what writing found where it was gathered. A node carrying meshes gets them
+        before the exporter's traversal, the others in `finish`, after it (which would otherwise walk every
+        value of every body only to give it back unchanged)."""
+        gathered, self.gathered = self.gathered, []
+        said = 0
+        for entry in gathered:
+            carrier, part = entry.carrier, entry.part
+            try:
+                extensions, issues = self.writer.node(part, entry.cache) \
+                    if entry.ref_of is None or entry.node_ref is None else \
+                    self.writer.node(part, entry.cache, entry.ref_of(self.writer.ref), entry.node_ref)
+            except Exception as error:  # the boundary: bad input must not stop the export
+                failure = f"{model.HOOK_FAILURE}object {carrier.obj.name!r}: its physics could not be exported " \
+                          f"({error})"
+                said += say.insert(entry.mark + said, [model.Issue("", failure)])
+                continue
+            if issues:
+                said += say.insert(entry.mark + said, issues, carrier.obj)
+            if entry.ref_of is None and not extensions:
+                continue
+            self.writer.placed(carrier.node, carrier.obj.name, part, extensions)
+            if id(carrier.node) in self._carrying:
+                put(carrier.node, extensions)
+            else:
+                self.late.append((carrier.node, extensions))
 
     def forget(self) -> None:
         """Drop what only finishing needed (before the exporter converts the whole document: a lower peak)."""
-        self.late, self.carriers = [], []
+        self.late, self.carriers, self.gathered = [], [], []
         self.writer.forget()
         self._node_slots.clear()
 

@@ -4,9 +4,11 @@ The hooks in io/gltf_export.py call, in this order:
 - `record(node, obj)` for every object node the exporter gathers;
 - `write_scene(scene)` once a scene's nodes are all gathered but not yet indexed: derive each recorded
   object's physics (its OMI settings, or else its Blender rigid body / rigid body constraint), add the
-  child nodes that shapes and joint frames need, and hand the model values to the export's writer
-  (`io/omi/write/export_writer.py`). Node and mesh references are placeholders (`NodeSlot`, `MeshSlot`)
-  because nothing has an index yet;
+  child nodes that shapes and joint frames need, and gather the model values for each node;
+- `attach_animation(animations)` once every scene is gathered: the export's writer
+  (`io/omi/write/export_writer.py`) writes the gathered values in the home dialect, in the order gathered,
+  and the sampled channels join the animations. Node and mesh references are placeholders (`NodeSlot`,
+  `MeshSlot`) because nothing has an index yet;
 - `finish(gltf)` once the exporter has indexed every node and mesh: placeholders become indices, and the
   document-level arrays (shapes, physics materials, collision filters, joints) and extensionsUsed are set.
 
@@ -149,6 +151,7 @@ class PhysicsExport:
     def attach_animation(self, animations: list) -> None:
         """The sampled physics animation into the exporter's gathered animations (gather_gltf_hook)."""
         if self.enabled and self.output.some_node is not None:
+            self._write_gathered()
             if self.target is not None:  # its form's channel rewrites, on the sampled channels
                 self.report(target_form.rewrite_channels(self.animation.data, self.target.form))
             self.animation.attach(animations, self.output.some_node)
@@ -168,7 +171,16 @@ class PhysicsExport:
             self.output.forget()
             self.messages.flush()
 
+    def _write_gathered(self) -> None:
+        """Every gathered node's physics written in the home dialect, once all scenes are gathered (before the
+        exporter's traversal, which must meet the meshes of shapes); the animated items then have their index."""
+        if self.output.gathered:
+            with collector_paused():
+                self.output.write_gathered(self.messages)
+            self.animation.place_items()
+
     def _finish(self, gltf: Any) -> None:
+        self._write_gathered()  # in case the exporter did not call gather_gltf_hook
         self._first_new_node = self.output.place_new_nodes(gltf)
         for node, extensions in self.output.late:
             put(node, extensions)

@@ -19,10 +19,11 @@ from ...omi.dialects import registry
 from ...omi.unit_values import NO_UNIT_VALUES
 from ..adopt import from_bodies, from_constraints
 from ..animation.exports.sample import AnimationExport
+from ..animation.exports.tracker import Tracker
 from . import gltf_meshes, joint_nodes, node_frames
 from .messages import Messages
 from .options import Options
-from .output import Output
+from .output import Gathered, Output
 from .parts import NO_MESH, Carrier, Derived, carried, object_node_ref
 
 _Result = TypeVar("_Result")  # what a guarded step returns
@@ -353,30 +354,26 @@ class SceneWrite:
         part = carried(carrier, trigger, self._plain_parts)
         if part.is_empty:
             return
-        tracked = self._track_animation(carrier, part)
-        writer = self.out.writer
-        extensions, issues = writer.node(part, self.repeats) if tracked is None else \
-            writer.node(part, self.repeats, tracked[1], object_node_ref(self.nodes_of, self.out.node_slot))
-        if issues:
-            self.say.report(issues, carrier.obj)
-        if tracked is None and not extensions:
+        tracker = self._track_animation(carrier, part)
+        mark = self.say.mark()  # what writing the node finds is said here
+        if tracker is None:
+            self.out.gather(Gathered(carrier, part, self.repeats, None, None, mark))
             return
-        if tracked is not None:
-            self._guarded_animation(carrier, lambda: self.animation.written(
-                tracked[0], extensions, writer.items.arrays))
-        writer.placed(carrier.node, carrier.obj.name, part, extensions)
-        self.out.attach(carrier, extensions)
+        node_ref = object_node_ref(self.nodes_of, self.out.node_slot)
+        extensions, arrays = self.out.writer.preview(part, tracker.ref_into(tracker.refs), node_ref)
+        self._guarded_animation(carrier, lambda: self.animation.written(tracker, extensions, arrays))  # as written
+        self.out.gather(Gathered(carrier, part, self.repeats, tracker.ref_into(tracker.final_refs), node_ref, mark))
 
     # --- animation ---------------------------------------------------------------------------------
 
-    def _track_animation(self, carrier: Carrier, part: model.NodePhysics) -> tuple | None:
+    def _track_animation(self, carrier: Carrier, part: model.NodePhysics) -> Tracker | None:
         """Keyframed physics of the carrier's object (io/blender/animation/exports/sample.py), or None."""
         animation = self.animation
         if not animation.animates(carrier.obj):
             return None
         return self._guarded_animation(carrier, lambda: animation.track(
             carrier.node, carrier.obj, self.nodes_of.get(carrier.obj), part,
-            derive=lambda obj: self._derive(obj, quiet=True), items_ref=self.out.writer.ref))
+            derive=lambda obj: self._derive(obj, quiet=True)))
 
     def _guarded_animation(self, carrier: Carrier, step: Callable[[], Any]) -> Any:
         """An animation step; a failure costs the object its animation, never its still physics."""

@@ -2,11 +2,13 @@
 its target, behind one cache per dialect (`Repeats`) and one set of document-level arrays each.
 
 The export (io/blender/export) gathers model values only and hands them here. The registry's default
-dialect (`registry.default()`) is written as the values arrive, node by node, because the animation
-export compares its channels with that spelling; its node and mesh references are placeholders
-(`NodeSlot`, `MeshSlot`) until the exporter has indexed everything, when `resolve` turns them into indices.
-Then every other dialect of the target is written from the same values (`export_dialects`), and the
-default spelling stays or goes as the target says. No JSON key is spelled outside io/omi.
+dialect (`registry.default()`) is written first, once every scene is gathered, node by node in the order
+gathered (so its document-level arrays keep that order); the animation samples its channels in that
+spelling and checks them against `preview`, the same writing of one node, while the export gathers. Its
+node and mesh references are placeholders (`NodeSlot`, `MeshSlot`) until the exporter has indexed
+everything, when `resolve` turns them into indices. Then every other dialect of the target is written from
+the same values (`export_dialects`), and the default spelling stays or goes as the target says. No JSON key
+is spelled outside io/omi.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ class MeshSlot(str):
         slot = super().__new__(cls, f"mesh placeholder {number}")
         slot.mesh = mesh
         return slot
+
+
+Ref = Callable[[str, dict[str, Any]], int]  # (document-level array, item) -> its index
 
 
 def node_ref(value: Any) -> Any:
@@ -83,6 +88,20 @@ class ExportWriter:
                                            if kind == "shapes" else item)
             return len(self.items.arrays[kind]) - 1
         return self.items.ref(kind, item)
+
+    def preview(self, part: model.NodePhysics, ref_of: Callable[[Callable[..., int]], Ref],
+                node_ref: Callable[[Any], Any]) -> tuple[dict[str, dict[str, Any]], dict[str, list[dict[str, Any]]]]:
+        """One node's home extensions as `node` will write them with `ref_of(self.ref)`, its items in arrays of
+        their own, as the document will hold them: what the animation checks its channels against while the
+        export gathers (the document's spelling is written once everything is gathered). Nothing is kept."""
+        arrays: dict[str, list[dict[str, Any]]] = {kind: [] for kind in self.items.arrays}
+
+        def own(kind: str, item: dict[str, Any], *, unique: bool = False) -> int:  # the signature of `ref`
+            arrays[kind].append(writer.explicit_shape(item, self.home.tables) if kind == "shapes" else item)
+            return len(arrays[kind]) - 1
+
+        extensions = self.home.write_node(part, ref_of(own), node_ref, mesh_ref, [], dialect=self.home.tables)
+        return extensions, arrays
 
     def note_kept(self, part: model.NodePhysics) -> None:
         """Remember the extensions used inside an object's kept unknown keys (they go into extensionsUsed)."""

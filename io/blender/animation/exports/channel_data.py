@@ -18,7 +18,7 @@ class ChannelData:
     anchor: Any  # the animated object's own glTF node
     template: pointers.PointerTemplate
     node: Any  # the glTF node for node-level pointers (index resolved in finish), else None
-    index: int  # document array index for item pointers
+    index: int  # document array index for item pointers (0 until the export has written its items)
     nested: tuple[int, ...]
     interpolation: str
     times: list[float]
@@ -27,6 +27,7 @@ class ChannelData:
     home: tuple[Any, Any] | None = None  # (animation, channel) once attached
     khr_channel: Any = None  # its twin pointing at the KHR spelling (export dialect KHR or both)
     still: dict[str, Any] | None = None  # the written values of its item's other pointers (template text -> value)
+    item: tuple[list[tuple[str, int]], int] | None = None  # an item's (written refs, position) until it is placed
 
     def pointer(self, node_index: int = 0) -> str:
         """The channel's pointer; a node-level one names `node_index` (0 stands in until `finish`)."""

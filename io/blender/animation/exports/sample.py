@@ -12,11 +12,12 @@ joint's axes, Bullet signs and spec defaults stay in their one home each.
 
 The export session (`io/blender/export/scene.py`) makes one `AnimationExport`, handing in its `Placement`
 (this package does not import the export), and calls, per node it writes for an animated object:
-`track(...)` before writing (the returned ref keeps items fed by the object's own F-curves out of the
-deduplication, so an animated shape is never merged with a still one that starts equal), then
-`written(...)`, which checks the still values against the rest snapshot and samples the animation.
-`attach(animations)` (gather_gltf_hook) adds channels, samplers and accessors; `finish(gltf)` turns node
-placeholders into the pointers' node indices.
+`track(...)` as it gathers the node (the tracker's `ref_into` keeps items fed by the object's own F-curves
+out of the deduplication, so an animated shape is never merged with a still one that starts equal), then
+`written(...)` with the node as the export will write it (`ExportWriter.preview`), which checks the still
+values against the rest snapshot and samples the animation. Once the export has written every gathered node,
+`place_items()` gives the item channels their item's index; `attach(animations)` (gather_gltf_hook) adds
+channels, samplers and accessors; `finish(gltf)` turns node placeholders into the pointers' node indices.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import bpy
@@ -37,14 +38,16 @@ from ..curves import Channel
 from ..settings import layout as settings_layout
 from . import direct, gltf_write
 from .channel_data import ChannelData
+from .tracker import Snapshot, Tracker, item_key
 
 _BLENDER_PREFIXES = ("rigid_body.", "rigid_body_constraint.")  # Blender's own rigid body and constraint
+
+
 def _array_extension() -> dict[str, str]:
     """Document-level array -> its extension: the default dialect's and the extension units' (registry)."""
     units = {template.array: template.extension for template in pointers.all_pointers()
              if template.array and template.array != pointers.DOCUMENT}
     return {**units, **{template.array: template.extension for template in pointers.home_rows() if template.array}}
-Snapshot = dict[tuple[Any, str, tuple[int, ...]], Any]
 
 
 @dataclass(frozen=True)
@@ -54,24 +57,6 @@ class Placement:
 
     shape: Callable[[model.Shape, Any, Any], Any]  # (shape, node's world matrix, offset) -> placement or None
     reversed_settings: Callable[[model.JointSettings], model.JointSettings]
-
-
-@dataclass
-class Tracker:
-    """One node written for an animated object: its part, the real item indices and the rest snapshot."""
-
-    node: Any
-    obj: bpy.types.Object
-    anchor: Any  # the object's own glTF node: its animation receives the channels
-    part: model.NodePhysics
-    derive: Callable[[bpy.types.Object], Any]  # object -> the export's derived physics, quietly
-    reversed_joint: bool
-    channels: list[Channel]
-    rest: Snapshot = field(default_factory=dict)
-    feeds: dict[tuple, list[Channel]] = field(default_factory=dict)
-    refs: list[tuple[str, int]] = field(default_factory=list)
-    unique: set[int] = field(default_factory=set)
-    direct: dict[tuple, direct.Mapped] = field(default_factory=dict)  # F-curves the settings table maps
 
 
 def _numbers(value: Any) -> list[float]:
@@ -179,10 +164,9 @@ class AnimationExport:
     # --- tracking one written node -------------------------------------------------------------------
 
     def track(self, node: Any, obj: bpy.types.Object, anchor: Any, part: model.NodePhysics, *,
-              derive: Callable[[bpy.types.Object], Any],
-              items_ref: Callable[..., int]) -> tuple[Tracker, Callable[[str, dict], int]] | None:
-        """Before a node of an animated object is written: find which values its F-curves feed; return the
-        tracker and the `ref` to write with (items fed by the object's own F-curves are never merged)."""
+              derive: Callable[[bpy.types.Object], Any]) -> Tracker | None:
+        """Before a node of an animated object is written: find which values its F-curves feed; the tracker
+        (its `ref_into` writes with: items fed by the object's own F-curves are never merged), or None."""
         own = self.own_channels(obj)
         reversed_joint = False
         if part.joint is not None:
@@ -212,13 +196,7 @@ class AnimationExport:
         if not tracker.feeds:
             return None
         tracker.rest = rest
-
-        def ref(kind: str, item: dict) -> int:
-            index = items_ref(kind, item, unique=len(tracker.refs) in tracker.unique)
-            tracker.refs.append((kind, index))
-            return index
-
-        return tracker, ref
+        return tracker
 
     def _materials_of(self, part: model.NodePhysics) -> list[Channel]:
         """The keyed library channels of the physics material this part uses (materials carry their name)."""
@@ -243,7 +221,9 @@ class AnimationExport:
         return {key for key, old in rest.items() if moved[key] != old}
 
     def written(self, tracker: Tracker, extensions: dict[str, dict], arrays: dict[str, list[dict]]) -> None:
-        """After the node was written: check the file's still values against the snapshot, then sample."""
+        """The node as the export will write it (`arrays`: its items, by `tracker.refs`): check its still values
+        against the snapshot, then sample."""
+        tracker.preview = arrays
         real: Snapshot = {}
         homes = _array_extension()
         for name, content in extensions.items():
@@ -270,8 +250,7 @@ class AnimationExport:
                 self._refuse(channel, "booleans are not animated through KHR_animation_pointer by this add-on")
             return
         node = tracker.node if position == "node" else None
-        index = 0 if position == "node" else tracker.refs[position][1]
-        pointer = (id(node), index, text, nested)
+        pointer = (id(node), item_key(tracker, position), text, nested)
         if pointer in self._sampled:
             return  # a shared library material seen again from another object
         self._sampled.add(pointer)
@@ -290,8 +269,9 @@ class AnimationExport:
                       "(its keyframes use easing, modifiers or handles glTF cannot hold)")
         still = {text: value for (at, text, within), value in tracker.rest.items()
                  if at == position and within == nested}
-        self.data.append(ChannelData(tracker.obj, tracker.anchor, template, node, index, nested, plan.interpolation,
-                                     [frame / self._fps for frame in plan.frames], values, still=still))
+        self.data.append(ChannelData(tracker.obj, tracker.anchor, template, node, 0, nested, plan.interpolation,
+                                     [frame / self._fps for frame in plan.frames], values, still=still,
+                                     item=None if position == "node" else (tracker.final_refs, position)))
 
     def _translated(self, tracker: Tracker, key: tuple, channels: list[Channel],
                     plan: curves.Plan) -> list[list[float]] | None:
@@ -349,6 +329,18 @@ class AnimationExport:
 
     def add_spelling(self, gltf: Any, dialect: Dialect) -> None:
         gltf_write.add_spelling(self, gltf, dialect)
+
+    def place_items(self) -> None:
+        """Item channels get their item's index, once the export has written the items (`Tracker.final_refs`)."""
+        placed = []
+        for data in self.data:
+            if data.item is not None:
+                refs, position = data.item
+                if position >= len(refs):
+                    continue  # its node was not written
+                data.index, data.item = refs[position][1], None
+            placed.append(data)
+        self.data = placed
 
     def has_channels(self) -> bool:
         return any(data.home is not None and data.home[1] in data.home[0].channels for data in self.data)
