@@ -140,7 +140,10 @@ def _drives(made: bpy.types.Object, frame_: Frame, issues: list[model.Issue] | N
 def _limits_onto(settings: tuple[model.JointLimit, ...],
                  read: tuple[model.JointLimit, ...]) -> tuple[model.JointLimit, ...]:
     """The limits read, the settings' own where they are unchanged, in the settings' order (new ones after)."""
-    found = [_as_before(limit, settings) for limit in read]
+    rows: dict[tuple[Any, ...], model.JointLimit] = {}
+    for limit in settings:
+        rows.setdefault(_row(limit), limit)
+    found = [rows.get(_row(limit), limit) for limit in read]
     order = {id(limit): index for index, limit in enumerate(settings)}
     return tuple(sorted(found, key=lambda limit: order.get(id(limit), len(order))))
 
@@ -226,5 +229,13 @@ def reads_back(made: Sequence[bpy.types.Object], settings: model.JointSettings, 
     """Whether the joint's constraint objects, as the build just wrote them where it `placed` them, read back as
     these settings."""
     found = read_joint(made, settings, placed)
-    return found is not None and _items(found.limits) == _items(settings.limits) \
-        and _items(found.drives) == _items(settings.drives)
+    return found is not None and _unchanged(found.limits, settings.limits) \
+        and _unchanged(found.drives, settings.drives)
+
+
+def _unchanged(found: Sequence[Any], settings: Sequence[Any]) -> bool:
+    """Whether items read back are the settings' (the reading hands the settings' own back, in their order, where
+    they read back unchanged), else equal within float32 rounding."""
+    if len(found) == len(settings) and all(item is own for item, own in zip(found, settings, strict=True)):
+        return True
+    return _items(found) == _items(settings)
