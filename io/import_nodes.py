@@ -256,7 +256,7 @@ class ImportPlan:
                 # the build is fed the document read (objects from elsewhere: their settings as model values)
                 others = convert_build.SettingsPhysics(bl_scene)
                 rigid_body.build_rigid_bodies(bl_scene, built, lambda obj: built[obj] if obj in built else others(obj),
-                                              issues)
+                                              issues, fresh=True)
                 issues.extend(vehicle_preview.preview_vehicles(
                     bl_scene, {obj: self.doc.nodes[index].extensions for index, obj in written.items()},
                     units.settings_path))

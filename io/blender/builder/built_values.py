@@ -125,6 +125,7 @@ def mark_in_step(objects: Iterable[bpy.types.Object]) -> None:
 
 _CONSTRAINT_NAMES: list[str] = []  # the constraint's values by name, read once from its RNA (a walk of it is slow)
 _CONSTRAINT_READ: list[attrgetter[tuple[object, ...]]] = []  # all of them at once
+_CONSTRAINT_TEXTS: dict[tuple[object, ...], str] = {}  # a constraint's values -> their JSON: joints share many
 
 
 def _constraint_tuple(obj: bpy.types.Object) -> tuple[object, ...]:
@@ -151,7 +152,14 @@ def record_constraint(obj: bpy.types.Object, *, exact: bool, frame: dict[str, ob
     gives its settings (`joint_readback`), and how the build placed it (`frame`: None keeps the one kept)."""
     if frame is None:
         frame = constraint_frame(obj)
-    obj[BUILT] = json.dumps({"constraint": _constraint_values(obj), "exact": exact, "frame": frame})
+    values = _constraint_tuple(obj)
+    part = _CONSTRAINT_TEXTS.get(values)
+    if part is None:  # `json.dumps` of the whole record, the constraint's part made once per distinct values
+        if len(_CONSTRAINT_TEXTS) > 4096:
+            _CONSTRAINT_TEXTS.clear()
+        part = _CONSTRAINT_TEXTS[values] = json.dumps({name: list(value) if isinstance(value, tuple) else value
+                                                       for name, value in zip(_CONSTRAINT_NAMES, values, strict=True)})
+    obj[BUILT] = f'{{"constraint": {part}, "exact": {json.dumps(exact)}, "frame": {json.dumps(frame)}}}'
 
 
 def constraint_frame(obj: bpy.types.Object) -> dict[str, object] | None:

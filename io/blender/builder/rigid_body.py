@@ -105,13 +105,15 @@ def _record_joints(planned: list[tuple[bpy.types.Object, Any]], switches: Switch
 
 
 def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,
-                       issues: list[model.Issue] | None = None, *, keep_rigid_bodies: bool = False) -> None:
+                       issues: list[model.Issue] | None = None, *, keep_rigid_bodies: bool = False,
+                       fresh: bool = False) -> None:
     """Blender rigid bodies and constraints for the bodies and joints these objects take part in.
 
     Works from model values only: `physics_of` gives any object's physics (these objects', and those the build
     meets: descendants, connected bodies, bodies built before). Replaces what an earlier build made for them;
     problems and what Blender cannot express go to `issues`. `keep_rigid_bodies` (the live link's builds of one
-    edit) sets a body's own rigid body anew instead of remaking it.
+    edit) sets a body's own rigid body anew instead of remaking it. `fresh`: the objects were made just now
+    (an import's), so no earlier build made anything for them (clearing would walk every object of the file).
     """
     report = Report(issues)
     kept, joints = [], []
@@ -135,9 +137,10 @@ def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Ob
     if not bodies and not joints:
         report.finish()
         return
-    carriers = [shape.carrier for body in bodies.values() for shape in body.shapes]
-    clear_rigid_bodies([*bodies, *carriers, *joints],
-                       keep_rigid_bodies=_set_anew(bodies, switches) if keep_rigid_bodies else ())
+    if not fresh:
+        carriers = [shape.carrier for body in bodies.values() for shape in body.shapes]
+        clear_rigid_bodies([*bodies, *carriers, *joints],
+                           keep_rigid_bodies=_set_anew(bodies, switches) if keep_rigid_bodies else ())
     builder = Builder(bl_scene, switches, report)
     for body in bodies.values():
         builder.prepare_body(body, bodies)
