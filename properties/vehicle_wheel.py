@@ -9,7 +9,6 @@ from typing import Any
 from bpy.props import StringProperty
 
 from ..io.omi.dialects.fields import read_fields
-from ..io.omi.dialects.omi import OMI
 from ..io.omi.model import PhysicsMaterial
 from ..io.omi.units import vehicle_wheel
 from ..io.omi.write.items import material_to_json
@@ -25,7 +24,7 @@ def _read(settings: Any) -> dict[str, Any]:
         material = None
     if not isinstance(material, dict):
         return {"physics_material": None}
-    return {"physics_material": PhysicsMaterial(**read_fields(OMI.material_fields, material, "", None))}
+    return {"physics_material": PhysicsMaterial(**read_fields(vehicle_wheel.MATERIAL_FIELDS, material, "", None))}
 
 
 def _write(value: vehicle_wheel.Wheel, settings: Any, _resolve: NodeResolver) -> None:

@@ -258,6 +258,11 @@ def owned_names(dialect: str) -> tuple[str, ...]:
     return (*unit.owns, *(extra.name for extra in extensions_of(dialect)))
 
 
+def dialect_of(extension: str) -> DialectUnit:
+    """The dialect that owns an extension name (its extension units' included), else the default."""
+    return next(iter(for_extensions((extension,))), default())
+
+
 def for_extensions(extension_names: Iterable[str]) -> tuple[DialectUnit, ...]:
     """The dialects owning any of these extension names, in registration order."""
     found = set(extension_names)

@@ -258,6 +258,36 @@ def test_the_blender_side_spells_no_physics_json() -> None:
     assert found == {path: words for path, (words, _why) in KNOWN.items()}
 
 
+def dialect_imports(path: Path) -> list[tuple[int, str]]:
+    """Where a module imports a dialect's own module (`dialects.omi`, `dialects.khr`, ...: a registered
+    dialect's tables) instead of asking the registry."""
+    dialects = {module.split("/")[-1].removesuffix(".py") for module in dialect_modules()
+                if module.startswith("io/omi/dialects/")}
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module is not None:
+            if node.module.split(".")[-1] in dialects and node.module.split(".")[-2:-1] == ["dialects"]:
+                found.append((node.lineno, node.module))
+            elif node.module.endswith("dialects"):
+                found += [(node.lineno, alias.name) for alias in node.names if alias.name in dialects]
+    return found
+
+
+def test_the_blender_side_asks_the_registry_for_a_dialect() -> None:
+    """io/blender, the hooks, properties, operators, panels and viewport find a dialect through the registry
+    (`registry.get`, `default`, `dialect_of`), never by importing its module."""
+    assert {"omi", "khr"} <= {module.split("/")[-1].removesuffix(".py") for module in dialect_modules()}
+    found = {str(path.relative_to(ROOT)): spelled for path in blender_side() if (spelled := dialect_imports(path))}
+    assert found == {}
+
+
+def test_the_dialect_import_check_sees_an_import(tmp_path: Path) -> None:
+    module = tmp_path / "module.py"
+    module.write_text("from ..omi.dialects.khr import KHR\nfrom ..omi.dialects import omi, registry\n"
+                      "from ..omi.dialects import pointers\n")
+    assert dialect_imports(module) == [(1, "omi.dialects.khr"), (2, "omi")]
+
+
 def test_the_json_check_sees_a_spelled_key(tmp_path: Path) -> None:
     module = tmp_path / "module.py"
     module.write_text('body["mass"] = 1\nx = {"connectedNode": 2}\ny = dict(z, connectedNode=3)\n'

@@ -24,9 +24,7 @@ import bpy
 from ....omi import model
 from ....omi.animation import linear_keys, moved_values, round_shapes
 from ....omi.checks import animation_keys
-from ....omi.dialects import pointers
-from ....omi.dialects.khr import KHR
-from ....omi.dialects.omi import OMI
+from ....omi.dialects import pointers, registry
 from ....omi.read import reader
 from ....omi.write import channel_follow
 from ... import gltf_compat
@@ -217,7 +215,7 @@ class ChannelKeyframes:
         found = channel.found
         if found.template.array != "physicsMaterials":
             return
-        dialect = KHR if found.template.extension == KHR.body_extension else OMI
+        dialect = registry.dialect_of(found.template.extension).tables  # the spelling the pointer is in
         users = [self.objects[index] for index in channel_follow.item_users(self.document, dialect,
                                                                             "physicsMaterials", found.index)
                  if index in self.objects]

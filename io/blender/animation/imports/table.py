@@ -19,9 +19,7 @@ from typing import Any
 import bpy
 
 from ....omi.animation import linear_keys
-from ....omi.dialects import pointers
-from ....omi.dialects.khr import KHR
-from ....omi.dialects.omi import OMI
+from ....omi.dialects import pointers, registry
 from ....omi.write import channel_follow
 from .. import settings
 
@@ -36,7 +34,7 @@ def _groups(found: pointers.PointerMatch, document: Mapping[str, Any], objects: 
     if part == "motion":
         obj = objects.get(found.index)
         return ([(obj, access.motion_group(obj))], [obj]) if obj is not None else None
-    dialect = KHR if found.template.extension in KHR.homes.values() else OMI
+    dialect = registry.dialect_of(found.template.extension).tables  # the spelling the pointer is in
     if part == "shape":  # every collider or trigger using the shape holds it, in its object's frame
         parts = [(objects[index], name) for index, name in channel_follow.item_parts(
             document, dialect, "shapes", found.index) if index in objects and name in ("collider", "trigger")]

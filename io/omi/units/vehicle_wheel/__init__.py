@@ -23,6 +23,7 @@ from ..vehicle_body import NAME as VEHICLE_BODY
 NAME = "OMI_vehicle_wheel"
 MAX_ANGLE = 3.1415925  # the schema's maximum of an angle (a float32 pi, rounded down)
 MATERIALS = "physicsMaterials"
+MATERIAL_FIELDS = OMI.material_fields  # a wheel's own physics material, in its carrier's spelling
 
 FIELDS: tuple[Field, ...] = (
     Field("braking_force", "brakingForce", default=-1.0, what="braking force"),
