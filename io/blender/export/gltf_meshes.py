@@ -29,6 +29,9 @@ ARRAY_BUFFER = 34962
 ELEMENT_ARRAY_BUFFER = 34963
 TRIANGLES = 4
 
+MESH = bpy.types.Mesh  # looked up once: `bpy.types` finds a type anew on each access (about a microsecond)
+OBJECT = bpy.types.Object
+
 # Blender (x, y, z) -> glTF (x, z, -y), as a matrix acting on column vectors (same map as axes.vec_to_gltf).
 _TO_GLTF = np.array(((1.0, 0.0, 0.0), (0.0, 0.0, 1.0), (0.0, -1.0, 0.0)))
 
@@ -58,8 +61,8 @@ def render_mesh_is_shape_mesh(gltf_node: Any, source: bpy.types.Object, export_s
     data = source.data
     if getattr(data, "shape_keys", None) is not None:
         return False  # the file holds the basis; the evaluated shape may differ
-    has_modifiers = any(modifier.show_viewport for modifier in source.modifiers)
-    if hull and not has_modifiers and isinstance(data, bpy.types.Mesh):
+    has_modifiers = bool(source.modifiers) and any(modifier.show_viewport for modifier in source.modifiers)
+    if hull and not has_modifiers and isinstance(data, MESH):
         count = getattr(primitives[0].attributes["POSITION"], "count", None)
         if isinstance(count, int) and count > len(data.vertices):
             return False  # split per face or seam for rendering: the shape gets its welded points only
@@ -125,7 +128,7 @@ def _triangles(source: bpy.types.Object, evaluated: bool,
     try:
         if owner is not None:
             mesh = owner.to_mesh()
-        elif isinstance(source.data, bpy.types.Mesh):
+        elif isinstance(source.data, MESH):
             mesh = source.data
         else:
             owner = source.evaluated_get(depsgraph)

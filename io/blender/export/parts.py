@@ -5,6 +5,7 @@ PropertyGroups itself).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -70,6 +71,32 @@ def carried(carrier: Carrier, trigger: model.Trigger | None,
                              unknown=carrier.unknown, gravity=carrier.gravity, extensions=carrier.extensions)
 
 
+class SameValues:
+    """Values the placing of shapes makes (a shape given its mesh slot, a collider given its placed shape), one
+    object per set of parts: bodies sharing a mesh then share them, and the writer's caches meet them by
+    identity instead of hashing each anew. Keyed by the identities of the parts, which each value made holds
+    (so no id is reused while this lives, one export's scene)."""
+
+    def __init__(self) -> None:
+        self._made: dict[tuple[Any, ...], Any] = {}
+
+    def replaced(self, value: Any, name: str, new: Any) -> Any:
+        """`dataclasses.replace(value, <name>=new)`, the same object for the same parts."""
+        kind = type(value)
+        others = _OTHER_FIELDS.get((kind, name))
+        if others is None:
+            others = tuple(each.name for each in dataclasses.fields(kind) if each.name != name)
+            _OTHER_FIELDS[kind, name] = others
+        key = (kind, name, id(new), *(id(getattr(value, other)) for other in others))
+        found = self._made.get(key)
+        if found is None:
+            found = self._made[key] = dataclasses.replace(value, **{name: new})
+        return found
+
+
+_OTHER_FIELDS: dict[tuple[type, str], tuple[str, ...]] = {}  # a dataclass's fields but one, by (class, that one)
+
+
 class SettingsReader(Protocol):
     """The objects' OMI settings as the export reads them (implemented by the hook layer)."""
 
@@ -96,8 +123,10 @@ class SettingsReader(Protocol):
 def object_node_ref(nodes_of: Mapping[Any, Any], slot: Callable[[Any], NodeSlot]) -> Callable[[Any], Any]:
     """`node_ref` that also takes an object (a unit's node reference, e.g. a pilot seat): its node's slot, None
     when the object is not exported."""
+    object_type = bpy.types.Object  # looked up once (`bpy.types` finds a type anew on each access)
+
     def resolve(value: Any) -> Any:
-        if isinstance(value, bpy.types.Object):
+        if isinstance(value, object_type):
             node = nodes_of.get(value)
             return None if node is None else slot(node)
         return node_ref(value)

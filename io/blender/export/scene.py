@@ -24,7 +24,7 @@ from . import gltf_meshes, joint_nodes, node_frames
 from .messages import Messages
 from .options import Options
 from .output import Gathered, Output
-from .parts import NO_MESH, Carrier, Derived, carried, object_node_ref
+from .parts import NO_MESH, Carrier, Derived, SameValues, carried, object_node_ref
 
 _Result = TypeVar("_Result")  # what a guarded step returns
 
@@ -51,6 +51,7 @@ class SceneWrite:
         self.bounds = from_bodies.Bounds(self.depsgraph)
         self._with_filter: bool | None = None  # the scene's bodies need collision filters (asked once)
         self._plain_parts: dict[tuple[int, int], model.NodePhysics] = {}  # (`parts.carried`)
+        self.same = SameValues()  # shapes and colliders as placed, shared by the bodies that share a mesh
         self._strict: list[str] | None = None  # the target's dialects that want a body at both ends of a joint
         # a level's bodies repeat a few values: each written once (io/omi/write/repeats.py)
         self.repeats = out.writer.repeats(object_node_ref(self.nodes_of, out.node_slot))
@@ -159,7 +160,7 @@ class SceneWrite:
         if placed is None:
             return None
         target, shape = placed
-        written = part if shape is part.shape else dataclasses.replace(part, shape=shape)
+        written = part if shape is part.shape else self.same.replaced(part, "shape", shape)
         setattr(self.carrier(target, obj), role, written)
         return target
 
@@ -192,15 +193,15 @@ class SceneWrite:
                              f"{placement.why_new_node(shape)}", "info")
         written = placement.shape
         if written.type in model.MESH_SHAPE_TYPES:
-            written = dataclasses.replace(written, mesh=self._shape_mesh(written.mesh, obj, node, target,
-                                                                         hull=written.type == "convex"))
+            written = self.same.replaced(written, "mesh", self._shape_mesh(written.mesh, obj, node, target,
+                                                                           hull=written.type == "convex"))
         return target, written
 
     def _shape_mesh(self, ref: model.MeshRef, obj: bpy.types.Object, node: Any, target: Any, *,
                     hull: bool = False) -> Any:
         """A mesh slot for a convex/trimesh shape of `obj` (whose node is `node`) carried by `target`."""
         source, evaluated = (ref.object, ref.evaluated) if isinstance(ref, from_bodies.RigidBodyMesh) else (ref, True)
-        if not isinstance(source, bpy.types.Object):
+        if not isinstance(source, gltf_meshes.OBJECT):
             return NO_MESH
         unmodified = evaluated or not any(modifier.show_viewport for modifier in source.modifiers)
         if target is node and source == obj and unmodified \
