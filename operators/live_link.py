@@ -266,9 +266,10 @@ def _updated_objects(depsgraph: bpy.types.Depsgraph, settled: set[int]) -> list[
     """The updated objects not `settled` (an import's own), each with whether its geometry changed: one pass
     over the updates, which list every object an import made."""
     found = []
+    object_type = bpy.types.Object  # looked up once: `bpy.types` answers each attribute slowly
     for update in depsgraph.updates:
         data = update.id
-        if isinstance(data, bpy.types.Object):
+        if isinstance(data, object_type):
             obj = data.original
             if obj is not None and obj.session_uid not in settled:
                 found.append((obj, update.is_updated_geometry))

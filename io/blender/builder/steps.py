@@ -69,7 +69,7 @@ def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: dict[tuple[bpy.typ
         return shape.own_mesh
     if is_shape_mesh(obj):
         return True
-    key = (cast(bpy.types.Mesh, obj.data), shape.shape)  # a MESH's data
+    key = (cast("bpy.types.Mesh", obj.data), shape.shape)  # a MESH's data
     found = bounds.get(key)
     if found is None:
         found = bounds[key] = bounds_match(key[0], shape.shape)
@@ -255,7 +255,7 @@ class Builder:
             world = Matrix.LocRotScale(location, rotation @ align, None)  # type: ignore[arg-type]  # the newest stubs' LocRotScale takes no Vector
             empty.matrix_basis = self.frames.world(first).inverted_safe() @ world
             self.generated.objects.link(empty)
-            cast(bpy.types.Collection, self.world.constraints).objects.link(empty)  # ensure_world made it
+            cast("bpy.types.Collection", self.world.constraints).objects.link(empty)  # ensure_world made it
             placed = joint_readback.frame(rest_offset, rest_angles, align)
             made.append((empty, (spec, first, second, joint.enable_collision, placed)))
         return made
@@ -347,7 +347,7 @@ class Builder:
 
     def _shape_settings(self, rigid: bpy.types.RigidBodyObject, shape: PlannedShape, own_mesh: bool) -> None:
         kind = collision_shape(shape.shape)
-        if cast(bpy.types.ID, rigid.id_data).get(GENERATED) == "shape hull":  # id_data: the object holding it
+        if cast("bpy.types.ID", rigid.id_data).get(GENERATED) == "shape hull":  # id_data: the object holding it
             kind = 'CONVEX_HULL'
         if kind == 'CONVEX_HULL' and is_tapered(shape.shape):  # a cone is Blender's own CONE: exact
             self.report.cannot(TAPERED, shape.carrier)
