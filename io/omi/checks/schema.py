@@ -29,12 +29,12 @@ from typing import Any
 
 from .. import model
 from ..dialects.gravity import GRAVITY
-from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, LEGACY_COLLIDER_EXTENSION, SHAPE_EXTENSION
+from ..dialects.omi import BODY_EXTENSION, JOINT_EXTENSION, LEGACY_COLLIDER_EXTENSION, OMI, SHAPE_EXTENSION
 from ..json_types import pointer
 from ..model import Issue, Severity
 
 SPEC_DIR_VARIABLE = "OMI_SPEC_DIR"
-CURRENT_DIRS = (SHAPE_EXTENSION, BODY_EXTENSION, JOINT_EXTENSION)
+CURRENT_DIRS = OMI.extensions  # the current revision: one spec folder per extension
 UNIT_DIRS = (GRAVITY,)  # extension units: checked when the spec folder has them
 LEGACY_COLLIDER_DIR = Path("legacy") / LEGACY_COLLIDER_EXTENSION
 MESSAGE_LIMIT = 200  # schema messages quote the offending value; a whole node is too much to print
