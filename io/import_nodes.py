@@ -68,13 +68,16 @@ def _collider_shape(found: inputs.ObjectPhysics | None) -> model.Shape | None:
     return None if collider is None else collider.shape
 
 
-def _bone_nodes(nodes: list, skins: list) -> set[int]:
+def _parents(nodes: list) -> dict[int, int]:
+    """Child node index -> parent node index."""
+    return {child: index for index, node in enumerate(nodes) for child in node.children or []
+            if isinstance(child, int)}
+
+
+def _bone_nodes(nodes: list, skins: list, parents: dict[int, int]) -> set[int]:
     """The nodes Blender's importer makes bones of: each skin's joints and every node between them and the
     skin's armature (their deepest common ancestor, or its parent when that is a joint). A bone holds no mesh,
     so a shape mesh given to one would go to an object the import cannot find by its node."""
-    parents = {child: index for index, node in enumerate(nodes) for child in node.children or []
-               if isinstance(child, int)}
-
     def chain(index: int) -> list[int]:
         found = [index]
         while found[-1] in parents and len(found) <= len(nodes):
@@ -132,8 +135,9 @@ class ImportPlan:
         data = gltf.data
         nodes = data.nodes or []
         mesh_count = len(data.meshes or [])
-        bones = _bone_nodes(nodes, data.skins or [])
-        carried = self._carried_by_their_body(nodes)
+        parents = _parents(nodes)  # before any node is added
+        bones = _bone_nodes(nodes, data.skins or [], parents)
+        carried = self._carried_by_their_body(nodes, parents)
         placeholder = None
         for index, node in self.doc.nodes.items():
             if not 0 <= index < len(nodes):
@@ -157,11 +161,9 @@ class ImportPlan:
                 gltf_node.mesh = placeholder
                 self.placeholders.add(index)
 
-    def _carried_by_their_body(self, nodes: list) -> set[int]:
+    def _carried_by_their_body(self, nodes: list, parents: dict[int, int]) -> set[int]:
         """Collider nodes whose shape their body's own object will carry: the body's only collider, on a
         node that sits exactly on the body. They need no mesh object of their own."""
-        parents = {child: index for index, node in enumerate(nodes) for child in node.children or []
-                   if isinstance(child, int)}
         colliders: dict[int, list[int]] = {}
         for index, node in self.doc.nodes.items():
             if node.collider is None or node.collider.shape is None:
