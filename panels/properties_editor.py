@@ -33,7 +33,7 @@ class PHYSICS_PT_omi(_PhysicsTab, bpy.types.Panel):
         for name, icon in parts:
             grid.prop(settings, name, toggle=True, icon=icon)
         if settings.has_physics and polled_object(context).rigid_body is not None:
-            self.layout.label(text="Rigid Body follows these settings", icon='INFO')
+            self.layout.label(text="Rigid Body follows OMI", icon='INFO')
         hidden_shapes.draw_hidden_shapes(self.layout.column(align=True), polled_object(context))
 
 

@@ -62,7 +62,7 @@ def test_the_main_panel_points_to_blenders_rigid_body_made_from_the_settings(ui,
     omi("operators.live_link").flush(bpy.context.scene)
     assert tagged.rigid_body is not None
     shown = draw_panel(ui.editor.PHYSICS_PT_omi, make_context(tagged))
-    assert "Rigid Body follows these settings" in shown.labels()
+    assert "Rigid Body follows OMI" in shown.labels()
 
 
 @pytest.mark.parametrize(("panel_name", "switch"), [
