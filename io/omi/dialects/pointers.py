@@ -153,9 +153,6 @@ def gravity_rows() -> tuple[PointerTemplate, ...]:
 
 GRAVITY_POINTERS: tuple[PointerTemplate, ...] = gravity_rows()
 
-ALL_POINTERS: tuple[PointerTemplate, ...] = (*OMI_POINTERS, *KHR_POINTERS, *GRAVITY_POINTERS)
-PHYSICS_EXTENSIONS: frozenset[str] = frozenset(
-    {*OMI.owns, *(template.extension for template in ALL_POINTERS)})
 
 
 def node_rows(extension: str, fields: tuple[Field, ...], part: str, head: str = "") -> tuple[PointerTemplate, ...]:
@@ -170,7 +167,8 @@ def item_rows(extension: str, array: str, fields: tuple[Field, ...], part: str) 
                  for spec, kind in _animatable(fields))
 
 
-_ROWS: dict[str, tuple[Dialect, tuple[PointerTemplate, ...]]] = {}
+_ROWS: dict[str, tuple[Dialect, tuple[PointerTemplate, ...]]] = {OMI.name: (OMI, OMI_POINTERS),
+                                                                   KHR.name: (KHR, KHR_POINTERS)}
 
 
 def rows_of(dialect: Dialect) -> tuple[PointerTemplate, ...]:
@@ -187,13 +185,16 @@ def home_rows() -> tuple[PointerTemplate, ...]:
 
 
 def all_pointers() -> tuple[PointerTemplate, ...]:
-    """Every Object Model row: the dialects', gravity's and the registered extension units'."""
-    return (*ALL_POINTERS, *registry.unit_pointers())
+    """Every Object Model row: the registered dialects' (in registration order), gravity's and the registered
+    extension units'."""
+    return (*(row for name in registry.names() for row in rows_of(registry.get(name).tables)), *GRAVITY_POINTERS,
+            *registry.unit_pointers())
 
 
 def _physics_extensions() -> frozenset[str]:
-    units = {unit.name for unit in registry.extension_units()}
-    return PHYSICS_EXTENSIONS | units if units else PHYSICS_EXTENSIONS
+    """Every extension name of a registered dialect or extension unit."""
+    return frozenset({*(name for dialect in registry.names() for name in registry.owned_names(dialect)),
+                      *(unit.name for unit in registry.extension_units())})
 
 
 @dataclass(frozen=True)

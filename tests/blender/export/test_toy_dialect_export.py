@@ -1,10 +1,12 @@
 """A dialect registered from the test folder (tests/unit/toy_dialect.py, built from the add-on's own io.omi
 modules) is an export target of the Blender exporter with no change elsewhere: the dialog offers it, the
 export writes its spelling (bodies, shapes, a joint and its document-level items) and no other dialect's, and
-the add-on's reader reads the file back (issue #20)."""
+the add-on's reader reads the file back. Registered as the default dialect, it is what the export gathers in:
+the still values and the animated ones, without a trace of OMI."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -13,6 +15,7 @@ import bpy
 import omi_core.dialects.registry
 import omi_core.read.reader
 import pytest
+from animation_support import animated_scene, channels
 from export_support import empty, export, mesh_object, tag_motion, tag_shape
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "unit"))  # the toy lives with the unit tests
@@ -84,3 +87,27 @@ def test_the_toy_beside_the_home_dialect(omi, toy, tmp_path):
         assert home == toy_read
     finally:
         registry.unregister(both.name)
+
+
+@pytest.fixture
+def toy_home(toy):
+    """The toy as the registry's default dialect (the built-in default registered as before afterwards)."""
+    registry = omi_core.dialects.registry
+    default = registry.default()
+    registry.register(dataclasses.replace(default, default=False))
+    registry.register(dataclasses.replace(toy, default=True))
+    assert registry.default().name == toy_dialect.NAME
+    yield registry.default()
+    registry.register(default)
+
+
+def test_the_default_dialect_is_what_the_export_writes_and_samples_in(omi, toy_home, tmp_path):
+    """Still values and keyframed ones (every Object Model value the animated scene keys): the channels point
+    into the toy's extensions, and nothing in the file is OMI's."""
+    keyed = animated_scene()
+    bpy.context.scene.omi_physics.export_dialect = toy_dialect.NAME
+    result = export(tmp_path, fmt="GLB", check=False)
+    assert "OMI_physics" not in json.dumps(result.gltf)
+    found = channels(result)
+    assert len(found) == len(keyed), result.messages
+    assert all("/extensions/TOY_" in pointer for pointer in found), sorted(found)

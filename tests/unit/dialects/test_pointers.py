@@ -54,7 +54,7 @@ def test_gravity_table_is_the_specs_table() -> None:
 
 
 def test_match_and_pointer_of_are_inverse() -> None:
-    for template in pointers.ALL_POINTERS:
+    for template in pointers.all_pointers():
         nested = (2,) * template.text.count("{}")
         concrete = pointers.pointer_of(template, 7, nested[1:])
         found = pointers.match(concrete)
