@@ -202,7 +202,7 @@ def default() -> DialectUnit:
 def kept_keys_dialect() -> str:
     """The dialect whose unknown keys are kept and written back (its tables' `keeps_unknown`): the spelling of
     the keys Blender's settings store."""
-    return next(unit.name for unit in _DIALECTS.values() if unit.tables.keeps_unknown)
+    return next((unit.name for unit in _DIALECTS.values() if unit.tables.keeps_unknown), default().name)
 
 
 def target(name: str) -> Target:

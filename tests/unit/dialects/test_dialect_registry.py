@@ -115,6 +115,18 @@ def test_targets_have_stable_distinct_numbers() -> None:
         registry.register(registry.Target("AGAIN", numbers[0], "again", "", (registry.default().name,)))
 
 
+def test_kept_keys_are_spelled_by_the_dialect_that_keeps_them() -> None:
+    """The model names no dialect: the registry says which keeps unknown keys (the spelling Blender stores them
+    in); with none keeping them, the default's."""
+    keeper = registry.get(registry.kept_keys_dialect())
+    assert keeper.tables.keeps_unknown and keeper.name == "OMI"
+    registry.register(dataclasses.replace(keeper, tables=dataclasses.replace(keeper.tables, keeps_unknown=False)))
+    try:
+        assert registry.kept_keys_dialect() == registry.default().name
+    finally:
+        registry.register(keeper)
+
+
 def test_for_extensions_names_the_owning_dialect() -> None:
     default = registry.default()
     assert registry.for_extensions(default.owns[:1]) == (default,)
