@@ -97,8 +97,10 @@ class TaggedSettings:
         """Untagged objects that a tagged object's convex/trimesh shape uses as its collision mesh."""
         used: set[bpy.types.Object] = set()
         for obj in objects:
+            if self._nothing_stored(obj):  # first: reading the settings would store their empty groups
+                continue  # (the answer is remembered: the export asks it again)
             settings = getattr(obj, "omi_physics", None)
-            if settings is None or self._nothing_stored(obj):  # (remembered: the export asks again)
+            if settings is None:
                 continue
             parts = (settings.collider if settings.use_collider else None,  # only read what is enabled: this
                      settings.trigger if settings.use_trigger else None)   # runs over every object of the file

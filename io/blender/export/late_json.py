@@ -74,7 +74,9 @@ def detach(gltf: Any, names: Iterable[str], first_new: int) -> Detached | None:
     for index, node in enumerate(all_nodes[:first_new]):
         extensions = node.extensions
         if extensions and not wanted.isdisjoint(extensions):
-            nodes.append((index, {name: content for name, content in extensions.items() if name in wanted}))
+            # a node whose extensions are all physics (most) gives its dict away whole
+            nodes.append((index, extensions if wanted.issuperset(extensions) else
+                          {name: content for name, content in extensions.items() if name in wanted}))
     document = {name: content for name, content in (gltf.extensions or {}).items() if name in wanted}
     contents = [content for _index, taken in nodes for content in taken.values()]
     contents.extend(document.values())
@@ -83,9 +85,12 @@ def detach(gltf: Any, names: Iterable[str], first_new: int) -> Detached | None:
     if not all(_settled(content, settled) for content in contents) or None in new_nodes:
         return None
     for index, taken in nodes:
-        extensions = all_nodes[index].extensions
+        node = all_nodes[index]
+        if node.extensions is taken:
+            node.extensions = {}
+            continue
         for name in taken:
-            del extensions[name]
+            del node.extensions[name]
     for name in document:
         del gltf.extensions[name]
     del all_nodes[first_new:]
