@@ -1,17 +1,20 @@
-"""Capsules and cylinders in the one-radius form, and the keys of their channels in either form.
+"""Capsules and cylinders in the one-radius form: the keys of their channels in either form, and a file's
+channels in that form read as the spec's.
 
 The spec's revision before 2025 (and Godot 4, which reads and writes it) gives a capsule or cylinder one
 `radius` and a capsule's `height` its full height; the current spec has `radiusTop`, `radiusBottom` and a
 mid-height. A channel animates the form its shape is written in, so its keys move between the forms with
 the shape: a target that writes the old form rewrites the spec's channels into it (its `form.ChannelRewrite`),
-and `from_one_radius` reads such a file's. Keys are merged on the union of their times (`merged`), exact for
-LINEAR and STEP keys: each channel is read at the others' times (`value_at`).
+and the import reads such a file's (`read`, through `from_one_radius`) as the spec's `radiusTop`,
+`radiusBottom` and mid-height `height` channels, which it keys like any other
+(`io/blender/animation/imports/keyframes.py`). Keys are merged on the union of their times (`merged`), exact
+for LINEAR and STEP keys: each channel is read at the others' times (`value_at`). Pure JSON work, no bpy.
 """
 
 from __future__ import annotations
 
 import bisect
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from .. import model
@@ -20,6 +23,10 @@ from ..json_types import array_index, get
 from ..targets.form import Keys
 
 ROUND_KEYS = ("radiusTop", "radiusBottom", "height")  # the spec's keys of a capsule or cylinder
+_POINTER_AT = "/target/extensions/KHR_animation_pointer/pointer"  # a channel's pointer, below the channel
+Rows = Callable[[int], list[list[float]]]  # accessor index -> its rows, decoded by the importer
+Made = tuple[str, str, str, list[float], list[list[float]]]  # (at, pointer, interpolation, times, values per key)
+Channels = list[tuple[str, str, Mapping[str, Any] | None]]  # (channel location, pointer, sampler)
 
 
 def value_at(keys: Keys, time: float) -> float:
@@ -93,3 +100,60 @@ def is_its_channel(document: Mapping[str, Any], pointer: str) -> bool:
         "extensions", SHAPE_EXTENSION, "shapes"] and tokens[6] in ("radius", "height") else None
     form = written_so(document, index) if index is not None else None
     return form is not None and form[0] == tokens[5]
+
+
+def read(document: Mapping[str, Any], channels: Channels, rows: Rows) \
+        -> tuple[list[Made], set[str], list[model.Issue]]:
+    """(at, spec pointer, interpolation, times, values per key) of the channels made from the Godot-form
+    ones among a file's physics `channels` (`pointers.channel_pointers`), the channel locations they replace,
+    and why a shape's channels cannot be read so. The keys are then set on `in_spec_form(document, ...)`."""
+    groups: dict[int, list[tuple[str, str, dict[str, Any]]]] = {}
+    for at, pointer, sampler in channels:
+        index = shape_index(pointer)
+        if index is not None and sampler is not None and is_its_channel(document, pointer):
+            groups.setdefault(index, []).append((at, pointer.rsplit("/", 1)[1], dict(sampler)))
+    made: list[Made] = []
+    replaced: set[str] = set()
+    issues: list[model.Issue] = []
+    for index, found in groups.items():
+        shape_type, still = written_so(document, index) or ("", {})
+        try:
+            keyed = {key: (str(sampler.get("interpolation", "LINEAR")), [row[0] for row in rows(sampler["input"])],
+                           [row[0] for row in rows(sampler["output"])]) for _at, key, sampler in found}
+        except (KeyError, IndexError, TypeError, ValueError):
+            keyed = {}
+        spec, reason = from_one_radius(shape_type, still, keyed) if len(keyed) == len(found) \
+            else ({}, "a channel's keys cannot be read, or a value is keyed twice")
+        at = found[0][0]
+        replaced.update(channel_at for channel_at, _key, _sampler in found)
+        if not spec:
+            issues.append(model.Issue(f"{at}{_POINTER_AT}",
+                                      f"the {shape_type} channels of shape {index}, in Godot's form (one radius, a "
+                                      f"full height), cannot be read as the spec's ({reason}); not imported"))
+            continue
+        for key, (interpolation, times, values) in spec.items():
+            made.append((at, f"/extensions/{SHAPE_EXTENSION}/shapes/{index}/{shape_type}/{key}",
+                         interpolation, times, [[value] for value in values]))
+    return made, replaced, issues
+
+
+def in_spec_form(document: Mapping[str, Any], indices: set[int]) -> Mapping[str, Any]:
+    """The document with shapes `indices` (in Godot's form) in the spec's form, as the reader means them (the
+    old form's full height less both radii): the spec's pointers of their channels then move the values the
+    channels mean. A copy where it changes; the importer's own data is left as it is."""
+    forms = {index: form for index in indices if (form := written_so(document, index)) is not None}
+    if not forms:
+        return document
+    extension = dict(document["extensions"][SHAPE_EXTENSION])
+    shapes = extension["shapes"] = list(extension["shapes"])
+    for index, (shape_type, still) in forms.items():
+        radius, height = still["radius"], still["height"]
+        mid = height - 2.0 * radius if shape_type == "capsule" else height
+        shapes[index] = {**shapes[index], shape_type: {"radiusTop": radius, "radiusBottom": radius, "height": mid}}
+    return {**document, "extensions": {**document["extensions"], SHAPE_EXTENSION: extension}}
+
+
+def shape_index(pointer: str) -> int | None:
+    """The shape a round-shape pointer (`/extensions/OMI_physics_shape/shapes/N/<type>/<key>`) names."""
+    tokens = pointer.split("/")
+    return array_index(tokens[4]) if len(tokens) == 7 and tokens[3] == "shapes" else None

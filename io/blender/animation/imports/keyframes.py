@@ -22,7 +22,7 @@ from typing import Any
 import bpy
 
 from ....omi import model
-from ....omi.animation import linear_keys, moved_values, round_shapes
+from ....omi.animation import linear_keys, moved_values, one_radius
 from ....omi.checks import animation_keys
 from ....omi.dialects import pointers, registry
 from ....omi.read import reader
@@ -57,8 +57,8 @@ def import_animation(gltf: Any, document: dict, objects: Mapping[int, bpy.types.
     channels, made = read_channels(gltf, document, issues)
     if not channels:
         return []
-    indices = {index for pointer in made if (index := round_shapes.shape_index(pointer)) is not None}
-    document = dict(round_shapes.in_spec_form(document, indices))  # as the channels read from Godot's form mean
+    indices = {index for pointer in made if (index := one_radius.shape_index(pointer)) is not None}
+    document = dict(one_radius.in_spec_form(document, indices))  # as the channels read from Godot's form mean
     sources = sorted({channel.at.split("/")[2] for channel in channels}, key=int)
     if len(sources) > 1:
         names = [gltf.data.animations[int(index)].name or f"#{index}" for index in sources]
@@ -80,13 +80,13 @@ def import_animation(gltf: Any, document: dict, objects: Mapping[int, bpy.types.
 
 def read_channels(gltf: Any, document: Mapping, issues: list[model.Issue]) -> tuple[list[PointerChannel], set[str]]:
     """The file's physics channels with their keys; unusable ones are reported and left out. Also the
-    pointers of the channels read from a shape's channels in Godot's form (`round_shapes`)."""
+    pointers of the channels read from a shape's channels in Godot's form (`one_radius`)."""
     data = gltf.data
     channels = []
     animations = {"animations": _animations_json(data)}
     issues.extend(animation_keys.malformed_pointers(animations))
-    made, replaced, found_issues = round_shapes.read(document, animations["animations"],
-                                                     lambda index: gltf_compat.accessor_rows(gltf, index))
+    made, replaced, found_issues = one_radius.read(document, pointers.channel_pointers(animations),
+                                                   lambda index: gltf_compat.accessor_rows(gltf, index))
     issues.extend(found_issues)
     for at, pointer, interpolation, times, values in made:  # a shape's channels in Godot's form, as the spec's
         matched = pointers.match(pointer)
