@@ -11,7 +11,8 @@ parented and placed; no operators). Its values are read from an import with the 
 the floor's scene is checked against it (the same objects, rigid bodies and constraints). Each round times
 the plain import (the add-on disabled, the file as exported), the floor and the import with the add-on, in
 CPU seconds of this process, each into an empty scene with the view layer updated after it; the garbage
-collector runs before each, untimed. Printed: the median of per-round on / floor and on / plain ratios.
+collector runs before each, untimed. Printed: the median of per-round on / floor and on / plain ratios, and
+on / floor in wall-clock seconds beside them (on a busy machine other processes' load lands in it).
 
 `--against COMMIT` runs that commit's add-on in the same rounds (as `export_ratio` does); `--profile` prints
 a cProfile of one import with the add-on.
@@ -154,15 +155,17 @@ def empty_scene(floor: bool) -> None:
         world.constraints = bpy.data.collections.new("RigidBodyConstraints")
 
 
-def import_seconds(path: Path, after: Callable[[], None] | None = None, floor: bool = False) -> float:
+def import_seconds(path: Path, after: Callable[[], None] | None = None, floor: bool = False) -> tuple[float, float]:
+    """(CPU seconds, wall seconds) of one import into an empty scene, `after` and the view layer's update
+    included."""
     empty_scene(floor)
     gc.collect()
-    start = time.process_time()
+    start, start_wall = time.process_time(), time.perf_counter()
     bpy.ops.import_scene.gltf(filepath=str(path))
     if after is not None:
         after()
     bpy.context.view_layer.update()
-    return time.process_time() - start
+    return time.process_time() - start, time.perf_counter() - start_wall
 
 
 def run(counts: list[int], rounds: int, older: OlderAddon | None, profile: bool) -> None:
@@ -191,21 +194,24 @@ def run(counts: list[int], rounds: int, older: OlderAddon | None, profile: bool)
             import_seconds(plain_path, floor.make, floor=True)
             floor.check()
             ratios: dict[str, list[float]] = {name: [] for name in floors}
+            wall_ratios: dict[str, list[float]] = {name: [] for name in floors}
             plain_ratios: dict[str, list[float]] = {name: [] for name in floors}
             cells: dict[str, list[str]] = {name: [] for name in floors}
             for _ in range(rounds):
-                plain = import_seconds(path)
-                least = import_seconds(plain_path, floor.make, floor=True)
+                plain, _plain_wall = import_seconds(path)
+                least, least_wall = import_seconds(plain_path, floor.make, floor=True)
                 for name, enable, disable in variants:
                     enable()
-                    on = import_seconds(path)
+                    on, on_wall = import_seconds(path)
                     disable()
                     ratios[name].append(on / least)
+                    wall_ratios[name].append(on_wall / least_wall)
                     plain_ratios[name].append(on / plain)
                     cells[name].append(f"{on:.2f}/{least:.2f}/{plain:.2f}")
             for name, values in ratios.items():
-                print(f"{count:>6} {name:>8}: median on/floor {statistics.median(values):.3f}, on/plain "
-                      f"{statistics.median(plain_ratios[name]):.3f}  (rounds on/floor/plain: "
+                print(f"{count:>6} {name:>8}: median on/floor {statistics.median(values):.3f} CPU, "
+                      f"{statistics.median(wall_ratios[name]):.3f} wall, on/plain "
+                      f"{statistics.median(plain_ratios[name]):.3f}  (CPU rounds on/floor/plain: "
                       f"{', '.join(cells[name])})", flush=True)
             if profile:
                 bench_common.enable_addon()
