@@ -152,8 +152,15 @@ def adopt_constraint_edits(made: Iterable[bpy.types.Object], issues: list[model.
     for a joint become the joint's settings, where the constraint reads back as them (`joint_readback`)."""
     for holder in dict.fromkeys(made):
         obj = live.joint_of(holder)
-        if obj is None or obj.library is not None or not object_physics(obj).use_joint or _keyed(holder) \
-                or not built_values.constraint_changed(holder):
+        if obj is None or obj.library is not None or not object_physics(obj).use_joint or _keyed(holder):
+            continue
+        ends = built_values.bodies_changed(holder)
+        if ends:  # taken or refused, the joint is rebuilt from its settings (its frames moved, or kept)
+            sync_edits.adopt_joint_bodies(obj, holder, ends, issues)
+            built_values.record_bodies(holder)  # said once per edit
+            edits.note(obj)
+            continue
+        if not built_values.constraint_changed(holder):
             continue
         if built_values.constraint_exact(holder) and sync_edits.adopt_joint_edit(obj, holder, issues):
             _Remembered.kept.pop(obj.session_uid, None)

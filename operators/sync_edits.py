@@ -10,11 +10,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 import bpy
+from mathutils import Matrix
 
 from ..io.blender.adopt import from_bodies
 from ..io.blender.builder import joint_readback, live
 from ..io.omi import model
 from ..properties import convert, convert_build, library, object_physics
+from .common import link_like
+from .joint_pivot import is_frame, unscaled
 
 # Edited Blender values that OMI and KHR have no place for: named, not stored.
 NOT_EXPORTED = {
@@ -119,4 +122,90 @@ def adopt_joint_edit(obj: bpy.types.Object, made: bpy.types.Object, issues: list
     convert.apply_joint(model.Joint(settings, pg.connected_object, enable_collision, kept), pg, obj,
                         resolve_node=lambda ref: ref, issues=issues)
     _say(issues, obj, "joint limits and drives taken from its Blender constraints (edited in Blender)")
+    return True
+
+
+_END_NAMES = {"object1": "Object 1", "object2": "Object 2"}
+
+
+def _body(found: bpy.types.Object | None) -> bpy.types.Object | None:
+    """The artist's object a constraint end simulates (a generated stand-in stands for its own); None for an
+    object with no rigid body or a generated one standing for no body (a world anchor)."""
+    return None if found is None or found.rigid_body is None else live.stands_for(found)
+
+
+def _move_into(frame: bpy.types.Object, body: bpy.types.Object) -> None:
+    """Parent a frame to `body`, where it stays in the world."""
+    world = frame.matrix_world.copy()
+    frame.parent = body
+    frame.matrix_parent_inverse = Matrix.Identity(4)
+    frame.matrix_world = world
+
+
+def _shared(frame: bpy.types.Object, joint: bpy.types.Object) -> bool:
+    """Whether another joint connects to this frame too (moving it would move that joint's end)."""
+    return any(other is not joint and object_physics(other).use_joint
+               and object_physics(other).joint.connected_object == frame for other in bpy.data.objects)
+
+
+def _connect(obj: bpy.types.Object, body: bpy.types.Object) -> None:
+    """Connect the joint to `body` with its connected frame where it is: the frame itself moves into the body
+    when it is a frame of its own, else a new anchor there does."""
+    pg = object_physics(obj).joint
+    frame = pg.connected_object
+    if frame is not None and is_frame(frame) and not _shared(frame, obj):
+        _move_into(frame, body)
+        return
+    anchor = bpy.data.objects.new(f"{body.name}.anchor", None)
+    anchor.empty_display_type = 'PLAIN_AXES'
+    anchor.empty_display_size = 0.15
+    link_like(anchor, body, bpy.context)
+    anchor.parent = body
+    anchor.matrix_world = unscaled(frame.matrix_world if frame is not None else obj.matrix_world)
+    pg.connected_object = anchor
+
+
+def _refusal(obj: bpy.types.Object, constraint: bpy.types.RigidBodyConstraint, ends: list[str]) -> str | None:
+    """Why the constraint's bodies cannot be said by the joint's settings; None when they can."""
+    for end in ends:
+        found = getattr(constraint, end)
+        if found is None:
+            return f"{_END_NAMES[end]} was unset"
+        if _body(found) is None:
+            why = "it has no rigid body" if found.rigid_body is None else "it is a helper the build made"
+            return f"{_END_NAMES[end]} was set to {found.name!r}, which is no body: {why}"
+    first, second = _body(constraint.object1), _body(constraint.object2)
+    if first is not None and first == second:
+        return f"both ends were set to {first.name!r}: a joint joins two bodies"
+    if "object1" in ends and first is not None and not is_frame(obj):
+        return (f"Object 1 was set to {first.name!r}, but the joint's settings sit on a body: make the joint on an "
+                f"empty inside {first.name!r}")
+    return None
+
+
+def adopt_joint_bodies(obj: bpy.types.Object, made: bpy.types.Object, ends: list[str],
+                       issues: list[model.Issue]) -> bool:
+    """Take the bodies set on one of the joint's Blender constraints (`ends`: which of Object 1 and Object 2
+    changed) into the joint: Object 1 is the body holding the joint object, Object 2 the body holding its
+    connected frame, and each frame moves into its new body where it stands. A change the settings cannot
+    say (an end unset or set to no body, both ends one body, a joint whose settings sit on a body) is named
+    and the settings kept."""
+    constraint = made.rigid_body_constraint
+    assert constraint is not None, "asked only of constraint objects"
+    refused = _refusal(obj, constraint, ends)
+    if refused is not None:
+        _say(issues, obj, f"in its Blender constraint {refused}: the joint's settings are kept and the constraint "
+                          f"rebuilt from them", "warning")
+        return False
+    moved = []
+    for end in ends:
+        body = _body(getattr(constraint, end))
+        assert body is not None, "refused above"
+        if end == "object1":
+            _move_into(obj, body)
+        else:
+            _connect(obj, body)
+        moved.append(f"{_END_NAMES[end]} {body.name!r}")
+    _say(issues, obj, f"joint now joins {' and '.join(moved)}, its frame moved into it where it stands "
+                      f"(edited in Blender)")
     return True

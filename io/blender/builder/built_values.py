@@ -17,7 +17,7 @@ from typing import cast
 
 import bpy
 
-from ..tables.markers import BUILT, EDITS, IN_STEP
+from ..tables.markers import BUILT, BUILT_BODIES, EDITS, IN_STEP
 
 # Each group of Blender rigid-body properties and the part of the OMI settings it stands for.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -160,6 +160,26 @@ def record_constraint(obj: bpy.types.Object, *, exact: bool, frame: dict[str, ob
         part = _CONSTRAINT_TEXTS[values] = json.dumps({name: list(value) if isinstance(value, tuple) else value
                                                        for name, value in zip(_CONSTRAINT_NAMES, values, strict=True)})
     obj[BUILT] = f'{{"constraint": {part}, "exact": {json.dumps(exact)}, "frame": {json.dumps(frame)}}}'
+    record_bodies(obj)
+
+
+ENDS = ("object1", "object2")  # a constraint's two bodies: the joint's, then the connected one's
+
+
+def record_bodies(obj: bpy.types.Object) -> None:
+    """Keep the bodies the constraint joins now: the objects themselves, so that a rename is no change."""
+    constraint = obj.rigid_body_constraint
+    assert constraint is not None, "asked only of constraint objects"
+    obj[BUILT_BODIES] = {end: body for end in ENDS if (body := getattr(constraint, end)) is not None}
+
+
+def bodies_changed(obj: bpy.types.Object) -> list[str]:
+    """The ends (`ENDS`) whose body differs from the one kept (`record_bodies`); none without a record."""
+    kept = obj.get(BUILT_BODIES)
+    constraint = obj.rigid_body_constraint
+    if constraint is None or kept is None or not hasattr(kept, "get"):
+        return []
+    return [end for end in ENDS if kept.get(end) != getattr(constraint, end)]
 
 
 def constraint_frame(obj: bpy.types.Object) -> dict[str, object] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import addon_loader
 import bpy
 import pytest
+from export_support import export
 
 
 @pytest.fixture(autouse=True)
@@ -75,3 +76,126 @@ def test_an_edit_of_a_constraint_that_does_not_read_back_is_named_and_rebuilt(cl
     link.flush(bpy.context.scene)
     made = [obj for obj in bpy.data.objects if obj.get("omi_owner") == joint and obj.rigid_body_constraint]
     assert getattr(made[0].rigid_body_constraint, name) == pytest.approx(value)  # the settings' value again
+
+
+def joint_constraints(joint):
+    return [obj for obj in bpy.data.objects if obj.get("omi_owner") == joint and obj.rigid_body_constraint]
+
+
+def post(name="Post", location=(0.0, 2.0, 1.0)):
+    """A third body, static, for a constraint's end to be set to."""
+    bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
+    obj = bpy.context.active_object
+    obj.name = name
+    select(obj, active=obj)
+    assert bpy.ops.omi.make_body(motion_type='STATIC') == {'FINISHED'}
+    assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
+    return obj
+
+
+def body_of(obj):
+    while obj is not None and not obj.omi_physics.use_motion:
+        obj = obj.parent
+    return obj
+
+
+def test_object_2_set_in_the_constraint_panel_connects_the_joint_to_that_body(clean_scene, caplog):
+    link, joint, made = hinge()
+    other = post()
+    link.flush(bpy.context.scene)
+    bpy.data.objects["Frame"].name = "Wall"  # a rename is no change of body
+    made[0].rigid_body_constraint.object2 = other  # the Rigid Body Constraint panel's Object 2
+    bpy.context.view_layer.update()
+    connected = joint.omi_physics.joint.connected_object
+    assert body_of(connected) == other
+    assert connected.name == "Frame.anchor"  # the joint's own frame, moved into the post where it stands
+    assert tuple(connected.matrix_world.translation) == pytest.approx((0.0, 0.0, 1.0), abs=1e-6)
+    assert not [message for message in caplog.messages if "Wall" in message or "is no body" in message]
+    link.flush(bpy.context.scene)
+    [rebuilt] = joint_constraints(joint)
+    assert (rebuilt.rigid_body_constraint.object1, rebuilt.rigid_body_constraint.object2) == \
+        (bpy.data.objects["Door"], other)
+    assert hinge_range([rebuilt]) == pytest.approx((-1.0, 1.0), abs=1e-5)  # the limits as the settings say
+
+
+def test_object_1_set_in_the_constraint_panel_moves_the_joint_into_that_body(clean_scene):
+    link, joint, made = hinge()
+    other = post()
+    link.flush(bpy.context.scene)
+    where = joint.matrix_world.copy()
+    made[0].rigid_body_constraint.object1 = other
+    bpy.context.view_layer.update()
+    assert joint.parent == other and joint.omi_physics.joint.connected_object.parent.name == "Frame"
+    assert [v for row in joint.matrix_world for v in row] == pytest.approx([v for row in where for v in row], abs=1e-6)
+    link.flush(bpy.context.scene)
+    [rebuilt] = joint_constraints(joint)
+    assert (rebuilt.rigid_body_constraint.object1, rebuilt.rigid_body_constraint.object2) == \
+        (other, bpy.data.objects["Frame"])
+
+
+@pytest.mark.parametrize("end", ["object1", "object2"])
+def test_a_body_the_settings_cannot_say_is_named_and_the_settings_kept(clean_scene, caplog, end):
+    link, joint, made = hinge()
+    bpy.ops.object.empty_add(location=(0.0, 3.0, 0.0))
+    lamp = bpy.context.active_object
+    lamp.name = "Lamp"
+    link.flush(bpy.context.scene)
+    anchor = joint.omi_physics.joint.connected_object
+    setattr(made[0].rigid_body_constraint, end, lamp)
+    bpy.context.view_layer.update()
+    said = [message for message in caplog.messages if "'Lamp'" in message]
+    assert len(said) == 1 and said[0].startswith("OMI physics: ") and "is no body" in said[0]
+    assert joint.omi_physics.joint.connected_object == anchor and joint.parent.name == "Door"
+    link.flush(bpy.context.scene)
+    [rebuilt] = joint_constraints(joint)
+    assert (rebuilt.rigid_body_constraint.object1.name, rebuilt.rigid_body_constraint.object2.name) == \
+        ("Door", "Frame")
+
+
+def test_both_ends_one_body_is_named_and_the_settings_kept(clean_scene, caplog):
+    _link, joint, made = hinge()
+    made[0].rigid_body_constraint.object2 = bpy.data.objects["Door"]
+    bpy.context.view_layer.update()
+    assert any("both ends were set to 'Door'" in message for message in caplog.messages)
+    assert body_of(joint.omi_physics.joint.connected_object).name == "Frame"
+
+
+def test_undo_and_redo_of_a_body_edit_keep_joint_and_constraint_in_step(clean_scene):
+    link, _joint, made = hinge()
+    other = post()
+    link.flush(bpy.context.scene)
+    bpy.ops.ed.undo_push(message="joint built")
+    made[0].rigid_body_constraint.object2 = other
+    bpy.ops.ed.undo_push(message="Object 2")  # a click in the panel pushes its step before the update
+    bpy.context.view_layer.update()
+    link.flush(bpy.context.scene)
+
+    def ends():
+        joint = bpy.data.objects["Door.joint"]
+        [made] = joint_constraints(joint)
+        link.flush(bpy.context.scene)
+        [made] = joint_constraints(joint)
+        return body_of(joint.omi_physics.joint.connected_object).name, made.rigid_body_constraint.object2.name
+
+    assert ends() == ("Post", "Post")
+    assert bpy.ops.ed.undo() == {'FINISHED'}
+    bpy.context.view_layer.update()
+    assert ends() == ("Frame", "Frame")
+    assert bpy.ops.ed.redo() == {'FINISHED'}
+    bpy.context.view_layer.update()
+    assert ends() == ("Post", "Post")
+
+
+def test_the_export_writes_the_body_set_in_the_constraint_panel(clean_scene, tmp_path):
+    link, joint, made = hinge()
+    other = post()
+    link.flush(bpy.context.scene)
+    made[0].rigid_body_constraint.object2 = other
+    bpy.context.view_layer.update()
+    link.flush(bpy.context.scene)
+    result = export(tmp_path)
+    connected = result.joint(joint.name)["connectedNode"]
+    parents = {name: result.parent(index) for name, index in (("connected", connected),
+                                                              ("joint", result.index(joint.name)))}
+    assert {name: None if index is None else result.nodes[index]["name"] for name, index in parents.items()} == \
+        {"connected": "Post", "joint": "Door"}
