@@ -14,6 +14,7 @@ from mathutils import Matrix
 
 from ..io.blender.adopt import from_bodies
 from ..io.blender.builder import joint_readback, live
+from ..io.blender.tables.markers import is_generated
 from ..io.omi import model
 from ..properties import convert, convert_build, library, object_physics
 from .common import link_like
@@ -129,9 +130,14 @@ _END_NAMES = {"object1": "Object 1", "object2": "Object 2"}
 
 
 def _body(found: bpy.types.Object | None) -> bpy.types.Object | None:
-    """The artist's object a constraint end simulates (a generated stand-in stands for its own); None for an
-    object with no rigid body or a generated one standing for no body (a world anchor)."""
-    return None if found is None or found.rigid_body is None else live.stands_for(found)
+    """The artist's object a constraint end simulates (a generated stand-in stands for its own; a body whose
+    rigid body sits on a stand-in, as an empty's does, is picked itself); None for an object with no rigid
+    body or a generated one standing for no body (a world anchor)."""
+    if found is None:
+        return None
+    if found.rigid_body is None:
+        return found if not is_generated(found) and object_physics(found).use_motion else None
+    return live.stands_for(found)
 
 
 def _move_into(frame: bpy.types.Object, body: bpy.types.Object) -> None:
@@ -172,8 +178,8 @@ def _refusal(obj: bpy.types.Object, constraint: bpy.types.RigidBodyConstraint, e
         if found is None:
             return f"{_END_NAMES[end]} was unset"
         if _body(found) is None:
-            why = "it has no rigid body" if found.rigid_body is None else "it is a helper the build made"
-            return f"{_END_NAMES[end]} was set to {found.name!r}, which is no body: {why}"
+            why = "no rigid body, no OMI motion" if found.rigid_body is None else "a helper the build made"
+            return f"{_END_NAMES[end]} was set to {found.name!r}, which is no body ({why})"
     first, second = _body(constraint.object1), _body(constraint.object2)
     if first is not None and first == second:
         return f"both ends were set to {first.name!r}: a joint joins two bodies"

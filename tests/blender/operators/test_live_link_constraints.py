@@ -199,3 +199,24 @@ def test_the_export_writes_the_body_set_in_the_constraint_panel(clean_scene, tmp
                                                               ("joint", result.index(joint.name)))}
     assert {name: None if index is None else result.nodes[index]["name"] for name, index in parents.items()} == \
         {"connected": "Post", "joint": "Door"}
+
+
+def test_object_2_set_to_an_empty_body_connects_the_joint_to_it(clean_scene, caplog):
+    link, joint, made = hinge()
+    bpy.ops.object.empty_add(location=(0.0, 2.0, 1.0))
+    planet = bpy.context.active_object
+    planet.name = "Planet"
+    select(planet, active=planet)
+    assert bpy.ops.omi.make_body(motion_type='STATIC') == {'FINISHED'}
+    planet.omi_physics.use_collider = True
+    planet.omi_physics.collider.shape.shape_type = 'SPHERE'
+    link.flush(bpy.context.scene)
+    assert planet.rigid_body is None  # its rigid body is a generated stand-in's
+    made[0].rigid_body_constraint.object2 = planet  # picked in the panel's list: the artist's empty
+    bpy.context.view_layer.update()
+    assert not [message for message in caplog.messages if "'Planet'" in message and "no body" in message]
+    assert body_of(joint.omi_physics.joint.connected_object) == planet
+    link.flush(bpy.context.scene)
+    [rebuilt] = joint_constraints(joint)
+    stand_in = rebuilt.rigid_body_constraint.object2
+    assert stand_in is not None and stand_in.get("omi_owner") == planet
