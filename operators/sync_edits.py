@@ -16,7 +16,7 @@ from ..io.blender.adopt import from_bodies
 from ..io.blender.builder import joint_readback, live
 from ..io.blender.tables.markers import is_generated
 from ..io.omi import model
-from ..properties import convert, convert_build, library, object_physics
+from ..properties import convert, convert_build, edits, library, object_physics
 from .common import link_like
 from .joint_pivot import is_frame, unscaled
 
@@ -183,10 +183,31 @@ def _refusal(obj: bpy.types.Object, constraint: bpy.types.RigidBodyConstraint, e
     first, second = _body(constraint.object1), _body(constraint.object2)
     if first is not None and first == second:
         return f"both ends were set to {first.name!r}: a joint joins two bodies"
-    if "object1" in ends and first is not None and not is_frame(obj):
-        return (f"Object 1 was set to {first.name!r}, but the joint's settings sit on a body: make the joint on an "
-                f"empty inside {first.name!r}")
     return None
+
+
+def _hold(obj: bpy.types.Object, body: bpy.types.Object, issues: list[model.Issue]) -> bpy.types.Object:
+    """Have `body` hold the joint at its frame: the joint object itself moves into it when it only marks the
+    frame; else (the joint sits on a body, or on a mesh) its settings move onto a new empty there. The object
+    now holding the joint."""
+    if is_frame(obj):
+        _move_into(obj, body)
+        return obj
+    pg = object_physics(obj).joint
+    settings = replace(convert_build.joint_settings(pg), unknown=convert.kept(pg.settings_unknown_json))
+    joint = model.Joint(settings, pg.connected_object, bool(pg.enable_collision), convert.kept(pg.unknown_json))
+    empty = bpy.data.objects.new(f"{body.name}.joint", None)
+    empty.empty_display_type = 'ARROWS'
+    empty.empty_display_size = 0.25
+    link_like(empty, body, bpy.context)
+    empty.parent = body
+    empty.matrix_world = unscaled(obj.matrix_world)
+    held = object_physics(empty)
+    held.use_joint = True
+    convert.apply_joint(joint, held.joint, empty, resolve_node=lambda ref: ref, issues=issues)
+    object_physics(obj).use_joint = False
+    edits.note(empty)
+    return empty
 
 
 def adopt_joint_bodies(obj: bpy.types.Object, made: bpy.types.Object, ends: list[str],
@@ -194,8 +215,7 @@ def adopt_joint_bodies(obj: bpy.types.Object, made: bpy.types.Object, ends: list
     """Take the bodies set on one of the joint's Blender constraints (`ends`: which of Object 1 and Object 2
     changed) into the joint: Object 1 is the body holding the joint object, Object 2 the body holding its
     connected frame, and each frame moves into its new body where it stands. A change the settings cannot
-    say (an end unset or set to no body, both ends one body, a joint whose settings sit on a body) is named
-    and the settings kept."""
+    say (an end unset or set to no body, both ends one body) is named and the settings kept."""
     constraint = made.rigid_body_constraint
     assert constraint is not None, "asked only of constraint objects"
     refused = _refusal(obj, constraint, ends)
@@ -208,10 +228,11 @@ def adopt_joint_bodies(obj: bpy.types.Object, made: bpy.types.Object, ends: list
         body = _body(getattr(constraint, end))
         assert body is not None, "refused above"
         if end == "object1":
-            _move_into(obj, body)
+            holder = _hold(obj, body, issues)
+            moved.append(f"{_END_NAMES[end]} {body.name!r}" + ("" if holder is obj else f" (on {holder.name!r})"))
         else:
             _connect(obj, body)
-        moved.append(f"{_END_NAMES[end]} {body.name!r}")
+            moved.append(f"{_END_NAMES[end]} {body.name!r}")
     _say(issues, obj, f"joint now joins {' and '.join(moved)}, its frame moved into it where it stands "
                       f"(edited in Blender)")
     return True

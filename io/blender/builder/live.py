@@ -108,7 +108,9 @@ def rebuild(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], phys
             if obj.get(BUILT) is not None:
                 del obj[BUILT]
     if tagged or above or joints:
-        build_rigid_bodies(bl_scene, [*tagged, *above, *joints], physics_of, issues, keep_rigid_bodies=True)
+        # once each: a joint on a body is both changed and above its changed parts (twice, it got two constraints)
+        build_rigid_bodies(bl_scene, list(dict.fromkeys([*tagged, *above, *joints])), physics_of, issues,
+                           keep_rigid_bodies=True)
     mark_in_step(changed)
     return len(changed)
 

@@ -220,3 +220,42 @@ def test_object_2_set_to_an_empty_body_connects_the_joint_to_it(clean_scene, cap
     [rebuilt] = joint_constraints(joint)
     stand_in = rebuilt.rigid_body_constraint.object2
     assert stand_in is not None and stand_in.get("omi_owner") == planet
+
+
+def test_a_joint_connected_to_a_body_itself_gets_an_anchor_in_the_new_body(clean_scene):
+    link, joint, made = hinge()
+    frame = bpy.data.objects["Frame"]
+    joint.omi_physics.joint.connected_object = frame  # the body itself, not a frame of its own
+    other = post()
+    link.flush(bpy.context.scene)
+    [made] = joint_constraints(joint)
+    made.rigid_body_constraint.object2 = other
+    bpy.context.view_layer.update()
+    anchor = joint.omi_physics.joint.connected_object
+    assert anchor.parent == other and anchor.type == 'EMPTY' and frame.parent is None  # the body stays put
+    assert tuple(anchor.matrix_world.translation) == pytest.approx(tuple(frame.matrix_world.translation), abs=1e-6)
+    link.flush(bpy.context.scene)
+    [rebuilt] = joint_constraints(joint)
+    assert rebuilt.rigid_body_constraint.object2 == other
+
+
+def test_object_1_of_a_joint_on_a_body_itself_moves_its_settings_onto_an_empty_in_the_new_body(clean_scene):
+    link, joint, _made = hinge()
+    joint.omi_physics.use_joint = False
+    door, frame = bpy.data.objects["Door"], bpy.data.objects["Frame"]
+    door.omi_physics.use_joint = True  # a ball joint on the door's own frame, as Make Ragdoll puts a part's
+    door.omi_physics.joint.connected_object = frame
+    door.omi_physics.joint.limits.add()  # linear X, Y and Z held at 0
+    other = post()
+    link.flush(bpy.context.scene)
+    [made] = joint_constraints(door)  # one: the door is both a changed body and the one above its own joint
+    made.rigid_body_constraint.object1 = other
+    bpy.context.view_layer.update()
+    [held] = [obj for obj in bpy.data.objects if obj.omi_physics.use_joint]
+    assert held.parent == other and held.type == 'EMPTY' and not door.omi_physics.use_joint
+    assert held.omi_physics.joint.connected_object == frame and len(held.omi_physics.joint.limits) == 1
+    assert tuple(held.matrix_world.translation) == pytest.approx((1.0, 0.0, 1.0), abs=1e-6)  # the door's frame
+    link.flush(bpy.context.scene)
+    assert not joint_constraints(door)
+    [rebuilt] = joint_constraints(held)
+    assert (rebuilt.rigid_body_constraint.object1, rebuilt.rigid_body_constraint.object2) == (other, frame)
