@@ -39,13 +39,20 @@ def run_pool(worker: Callable[[Task], Result], tasks: list[Task], jobs: int) -> 
         yield from map(guarded, tasks)
         return
     fork = "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin"
-    if fork:
-        gc.freeze()  # the workers share the loaded schemas and modules without copying their pages
-    left = list(tasks)
-    while left:
-        # After a worker died, one worker at a time: the file it held is then known, and only it fails.
-        done = yield from _pool_run(guarded, left, jobs, fork)
-        left, jobs = left[done:], 1
+    # The forked workers share the loaded schemas and modules without copying their pages; the caller's
+    # process gets its collector back afterwards (a frozen heap would outlive the batch in Blender).
+    froze = fork and gc.get_freeze_count() == 0
+    if froze:
+        gc.freeze()
+    try:
+        left = list(tasks)
+        while left:
+            # After a worker died, one worker at a time: the file it held is then known, and only it fails.
+            done = yield from _pool_run(guarded, left, jobs, fork)
+            left, jobs = left[done:], 1
+    finally:
+        if froze:
+            gc.unfreeze()
 
 
 def _pool_run(guarded: Callable[[Task], Result], tasks: list[Task], jobs: int,

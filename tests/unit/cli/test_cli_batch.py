@@ -4,6 +4,7 @@ workers are fresh Pythons that cannot import the core under the name it was load
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import shutil
@@ -80,3 +81,14 @@ def _command_line(process: Path) -> bytes:
         return (process / "cmdline").read_bytes()
     except OSError:
         return b""
+
+
+def test_a_forked_pool_gives_the_collector_back(tmp_path: Path) -> None:
+    """The heap frozen for the forked workers is unfrozen after the batch: in Blender the process goes on (an
+    export's own pause of the collector found it still frozen)."""
+    files = [str(shutil.copy(TESTS_DATA / "cli" / "current_scene.gltf", tmp_path / f"{name}.gltf"))
+             for name in ("a", "b", "c")]
+    assert gc.get_freeze_count() == 0
+    results = list(batch.run_pool(validate_file.validate_one, [(file, None) for file in files], 2))
+    assert [result["status"] for result in results] == ["ok", "ok", "ok"]
+    assert gc.get_freeze_count() == 0
