@@ -144,6 +144,7 @@ def _move_into(frame: bpy.types.Object, body: bpy.types.Object) -> None:
     """Parent a frame to `body`, where it stays in the world."""
     world = frame.matrix_world.copy()
     frame.parent = body
+    frame.parent_type = 'OBJECT'  # not a bone's child any more
     frame.matrix_parent_inverse = Matrix.Identity(4)
     frame.matrix_world = world
 
@@ -171,7 +172,7 @@ def _connect(obj: bpy.types.Object, body: bpy.types.Object) -> None:
     pg.connected_object = anchor
 
 
-def _refusal(obj: bpy.types.Object, constraint: bpy.types.RigidBodyConstraint, ends: list[str]) -> str | None:
+def _refusal(constraint: bpy.types.RigidBodyConstraint, ends: list[str]) -> str | None:
     """Why the constraint's bodies cannot be said by the joint's settings; None when they can."""
     for end in ends:
         found = getattr(constraint, end)
@@ -218,18 +219,18 @@ def adopt_joint_bodies(obj: bpy.types.Object, made: bpy.types.Object, ends: list
     say (an end unset or set to no body, both ends one body) is named and the settings kept."""
     constraint = made.rigid_body_constraint
     assert constraint is not None, "asked only of constraint objects"
-    refused = _refusal(obj, constraint, ends)
+    refused = _refusal(constraint, ends)
     if refused is not None:
         _say(issues, obj, f"in its Blender constraint {refused}: the joint's settings are kept and the constraint "
                           f"rebuilt from them", "warning")
         return False
-    moved = []
-    for end in ends:
+    moved: list[str] = []
+    for end in sorted(ends, reverse=True):  # Object 2 first: Object 1 may move the settings to another object
         body = _body(getattr(constraint, end))
         assert body is not None, "refused above"
         if end == "object1":
             holder = _hold(obj, body, issues)
-            moved.append(f"{_END_NAMES[end]} {body.name!r}" + ("" if holder is obj else f" (on {holder.name!r})"))
+            moved.insert(0, f"{_END_NAMES[end]} {body.name!r}" + ("" if holder is obj else f" (on {holder.name!r})"))
         else:
             _connect(obj, body)
             moved.append(f"{_END_NAMES[end]} {body.name!r}")

@@ -259,3 +259,22 @@ def test_object_1_of_a_joint_on_a_body_itself_moves_its_settings_onto_an_empty_i
     assert not joint_constraints(door)
     [rebuilt] = joint_constraints(held)
     assert (rebuilt.rigid_body_constraint.object1, rebuilt.rigid_body_constraint.object2) == (other, frame)
+
+
+def test_both_ends_set_at_once_by_a_script_move_both_frames(clean_scene):
+    link, joint, made = hinge()
+    door, frame = bpy.data.objects["Door"], bpy.data.objects["Frame"]
+    door.omi_physics.use_joint = True  # the joint on the door itself: Object 1 moves its settings
+    door.omi_physics.joint.connected_object = frame
+    door.omi_physics.joint.limits.add()
+    joint.omi_physics.use_joint = False
+    first, second = post("First", (0.0, 2.0, 1.0)), post("Second", (0.0, -2.0, 1.0))
+    link.flush(bpy.context.scene)
+    [made] = joint_constraints(door)
+    made.rigid_body_constraint.object1, made.rigid_body_constraint.object2 = first, second
+    bpy.context.view_layer.update()
+    [held] = [obj for obj in bpy.data.objects if obj.omi_physics.use_joint]
+    assert held.parent == first and body_of(held.omi_physics.joint.connected_object) == second
+    link.flush(bpy.context.scene)
+    [rebuilt] = joint_constraints(held)
+    assert (rebuilt.rigid_body_constraint.object1, rebuilt.rigid_body_constraint.object2) == (first, second)
