@@ -278,3 +278,16 @@ def test_both_ends_set_at_once_by_a_script_move_both_frames(clean_scene):
     link.flush(bpy.context.scene)
     [rebuilt] = joint_constraints(held)
     assert (rebuilt.rigid_body_constraint.object1, rebuilt.rigid_body_constraint.object2) == (first, second)
+
+
+def test_a_body_edit_after_save_and_reopen_is_taken_too(clean_scene, tmp_path):
+    link, _joint, _made = hinge()
+    post()
+    link.flush(bpy.context.scene)
+    path = str(tmp_path / "door.blend")
+    bpy.ops.wm.save_as_mainfile(filepath=path)
+    bpy.ops.wm.open_mainfile(filepath=path)  # the build records' body references come back with the file
+    joint, other = bpy.data.objects["Door.joint"], bpy.data.objects["Post"]
+    joint_constraints(joint)[0].rigid_body_constraint.object2 = other
+    bpy.context.view_layer.update()
+    assert body_of(joint.omi_physics.joint.connected_object) == other
