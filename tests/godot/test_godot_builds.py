@@ -207,3 +207,31 @@ def test_godot_plays_a_converted_capsules_channels(godot, tmp_path):
     built = GodotScene(godot.run(converted))
     tracks = {track.split(": ", 1)[1] for player in built.of_class("AnimationPlayer") for track in player.tracks}
     assert {"Pill/PillShape:shape:height", "Pill/PillShape:shape:radius"} <= tracks, tracks
+
+
+def test_godot_plays_a_converted_files_cubicspline_mass(godot, tmp_path):
+    """`convert --to godot` of an OMI file whose mass is keyed CUBICSPLINE (Blender's Bézier keys, exported for
+    OMI): the targets' form samples the curve into LINEAR keys, and Godot builds the mass track (before, the
+    channel stayed CUBICSPLINE, which Godot 4.6.3 rejects, and convert said so)."""
+    from cli_support import run_cli
+
+    bpy.ops.wm.read_homefile(use_empty=True)
+    crate = build.mesh_object("Crate", location=(0.0, 0.0, 2.0))
+    build.tag_motion(crate, 'DYNAMIC', mass=2.0)
+    build.tag_shape(crate, "collider", 'BOX', size=(1.0, 1.0, 1.0))
+    for frame, mass in ((1, 2.0), (24, 6.0)):
+        crate.omi_physics.motion.mass = mass
+        crate.omi_physics.motion.keyframe_insert("mass", frame=frame)
+    omi = export(tmp_path, "cubic", 'OMI')
+    [sampler] = [animation["samplers"][channel["sampler"]] for animation in omi.gltf["animations"]
+                 for channel in animation["channels"] if channel["target"]["path"] == "pointer"]
+    assert sampler["interpolation"] == "CUBICSPLINE"
+    converted = tmp_path / "cubic_converted.glb"
+    result = run_cli("convert", omi.path, "--to", "godot", "--out", converted)
+    assert result.returncode == 0, result.stdout + result.stderr
+    written = build.schema_check.load_gltf(converted)
+    assert {sampler["interpolation"] for animation in written["animations"]
+            for sampler in animation["samplers"]} == {"LINEAR"}
+    built = GodotScene(godot.run(converted))
+    tracks = sorted(track for player in built.of_class("AnimationPlayer") for track in player.tracks)
+    assert any(track.endswith("Crate:mass") for track in tracks), tracks

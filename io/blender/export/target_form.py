@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ...omi.model import Issue
-from ...omi.targets.form import MESH_KEYS, ChannelRewrite, FormPart
+from ...omi.targets.form import MESH_KEYS, ChannelRewrite, FormPart, LinearSamplers
 from ...omi.write.target_form import moved_target
 from ..animation.exports.channel_data import ChannelData
 
@@ -43,12 +43,12 @@ def _index(sampler: Any, samplers: Any) -> int | None:
 
 
 def apply(gltf: Any, parts: tuple[FormPart, ...], new_node: Callable[[str | None], Any]) -> list[Issue]:
-    """Put the finished document into a target's form (its steps: its channel rewrites ran on the sampled
-    channels, `rewrite_channels`); `new_node(name)` makes an exporter node at the origin of its parent. What
-    the target drops and changes."""
+    """Put the finished document into a target's form (its steps: its channels were sampled LINEAR where it
+    says so, `Target.cubic_channels`, and rewritten, `rewrite_channels`); `new_node(name)` makes an exporter
+    node at the origin of its parent. What the target drops and changes."""
     issues: list[Issue] = []
     for step in parts:
-        if isinstance(step, ChannelRewrite):
+        if isinstance(step, ChannelRewrite | LinearSamplers):
             continue
         form = step(view(gltf))
         for index, changes in form.node_changes.items():

@@ -42,7 +42,7 @@ from typing import Any, Protocol
 from ..json_types import Issues, Where, sequence_items
 from ..json_types import get as get_value
 from ..model import Issue, MeshRef, NodePhysics, NodeRef, PhysicsDocument, Shape
-from ..targets.form import ChannelRewrite, FormPart
+from ..targets.form import ChannelRewrite, FormPart, LinearSamplers, plays_cubic
 from .base import Dialect
 
 Ref = Callable[[str, dict[str, Any]], Any]  # (document-level array, item) -> what stands for its index
@@ -109,7 +109,11 @@ class Target:
     # ... and of a body scale its form bakes into the body's shapes (the scale then on the mesh child):
     # (document extensions, the body node's extensions, the scale) -> its shapes at that scale again, in place
     unbake_parts: Unbake | None = None
-    cubic_channels: bool = True  # the engine plays CUBICSPLINE animation samplers (else they are written LINEAR)
+
+    @property
+    def cubic_channels(self) -> bool:
+        """Whether its engine plays CUBICSPLINE samplers on physics channels (else they are written LINEAR)."""
+        return plays_cubic(self.form)
 
 
 ShapeRef = Callable[[Shape], tuple[bool, Any]]  # a shape -> (usable, what stands for its index)
@@ -163,10 +167,12 @@ def register(unit: DialectUnit | Target | ExtensionUnit) -> None:
     if isinstance(unit, DialectUnit):
         _DIALECTS[unit.name] = unit
     elif isinstance(unit, Target):
-        kinds = [isinstance(part, ChannelRewrite) for part in unit.form]
-        if kinds != sorted(kinds, reverse=True):
-            raise ValueError(f"target {unit.name}: its channel rewrites come before its steps (the export rewrites "
-                             "the sampled channels before the document's steps run)")
+        kinds = [0 if isinstance(part, LinearSamplers) else 1 if isinstance(part, ChannelRewrite) else 2
+                 for part in unit.form]
+        if kinds != sorted(kinds):
+            raise ValueError(f"target {unit.name}: its samplers' interpolation, then its channel rewrites come "
+                             "before its steps (the export rewrites the sampled channels before the document's "
+                             "steps run)")
         taken = {target.number: name for name, target in _TARGETS.items() if name != unit.name}
         if unit.number in taken:
             raise ValueError(f"target number {unit.number} is taken by {taken[unit.number]}")

@@ -73,4 +73,21 @@ class ChannelRewrite:
     kind: str  # the messages' kind
 
 
-FormPart = FormStep | ChannelRewrite  # a target's form: its channel rewrites, then its steps
+@dataclass(frozen=True)
+class LinearSamplers:
+    """A part of a target's form: its engine rejects CUBICSPLINE samplers on physics channels (LINEAR and
+    STEP play), so the target writes them LINEAR: the Blender export samples such curves LINEAR at every
+    frame, and a file's CUBICSPLINE physics channels are sampled into LINEAR keys (io/omi/write/
+    linear_samplers.py; one whose keys cannot be read is left for the target's loss report to name). It
+    stands first, so that the channel rewrites read LINEAR keys."""
+
+    engine: str  # the engine, as the messages name it
+    kind: str  # the messages' kind
+
+
+FormPart = FormStep | ChannelRewrite | LinearSamplers  # a target's form: its samplers, channel rewrites, steps
+
+
+def plays_cubic(parts: tuple[FormPart, ...]) -> bool:
+    """Whether a target's engine plays CUBICSPLINE samplers on physics channels (no `LinearSamplers` part)."""
+    return not any(isinstance(part, LinearSamplers) for part in parts)

@@ -110,21 +110,29 @@ def _keyed(document: Mapping[str, Any], places: list[Place], read_buffer: ReadBu
 def _add_channel(document: dict[str, Any], animation: dict[str, Any], pointer: str, keys: Keys) -> None:
     """A new sampler and channel in `animation`, its keys in a new buffer of their own (a data: URI)."""
     interpolation, times, values = keys
-    inputs, outputs = (_accessor(document, numbers) for numbers in (times, values))
-    stored = struct.unpack(f"<{len(times)}f", struct.pack(f"<{len(times)}f", *times))  # what validators compare
-    document["accessors"][inputs].update(min=[min(stored)], max=[max(stored)])
+    inputs, outputs = times_accessor(document, times), accessor(document, values)
     animation.setdefault("samplers", []).append({"input": inputs, "output": outputs, "interpolation": interpolation})
     animation.setdefault("channels", []).append({"sampler": len(animation["samplers"]) - 1, "target": {
         "path": "pointer", "extensions": {pointers.ANIMATION_POINTER_EXTENSION: {"pointer": pointer}}}})
 
 
-def _accessor(document: dict[str, Any], numbers: list[float]) -> int:
+def times_accessor(document: dict[str, Any], times: list[float]) -> int:
+    """A new accessor of key times (`accessor`), with the bounds glTF asks of a sampler's input."""
+    index = accessor(document, times)
+    stored = struct.unpack(f"<{len(times)}f", struct.pack(f"<{len(times)}f", *times))  # what validators compare
+    document["accessors"][index].update(min=[min(stored)], max=[max(stored)])
+    return index
+
+
+def accessor(document: dict[str, Any], numbers: list[float], kind: str = "SCALAR", width: int = 1) -> int:
+    """A new float accessor of `numbers` (`width` per row, of glTF type `kind`) in a buffer of its own."""
     data = struct.pack(f"<{len(numbers)}f", *numbers)
     document.setdefault("buffers", []).append({
         "byteLength": len(data), "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()})
     document.setdefault("bufferViews", []).append({"buffer": len(document["buffers"]) - 1, "byteLength": len(data)})
     document.setdefault("accessors", []).append({"bufferView": len(document["bufferViews"]) - 1,
-                                                 "componentType": 5126, "count": len(numbers), "type": "SCALAR"})
+                                                 "componentType": 5126, "count": len(numbers) // width,
+                                                 "type": kind})
     return len(document["accessors"]) - 1
 
 

@@ -1,9 +1,10 @@
 """An export target's form on a parsed glTF document (the command line's convert): the applier of
 `targets.form`'s Forms to JSON, as io/blender/export/target_form.py is to the exporter's document.
 
-Its channel rewrites read the file's keys (`channel_rewrite`); then each step reads the document as the
-steps before left it, and its node changes and new nodes are made on the document's nodes; the channels of
-a moved mesh's morph weights follow it (`moved_target`, which both appliers and the import's fold use).
+Its samplers are made LINEAR (`linear_samplers`) and its channel rewrites read the file's keys
+(`channel_rewrite`); then each step reads the document as the steps before left it, and its node changes
+and new nodes are made on the document's nodes; the channels of a moved mesh's morph weights follow it
+(`moved_target`, which both appliers and the import's fold use).
 """
 
 from __future__ import annotations
@@ -14,18 +15,27 @@ from typing import Any
 from ..dialects.pointers import ANIMATION_POINTER_EXTENSION
 from ..json_types import array_index
 from ..model import Issue
-from ..targets.form import MESH_KEYS, ChannelRewrite, FormPart
-from . import channel_rewrite
+from ..targets.form import MESH_KEYS, ChannelRewrite, FormPart, LinearSamplers
+from . import channel_rewrite, linear_samplers
 
 
 def apply_json(document: dict[str, Any], parts: tuple[FormPart, ...],
                read_buffer: channel_rewrite.ReadBuffer | None = None) -> list[Issue]:
     """Run a target's form on a parsed glTF document, in place; what the target drops and changes.
-    `read_buffer` reads the file's buffers for its channel rewrites (None: only data: URIs are read)."""
+    `read_buffer` reads the file's buffers for its channel parts (data: URIs, such as those the parts add,
+    are read where it reads none)."""
     issues: list[Issue] = []
+    added = channel_rewrite.data_uris(document)  # the buffers the channel parts add are data: URIs
+
+    def read(index: int) -> bytes | memoryview | None:
+        found = read_buffer(index) if read_buffer is not None else None
+        return found if found is not None else added(index)
     for part in parts:
+        if isinstance(part, LinearSamplers):
+            issues += linear_samplers.sample(document, part, read)
+            continue
         if isinstance(part, ChannelRewrite):
-            issues += channel_rewrite.rewrite(document, part, read_buffer or channel_rewrite.data_uris(document))
+            issues += channel_rewrite.rewrite(document, part, read)
             continue
         form = part(document)
         nodes: list[dict[str, Any]] = document.setdefault("nodes", [])

@@ -1,8 +1,8 @@
 """A registered engine target's form on the Blender export (io/blender/export/target_form.py), with no change
-to the add-on: a toy engine registered from here rewrites a sphere's radius channel over its sampled keys
-(a `ChannelRewrite`), moves bodies' render meshes to children (a shape-key channel follows its mesh) and
-bakes a moving body's scale into its shape (`targets/scale_bake.py`): the same form `convert` applies
-(tests/unit/targets/test_target_form.py)."""
+to the add-on: a toy engine registered from here has its channels sampled LINEAR (a `LinearSamplers`),
+rewrites a sphere's radius channel over its sampled keys (a `ChannelRewrite`), moves bodies' render meshes to
+children (a shape-key channel follows its mesh) and bakes a moving body's scale into its shape
+(`targets/scale_bake.py`): the same form `convert` applies (tests/unit/targets/test_target_form.py)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def toy_engine(omi_addon):
     rewrite = form.ChannelRewrite(SHAPES, "shapes", frozenset({"sphere"}), ("radius",), _diameters,
                                   "sphere channels", "the toy form", "diameters", "toy.channels")
     registry.register(registry.Target("TOY_ENGINE", 98, "Toy engine", "", (registry.default().name,),
-                                      form=(rewrite, _step), cubic_channels=False))
+                                      form=(form.LinearSamplers("Toy engine", "toy.linear"), rewrite, _step)))
     yield "TOY_ENGINE"
     registry.unregister("TOY_ENGINE")
     bpy.context.scene.omi_physics.export_dialect = registry.default().name
@@ -81,6 +81,7 @@ def test_a_toy_engines_form_runs_on_the_export(clean_scene, tmp_path, toy_engine
     assert weights == {"node": moved, "path": "weights"}  # its shape keys' channel followed it
     [(radius, sampler)] = [(target, sampler) for target, sampler in keyed if target.get("path") == "pointer"]
     assert radius["extensions"]["KHR_animation_pointer"]["pointer"].endswith("/sphere/radius")
+    assert sampler["interpolation"] == "LINEAR"  # its form's LinearSamplers: Blender's Bézier keys sampled LINEAR
     diameters = list(exported.accessor(sampler["output"]).ravel())  # keyed as the weights were, doubled
     assert diameters == pytest.approx([2.0 * value for value in exported.accessor(squashed["output"]).ravel()])
     assert diameters[0] == pytest.approx(1.0) and diameters[-1] == pytest.approx(2.0)

@@ -128,6 +128,17 @@ def test_a_channel_rewrite_after_a_step_is_refused() -> None:
     assert "TOY_ENGINE" not in registry.target_names()
 
 
+def test_linear_samplers_are_part_of_the_form_and_come_first() -> None:
+    """Whether the export writes a target's physics channels LINEAR is what its form says (it once was a flag
+    of its own beside the form); the channel rewrites read LINEAR keys, so that part comes first."""
+    assert not registry.target("godot").cubic_channels and not registry.target("godot_omi").cubic_channels
+    assert registry.target(registry.default().name).cubic_channels
+    with pytest.raises(ValueError, match="interpolation, then its channel rewrites come before its steps"):
+        registry.register(registry.Target("TOY_ENGINE", 98, "Toy engine", "", (registry.default().name,),
+                                          form=(DIAMETERS, form.LinearSamplers("Toy engine", "toy.linear"))))
+    assert "TOY_ENGINE" not in registry.target_names()
+
+
 # --- the Godot target's folder: imported by its registration alone --------------------------------------------
 
 GODOT = ("io", "omi", "targets", "godot")

@@ -114,13 +114,19 @@ def test_a_cylinders_radii_become_its_one_radius_and_its_height_stays(tmp_path: 
                         f"{SHAPES}/0/cylinder/height": pytest.approx([0.0, 1.0, 2.0, 3.0])}
 
 
-def test_cubicspline_keys_are_named_and_left_as_they_were(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cubicspline_keys_are_sampled_linear_then_take_godots_form(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Godot rejects CUBICSPLINE: the target's form samples the curve into LINEAR keys first, which the
+    rewrite then turns into Godot's form (before, the channel was named and left as it was)."""
     shape = {"type": "capsule", "capsule": {"height": 1.0, "radiusTop": 0.3, "radiusBottom": 0.3}}
     channels, _written = _convert(tmp_path, _document(shape, {"capsule/height": ([0.0, 1.0], [0, 1, 0, 0, 2, 0])},
                                                       "CUBICSPLINE"))
     assert set(channels) == {f"{SHAPES}/0/capsule/height"}
-    assert "capsule and cylinder channels not in Godot's form (its channels are keyed CUBICSPLINE" \
-        in capsys.readouterr().out
+    keys = channels[f"{SHAPES}/0/capsule/height"]
+    times, heights = keys[:len(keys) // 2], keys[len(keys) // 2:]
+    assert len(times) == 61 and times[30] == pytest.approx(0.5)  # a key every 1/60 s
+    assert [heights[0], heights[30], heights[-1]] == pytest.approx([1.6, 2.1, 2.6])  # zero tangents: eased, + radii
+    assert "not in Godot's form" not in capsys.readouterr().out
 
 
 def test_the_converted_channels_validate_and_read_back_as_the_spec_values(tmp_path: Any, capsys: Any) -> None:

@@ -1,4 +1,5 @@
-"""The `godot` targets' capsule and cylinder channels, in the form they write the shapes.
+"""The `godot` targets' physics channels, in the form Godot 4 plays them: LINEAR or STEP (`LINEAR`: its
+importer rejects a CUBICSPLINE sampler), and capsules and cylinders in the form the targets write them.
 
 They write capsules and cylinders in the one-radius form (`engine_form.godot_shape`), and Godot 4.6 plays a shape's
 channels as that form: `round_shape_keys` turns the channels of `radiusTop`, `radiusBottom` and `height`
@@ -14,7 +15,7 @@ from collections.abc import Mapping
 from ... import model
 from ...animation.one_radius import ROUND_KEYS, merged, value_at
 from ...dialects.omi import SHAPE_EXTENSION
-from ..form import ChannelRewrite, Keys
+from ..form import ChannelRewrite, Keys, LinearSamplers
 
 
 def round_shape_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
@@ -46,3 +47,5 @@ ROUND_CHANNELS = ChannelRewrite(
     SHAPE_EXTENSION, "shapes", frozenset(model.ROUND_SHAPE_TYPES), ROUND_KEYS, round_shape_keys,
     "capsule and cylinder channels", "Godot's form",
     "one `radius`; a capsule's `height` the full height, its radii added", "godot.round_channels")
+
+LINEAR = LinearSamplers("Godot 4", "godot.linear_samplers")

@@ -13,7 +13,7 @@ What Godot does with a finished OMI file, and what this target changes for it:
   tapered capsule or cylinder (a cone) gets one radius, and an animated physics value plays only where Godot
   has the property and the sampler is LINEAR or STEP (measured in Godot 4.6.3: a motion's mass, velocities,
   centre of mass and inertia and a box's size or a sphere's radius become tracks; a gravity factor does not,
-  and a CUBICSPLINE sampler is rejected, so the exporter writes this target's physics channels LINEAR):
+  and a CUBICSPLINE sampler is rejected, so the form writes them LINEAR first, `channels.LINEAR`):
   each kind is said once, naming the objects (`_Kinds`).
 
 Pure JSON in, JSON out: the exporter hands a view of its finished document (plain node dicts whose

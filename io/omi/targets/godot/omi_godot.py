@@ -327,5 +327,6 @@ def _legacy_pointer(pointer: str, renames: Renames) -> str:
 def steps(renames: Callable[[], Renames]) -> tuple[FormPart, ...]:
     """The target's form: the `godot` form for a reader with omi-godot, the joints in omi-godot's form, then
     the vehicle keys omi-godot reads by their legacy names (`renames()`: the registered units', when run)."""
-    return (channels.ROUND_CHANNELS, lambda document: engine_form.form(document, omi_godot=True), joint_step,
+    return (channels.LINEAR, channels.ROUND_CHANNELS, lambda document: engine_form.form(document, omi_godot=True),
+            joint_step,
             lambda document: Form(issues=legacy_names(document, renames())))
