@@ -27,7 +27,7 @@ def _nothing_stored(obj: bpy.types.Object) -> bool:
     system = getattr(obj, "bl_system_properties_get", None)  # Blender 5.0+: registered properties apart
     holder: Any = system() if system is not None else obj
     group = holder.get(SETTINGS_NAME) if holder is not None else None
-    return group is None or _only_empty_groups(group)
+    return group is None or not len(group) or _only_empty_groups(group)  # (an empty group: most objects)
 
 
 def _only_empty_groups(group: Any) -> bool:

@@ -6,6 +6,7 @@ PropertyGroups itself).
 from __future__ import annotations
 
 import dataclasses
+import operator
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -85,16 +86,24 @@ class SameValues:
         kind = type(value)
         others = _OTHER_FIELDS.get((kind, name))
         if others is None:
-            others = tuple(each.name for each in dataclasses.fields(kind) if each.name != name)
-            _OTHER_FIELDS[kind, name] = others
-        key = (kind, name, id(new), *(id(getattr(value, other)) for other in others))
+            others = _OTHER_FIELDS[kind, name] = _values_of(
+                [each.name for each in dataclasses.fields(kind) if each.name != name])
+        key = (kind, name, id(new), *map(id, others(value)))
         found = self._made.get(key)
         if found is None:
             found = self._made[key] = dataclasses.replace(value, **{name: new})
         return found
 
 
-_OTHER_FIELDS: dict[tuple[type, str], tuple[str, ...]] = {}  # a dataclass's fields but one, by (class, that one)
+def _values_of(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving an object's values of `names` as a tuple (read in C: `operator.attrgetter`)."""
+    if len(names) > 1:
+        return operator.attrgetter(*names)
+    return lambda value: tuple(getattr(value, each) for each in names)
+
+
+# the values of a dataclass's fields but one, by (class, that one)
+_OTHER_FIELDS: dict[tuple[type, str], Callable[[Any], tuple[Any, ...]]] = {}
 
 
 class SettingsReader(Protocol):

@@ -172,8 +172,8 @@ class SceneWrite:
         node_world = self.out.node_worlds.get(obj)
         if node_world is None:
             node_world = obj.matrix_world
-            if offset is None and shape.type not in model.MESH_SHAPE_TYPES and node_frames.unscaled(node_world):
-                return node, shape  # the common case (`place_shape`'s first): as it is, on the object's own node
+            if offset is None and node_frames.unscaled(node_world):  # the common case (`place_shape`'s first)
+                return node, self._meshed(shape, obj, node, node)  # as it is, on the object's own node
         else:  # the object's physics on another object's node (a ragdoll part): the shape measured from that node
             offset = node_world.inverted_safe() @ obj.matrix_world @ (offset if offset is not None else Matrix())
             offset = None if node_frames.coincide(offset, Matrix()) else offset
@@ -191,11 +191,14 @@ class SceneWrite:
                                         name if position == len(placement.chain) - 1 else f"{name}.unscaled")
             self.say.warn(f"object {obj.name!r}: its {role} is written on a new node {target.name!r}: "
                              f"{placement.why_new_node(shape)}", "info")
-        written = placement.shape
-        if written.type in model.MESH_SHAPE_TYPES:
-            written = self.same.replaced(written, "mesh", self._shape_mesh(written.mesh, obj, node, target,
-                                                                           hull=written.type == "convex"))
-        return target, written
+        return target, self._meshed(placement.shape, obj, node, target)
+
+    def _meshed(self, shape: model.Shape, obj: bpy.types.Object, node: Any, target: Any) -> model.Shape:
+        """The shape as written: a convex or triangle-mesh shape with its mesh's slot (`_shape_mesh`)."""
+        if shape.type not in model.MESH_SHAPE_TYPES:
+            return shape
+        return self.same.replaced(shape, "mesh", self._shape_mesh(shape.mesh, obj, node, target,
+                                                                  hull=shape.type == "convex"))
 
     def _shape_mesh(self, ref: model.MeshRef, obj: bpy.types.Object, node: Any, target: Any, *,
                     hull: bool = False) -> Any:
