@@ -67,6 +67,8 @@ def _sample(document: dict[str, Any], sampler: dict[str, Any], read_buffer: Read
             or any(later <= earlier for (earlier,), (later,) in itertools.pairwise(times_rows)):
         return False
     times, keys = curve([row[0] for row in times_rows], values)
+    if kind == "VEC4":  # the physics' only float4 is a quaternion (an inertia orientation): kept of unit length,
+        keys = [_unit(key) for key in keys]  # as glTF asks of an interpolated rotation
     sampler["input"] = times_accessor(document, times)
     sampler["output"] = accessor(document, [number for key in keys for number in key], kind, WIDTHS[kind])
     sampler["interpolation"] = "LINEAR"
@@ -90,3 +92,8 @@ def curve(times: list[float], rows: list[tuple[float, ...]]) -> tuple[list[float
                 weights[0] * p0 + weights[1] * m0 + weights[2] * p1 + weights[3] * m1
                 for p0, m0, p1, m1 in zip(value, leaving, end, arriving, strict=True)))
     return out_times, out_values
+
+
+def _unit(quaternion: tuple[float, ...]) -> tuple[float, ...]:
+    length = math.sqrt(sum(number * number for number in quaternion))
+    return tuple(number / length for number in quaternion) if length > 0.0 else quaternion

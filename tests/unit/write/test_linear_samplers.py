@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import base64
 import json
+import math
 import struct
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ def _accessor(document: dict[str, Any], numbers: list[float], kind: str) -> int:
     document["buffers"].append({"byteLength": len(data),
                                 "uri": "data:application/octet-stream;base64," + base64.b64encode(data).decode()})
     document["bufferViews"].append({"buffer": len(document["buffers"]) - 1, "byteLength": len(data)})
-    width = {"SCALAR": 1, "VEC3": 3}[kind]
+    width = {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[kind]
     document["accessors"].append({"bufferView": len(document["bufferViews"]) - 1, "componentType": 5126,
                                   "count": len(numbers) // width, "type": kind,
                                   **({"min": [min(numbers)], "max": [max(numbers)]} if kind == "SCALAR" else {})})
@@ -42,7 +43,7 @@ def _numbers(document: dict[str, Any], accessor: int) -> list[float]:
     found = document["accessors"][accessor]
     view = document["bufferViews"][found["bufferView"]]
     data = base64.b64decode(document["buffers"][view["buffer"]]["uri"].split(",", 1)[1])
-    count = found["count"] * {"SCALAR": 1, "VEC3": 3}[found["type"]]
+    count = found["count"] * {"SCALAR": 1, "VEC3": 3, "VEC4": 4}[found["type"]]
     return list(struct.unpack_from(f"<{count}f", data, view.get("byteOffset", 0)))
 
 
@@ -70,7 +71,10 @@ def test_cubicspline_physics_channels_convert_to_linear_keys_for_godot(tmp_path:
     velocities = _accessor(document, [0.0] * 3 + [0.0, 0.0, 0.0] + [2.0, 0.0, 0.0]
                            + [2.0, 0.0, 0.0] + [1.0, 1.0, 1.0] + [0.0] * 3, "VEC3")  # slope 2 in x
     animation = document["animations"][0]
-    for pointer, output in (("mass", masses), ("linearVelocity", velocities)):
+    half = math.sqrt(0.5)
+    turns = _accessor(document, [0.0] * 4 + [0.0, 0.0, 0.0, 1.0] + [0.0] * 4
+                      + [0.0] * 4 + [0.0, 0.0, half, half] + [0.0] * 4, "VEC4")  # a quarter turn about z
+    for pointer, output in (("mass", masses), ("linearVelocity", velocities), ("inertiaOrientation", turns)):
         animation["samplers"].append({"input": times, "output": output, "interpolation": "CUBICSPLINE"})
         animation["channels"].append({"sampler": len(animation["samplers"]) - 1, "target": {
             "path": "pointer", "extensions": {"KHR_animation_pointer": {"pointer": f"{MOTION}/{pointer}"}}}})
@@ -82,11 +86,14 @@ def test_cubicspline_physics_channels_convert_to_linear_keys_for_godot(tmp_path:
     written = json.loads(out.read_text(encoding="utf-8"))
     [animation] = written["animations"]
     assert {sampler["interpolation"] for sampler in animation["samplers"]} == {"LINEAR"}
-    mass, velocity = (animation["samplers"][channel["sampler"]] for channel in animation["channels"])
+    mass, velocity, turn = (animation["samplers"][channel["sampler"]] for channel in animation["channels"])
     keyed = _numbers(written, mass["input"])
     assert len(keyed) == 31 and keyed == _numbers(written, velocity["input"])  # every 1/60 s over half a second
     assert _numbers(written, mass["output"])[::15] == pytest.approx([1.0, 2.0, 3.0])
     assert _numbers(written, velocity["output"])[::3] == pytest.approx([2.0 * time for time in keyed])  # x = 2t
-    assert said.count("channels keyed CUBICSPLINE sampled into LINEAR keys") == 1  # once, naming both
-    assert f"{MOTION}/mass, {MOTION}/linearVelocity" in said
+    quaternions = _numbers(written, turn["output"])
+    assert [math.dist(quaternions[at:at + 4], (0.0, 0.0, 0.0, 0.0)) for at in range(0, len(quaternions), 4)] \
+        == pytest.approx([1.0] * 31)  # a rotation: of unit length at every key
+    assert said.count("channels keyed CUBICSPLINE sampled into LINEAR keys") == 1  # once, naming all three
+    assert f"{MOTION}/mass, {MOTION}/linearVelocity, {MOTION}/inertiaOrientation" in said
     assert "its importer rejects them" not in said  # Godot's loss report has nothing left to say
