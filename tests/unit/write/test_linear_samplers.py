@@ -97,3 +97,4 @@ def test_cubicspline_physics_channels_convert_to_linear_keys_for_godot(tmp_path:
     assert said.count("channels keyed CUBICSPLINE sampled into LINEAR keys") == 1  # once, naming all three
     assert f"{MOTION}/mass, {MOTION}/linearVelocity, {MOTION}/inertiaOrientation" in said
     assert "its importer rejects them" not in said  # Godot's loss report has nothing left to say
+    assert run("validate", str(out)) == 0  # the new keys' buffers and accessors are sound
