@@ -98,7 +98,7 @@ class Target:
     label: str
     description: str
     dialects: tuple[str, ...]
-    # what it changes after writing its dialects: its channel rewrites, then its steps (`form.Form`)
+    # what it changes after writing its dialects: its samplers, its channel rewrites, then its steps (`form.Form`)
     form: tuple[FormPart, ...] = ()
     recognise: Callable[[Mapping[str, Any]], bool] | None = None  # import side: a document written for it
     as_written: Callable[[dict[str, Any]], list[Issue]] | None = None  # import side: a recognised document's
