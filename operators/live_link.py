@@ -298,6 +298,9 @@ def on_depsgraph_update(bl_scene: bpy.types.Scene, depsgraph: bpy.types.Depsgrap
         adopt_blender_edits(bl_scene, _edited_in_blender(bl_scene, depsgraph, updates), issues)
         adopt_constraint_edits((obj for obj in updated if obj.rigid_body_constraint is not None), issues)
         _say(issues)
+        # a joint's frame moved into another body (a new parent): the joint is rebuilt to join that body
+        _Link.forced.update(joint.name for obj in updated for joint in built_values.reparented(obj)
+                            if object_physics(joint).use_joint)
         # appended or linked objects: built elsewhere (or never), now in this scene (an import built its own)
         tagged = [obj for obj in updated if object_physics(obj).has_physics]
         members = live.world_members(bl_scene) if tagged else set()

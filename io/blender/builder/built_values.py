@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from operator import attrgetter
-from typing import cast
+from typing import Any, cast
 
 import bpy
 
-from ..tables.markers import BUILT, BUILT_BODIES, EDITS, IN_STEP
+from ..tables.markers import BUILT, BUILT_BODIES, BUILT_PARENT, EDITS, IN_STEP
 
 # Each group of Blender rigid-body properties and the part of the OMI settings it stands for.
 GROUPS: dict[str, tuple[str, ...]] = {
@@ -171,6 +171,30 @@ def record_bodies(obj: bpy.types.Object) -> None:
     constraint = obj.rigid_body_constraint
     assert constraint is not None, "asked only of constraint objects"
     obj[BUILT_BODIES] = {end: body for end in ENDS if (body := getattr(constraint, end)) is not None}
+
+
+def record_frames(joint: bpy.types.Object, frames: Iterable[bpy.types.Object | None]) -> None:
+    """Keep, on each frame of a joint just built (its object, its connected one), the frame's parent now and
+    the joints built from it: moved into another body, the frame calls for their rebuild (`reparented`)."""
+    for frame in frames:
+        if frame is None:
+            continue
+        kept: Any = frame.get(BUILT_PARENT)  # an ID property group, or None
+        before = kept.get("joints") if hasattr(kept, "get") else None
+        joints = [other for other in (before or ()) if isinstance(other, bpy.types.Object) and other != joint]
+        record: dict[str, object] = {"joints": [*joints, joint]}
+        if frame.parent is not None:
+            record["parent"] = frame.parent
+        frame[BUILT_PARENT] = record
+
+
+def reparented(obj: bpy.types.Object) -> list[bpy.types.Object]:
+    """The joints built from this frame when it had another parent; none when it has the same, or is no joint's
+    frame (`record_frames`)."""
+    kept: Any = obj.get(BUILT_PARENT)  # an ID property group, or None
+    if not hasattr(kept, "get") or kept.get("parent") == obj.parent:
+        return []
+    return [joint for joint in kept.get("joints") or () if isinstance(joint, bpy.types.Object)]
 
 
 def bodies_changed(obj: bpy.types.Object) -> list[str]:

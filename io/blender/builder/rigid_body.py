@@ -102,6 +102,7 @@ def _record_joints(planned: list[tuple[bpy.types.Object, Any]], switches: Switch
         exact = joint is not None and joint_readback.reads_back(empties, joint.settings, frames)
         for empty, placed in zip(empties, frames, strict=True):
             built_values.record_constraint(empty, exact=exact, frame=placed.record())
+        built_values.record_frames(owner, (owner, None if joint is None else joint.connected_node))
 
 
 def build_rigid_bodies(bl_scene: bpy.types.Scene, objects: Iterable[bpy.types.Object], physics_of: PhysicsOf,

@@ -31,13 +31,14 @@ BONE_TARGET = "omi_bone_target"  # on the empty under a bone part that the bone 
 LOCKS = "omi_physics_locks"  # on a body: the transform locks the build set for infinite mass / inertia
 BUILT = "omi_built"  # on an object with a rigid body: what the last build wrote into it (builder/built_values)
 BUILT_BODIES = "omi_built_bodies"  # on a joint's constraint object: the bodies the last build joined (the objects)
+BUILT_PARENT = "omi_built_parent"  # on a joint's frames (its object, its connected one): their parent at its build
 STATIC_VALUES = "omi_static_values"  # on a datablock with imported physics keys: the file's static values (JSON)
 DRIVEN = "omi_velocity_drivers"  # on a kinematic body: its delta transforms are driven at its velocity
 ADOPTED = "omi_adopted"  # on an object whose other add-on's physics settings were adopted: that add-on's name
 EDITS = "omi_edits"  # on an object with settings: counts the edits of its settings (the live link)
 IN_STEP = "omi_in_step"  # on an object: the EDITS count its Blender rigid bodies were last built from
-PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, BUILT_BODIES, STATIC_VALUES,
-                      DRIVEN, ADOPTED, EDITS, IN_STEP)
+PRIVATE_PROPERTIES = (GENERATED, SHAPE_MESH, OWNER, BONE_PART, BONE_TARGET, LOCKS, BUILT, BUILT_BODIES, BUILT_PARENT,
+                      STATIC_VALUES, DRIVEN, ADOPTED, EDITS, IN_STEP)
 
 
 def is_generated(id_data: bpy.types.ID) -> bool:

@@ -291,3 +291,18 @@ def test_a_body_edit_after_save_and_reopen_is_taken_too(clean_scene, tmp_path):
     joint_constraints(joint)[0].rigid_body_constraint.object2 = other
     bpy.context.view_layer.update()
     assert body_of(joint.omi_physics.joint.connected_object) == other
+
+
+def test_a_joint_frame_moved_into_another_body_rebuilds_the_joint_to_join_it(clean_scene):
+    link, joint, _made = hinge()
+    first, second = post("First", (0.0, 2.0, 1.0)), post("Second", (0.0, -2.0, 1.0))
+    link.flush(bpy.context.scene)
+    for frame, body in ((joint, first), (joint.omi_physics.joint.connected_object, second)):
+        world = frame.matrix_world.copy()
+        frame.parent = body  # dragged onto another body in the Outliner
+        frame.matrix_world = world
+        bpy.context.view_layer.update()
+        link.flush(bpy.context.scene)
+        [made] = joint_constraints(joint)
+        assert body in (made.rigid_body_constraint.object1, made.rigid_body_constraint.object2)
+    assert (made.rigid_body_constraint.object1, made.rigid_body_constraint.object2) == (first, second)
