@@ -66,7 +66,7 @@ class OMIObjectSettings(bpy.types.PropertyGroup):
     joint: PointerProperty(type=OMIJointSettings)
     use_gravity: BoolProperty(  # added in version 2 with a default that means "as before": no migration step
         name="Gravity Volume",
-        description="This trigger changes the gravity of the bodies inside it (OMI_physics_gravity)",
+        description="This trigger changes the gravity of the bodies inside it (a gravity volume)",
         default=False,
     )
     gravity: PointerProperty(type=OMIGravitySettings)

@@ -198,9 +198,7 @@ KNOWN: dict[str, tuple[set[str], str]] = {
     "properties/convert_joint.py": ({"mode", "axis"}, _FIELD_NAMES),
     "properties/homes.py": ({"mass", "motion"},
                             "a stored ID property and the build's record of Blender's values (built_values)"),
-    "properties/object.py": ({"shape",
-                              "This trigger changes the gravity of the bodies inside it (OMI_physics_gravity)"},
-                             "a stored ID property; the gravity setting's tooltip names its extension"),
+    "properties/object.py": ({"shape"}, "a stored ID property"),
 }
 
 
