@@ -189,7 +189,9 @@ def _pause_simulation(export_settings: dict[str, Any]) -> None:
         scene = bpy.context.scene
         assert scene is not None, "the exporter runs in a scene"
         world = scene.rigidbody_world
-        if world is not None and world.enabled and any(_simulated_and_keyed(obj) for obj in scene.objects):
+        # No action in the file: nothing is keyed (the walk over every object is left out)
+        if world is not None and world.enabled and bpy.data.actions \
+                and any(_simulated_and_keyed(obj) for obj in scene.objects):
             world.enabled = False  # only then: switching it resets the simulation cache of the scene
             export_settings[_PAUSED_WORLD_KEY] = world
     except Exception as error:  # hook boundary: report, never raise

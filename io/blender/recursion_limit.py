@@ -21,6 +21,7 @@ from ..omi.checks import gltf_structure
 MAX_DEPTH = gltf_structure.MAX_DEPTH
 IMPORT_CALLS_PER_LEVEL = 1
 EXPORT_CALLS_PER_LEVEL = 3
+SHALLOW = 64  # levels of a tree given room for without walking it (`object_depth`)
 
 _saved_limit: list[int] = []  # the limit before the add-on raised it (empty: not raised)
 
@@ -49,7 +50,14 @@ def _restore_later() -> None:
 
 def object_depth(objects: Iterable[Any]) -> int:
     """The most levels of the objects' hierarchy (parents, and bones inside armatures), found in linear
-    time: the levels of the node tree the glTF exporter walks."""
+    time: the levels of the node tree the glTF exporter walks. A bound read from each object's parent alone
+    (every parented object and every bone one level deeper) stands for it up to `SHALLOW` levels, which a
+    file without deep trees meets: the exact walk reads names and types, several times the cost on a big
+    scene. `objects` is walked twice (a collection such as bpy.data.objects, not an iterator)."""
+    parented = sum(1 for obj in objects if obj.parent is not None)
+    bound = 1 + parented + sum(len(armature.bones) for armature in bpy.data.armatures)
+    if bound <= SHALLOW:
+        return bound
     return _deepest(objects, lambda obj: obj.name_full, lambda obj: obj.parent, lambda obj: 1 + _bone_depth(obj))
 
 

@@ -88,3 +88,22 @@ def test_make_body_and_validate_walk_a_5000_deep_parent_chain():
     assert bpy.ops.omi.validate_scene() == {'FINISHED'}
     codes = {(item.name, item.code) for item in bpy.context.window_manager.omi_authoring.problems}
     assert ("N0", "body_without_collider") not in codes  # the leaf 4,999 levels down was found
+
+
+def test_the_depth_of_a_shallow_scene_is_bounded_without_walking_it(omi):
+    """Below `SHALLOW` levels the bound (each parented object and bone one level deeper) stands for the depth:
+    never less than the tree's real depth; above it the tree is walked."""
+    recursion_limit = omi("io.blender.recursion_limit")
+    bpy.ops.wm.read_homefile(use_empty=True)
+    for name in ("A", "B"):  # two chains of three levels
+        chain = [bpy.data.objects.new(f"{name}{index}", None) for index in range(3)]
+        for obj in chain:
+            bpy.context.scene.collection.objects.link(obj)
+        for child, parent in zip(chain[1:], chain[:-1], strict=False):
+            child.parent = parent
+    # the bound, not walked: 1 + the 4 parented objects, more than the real 3 levels
+    assert recursion_limit.object_depth(bpy.data.objects) == 5
+    deep = [bpy.data.objects.new(f"Deep{index}", None) for index in range(recursion_limit.SHALLOW + 10)]
+    for child, parent in zip(deep[1:], deep[:-1], strict=False):
+        child.parent = parent
+    assert recursion_limit.object_depth(bpy.data.objects) == recursion_limit.SHALLOW + 10  # walked: exact
