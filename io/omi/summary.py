@@ -14,8 +14,9 @@ MOST_NAMED = 12  # names on one summary line
 MOST_NAMED_ALIKE = 40  # on a line of findings alike but for their words (a file's keys): each named
 FEW = 3  # a kind met this often or less keeps each message: on a small scene every object is named in full
 # "object 'Crate': ..." or the import's "node 3 'Crate' (/nodes/3/...): ...": whom the message is about
-_SUBJECT = re.compile(r"^(?:object|node \d+) '((?:[^'\\]|\\.)*)'(?: \([^)]*\))?: ")
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'")
+# A quoted word, its escapes unrolled (the same matches as '(?:[^'\\]|\\.)*', without a step per character)
+_SUBJECT = re.compile(r"^(?:object|node \d+) '([^'\\]*(?:\\.[^'\\]*)*)'(?: \([^)]*\))?: ")
+_QUOTED = re.compile(r"'[^'\\]*(?:\\.[^'\\]*)*'")
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
 _POINTER = re.compile(r"^/\S*: ")  # a message about a JSON pointer starts with it
 _LONG_TAIL = 24  # characters after the last quoted word that make a kind of their own when lines run out
