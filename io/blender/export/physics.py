@@ -22,6 +22,7 @@ the writer's `ItemArrays` (by their JSON). The objects' physics are placed by `e
 from __future__ import annotations
 
 from collections.abc import Iterable
+from contextlib import nullcontext
 from typing import Any
 
 import bpy
@@ -141,8 +142,10 @@ class PhysicsExport:
                 kept = self._kept_of(obj)
                 if kept:
                     self._kept.append((node, kept))
-        # animated properties hold the file's static values the import kept (io/blender/animation/static_values.py)
-        with collector_paused(), static_values.held([bl_scene, *(obj for _node, obj in records)]):
+        # animated properties hold the file's static values the import kept (io/blender/animation/static_values.py);
+        # a file with no action animates nothing (the look at every object is left out)
+        held = static_values.held([bl_scene, *(obj for _node, obj in records)]) if bpy.data.actions else nullcontext()
+        with collector_paused(), held:
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
         self.report(peer_findings.findings(obj for _node, obj in records))
 
