@@ -129,8 +129,7 @@ class ExportWriter:
         for name, content in extensions.items():
             self.node_extensions_used.add(name)
             trigger = content.get("trigger")
-            if name == joint or (trigger is not None and "nodes" in trigger) \
-                    or any(isinstance(value, NodeSlot) for value in content.values()):  # a unit's node reference
+            if name == joint or (trigger is not None and "nodes" in trigger) or _holds_slot(content):
                 self.pending.append((node, name, content, obj_name))
         if self.respelled:
             self.written_nodes.append((node, part))
@@ -229,3 +228,12 @@ class ExportWriter:
 def dialect_names() -> tuple[str, ...]:
     """Every extension name a registered dialect reads and writes itself (its extension units' aside)."""
     return tuple(dict.fromkeys(name for dialect in registry.names() for name in registry.get(dialect).owns))
+
+
+def _holds_slot(content: dict[str, Any]) -> bool:
+    """Whether a value of the extension object is a node reference (a unit's); a loop, not a generator: this
+    runs for every node written."""
+    for value in content.values():  # noqa: SIM110  # see the docstring
+        if isinstance(value, NodeSlot):
+            return True
+    return False
