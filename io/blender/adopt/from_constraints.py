@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import bpy
@@ -73,10 +74,16 @@ def joint_ranges(constraint: bpy.types.RigidBodyConstraint, obj: bpy.types.Objec
 
 def limits_from_ranges(ranges: dict[tuple[str, int], tuple[float, float]]) -> tuple[model.JointLimit, ...]:
     """Per-axis ranges in Blender axes (`joint_ranges`) as OMI limits: the fixed degrees of freedom grouped
-    into one limit per kind; each range on its own glTF axis."""
+    into one limit per kind; each range on its own glTF axis. Made once per set of ranges (a level's joints
+    repeat a few; the limits are immutable values)."""
+    return _limits_of(tuple(ranges.items()))
+
+
+@functools.lru_cache(maxsize=1024)
+def _limits_of(ranges: tuple[tuple[tuple[str, int], tuple[float, float]], ...]) -> tuple[model.JointLimit, ...]:
     fixed: dict[str, list[int]] = {"linear": [], "angular": []}
     ranged: list[model.JointLimit] = []
-    for (dof, blender_axis), (lower, upper) in ranges.items():
+    for (dof, blender_axis), (lower, upper) in ranges:
         (gltf_axis,), sign = axes.joint_axes((blender_axis,), to_blender=False)
         if lower == 0.0 and upper == 0.0:
             fixed[dof].append(gltf_axis)
