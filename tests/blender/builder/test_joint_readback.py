@@ -5,38 +5,15 @@ a motor takes the motor's velocity and force back into its drive."""
 
 from __future__ import annotations
 
-import addon_loader
 import bpy
 import pytest
+from live_hinge import live_hinge
 
 pytestmark = pytest.mark.usefixtures("omi_addon")
 
 
-def select(*objects, active):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(obj in objects)
-    bpy.context.view_layer.objects.active = active
-
-
 def hinge(axis='Z', door="Door"):
-    """A dynamic door hinged about `axis` (-1 to 1 rad) to a static frame with Create Joint, built live. The live
-    link says each message once per session: a test that wants one names its door anew."""
-    bodies = []
-    for name, location, motion in ((door, (1.0, 0.0, 1.0), 'DYNAMIC'), ("Frame", (0.0, 0.0, 1.0), 'STATIC')):
-        bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
-        obj = bpy.context.active_object
-        obj.name = name
-        select(obj, active=obj)
-        assert bpy.ops.omi.make_body(motion_type=motion) == {'FINISHED'}
-        assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
-        bodies.append(obj)
-    select(*bodies, active=bodies[1])
-    assert bpy.ops.omi.create_joint(preset='HINGE', axis=axis, angle_min=-1.0, angle_max=1.0,
-                                    location='ACTIVE') == {'FINISHED'}
-    link = addon_loader.module("operators.live_link")
-    link.flush(bpy.context.scene)
-    [joint] = [obj for obj in bpy.context.scene.objects if obj.omi_physics.use_joint]
-    return link, joint
+    return live_hinge(door, axis)
 
 
 def made_for(joint) -> dict[str, bpy.types.RigidBodyConstraint]:

@@ -4,10 +4,10 @@ rebuilt from the settings where it does not."""
 
 from __future__ import annotations
 
-import addon_loader
 import bpy
 import pytest
-from export_support import export
+from export_support import export, select
+from live_hinge import live_hinge
 
 
 @pytest.fixture(autouse=True)
@@ -15,30 +15,9 @@ def _enabled(omi_addon):
     return omi_addon
 
 
-def select(*objects, active):
-    for obj in bpy.context.view_layer.objects:
-        obj.select_set(obj in objects)
-    bpy.context.view_layer.objects.active = active
-
-
 def hinge(**options):
-    """A dynamic door hinged to a static frame with Create Joint (at the frame's origin), built live."""
-    bodies = []
-    for name, location, motion in (("Door", (1.0, 0.0, 1.0), 'DYNAMIC'), ("Frame", (0.0, 0.0, 1.0), 'STATIC')):
-        bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
-        obj = bpy.context.active_object
-        obj.name = name
-        select(obj, active=obj)
-        assert bpy.ops.omi.make_body(motion_type=motion) == {'FINISHED'}
-        assert bpy.ops.omi.fit_collider(shape_type='BOX') == {'FINISHED'}
-        bodies.append(obj)
-    door, frame = bodies
-    select(door, frame, active=frame)
-    assert bpy.ops.omi.create_joint(preset='HINGE', axis='Z', angle_min=-1.0, angle_max=1.0, location='ACTIVE',
-                                    **options) == {'FINISHED'}
-    link = addon_loader.module("operators.live_link")
-    link.flush(bpy.context.scene)
-    [joint] = [obj for obj in bpy.context.scene.objects if obj.omi_physics.use_joint]
+    """The live hinge (tests/blender/live_hinge.py) and the constraints its build made."""
+    link, joint = live_hinge(**options)
     made = [obj for obj in bpy.data.objects if obj.get("omi_owner") == joint and obj.rigid_body_constraint]
     return link, joint, made
 
