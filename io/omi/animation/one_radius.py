@@ -53,18 +53,29 @@ def merged(keyed: Mapping[str, Keys]) -> tuple[str, list[float]] | str:
     return interpolation, sorted({time for _interpolation, times, _values in keyed.values() for time in times})
 
 
-def from_one_radius(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
-        -> tuple[dict[str, Keys], str | None]:
-    """A shape in the one-radius form, `keyed` by 'radius' and 'height' (a capsule's full height) and `still`
-    in both, as the spec's ROUND_KEYS channels; or why not."""
+def sampled(keyed: Mapping[str, Keys], still: Mapping[str, float]) \
+        -> tuple[str, list[float], Callable[[str, float], float]] | str:
+    """`merged`'s interpolation and key times, and each value at a time: a keyed one sampled, the others
+    `still`; or why the channels cannot be merged. Both directions of the one-radius form ask it."""
     found = merged(keyed)
     if isinstance(found, str):
-        return {}, found
+        return found
     interpolation, times = found
 
     def value(key: str, time: float) -> float:
         return value_at(keyed[key], time) if key in keyed else still[key]
 
+    return interpolation, times, value
+
+
+def from_one_radius(shape_type: str, still: Mapping[str, float], keyed: Mapping[str, Keys]) \
+        -> tuple[dict[str, Keys], str | None]:
+    """A shape in the one-radius form, `keyed` by 'radius' and 'height' (a capsule's full height) and `still`
+    in both, as the spec's ROUND_KEYS channels; or why not."""
+    found = sampled(keyed, still)
+    if isinstance(found, str):
+        return {}, found
+    interpolation, times, value = found
     radii = [value("radius", time) for time in times]
     result: dict[str, Keys] = {}
     if "radius" in keyed:

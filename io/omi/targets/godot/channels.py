@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ... import model
-from ...animation.one_radius import ROUND_KEYS, merged, value_at
+from ...animation.one_radius import ROUND_KEYS, sampled
 from ...dialects.omi import SHAPE_EXTENSION
 from ..form import ChannelRewrite, Keys, LinearSamplers
 
@@ -22,14 +22,10 @@ def round_shape_keys(shape_type: str, still: Mapping[str, float], keyed: Mapping
         -> tuple[dict[str, Keys], str | None]:
     """Godot's channels ('radius', 'height') of a capsule or cylinder whose `keyed` values (of ROUND_KEYS)
     are animated and the others `still` (all three given there); or none and why they cannot be."""
-    found = merged(keyed)
+    found = sampled(keyed, still)
     if isinstance(found, str):
         return {}, found
-    interpolation, times = found
-
-    def value(key: str, time: float) -> float:
-        return value_at(keyed[key], time) if key in keyed else still[key]
-
+    interpolation, times, value = found
     radii = [(value("radiusTop", time), value("radiusBottom", time)) for time in times]
     result: dict[str, Keys] = {}
     if {"radiusTop", "radiusBottom"} & set(keyed):
