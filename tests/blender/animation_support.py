@@ -8,11 +8,12 @@ import math
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import addon_loader
 import bpy
-from export_support import BODY, JOINT, SHAPE, Exported, empty, tag_motion, tag_shape
+from export_support import BODY, JOINT, SHAPE, Exported, empty, export, tag_motion, tag_shape
 
 POINTER = "KHR_animation_pointer"
 FRAMES = (1, 11)
@@ -240,3 +241,42 @@ def with_channels(gltf: dict, channels: list[tuple[str, list[float], list[float]
     gltf["animations"] = [{"name": "Open", "channels": targets, "samplers": samplers}]
     gltf["extensionsUsed"].append(POINTER)
     return gltf
+
+
+def counted_snapshots(monkeypatch) -> list[int]:
+    """A list that gets an entry per snapshot the animation export takes (its derive-and-write of an object)."""
+    sample = addon_loader.module("io.blender.animation.exports.sample")
+    calls: list[int] = []
+    real = sample.AnimationExport._snapshot
+
+    def counted(self: Any, tracker: Any) -> Any:
+        calls.append(1)
+        return real(self, tracker)
+
+    monkeypatch.setattr(sample.AnimationExport, "_snapshot", counted)
+    return calls
+
+
+def same_file(a, b) -> bool:
+    """The two exports are the same text and the same binary (their buffer names aside)."""
+    text = a.path.read_text().replace(f'"{a.path.stem}.bin"', '"BIN"')
+    return text == b.path.read_text().replace(f'"{b.path.stem}.bin"', '"BIN"') and \
+        a.path.with_suffix(".bin").read_bytes() == b.path.with_suffix(".bin").read_bytes()
+
+
+def whole_translation(monkeypatch) -> None:
+    """The export before the table: every F-curve nudged, every key derived and written."""
+    monkeypatch.setattr(addon_loader.module("io.blender.animation.exports.direct"), "map_channel", lambda *_args: None)
+
+
+def table_and_whole_exports(directory: Path, monkeypatch) -> tuple[Exported, Exported, int, int]:
+    """The scene exported through the Object Model table, then by the whole translation per key (the export
+    before the table), and the snapshots each took: (table, whole, table's snapshots, whole's snapshots)."""
+    calls = counted_snapshots(monkeypatch)
+    table = export(directory, "table")
+    table_calls = len(calls)
+    calls.clear()
+    whole_translation(monkeypatch)
+    whole = export(directory, "whole")
+    return table, whole, table_calls, len(calls)
+

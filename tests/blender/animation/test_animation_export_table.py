@@ -5,12 +5,19 @@ the whole translation per key writes, byte for byte, for every interpolation."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import addon_loader
 import bpy
 import pytest
-from animation_support import animated_scene, channels, set_interpolation, with_channels
+from animation_support import (
+    animated_scene,
+    channels,
+    counted_snapshots,
+    same_file,
+    set_interpolation,
+    table_and_whole_exports,
+    whole_translation,
+    with_channels,
+)
 from export_support import empty, export, tag_motion, tag_shape
 from import_support import BODY, document, import_gltf, write_gltf
 
@@ -18,36 +25,11 @@ pytestmark = pytest.mark.usefixtures("omi_addon")
 KEYS = 40
 
 
-def _counted_snapshots(monkeypatch) -> list[int]:
-    sample = addon_loader.module("io.blender.animation.exports.sample")
-    calls: list[int] = []
-    real = sample.AnimationExport._snapshot
-
-    def counted(self: Any, tracker: Any) -> Any:
-        calls.append(1)
-        return real(self, tracker)
-
-    monkeypatch.setattr(sample.AnimationExport, "_snapshot", counted)
-    return calls
-
-
-def _same_file(a, b) -> bool:
-    """The two exports are the same text and the same binary (their buffer names aside)."""
-    text = a.path.read_text().replace(f'"{a.path.stem}.bin"', '"BIN"')
-    return text == b.path.read_text().replace(f'"{b.path.stem}.bin"', '"BIN"') and \
-        a.path.with_suffix(".bin").read_bytes() == b.path.with_suffix(".bin").read_bytes()
-
-
-def _whole_translation(monkeypatch) -> None:
-    """The export before the table: every F-curve nudged, every key derived and written."""
-    monkeypatch.setattr(addon_loader.module("io.blender.animation.exports.direct"), "map_channel", lambda *_args: None)
-
-
 @pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
 def test_the_file_is_the_whole_translations_byte_for_byte(clean_scene, tmp_path, monkeypatch, interpolation):
     animated_scene()  # every Object Model value keyed: motion, materials, drives by the table, the rest translated
     set_interpolation(interpolation)
-    calls = _counted_snapshots(monkeypatch)
+    calls = counted_snapshots(monkeypatch)
     direct = addon_loader.module("io.blender.animation.exports.direct")
     mapped: list[str] = []
     real_map = direct.map_channel
@@ -66,9 +48,9 @@ def test_the_file_is_the_whole_translations_byte_for_byte(clean_scene, tmp_path,
         f"omi_physics.joint.drives[0].{name}" for name in ("max_force", "stiffness", "damping")}
     table_calls = len(calls)
     calls.clear()
-    _whole_translation(monkeypatch)
+    whole_translation(monkeypatch)
     whole = export(tmp_path, "whole")
-    assert _same_file(table, whole)
+    assert same_file(table, whole)
     assert len(channels(table)) > 20
     assert table_calls < len(calls) - 20  # the motion values and materials took the table's way
 
@@ -98,18 +80,13 @@ def _keyed_body(interpolation: str) -> None:
 @pytest.mark.parametrize("interpolation", ['LINEAR', 'BEZIER', 'CONSTANT'])
 def test_keyed_motion_and_materials_cost_no_translation_per_key(clean_scene, tmp_path, monkeypatch, interpolation):
     _keyed_body(interpolation)
-    calls = _counted_snapshots(monkeypatch)
-    table = export(tmp_path, "table")
-    table_calls = len(calls)
-    calls.clear()
-    _whole_translation(monkeypatch)
-    whole = export(tmp_path, "whole")
-    assert _same_file(table, whole)
+    table, whole, table_calls, whole_calls = table_and_whole_exports(tmp_path, monkeypatch)
+    assert same_file(table, whole)
     found = {pointer.rsplit("/", 1)[-1]: channel for pointer, channel in channels(table).items()}
     assert set(found) == {"mass", "centerOfMass", "gravityFactor", "restitution"}
     assert len(found["mass"]["values"]) == KEYS * (3 if interpolation == 'BEZIER' else 1)
     assert table_calls <= 2  # the rest snapshot (and nothing per F-curve or per key)
-    assert len(calls) > 3 * KEYS  # the whole translation snapshots every key of every value
+    assert whole_calls > 3 * KEYS  # the whole translation snapshots every key of every value
 
 
 def test_keys_on_a_setting_that_holds_nothing_are_named_as_before(clean_scene, tmp_path, monkeypatch):
@@ -117,9 +94,9 @@ def test_keys_on_a_setting_that_holds_nothing_are_named_as_before(clean_scene, t
     _keyed_body('LINEAR')
     bpy.data.objects["Body"].omi_physics.motion.use_center_of_mass = False
     table = export(tmp_path, "table")
-    _whole_translation(monkeypatch)
+    whole_translation(monkeypatch)
     whole = export(tmp_path, "whole")
-    assert _same_file(table, whole)
+    assert same_file(table, whole)
     said = [[message for message in result.messages if message.startswith("OMI physics")] for result in (table, whole)]
     assert said[0] == said[1]
     assert sum("center_of_mass" in message and "not exported" in message for message in said[0]) == 3
@@ -139,14 +116,9 @@ def test_an_imported_mass_channel_exports_from_the_table(clean_scene, tmp_path, 
     import_gltf(write_gltf(tmp_path, "mass", gltf))
     curves = addon_loader.module("io.blender.animation.curves")
     assert {curve.data_path for curve in curves.fcurves(bpy.data.objects["Crate"])} == {"omi_physics.motion.mass"}
-    calls = _counted_snapshots(monkeypatch)
-    table = export(tmp_path, "table")
-    table_calls = len(calls)
-    calls.clear()
-    _whole_translation(monkeypatch)
-    whole = export(tmp_path, "whole")
-    assert _same_file(table, whole)
+    table, whole, table_calls, whole_calls = table_and_whole_exports(tmp_path, monkeypatch)
+    assert same_file(table, whole)
     [channel] = channels(table).values()
     assert channel["values"] == [1.0 + 0.5 * (k % 5) for k in range(KEYS)]
     assert table_calls <= 2  # the rest snapshot (and nothing per F-curve or per key)
-    assert len(calls) > KEYS
+    assert whole_calls > KEYS

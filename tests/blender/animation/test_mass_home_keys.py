@@ -7,9 +7,7 @@ from __future__ import annotations
 import addon_loader
 import bpy
 import pytest
-from animation_support import channels
-from export_support import export
-from test_animation_export_table import _counted_snapshots, _same_file, _whole_translation
+from animation_support import channels, same_file, table_and_whole_exports
 
 KEYS = 30
 
@@ -28,15 +26,10 @@ def test_keys_on_blenders_mass_export_from_the_table(omi_addon, clean_scene, tmp
     for point in addon_loader.module("io.blender.animation.curves").fcurves(crate)[0].keyframe_points:
         point.interpolation = interpolation
     bpy.context.scene.frame_set(1)
-    calls = _counted_snapshots(monkeypatch)
-    table = export(tmp_path, "table")
-    table_calls = len(calls)
-    calls.clear()
-    _whole_translation(monkeypatch)
-    whole = export(tmp_path, "whole")
-    assert _same_file(table, whole)
+    table, whole, table_calls, whole_calls = table_and_whole_exports(tmp_path, monkeypatch)
+    assert same_file(table, whole)
     [channel] = channels(table).values()
     values = channel["values"] if interpolation == 'LINEAR' else channel["values"][1::3]
     assert values == [1.0 + 0.5 * (key % 5) for key in range(KEYS)]
     assert table_calls <= 2  # the rest snapshot, nothing per key
-    assert len(calls) > KEYS
+    assert whole_calls > KEYS
