@@ -98,6 +98,8 @@ def _unbake(data: Any, parent: int, child: int, unbake: Unbake | None) -> bool:
 def _recognised(document: dict[str, Any]) -> tuple[dict[int, int], Unbake | None]:
     """Body node -> its mesh child, in the layout of the first registered target that finds it in the file,
     and how that target gives a body its baked scale back."""
+    if not any(document["nodes"]):  # no node `_view` spelled out: no layout to find (a large file asks often)
+        return {}, None
     for target in registry.targets():
         found = target.mesh_children(document) if target.mesh_children is not None else {}
         if found:

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..dialects import builtin, pointers, registry, unknown_keys  # builtin: the built-in units registered
+from ..json_types import get, sequence_items
 from ..model import Issue, PhysicsDocument
 from . import mixed
 
@@ -38,12 +39,26 @@ def read_document(gltf: Mapping[str, Any], dialect: str | None = None, *, tree_m
     try:
         unit = named or registry.get(registry.document_dialect(gltf))
         shapes = unit.read(gltf, doc, unit.tables, tree_mended)
+        present = extensions_present(gltf)
         for extension in registry.extension_units():  # another dialect's nodes may carry it too (KHR triggers)
-            extension.read(gltf, doc, shapes if extension.dialect == unit.name else ())
+            if extension.name in present:
+                extension.read(gltf, doc, shapes if extension.dialect == unit.name else ())
     except Exception as error:  # last resort: a reader bug must not break an import
         doc.nodes.clear()
         doc.warn("", f"{INTERNAL_ERROR} ({type(error).__name__}: {error}); physics not read", "error")
     return doc
+
+
+def extensions_present(gltf: Mapping[str, Any]) -> set[str]:
+    """The extension names the document holds, on itself or on any node: an extension unit that finds none
+    has nothing to read, and each unit's reading walks every node (one walk here instead)."""
+    root = get(gltf, "extensions")
+    found = set(root) if isinstance(root, Mapping) else set()
+    for node in sequence_items(get(gltf, "nodes")):
+        extensions = get(node, "extensions")
+        if isinstance(extensions, Mapping):
+            found.update(extensions)
+    return found
 
 
 def validate(gltf: Mapping[str, Any]) -> list[Issue]:

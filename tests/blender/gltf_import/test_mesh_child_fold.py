@@ -38,3 +38,31 @@ def test_a_registered_targets_layout_is_folded_back(tmp_path, clean_scene, toy_t
     made = sorted(obj.name for obj in bpy.data.objects if not obj.get("omi_generated"))
     crate = imported.obj("Crate")
     assert made == ["Crate"] and crate.type == 'MESH' and crate.omi_physics.use_motion
+
+
+def test_no_target_is_asked_when_no_node_can_be_part_of_a_layout(tmp_path, clean_scene, omi_addon):
+    """Only a mesh-less body node with children can hold its mesh on a child: a file without one (a large
+    scene of bodies holding their own meshes) asks no target to walk its nodes."""
+    asked: list[int] = []
+
+    def counting_layout(document: Mapping[str, Any]) -> dict[int, int]:
+        asked.append(len(document.get("nodes") or []))
+        return _toy_layout(document)
+
+    registry = omi_core.dialects.registry
+    registry.register(registry.Target("TOY_ENGINE", 98, "Toy engine", "", (registry.default().name,),
+                                      mesh_children=counting_layout))
+    try:
+        body = {import_support.BODY: {"motion": {"type": "dynamic"}, "collider": {"shape": 0}}}
+        gltf = import_support.document([{"name": "Crate", "mesh": 0, "children": [1], "extensions": body},
+                                        {"name": "Crate render", "mesh": 0}],
+                                       [{"type": "box", "box": {"size": [1.0, 1.0, 1.0]}}], meshes=True)
+        imported = import_support.import_gltf(import_support.write_gltf(tmp_path, "own_mesh", gltf))
+        assert imported.result == {'FINISHED'} and imported.failures == [], imported.warnings
+        assert asked == []
+        assert {obj.name for obj in bpy.data.objects} >= {"Crate", "Crate render"}
+        gltf["nodes"][0].pop("mesh")  # now the layout's shape: asked, and folded
+        imported = import_support.import_gltf(import_support.write_gltf(tmp_path, "layout", gltf))
+        assert asked and imported.obj("Crate").type == 'MESH'
+    finally:
+        registry.unregister("TOY_ENGINE")
