@@ -56,11 +56,37 @@ def _shown(numbers: list[float]) -> str:
 def check(document: Any) -> list[Issue]:
     """Every node transform Blender cannot hold as written, in node order."""
     nodes = document.get("nodes") if isinstance(document, dict) else None
+    placed = [(index, node) for index, node in enumerate(nodes if isinstance(nodes, list) else [])
+              if isinstance(node, dict) and not _KEYS.isdisjoint(node)]  # most nodes of a large file hold none
+    if _all_held([node for _index, node in placed]):
+        return []
     issues: list[Issue] = []
-    for index, node in enumerate(nodes if isinstance(nodes, list) else []):
-        if isinstance(node, dict) and not _KEYS.isdisjoint(node):  # most nodes of a large file hold no transform
-            issues += _node(index, node)
+    for index, node in placed:
+        issues += _node(index, node)
     return issues
+
+
+def _all_held(nodes: list[dict[str, Any]]) -> bool:
+    """Whether every node's translation, rotation and scale are floats Blender holds as written (no matrix):
+    told for the whole file at once, since a large file's nodes are nearly always so; False sends each node
+    through `_node`, which names what is not."""
+    numbers: list[float] = []
+    rotations: list[list[float]] = []
+    for node in nodes:
+        if "matrix" in node:
+            return False
+        for key, size in (("translation", 3), ("scale", 3), ("rotation", 4)):
+            value = node.get(key)
+            if value is None:
+                continue
+            if type(value) is not list or len(value) != size:
+                return False
+            numbers += value
+            if size == 4:
+                rotations.append(value)
+    if not all(type(number) is float for number in numbers) or (numbers and not _within_float32(numbers)):
+        return False
+    return all(math.sqrt(x * x + y * y + z * z + w * w) >= MIN_ROTATION_LENGTH for x, y, z, w in rotations)
 
 
 def _node(index: int, node: dict[str, Any]) -> Iterator[Issue]:

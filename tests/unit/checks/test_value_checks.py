@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from hypothesis import given
+from hypothesis import strategies as st
 from omi_core import model
 from omi_core.checks import node_transforms
 from omi_core.checks import value_losses as losses
@@ -75,3 +77,20 @@ def test_spec_examples_have_no_unknown_keys_and_no_transform_findings() -> None:
         document = json.loads(path.read_text(encoding="utf-8"))
         assert reader.kept_key_findings(document) == [], path
         assert node_transforms.check(document) == [], path
+
+
+_NUMBERS = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.sampled_from([0.0, 1e-7, 3.5e38, -3.5e38]),
+                     st.integers(-3, 3))
+_TRANSFORM = st.fixed_dictionaries({}, optional={
+    "translation": st.lists(_NUMBERS, min_size=2, max_size=4), "scale": st.lists(_NUMBERS, min_size=3, max_size=3),
+    "rotation": st.one_of(st.lists(_NUMBERS, min_size=4, max_size=4),
+                          st.lists(st.sampled_from([0.0, 1e-7, 4e-7, 1.0]), min_size=4, max_size=4)),
+    "matrix": st.lists(_NUMBERS, min_size=16, max_size=16), "name": st.just("N")})
+
+
+@given(st.lists(_TRANSFORM, max_size=6))
+def test_node_transforms_whole_file_shortcut_finds_what_each_node_finds(nodes: list[dict[str, Any]]) -> None:
+    """`check` first asks whether the whole file's transforms are held (one pass); its findings are those of
+    asking node by node."""
+    one_by_one = [issue for index, node in enumerate(nodes) for issue in node_transforms._node(index, node)]
+    assert node_transforms.check({"nodes": nodes}) == one_by_one
