@@ -65,6 +65,8 @@ def normalized(q: Sequence[float]) -> Quat:
 
 
 def _numbers(value: Any, size: int) -> list[float] | None:
+    if type(value) is list and len(value) == size and all(type(item) is float for item in value):
+        return value  # what a parser makes: read as it is (nothing here changes it)
     if isinstance(value, list | tuple) and len(value) == size and \
             all(isinstance(item, int | float) and not isinstance(item, bool) for item in value):
         return [float(item) for item in value]
