@@ -50,14 +50,16 @@ def settle_motion(site: Site, report: Report, owner: bpy.types.Object, rigid_obj
     rigid.angular_damping = 0.0
     release_locks(rigid_object)
     release_drive(rigid_object)
-    rotation = world.to_quaternion()
     moving = motion.linear_velocity != model.ZERO3 or motion.angular_velocity != model.ZERO3
     if motion.type != "dynamic":
         if motion.type == "kinematic" and moving:
             _drive_kinematic(site, report, owner, rigid_object, motion=motion, world=world)
         return
     infinite_mass = math.isinf(motion.mass)
-    infinite_axes = tuple(math.isinf(value) for value in axes.size_to_blender(motion.inertia_diagonal))
+    infinite_axes = tuple(map(math.isinf, axes.size_to_blender(motion.inertia_diagonal)))
+    if not (moving or infinite_mass or any(infinite_axes)):
+        return  # nothing to lock or to start moving (most bodies)
+    rotation = world.to_quaternion()
     locked_rotation = _world_locks(infinite_axes, rotation)
     if any(infinite_axes) and locked_rotation is None:
         report.cannot(UNALIGNED_INERTIA, owner)

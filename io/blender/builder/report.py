@@ -76,15 +76,12 @@ def note_motion(body: PlannedBody, report: Report) -> None:
     motion = body.motion_values
     if motion is None:
         return
-    zero = model.ZERO3
-    checks = (
-        (GRAVITY_FACTOR, not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6)),
-        # None: computed by the engine; Blender's is the origin, its stand-in (no value to keep)
-        (CENTER_OF_MASS, motion.center_of_mass is not None and tuple(motion.center_of_mass) != zero
-         and not body.center_built),
-        (INERTIA, any(value != 0.0 and not math.isinf(value) for value in motion.inertia_diagonal)
-         or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6),
-    )
-    for feature, used in checks:
-        if used:
-            report.cannot(feature, body.owner)
+    if not math.isclose(motion.gravity_factor, 1.0, abs_tol=1e-6):
+        report.cannot(GRAVITY_FACTOR, body.owner)
+    # None: computed by the engine; Blender's is the origin, its stand-in (no value to keep)
+    if motion.center_of_mass is not None and tuple(motion.center_of_mass) != model.ZERO3 and not body.center_built:
+        report.cannot(CENTER_OF_MASS, body.owner)
+    inertia = motion.inertia_diagonal
+    if (inertia != model.ZERO3 and any(value != 0.0 and not math.isinf(value) for value in inertia)) \
+            or abs(abs(motion.inertia_orientation[3]) - 1.0) > 1e-6:
+        report.cannot(INERTIA, body.owner)

@@ -81,10 +81,10 @@ def _write(rigid: bpy.types.RigidBodyObject, name: str, value: object) -> None:
     rebuild its whole rigid body world, even for the value it held (a live rebuild of one body writes them
     all)."""
     now = getattr(rigid, name)
-    if isinstance(value, float) and isinstance(now, float) and math.isclose(now, value, rel_tol=1e-7, abs_tol=0.0):
+    if now == value or (isinstance(value, float) and isinstance(now, float)
+                        and math.isclose(now, value, rel_tol=1e-7, abs_tol=0.0)):
         return
-    if now != value:
-        setattr(rigid, name, value)
+    setattr(rigid, name, value)
 
 
 def _name(value: model.PhysicsMaterial | model.CollisionFilter | None) -> str:
@@ -366,8 +366,12 @@ class Builder:
 
     def _material(self, body: PlannedBody) -> model.PhysicsMaterial | None:
         """The body's physics material: Blender has one per body (the first by name, when colliders differ)."""
-        name_mixed_surfaces(body, self.report)
-        material = min((shape.material for shape in body.shapes), key=_name, default=None)
+        shapes = body.shapes
+        if len(shapes) == 1:
+            material = shapes[0].material
+        else:
+            name_mixed_surfaces(body, self.report)
+            material = min((shape.material for shape in shapes), key=_name, default=None)
         if material is None:
             return None
         if material.friction_combine != BULLET_COMBINE:
