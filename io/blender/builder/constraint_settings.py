@@ -178,23 +178,28 @@ def _range(dof: _Dof, kind: str, angular: bool, notes: set[str], limit: float = 
     return (low, high) if bullet_sign(kind, angular) > 0 else conventions.reversed_range(low, high)
 
 
-def _generic(dofs: dict[tuple[bool, int], _Dof], notes: set[str], springs: bool) -> ConstraintSpec:
+_ALL_DOFS = [(angular, axis) for angular in (False, True) for axis in range(3)]  # `_dofs`' order
+# Each degree of freedom's property names: (use_limit, (lower, upper), (use_spring, stiffness, damping)).
+_NAMES = {dof: (constraints.use_limit(dof), constraints.limit_bounds(dof), constraints.spring(dof))
+          for dof in _ALL_DOFS}
+
+
+def _generic(dofs: dict[tuple[bool, int], _Dof], states: dict[tuple[bool, int], str], notes: set[str],
+             springs: bool) -> ConstraintSpec:
     constraint_type = 'GENERIC_SPRING' if springs else 'GENERIC'
     values: dict[str, object] = {}
     for (angular, axis), dof in dofs.items():
-        state = dof.state
-        limited = state in ("fixed", "range")
-        values[constraints.use_limit((angular, axis))] = limited
+        use_limit, (low_name, high_name), (use, stiffness, damping) = _NAMES[(angular, axis)]
+        limited = states[(angular, axis)] in ("fixed", "range")
+        values[use_limit] = limited
         if limited:
             wide = HALF_PI if (angular and axis == 1) else math.pi
             lower, upper = _range(dof, constraint_type, angular, notes, wide)
             if angular and axis == 1 and (lower < -HALF_PI - EPSILON or upper > HALF_PI + EPSILON):
                 notes.add(WIDE_Y_ANGLE)
                 lower, upper = max(lower, -HALF_PI), min(upper, HALF_PI)
-            low_name, high_name = constraints.limit_bounds((angular, axis))
             values[low_name], values[high_name] = lower, upper
         if springs:
-            use, stiffness, damping = constraints.spring((angular, axis))
             values[use] = dof.spring_stiffness > 0.0
             values[stiffness] = dof.spring_stiffness
             values[damping] = dof.spring_damping
@@ -204,30 +209,48 @@ def _generic(dofs: dict[tuple[bool, int], _Dof], notes: set[str], springs: bool)
 
 
 _OPEN = frozenset({"free", "range"})
+# A special kind matching the states, its joint axis, and its limited degrees of freedom each with the joint's
+# it lands on.
+_Special = tuple[constraints.ConstraintKind, int, list[tuple[constraints.Dof, constraints.Dof]]]
+# The degrees of freedom's states, in `_ALL_DOFS`' order -> their special kind (None: none); joints share a few.
+_SPECIALS: dict[tuple[str, ...], _Special | None] = {}
 
 
-def _special(dofs: dict[tuple[bool, int], _Dof], notes: set[str]) -> ConstraintSpec | None:
-    """FIXED, POINT, HINGE, SLIDER or PISTON when the rigid limits are exactly one of them
-    (`constraints.CONSTRAINT_KINDS` says what each type fixes, leaves free and limits)."""
-    states = {dof: value.state for dof, value in dofs.items()}
-    if "spring" in states.values():
-        return None
+def _special_kind(states: dict[tuple[bool, int], str]) -> _Special | None:
+    key = tuple(states[dof] for dof in _ALL_DOFS)
+    if key in _SPECIALS:
+        return _SPECIALS[key]
+    found = None
     for name in constraints.SPECIAL_ORDER:
         kind = constraints.CONSTRAINT_KINDS[name]
         joint_axis = constraints.match(kind, states, _OPEN)
-        if joint_axis is None:
-            continue
-        values: dict[str, object] = {}
-        for dof in kind.dofs(constraints.LIMITED):
-            joint_dof = constraints.joint_dof(kind, dof, joint_axis)
-            ranged = states[joint_dof] == "range"
-            values[constraints.use_limit(dof)] = ranged
-            if ranged:
-                low_name, high_name = constraints.limit_bounds(dof)
-                values[low_name], values[high_name] = _range(dofs[joint_dof], kind.type, dof[0], notes)
-        align = None if kind.working_axis is None else constraints.AXIS_IDS[kind.working_axis]
-        return ConstraintSpec(kind.type, align, joint_axis, values)
-    return None
+        if joint_axis is not None:
+            found = (kind, joint_axis, [(dof, constraints.joint_dof(kind, dof, joint_axis))
+                                        for dof in kind.dofs(constraints.LIMITED)])
+            break
+    _SPECIALS[key] = found
+    return found
+
+
+def _special(dofs: dict[tuple[bool, int], _Dof], states: dict[tuple[bool, int], str],
+             notes: set[str]) -> ConstraintSpec | None:
+    """FIXED, POINT, HINGE, SLIDER or PISTON when the rigid limits are exactly one of them
+    (`constraints.CONSTRAINT_KINDS` says what each type fixes, leaves free and limits)."""
+    if "spring" in states.values():
+        return None
+    found = _special_kind(states)
+    if found is None:
+        return None
+    kind, joint_axis, limited = found
+    values: dict[str, object] = {}
+    for dof, joint_dof in limited:
+        use_limit, (low_name, high_name), _spring = _NAMES[dof]
+        ranged = states[joint_dof] == "range"
+        values[use_limit] = ranged
+        if ranged:
+            values[low_name], values[high_name] = _range(dofs[joint_dof], kind.type, dof[0], notes)
+    align = None if kind.working_axis is None else constraints.AXIS_IDS[kind.working_axis]
+    return ConstraintSpec(kind.type, align, joint_axis, values)
 
 
 def _motors(motors: list[Drive], notes: set[str]) -> list[ConstraintSpec]:
@@ -298,10 +321,10 @@ def plan_constraints(limits: Iterable[Limit], drives: Iterable[Drive],
     dofs = _dofs(limits, rest_offset, rest_angles, notes)
     motors = _add_springs(dofs, drives, rest_offset, rest_angles, notes)
     specs: list[ConstraintSpec] = []
-    constrained = any(dof.state != "free" for dof in dofs.values())
-    if constrained:
-        springs = any(dof.state == "spring" or dof.spring_stiffness > 0.0 for dof in dofs.values())
-        special = None if springs else _special(dofs, notes)
-        specs.append(special or _generic(dofs, notes, springs))
+    states = {key: dof.state for key, dof in dofs.items()}
+    if any(state != "free" for state in states.values()):
+        springs = "spring" in states.values() or any(dof.spring_stiffness > 0.0 for dof in dofs.values())
+        special = None if springs else _special(dofs, states, notes)
+        specs.append(special or _generic(dofs, states, notes, springs))
     specs.extend(_motors(motors, notes))
     return specs, notes

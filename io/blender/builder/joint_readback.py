@@ -63,14 +63,23 @@ class Frame:
         return Frame(offset, angles, pairs)  # type: ignore[arg-type]  # lengths checked above
 
 
+_AXES: dict[tuple[float, ...], AxisMap] = {}  # a turn -> where it puts each axis (the build uses a few turns)
+
+
 def frame(offset: Vec3, angles: Vec3 | None, align: Quaternion) -> Frame:
     """The frame of a constraint turned by `align` from the joint's frame (each axis lands on a joint axis)."""
-    pairs = []
-    for index in range(3):
-        turned = align @ Vector([1.0 if axis == index else 0.0 for axis in range(3)])
-        axis = max(range(3), key=lambda component: abs(turned[component]))
-        pairs.append((axis, 1 if turned[axis] > 0.0 else -1))
-    return Frame(offset, angles, (pairs[0], pairs[1], pairs[2]))
+    key = tuple(align)
+    found = _AXES.get(key)
+    if found is None:
+        pairs = []
+        for index in range(3):
+            turned = align @ Vector([1.0 if axis == index else 0.0 for axis in range(3)])
+            axis = max(range(3), key=lambda component: abs(turned[component]))
+            pairs.append((axis, 1 if turned[axis] > 0.0 else -1))
+        if len(_AXES) > 64:
+            _AXES.clear()
+        found = _AXES[key] = (pairs[0], pairs[1], pairs[2])
+    return Frame(offset, angles, found)
 
 
 def _plain(value: Any) -> Any:
@@ -81,8 +90,14 @@ def _plain(value: Any) -> Any:
     return value
 
 
+_FIELDS: dict[type, tuple[str, ...]] = {}  # a model class -> its fields but `unknown`
+
+
 def _row(item: Any) -> tuple[Any, ...]:
-    return tuple(_plain(getattr(item, f.name)) for f in dataclasses.fields(item) if f.name != "unknown")
+    names = _FIELDS.get(type(item))
+    if names is None:
+        names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item) if f.name != "unknown")
+    return tuple(_plain(getattr(item, name)) for name in names)
 
 
 def _items(items: Sequence[Any]) -> list[tuple[Any, ...]]:
