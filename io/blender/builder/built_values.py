@@ -11,6 +11,7 @@ changes only the values the artist edited since, and names each of them.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Iterable
 from operator import attrgetter
 from typing import Any, cast
@@ -44,27 +45,43 @@ def current(obj: bpy.types.Object) -> dict[str, list[object]]:
     return {group: [_value(rigid_body, name) for name in names] for group, names in GROUPS.items()}
 
 
-_GROUP_TEXTS: dict[tuple[str, tuple[object, ...]], str] = {}  # a group's values -> its JSON: bodies share most
-_GETTERS = tuple((group, attrgetter(*names), len(names) == 1) for group, names in GROUPS.items())
+_NAMES = tuple(name for names in GROUPS.values() for name in names)
+_READ_ALL = attrgetter(*_NAMES)  # all the record's values in one call
+_COLLECTIONS = _NAMES.index("collision_collections")
+_MASS = _NAMES.index("mass")  # the value bodies share least: the texts are kept around it
+_TEXTS: dict[tuple[object, ...], tuple[str, str]] = {}  # the other values -> the record's text before and after it
+
+
+def _group_text(group: str, values: Iterable[object]) -> str:
+    items = [list(item) if isinstance(item, tuple) else item for item in values]
+    return f"{json.dumps(group)}: {json.dumps(items)}"
+
+
+def _around_mass(values: tuple[object, ...]) -> tuple[str, str]:
+    """The record's text before and after the mass, for these values (the mass left out)."""
+    parts, at = [], 0
+    for group, names in GROUPS.items():
+        parts.append("\0" if group == "mass" else _group_text(group, values[at:at + len(names)]))
+        at += len(names)
+    head, tail = ("{" + ", ".join(parts) + "}").split("\0")
+    return head + f"{json.dumps('mass')}: [", "]" + tail
 
 
 def _text(rigid_body: bpy.types.RigidBodyObject) -> str:
-    """`json.dumps(current(obj))`, each group's part made once for all the bodies that hold the same values
-    (within a group every value has one type, so equal values give texts that read back equal)."""
-    parts = []
-    for group, getter, single in _GETTERS:
-        values = getter(rigid_body)
-        if single:
-            values = (tuple(values) if group == "collision collections" else values,)
-        key = (group, values)
-        part = _GROUP_TEXTS.get(key)
-        if part is None:
-            if len(_GROUP_TEXTS) > 4096:
-                _GROUP_TEXTS.clear()
-            items = [list(item) if isinstance(item, tuple) else item for item in values]
-            part = _GROUP_TEXTS[key] = f"{json.dumps(group)}: {json.dumps(items)}"
-        parts.append(part)
-    return "{" + ", ".join(parts) + "}"
+    """`json.dumps(current(obj))`, made once for all the bodies that hold the same values but for their mass
+    (equal values give texts that read back equal)."""
+    values = list(_READ_ALL(rigid_body))
+    values[_COLLECTIONS] = tuple(cast(Iterable[bool], values[_COLLECTIONS]))
+    mass = values[_MASS]
+    values[_MASS] = None
+    key = tuple(values)
+    found = _TEXTS.get(key)
+    if found is None:
+        if len(_TEXTS) > 4096:
+            _TEXTS.clear()
+        found = _TEXTS[key] = _around_mass(key)
+    mass_text = repr(mass) if isinstance(mass, float) and math.isfinite(mass) else json.dumps(mass)
+    return found[0] + mass_text + found[1]
 
 
 def record(objects: Iterable[bpy.types.Object | None]) -> None:
