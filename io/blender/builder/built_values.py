@@ -142,6 +142,7 @@ def mark_in_step(objects: Iterable[bpy.types.Object]) -> None:
 
 _CONSTRAINT_NAMES: list[str] = []  # the constraint's values by name, read once from its RNA (a walk of it is slow)
 _CONSTRAINT_READ: list[attrgetter[tuple[object, ...]]] = []  # all of them at once
+_CONSTRAINT_ARRAYS: list[int] = []  # where the values are arrays (the RNA's, the same for every constraint)
 _CONSTRAINT_TEXTS: dict[tuple[object, ...], str] = {}  # a constraint's values -> their JSON: joints share many
 
 
@@ -154,8 +155,15 @@ def _constraint_tuple(obj: bpy.types.Object) -> tuple[object, ...]:
         _CONSTRAINT_NAMES.extend(prop.identifier for prop in constraint.bl_rna.properties
                                  if prop.type in ('FLOAT', 'INT', 'BOOLEAN', 'ENUM') and prop.identifier != "rna_type")
         _CONSTRAINT_READ.append(attrgetter(*_CONSTRAINT_NAMES))
-    return tuple(tuple(cast(Iterable[object], value)) if hasattr(value, "__len__") and not isinstance(value, str)
-                 else value for value in _CONSTRAINT_READ[0](constraint))
+        _CONSTRAINT_ARRAYS.extend(index for index, value in enumerate(_CONSTRAINT_READ[0](constraint))
+                                  if hasattr(value, "__len__") and not isinstance(value, str))
+    values = _CONSTRAINT_READ[0](constraint)
+    if not _CONSTRAINT_ARRAYS:
+        return values
+    listed = list(values)
+    for index in _CONSTRAINT_ARRAYS:
+        listed[index] = tuple(cast(Iterable[object], listed[index]))
+    return tuple(listed)
 
 
 def _constraint_values(obj: bpy.types.Object) -> dict[str, object]:

@@ -82,22 +82,35 @@ def frame(offset: Vec3, angles: Vec3 | None, align: Quaternion) -> Frame:
     return Frame(offset, angles, found)
 
 
+_SEQUENCES = (tuple, list)
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, float):
         return round(value, _PLACES) + 0.0
-    if isinstance(value, tuple | list):
-        return tuple(_plain(item) for item in value)
+    if isinstance(value, _SEQUENCES):
+        return tuple(map(_plain, value))
     return value
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}  # a model class -> its fields but `unknown`
+# A model item's row, by the item's id (the item kept: its id stays its own): the items are frozen, and joints
+# read back share a few (the same settings, the same limits read: `from_constraints.limits_from_ranges`).
+_ROWS: dict[int, tuple[Any, tuple[Any, ...]]] = {}
 
 
 def _row(item: Any) -> tuple[Any, ...]:
+    found = _ROWS.get(id(item))
+    if found is not None and found[0] is item:
+        return found[1]
     names = _FIELDS.get(type(item))
     if names is None:
         names = _FIELDS[type(item)] = tuple(f.name for f in dataclasses.fields(item) if f.name != "unknown")
-    return tuple(_plain(getattr(item, name)) for name in names)
+    row = tuple(_plain(getattr(item, name)) for name in names)
+    if len(_ROWS) > 1024:
+        _ROWS.clear()
+    _ROWS[id(item)] = (item, row)
+    return row
 
 
 def _items(items: Sequence[Any]) -> list[tuple[Any, ...]]:

@@ -149,7 +149,9 @@ def plan_bodies(objects: Iterable[bpy.types.Object], children: dict[bpy.types.Ob
             obj = pending.pop()
             if switches(obj).shaped:
                 body.shapes.append(_shape_of(obj, switches.physics(obj)))
-            pending.extend(child for child in children.get(obj, ()) if not switches(child).motion)
+            below = children.get(obj)
+            if below:
+                pending.extend(child for child in below if not switches(child).motion)
     return bodies
 
 

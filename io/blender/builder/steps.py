@@ -60,20 +60,25 @@ _ALIGN = {
 }
 
 
-def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: dict[tuple[bpy.types.Mesh, model.Shape], bool]) -> bool:
+Bounds: TypeAlias = dict[tuple[bpy.types.Mesh, int], tuple[model.Shape, bool]]  # see `_fits`
+
+
+def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: Bounds) -> bool:
     """Whether the object's own mesh, as Blender reads it, is exactly the shape (`bounds`: the answers for
-    meshes already measured, which many objects share)."""
+    meshes already measured, which many objects share, by mesh and shape object: hashing a shape's values
+    costs more than measuring is saved)."""
     if obj.type != 'MESH' or obj is not shape.carrier or shape.offset is not None:
         return False
     if shape.shape.type in MESH_TYPES:
         return shape.own_mesh
     if is_shape_mesh(obj):
         return True
-    key = (cast("bpy.types.Mesh", obj.data), shape.shape)  # a MESH's data
+    mesh = cast("bpy.types.Mesh", obj.data)  # a MESH's data
+    key = (mesh, id(shape.shape))
     found = bounds.get(key)
     if found is None:
-        found = bounds[key] = bounds_match(key[0], shape.shape)
-    return found
+        found = bounds[key] = (shape.shape, bounds_match(mesh, shape.shape))  # the shape kept: its id stays its own
+    return found[1]
 
 
 def _write(rigid: bpy.types.RigidBodyObject, name: str, value: object) -> None:
@@ -99,7 +104,10 @@ class Builder:
         self.report = report
         self.frames = Frames()
         self.meshes = ShapeMeshes(GENERATED)
-        self.bounds: dict[tuple[bpy.types.Mesh, model.Shape], bool] = {}  # see `_fits`
+        self.bounds: Bounds = {}  # see `_fits`
+        # joint settings (by id, kept) -> their limits and drives in Blender axes: joints share a document's few
+        self.joint_models: dict[int, tuple[model.JointSettings, list[constraint_settings.Limit],
+                                           list[constraint_settings.Drive]]] = {}
         self.world = ensure_world(bl_scene)
         self.generated = generated_collection(bl_scene)
         # linking here makes an object's rigid body; ensure_world made the collection
@@ -237,7 +245,11 @@ class Builder:
         rest_offset = (offset.x, offset.y, offset.z)
         turn_axis, turn_angle = rotation.rotation_difference(other_rotation).to_axis_angle()
         rest_angles = constraint_settings.rest_turn((turn_axis.x, turn_axis.y, turn_axis.z), turn_angle)
-        limits, drives = constraint_settings.from_model(joint.settings)
+        settings = self.joint_models.get(id(joint.settings))
+        if settings is None or settings[0] is not joint.settings:
+            settings = self.joint_models[id(joint.settings)] = (joint.settings,
+                                                                *constraint_settings.from_model(joint.settings))
+        _settings, limits, drives = settings
         specs, notes = constraint_settings.plan_constraints(limits, drives, rest_offset, rest_angles)
         for note in notes:
             self.report.cannot(note, obj)
