@@ -182,8 +182,10 @@ def record_constraint(obj: bpy.types.Object, *, exact: bool, frame: dict[str, ob
     if part is None:  # `json.dumps` of the whole record, the constraint's part made once per distinct values
         if len(_CONSTRAINT_TEXTS) > 4096:
             _CONSTRAINT_TEXTS.clear()
-        part = _CONSTRAINT_TEXTS[values] = json.dumps({name: list(value) if isinstance(value, tuple) else value
-                                                       for name, value in zip(_CONSTRAINT_NAMES, values, strict=True)})
+        part = _CONSTRAINT_TEXTS[values] = json.dumps(
+            dict(zip(_CONSTRAINT_NAMES, values, strict=True)) if not _CONSTRAINT_ARRAYS else
+            {name: list(value) if isinstance(value, tuple) else value
+             for name, value in zip(_CONSTRAINT_NAMES, values, strict=True)})
     obj[BUILT] = f'{{"constraint": {part}, "exact": {json.dumps(exact)}, "frame": {json.dumps(frame)}}}'
     record_bodies(obj)
 

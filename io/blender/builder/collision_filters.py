@@ -83,9 +83,10 @@ def _cliques(count: int, adjacent: list[list[bool]]) -> list[set[int]]:
 Vertex = tuple[tuple, int | None]  # (filter key, body index when the vertex is one body, else None)
 
 
-def _cover(bodies: list[FilterKey], classes: dict[tuple, FilterKey],
+def _cover(keys: list[tuple], classes: dict[tuple, FilterKey],
            apart: set[tuple]) -> tuple[list[Vertex], list[set[int]]]:
-    """Cliques over one vertex per filter value, or per body for the values in `apart`.
+    """Cliques over one vertex per filter value, or per body for the values in `apart` (`keys`: each body's
+    filter values).
 
     A shared vertex stands for several bodies, which Blender makes collide with each other: it is
     adjacent to itself whenever it collides with anything. Bodies kept apart are never adjacent to
@@ -94,7 +95,7 @@ def _cover(bodies: list[FilterKey], classes: dict[tuple, FilterKey],
     vertices: list[Vertex] = []
     for key in classes:
         if key in apart:
-            vertices.extend((key, index) for index, body in enumerate(bodies) if _key(body) == key)
+            vertices.extend((key, index) for index, body_key in enumerate(keys) if body_key == key)
         else:
             vertices.append((key, None))
     count = len(vertices)
@@ -114,17 +115,18 @@ def assign(bodies: list[FilterKey]) -> Assignment:
     Bodies whose filter collides with itself share their collections. Those whose filter does not get
     collections of their own, while Blender's 20 allow it; otherwise they share them and collide.
     """
+    keys = [_key(body) for body in bodies]
     classes: dict[tuple, FilterKey] = {}
-    for value in sorted(bodies, key=lambda v: (_key(v) != (), _key(v))):  # "no filter" first: collection 0
-        classes.setdefault(_key(value), value)
+    for index in sorted(range(len(bodies)), key=lambda at: (keys[at] != (), keys[at])):  # "no filter" first: 0
+        classes.setdefault(keys[index], bodies[index])
     apart = {key for key, value in classes.items() if not collide(value, value)}
-    vertices, cliques = _cover(bodies, classes, apart)
+    vertices, cliques = _cover(keys, classes, apart)
     problems: list[str] = []
     if len(cliques) > COLLECTION_COUNT and apart:
-        vertices, cliques = _cover(bodies, classes, set())
+        vertices, cliques = _cover(keys, classes, set())
         for key in sorted(apart):
             vertex = vertices.index((key, None))
-            if sum(_key(body) == key for body in bodies) > 1 and any(vertex in clique for clique in cliques):
+            if keys.count(key) > 1 and any(vertex in clique for clique in cliques):
                 problems.append(f"bodies with filter {_label(classes[key])} collide with each other in Blender: "
                                 "too few collision collections to keep them apart")
     if len(cliques) > COLLECTION_COUNT:
@@ -134,8 +136,7 @@ def assign(bodies: list[FilterKey]) -> Assignment:
     for number, clique in enumerate(cliques):
         for vertex in clique:
             flags_of.setdefault(vertices[vertex], [False] * COLLECTION_COUNT)[min(number, COLLECTION_COUNT - 1)] = True
-    nothing = [False] * COLLECTION_COUNT
-    collections = tuple(
-        tuple(flags_of.get((_key(body), index)) or flags_of.get((_key(body), None)) or nothing)
-        for index, body in enumerate(bodies))
+    flags = {vertex: tuple(values) for vertex, values in flags_of.items()}  # made once, shared by its bodies
+    nothing = (False,) * COLLECTION_COUNT
+    collections = tuple(flags.get((key, index)) or flags.get((key, None)) or nothing for index, key in enumerate(keys))
     return Assignment(collections, tuple(problems))

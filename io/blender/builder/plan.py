@@ -130,7 +130,7 @@ def plan_bodies(objects: Iterable[bpy.types.Object], children: dict[bpy.types.Ob
     for obj in objects:
         moves, collider, shaped, _trigger, _joint = switches(obj)
         if moves or collider:
-            owner = motion_owner(obj, switches)
+            owner = obj if moves else motion_owner(obj, switches)
             if owner is not None:
                 if owner not in owners:
                     found = switches.physics(owner)
