@@ -58,8 +58,11 @@ def _collision_collections(bl_scene: bpy.types.Scene, switches: Switches,
                            report: Report) -> dict[bpy.types.Object, tuple[bool, ...]]:
     """Collision collections of the bodies, from their collision filters (the first by name, when colliders
     differ). With `others` (rigid bodies built before), every body of the scene is mapped, so that all
-    stay consistent.
+    stay consistent. Without any filter, every body gets Blender's default collection (no order to keep).
     """
+    if not others and all(shape.filter is None for body in bodies.values() for shape in body.shapes):
+        unfiltered = collision_filters.assign([None]).collections[0]  # all in Blender's default collection
+        return {owner: unfiltered for owner, body in bodies.items() if body.shapes}
     filters_of = {owner: {shape.filter for shape in body.shapes} for owner, body in bodies.items() if body.shapes}
     if others:
         for obj in bl_scene.objects:

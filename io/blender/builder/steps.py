@@ -63,15 +63,15 @@ _ALIGN = {
 Bounds: TypeAlias = dict[tuple[bpy.types.Mesh, int], tuple[model.Shape, bool]]  # see `_fits`
 
 
-def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: Bounds) -> bool:
+def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: Bounds, shape_mesh: bool | None = None) -> bool:
     """Whether the object's own mesh, as Blender reads it, is exactly the shape (`bounds`: the answers for
     meshes already measured, which many objects share, by mesh and shape object: hashing a shape's values
-    costs more than measuring is saved)."""
+    costs more than measuring is saved; `shape_mesh`: `is_shape_mesh(obj)` when the caller knows it)."""
     if obj.type != 'MESH' or obj is not shape.carrier or shape.offset is not None:
         return False
     if shape.shape.type in MESH_TYPES:
         return shape.own_mesh
-    if is_shape_mesh(obj):
+    if is_shape_mesh(obj) if shape_mesh is None else shape_mesh:
         return True
     mesh = cast("bpy.types.Mesh", obj.data)  # a MESH's data
     key = (mesh, id(shape.shape))
@@ -133,7 +133,7 @@ class Builder:
             body.carriers.append((shapes[0], rigid, False))
             self._link_body(rigid)
             return
-        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0], self.bounds):
+        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0], self.bounds, shape_mesh=ours):
             body.carriers.append((shapes[0], owner, False))
             self._link_body(owner)
             return
