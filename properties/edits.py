@@ -76,6 +76,11 @@ def _update_setting(self: bpy.types.PropertyGroup, _context: bpy.types.Context |
         EDITED.library = True
 
 
+def notes_only(update: Update) -> bool:
+    """Whether a setting's update callback only notes the edit (nothing while `paused`)."""
+    return update is _update_setting
+
+
 def _both(first: Update) -> Update:
     def update(self: Any, context: Any) -> None:
         first(self, context)

@@ -8,6 +8,12 @@ property yet (the result reads the same), and does not create a settings group t
 but defaults. A value the group already holds is always written, so rewriting existing settings behaves
 exactly as plain assignments.
 
+While an import writes (`edits.paused`), a group that holds nothing yet takes its values as ID properties
+(`id_values`), without RNA's update machinery per assignment: its properties' update callbacks only note
+edits, which the pause silences, except those `_Layout.updates` names, which are called as RNA would call
+them, after the value and in the same order. A group holding values, a property with its own getter or
+setter, and any value `id_values` cannot express are assigned through RNA as before.
+
 Consequence for the future: the stored files depend on the declared defaults, so a change of a default
 needs a migration step (`migrate.py`, with a new `SETTINGS_VERSION`) that writes the old default into
 the groups of files saved before the change.
@@ -15,10 +21,14 @@ the groups of files saved before the change.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 import bpy
+
+from . import id_values
+from .edits import EDITED, notes_only
 
 # A value for `store`: a property's value, or (a dict) the values of the settings group a pointer holds.
 # A value equals its default by `==`: vectors are given as tuples (the defaults' form), floats compare exactly
@@ -33,6 +43,8 @@ class _Layout:
     defaults: dict[str, Any] = field(default_factory=dict)
     groups: dict[str, _Layout] = field(default_factory=dict)
     held: frozenset[str] = frozenset()  # its properties held elsewhere (`HELD_ELSEWHERE`)
+    converters: dict[str, id_values.Converter] = field(default_factory=dict)  # its properties as ID properties
+    updates: dict[str, Callable[[Any, Any], None]] = field(default_factory=dict)  # their callbacks that do more
 
 
 _LAYOUTS: dict[type, _Layout] = {}  # plain data only: RNA structs are freed when the add-on unregisters
@@ -41,12 +53,43 @@ _LAYOUTS: dict[type, _Layout] = {}  # plain data only: RNA structs are freed whe
 _NUMBERS = (bpy.types.BoolProperty, bpy.types.IntProperty, bpy.types.FloatProperty)
 
 
+# Declared with these, a property's value is not (only) its ID property: always assigned through RNA. (A
+# pointer's `poll` only filters what the interface offers: an assignment never asks it.)
+_OWN_ACCESS = frozenset({"get", "set", "get_transform", "set_transform"})
+
+
+def _declared(struct: bpy.types.Struct) -> dict[str, dict[str, Any]]:
+    """The keywords each property of a PropertyGroup was declared with (none known: left out)."""
+    cls = bpy.types.PropertyGroup.bl_rna_get_subclass_py(struct.identifier)
+    annotations: dict[str, Any] = {}
+    for klass in reversed(cls.__mro__ if cls is not None else ()):
+        annotations.update(vars(klass).get("__annotations__", {}))
+    found = {name: getattr(deferred, "keywords", None) for name, deferred in annotations.items()}
+    return {name: keywords for name, keywords in found.items() if isinstance(keywords, dict)}
+
+
+def _read_converter(layout: _Layout, prop: bpy.types.Property, keywords: dict[str, Any] | None) -> None:
+    """Note how the property's value is held when its ID property alone holds it (`id_values`)."""
+    if keywords is None or not _OWN_ACCESS.isdisjoint(keywords):
+        return
+    convert = id_values.converter(prop)
+    if convert is None:
+        return
+    name = prop.identifier
+    layout.converters[name] = convert
+    update = keywords.get("update")
+    if update is not None and not notes_only(update):
+        layout.updates[name] = update
+
+
 def _read_layout(struct: bpy.types.Struct) -> _Layout:
     layout = _Layout()
+    declared = _declared(struct)
     for prop in struct.properties:
         name = prop.identifier
         if prop.type == 'COLLECTION' or name == "rna_type":
             continue
+        _read_converter(layout, prop, declared.get(name))
         if isinstance(prop, bpy.types.PointerProperty):
             layout.defaults[name] = None
             target = prop.fixed_type
@@ -83,12 +126,60 @@ def _changed(values: Values, layout: _Layout) -> dict[str, Any]:
     return changed
 
 
-def _write(group: bpy.types.PropertyGroup, values: Values) -> None:
+def _put(group: bpy.types.PropertyGroup, name: str, value: Any, layout: _Layout) -> bool:
+    """Write one value as its ID property and call its own update callback, as RNA would; False when
+    `id_values` cannot express it."""
+    convert = layout.converters.get(name)
+    held = id_values.CANNOT if convert is None else convert(value)
+    if held is id_values.CANNOT:
+        return False
+    group[name] = held
+    update = layout.updates.get(name)
+    if update is not None:
+        update(group, bpy.context)
+    return True
+
+
+def _assign(group: bpy.types.PropertyGroup, name: str, value: Any, layout: _Layout, direct: bool) -> None:
+    """One value: as its ID property where `direct` allows (`_put`), else through RNA."""
+    if not (direct and _put(group, name, value, layout)):
+        setattr(group, name, value)
+
+
+def _fresh(values: Values, layout: _Layout) -> dict[str, Any] | None:
+    """The values that differ from the defaults (`_changed`) as one ID property group; None when one of them
+    has no ID property of its own (`id_values`) or an update callback that does more than note the edit."""
+    fresh: dict[str, Any] = {}
+    defaults, converters, updates = layout.defaults, layout.converters, layout.updates
     for name, value in values.items():
         if type(value) is dict:
-            _write(getattr(group, name), value)
+            inner = _fresh(value, layout.groups[name])
+            if inner is None:
+                return None
+            if inner:
+                fresh[name] = inner
+        elif value != defaults[name]:
+            convert = converters.get(name)
+            held = id_values.CANNOT if convert is None or name in updates else convert(value)
+            if held is id_values.CANNOT:
+                return None
+            fresh[name] = held
+    return fresh
+
+
+def _write(group: bpy.types.PropertyGroup, values: Values, layout: _Layout) -> None:
+    """Write every value into a group that holds none of them (as ID properties while an import writes)."""
+    direct = EDITED.paused
+    for name, value in values.items():
+        if type(value) is dict:
+            inner = layout.groups[name]
+            fresh = _fresh(value, inner) if direct else None
+            if fresh is not None:
+                group[name] = fresh
+            else:
+                _write(getattr(group, name), value, inner)
         else:
-            setattr(group, name, value)
+            _assign(group, name, value, layout, direct)
 
 
 # Properties whose value lives elsewhere once it can (`homes`: a body's mass in its Blender rigid body): with
@@ -109,12 +200,13 @@ def store(group: bpy.types.PropertyGroup, values: Values) -> None:
     settings group, leaving out defaults the group holds no value for (see the module docstring)."""
     layout = _layout(group)
     defaults, held = layout.defaults, layout.held
+    direct = EDITED.paused and not group.keys()  # an import's fresh group: values as ID properties
     for name, value in values.items():
         if type(value) is dict:
             store_group(group, name, value, layout.groups[name])
         elif value != defaults[name] or group.get(name) is not None \
                 or (name in held and _reads_other(group, name, value)):
-            setattr(group, name, value)  # not the default, stored already, or held elsewhere (homes: the mass)
+            _assign(group, name, value, layout, direct)  # not the default, stored already, or held elsewhere
 
 
 def store_group(owner: bpy.types.PropertyGroup, name: str, values: Values, layout: _Layout | None = None) -> None:
@@ -123,6 +215,12 @@ def store_group(owner: bpy.types.PropertyGroup, name: str, values: Values, layou
     if owner.get(name) is not None:  # stored already
         store(getattr(owner, name), values)
         return
-    changed = _changed(values, layout if layout is not None else _layout(owner).groups[name])
+    layout = layout if layout is not None else _layout(owner).groups[name]
+    fresh = _fresh(values, layout) if EDITED.paused else None
+    if fresh is not None:
+        if fresh:
+            owner[name] = fresh
+        return
+    changed = _changed(values, layout)
     if changed:
-        _write(getattr(owner, name), changed)
+        _write(getattr(owner, name), changed, layout)
