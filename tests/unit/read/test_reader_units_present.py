@@ -51,6 +51,7 @@ def test_a_unit_only_on_the_document_is_read_and_its_findings_said(units_read: l
 
 
 def test_present_names_tolerate_malformed_json() -> None:
-    document: dict[str, Any] = {"extensions": {"A": {}}, "nodes": [None, {"extensions": []}, {"extensions": {"B": 1}}, 3]}
+    document: dict[str, Any] = {"extensions": {"A": {}},
+                                "nodes": [None, {"extensions": []}, {"extensions": {"B": 1}}, 3]}
     assert reader.extensions_present(document) == {"A", "B"}
     assert reader.extensions_present({"nodes": {}}) == set()
