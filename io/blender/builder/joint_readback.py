@@ -68,7 +68,7 @@ _AXES: dict[tuple[float, ...], AxisMap] = {}  # a turn -> where it puts each axi
 
 def frame(offset: Vec3, angles: Vec3 | None, align: Quaternion) -> Frame:
     """The frame of a constraint turned by `align` from the joint's frame (each axis lands on a joint axis)."""
-    key = tuple(align)
+    key = (align.w, align.x, align.y, align.z)
     found = _AXES.get(key)
     if found is None:
         pairs = []

@@ -74,7 +74,7 @@ def _collision_collections(bl_scene: bpy.types.Scene, switches: Switches,
                     collider = None if found is None else found.physics.collider
                     filters_of.setdefault(owner, set()).add(None if collider is None else collider.collision_filter)
     owners = sorted(filters_of, key=lambda owner: owner.name)
-    filters = [min(found, key=_filter_name) if len(found := filters_of[owner]) > 1 else next(iter(found))
+    filters = [min(held, key=_filter_name) if len(held := filters_of[owner]) > 1 else next(iter(held))
                for owner in owners]
     assignment = collision_filters.assign(filters)
     for problem in assignment.problems:
