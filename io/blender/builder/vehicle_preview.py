@@ -50,6 +50,8 @@ def preview_vehicles(bl_scene: bpy.types.Scene, units: Mapping[bpy.types.Object,
     made: list[str] = []
     drawn: list[str] = []
     for obj, values in units.items():
+        if not values:  # most objects: no extension unit (a unit's lookup in an empty mapping raises inside)
+            continue
         if vehicle_thruster.NAME in values or vehicle_hover_thruster.NAME in values:
             drawn.append(obj.name)
         vehicle = values.get(vehicle_body.NAME)
