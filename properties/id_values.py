@@ -38,7 +38,7 @@ def converter(prop: bpy.types.Property) -> Converter | None:
             return None
         return lambda value: value if type(value) is str and "\0" not in value else CANNOT  # RNA cuts at a NUL
     if kind == 'ENUM':
-        items = {item.identifier: item.value for item in prop.enum_items}  # type: ignore[attr-defined]
+        items = {item.identifier: item.value for item in prop.enum_items}  # type: ignore[attr-defined]  # enum
         if prop.is_enum_flag or not items:  # type: ignore[attr-defined]  # no items: chosen by a function
             return None
         return lambda value: items.get(value, CANNOT) if type(value) is str else CANNOT
@@ -54,7 +54,7 @@ def _numbers(prop: bpy.types.Property) -> Converter | None:
     if prop.is_array and prop.array_dimensions[1]:  # type: ignore[attr-defined]  # a number property
         return None  # a multi-dimensional array
     length = prop.array_length if prop.is_array else 0  # type: ignore[attr-defined]  # see above
-    one = _bool if prop.type == 'BOOLEAN' else _float(prop.hard_min, prop.hard_max)  # type: ignore[attr-defined]
+    one = _bool if prop.type == 'BOOLEAN' else _float(prop.hard_min, prop.hard_max)  # type: ignore[attr-defined]  # ditto
     if not length:
         return one
     single = prop.type == 'FLOAT'

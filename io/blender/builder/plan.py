@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeAlias, cast
 
 import bpy
 from mathutils import Matrix, Vector
@@ -17,7 +18,7 @@ from ...omi import model
 from ..tables import axes
 from ..tables.markers import GENERATED, is_shape_mesh, made_for
 from .inputs import ObjectPhysics, Parts, Switches
-from .shapes import MESH_TYPES, PRIMITIVE_TYPES, TOLERANCE, ShapeMeshes
+from .shapes import MESH_TYPES, PRIMITIVE_TYPES, TOLERANCE, ShapeMeshes, bounds_match
 
 PartsOf = Callable[[bpy.types.Object], Parts]
 
@@ -153,6 +154,27 @@ def plan_bodies(objects: Iterable[bpy.types.Object], children: dict[bpy.types.Ob
             if below:
                 pending.extend(child for child in below if not switches(child).motion)
     return bodies
+
+
+Bounds: TypeAlias = dict[tuple[bpy.types.Mesh, int], tuple[model.Shape, bool]]  # see `fits_shape`
+
+
+def fits_shape(obj: bpy.types.Object, shape: PlannedShape, bounds: Bounds, shape_mesh: bool | None = None) -> bool:
+    """Whether the object's own mesh, as Blender reads it, is exactly the shape (`bounds`: the answers for
+    meshes already measured, which many objects share, by mesh and shape object: hashing a shape's values
+    costs more than measuring is saved; `shape_mesh`: `is_shape_mesh(obj)` when the caller knows it)."""
+    if obj.type != 'MESH' or obj is not shape.carrier or shape.offset is not None:
+        return False
+    if shape.shape.type in MESH_TYPES:
+        return shape.own_mesh
+    if is_shape_mesh(obj) if shape_mesh is None else shape_mesh:
+        return True
+    mesh = cast("bpy.types.Mesh", obj.data)  # a MESH's data
+    key = (mesh, id(shape.shape))
+    found = bounds.get(key)
+    if found is None:
+        found = bounds[key] = (shape.shape, bounds_match(mesh, shape.shape))  # the shape kept: its id stays its own
+    return found[1]
 
 
 # --- matrices ----------------------------------------------------------------------------------------

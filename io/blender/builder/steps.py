@@ -21,10 +21,12 @@ from .compound_parts import name_mixed_surfaces
 from .inputs import Switches
 from .motion_stand_ins import settle_motion
 from .plan import (
+    Bounds,
     Frames,
     PlannedBody,
     PlannedShape,
     center_of_mass,
+    fits_shape,
     is_identity,
     placement,
     rigid_body_owner,
@@ -45,7 +47,7 @@ from .report import (
     note_motion,
 )
 from .rigid_body_world import ensure_world, generated_collection
-from .shapes import MESH_TYPES, PRIMITIVE_TYPES, ShapeMeshes, bounds_match, collision_shape, is_tapered, still_primitive
+from .shapes import MESH_TYPES, PRIMITIVE_TYPES, ShapeMeshes, collision_shape, is_tapered, still_primitive
 
 NO_COLLECTIONS = (False,) * collision_filters.COLLECTION_COUNT
 # What `finish_joint` needs for one constraint object: the constraint, its two rigid-body objects, and
@@ -58,27 +60,6 @@ _ALIGN = {
     ('Z', 2): Quaternion(), ('X', 0): Quaternion(), ('X', 1): Quaternion((0.0, 0.0, 1.0), math.pi / 2),
     ('X', 2): Quaternion((0.0, 1.0, 0.0), -math.pi / 2),
 }
-
-
-Bounds: TypeAlias = dict[tuple[bpy.types.Mesh, int], tuple[model.Shape, bool]]  # see `_fits`
-
-
-def _fits(obj: bpy.types.Object, shape: PlannedShape, bounds: Bounds, shape_mesh: bool | None = None) -> bool:
-    """Whether the object's own mesh, as Blender reads it, is exactly the shape (`bounds`: the answers for
-    meshes already measured, which many objects share, by mesh and shape object: hashing a shape's values
-    costs more than measuring is saved; `shape_mesh`: `is_shape_mesh(obj)` when the caller knows it)."""
-    if obj.type != 'MESH' or obj is not shape.carrier or shape.offset is not None:
-        return False
-    if shape.shape.type in MESH_TYPES:
-        return shape.own_mesh
-    if is_shape_mesh(obj) if shape_mesh is None else shape_mesh:
-        return True
-    mesh = cast("bpy.types.Mesh", obj.data)  # a MESH's data
-    key = (mesh, id(shape.shape))
-    found = bounds.get(key)
-    if found is None:
-        found = bounds[key] = (shape.shape, bounds_match(mesh, shape.shape))  # the shape kept: its id stays its own
-    return found[1]
 
 
 def _write(rigid: bpy.types.RigidBodyObject, name: str, value: object) -> None:
@@ -104,7 +85,7 @@ class Builder:
         self.report = report
         self.frames = Frames()
         self.meshes = ShapeMeshes(GENERATED)
-        self.bounds: Bounds = {}  # see `_fits`
+        self.bounds: Bounds = {}  # see `fits_shape`
         # joint settings (by id, kept) -> their limits and drives in Blender axes: joints share a document's few
         self.joint_models: dict[int, tuple[model.JointSettings, list[constraint_settings.Limit],
                                            list[constraint_settings.Drive]]] = {}
@@ -133,7 +114,7 @@ class Builder:
             body.carriers.append((shapes[0], rigid, False))
             self._link_body(rigid)
             return
-        if len(shapes) == 1 and rigid is owner and _fits(owner, shapes[0], self.bounds, shape_mesh=ours):
+        if len(shapes) == 1 and rigid is owner and fits_shape(owner, shapes[0], self.bounds, shape_mesh=ours):
             body.carriers.append((shapes[0], owner, False))
             self._link_body(owner)
             return
@@ -189,7 +170,7 @@ class Builder:
                  bodies: dict[bpy.types.Object, PlannedBody]) -> tuple[PlannedShape, bpy.types.Object, bool]:
         carrier = shape.carrier
         direct = carrier.parent is body.rigid and carrier.parent_type == 'OBJECT'
-        if direct and carrier not in bodies and _fits(carrier, shape, self.bounds) \
+        if direct and carrier not in bodies and fits_shape(carrier, shape, self.bounds) \
                 and unit_scale(carrier.matrix_parent_inverse @ carrier.matrix_basis):
             if is_shape_mesh(carrier) and shape.shape.type in PRIMITIVE_TYPES:
                 carrier.data = self.meshes.shape(shape.shape)

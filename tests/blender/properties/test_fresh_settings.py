@@ -138,12 +138,15 @@ def test_only_fresh_groups_skip_rna(omi, clean_scene, tmp_path):
     fresh, root_held, motion_held, unpaused = (bpy.data.objects.new(name, None) for name in "ABCD")
     root_held.omi_physics.use_motion = True  # type: ignore[attr-defined]  # the add-on's settings
     motion_held.omi_physics.motion.gravity_factor = 2.0  # type: ignore[attr-defined]  # the add-on's settings
+    def stores(obj: bpy.types.Object) -> int:
+        return rna_assignments(lambda: stored.store(obj.omi_physics, VALUES))  # type: ignore[attr-defined]  # the add-on's settings
+
     with edits.paused():
-        assert rna_assignments(lambda: stored.store(fresh.omi_physics, VALUES)) == 0  # type: ignore[attr-defined]
+        assert stores(fresh) == 0
         # a group holding a value: its own values assigned through RNA, the groups below it that hold none not
-        assert rna_assignments(lambda: stored.store(root_held.omi_physics, VALUES)) == 2  # type: ignore[attr-defined]
-        assert rna_assignments(lambda: stored.store(motion_held.omi_physics, VALUES)) == 6  # type: ignore[attr-defined]
-    assert rna_assignments(lambda: stored.store(unpaused.omi_physics, VALUES)) == 9  # type: ignore[attr-defined]
+        assert stores(root_held) == 2
+        assert stores(motion_held) == 6
+    assert stores(unpaused) == 9
     for obj in (fresh, root_held, motion_held, unpaused):
         bpy.context.scene.collection.objects.link(obj)
     saved = tmp_path / "stored.blend"
