@@ -111,11 +111,14 @@ class glTF2ExportUserExtension:
             _log_error(export_settings, f"physics animation not written: {error}")
 
     def gather_gltf_extensions_hook(self, gltf: Any, export_settings: dict) -> None:
-        try:
-            self._session(export_settings).finish(gltf)
-        except Exception as error:  # hook boundary: report, never raise
-            _log_error(export_settings, f"document-level physics not written: {error}")
-        gc_pause.freeze_gathered()  # until the post-export step: the exporter's conversion passes follow
+        # The collector stays off until the gathered document is frozen (until the post-export step: the
+        # exporter's conversion passes follow): what finishing made is frozen with it, not walked first.
+        with gc_pause.collector_paused():
+            try:
+                self._session(export_settings).finish(gltf)
+            except Exception as error:  # hook boundary: report, never raise
+                _log_error(export_settings, f"document-level physics not written: {error}")
+            gc_pause.freeze_gathered()
 
     def gather_gltf_encoded_hook(self, _gltf_format: Any, _sort_order: Any, export_settings: dict) -> None:
         """The finished physics JSON goes into the document about to be encoded (`PhysicsExport.encode`)."""

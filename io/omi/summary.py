@@ -45,18 +45,31 @@ class _Kind:
         return len(self.messages)
 
 
-def _kind_key(message: str, is_name: Callable[[str], bool] | None) -> tuple[str, str | None, str]:
+# A message's text between its quoted words, and those words with each name left out (None)
+_Skeleton = tuple[tuple[str, ...], tuple[str | None, ...]]
+
+
+def _kind_key(message: str, is_name: Callable[[str], bool] | None,
+              known: dict[_Skeleton, str]) -> tuple[str, str | None, str, list[str]]:
     """What messages of one kind share (object names and numbers left out; other quoted words, such as a
-    file's key, kept), whom this one is about, and the message without that subject."""
+    file's key, kept), whom this one is about, the message without that subject, and its quoted words.
+
+    Messages of one kind differ only in the names they quote: their text between the quoted words, with the
+    words kept, is the same, so each such skeleton is turned into its key once (`known`)."""
     found = _SUBJECT.match(message)
     rest = message[found.end():] if found else message
-
-    def name_left_out(quoted: re.Match[str]) -> str:
-        text = quoted.group(0)[1:-1]
-        named = is_name is None or is_name(text) or is_name(text.split(".")[0])
-        return "'?'" if named else quoted.group(0)
-
-    return _NUMBER.sub("#", _QUOTED.sub(name_left_out, rest)), found.group(1) if found else None, rest
+    words = _QUOTED.findall(rest)
+    kept = tuple(None if is_name is None or is_name(text := word[1:-1]) or is_name(text.split(".")[0]) else word
+                 for word in words)
+    skeleton = (tuple(_QUOTED.split(rest)), kept)
+    key = known.get(skeleton)
+    if key is None:
+        pieces = skeleton[0]
+        joined = [pieces[0]]
+        for word, piece in zip(kept, pieces[1:], strict=True):
+            joined += ("'?'" if word is None else word, piece)
+        key = known[skeleton] = _NUMBER.sub("#", "".join(joined))
+    return key, found.group(1) if found else None, rest, words
 
 
 _SUFFIX = re.compile(r" \[(?:the same for \d+ findings: .*|and \d+ more like it)\]$")
@@ -77,16 +90,17 @@ def summarise(messages: Iterable[tuple[str, str]], most: int = MOST_LINES,
     """
     kinds: dict[tuple[str, str], _Kind] = {}
     seen: set[tuple[str, str]] = set()
+    known: dict[_Skeleton, str] = {}
     for severity, message in messages:
         if (severity, message) in seen:
             continue
         seen.add((severity, message))
-        key, subject, rest = _kind_key(message, is_name)
+        key, subject, rest, words = _kind_key(message, is_name, known)
         kind = kinds.get((severity, key))
         if kind is None:
             kind = kinds[severity, key] = _Kind(severity, message)
         kind.messages.append(message)
-        _note(kind, message, subject, rest)
+        _note(kind, message, subject, rest, words)
     lines = _lines(kinds.values())
     if len(lines) > most:  # many kinds: those alike but for the words they name (a file's keys) share a line
         lines = _lines(_coarser(kinds.values()), by_words=True)
@@ -112,12 +126,16 @@ def _coarser(kinds: Iterable[_Kind]) -> list[_Kind]:
     return list(merged.values())
 
 
-def _note(kind: _Kind, message: str, subject: str | None, rest: str | None = None) -> None:
-    """Note the message's subject and quoted words (`rest`: the message without its subject, if known)."""
+def _note(kind: _Kind, message: str, subject: str | None, rest: str | None = None,
+          words: list[str] | None = None) -> None:
+    """Note the message's subject and quoted words (`rest`: the message without its subject, and `words`: its
+    quoted words, if known)."""
     if subject is not None:
         kind.subjects.append(subject)
-    rest = _SUBJECT.sub("", message) if rest is None else rest
-    new = [word[1:-1] for word in _QUOTED.findall(rest) if word[1:-1] not in kind.known_words]
+    if words is None:
+        words = _QUOTED.findall(_SUBJECT.sub("", message) if rest is None else rest)
+    known = kind.known_words
+    new = [word[1:-1] for word in words if word[1:-1] not in known]
     kind.words += new
     kind.known_words.update(new)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any
 
 import bpy
 from mathutils import Matrix
@@ -25,8 +25,6 @@ from .messages import Messages
 from .options import Options
 from .output import Gathered, Output
 from .parts import NO_MESH, Carrier, Derived, SameValues, carried, object_node_ref
-
-_Result = TypeVar("_Result")  # what a guarded step returns
 
 
 class SceneWrite:
@@ -66,31 +64,44 @@ class SceneWrite:
             stack.extend((child, node) for child in node.children or [] if not isinstance(child, int))
 
     def run(self) -> None:
+        """Each object's steps in turn; a failing step skips that object's physics and is said (`_failed`),
+        never raised (each loop holds that boundary: no call per object and step for it)."""
+        derived_of = self.derived
         for node, obj in self.records:
             self.objects_of[id(node)] = obj
             self.nodes_of.setdefault(obj, node)
-            if obj not in self.derived:
-                self.derived[obj] = self._guarded(obj, self._derive, obj)
+            if obj not in derived_of:
+                try:
+                    derived_of[obj] = self._derive(obj)
+                except Exception as error:  # the boundary: bad input must not stop the export
+                    derived_of[obj] = None
+                    self._failed(obj, error)
+        joints = []
         for node, obj in self.records:
-            derived = self.derived[obj]
-            if derived is not None:
-                self._guarded(obj, self._place_body, node, obj, derived)
-        for node, obj in self.records:
-            derived = self.derived[obj]
-            if derived is not None and (derived.joint is not None or derived.constraint is not None) \
-                    and self.nodes_of.get(obj) is node:
-                self._guarded(obj, self._place_joint, node, obj, derived)
+            if (derived := derived_of[obj]) is None:
+                continue
+            try:
+                self._place_body(node, obj, derived)
+            except Exception as error:  # the boundary
+                self._failed(obj, error)
+            if derived.joint is not None or derived.constraint is not None:
+                joints.append((node, obj, derived))
+        for node, obj, derived in joints:
+            if self.nodes_of.get(obj) is node:
+                try:
+                    self._place_joint(node, obj, derived)
+                except Exception as error:  # the boundary
+                    self._failed(obj, error)
         for carrier in self.carriers.values():
-            self._guarded(carrier.obj, self._write, carrier)
+            try:
+                self._write(carrier)
+            except Exception as error:  # the boundary
+                self._failed(carrier.obj, error)
         self.out.keep_in_tree([carrier.node for carrier in self.carriers.values() if carrier.meshes], self.parents)
 
-    def _guarded(self, obj: bpy.types.Object, function: Callable[..., _Result], *args: object) -> _Result | None:
-        """Run one object's step; a failure skips that object's physics and is reported, never raised."""
-        try:
-            return function(*args)
-        except Exception as error:  # the boundary: bad input must not stop the export
-            self.say.warn(f"{model.HOOK_FAILURE}object {obj.name!r}: its physics could not be exported ({error})")
-            return None
+    def _failed(self, obj: bpy.types.Object, error: Exception) -> None:
+        """A step of the object's failed: its physics is skipped, and said."""
+        self.say.warn(f"{model.HOOK_FAILURE}object {obj.name!r}: its physics could not be exported ({error})")
 
     # --- deriving ----------------------------------------------------------------------------------
 
