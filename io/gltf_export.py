@@ -55,11 +55,11 @@ class glTF2ExportUserExtension:
     def gather_tree_filter_tag_hook(self, vtree: Any, export_settings: dict) -> None:
         try:
             session = self._session(export_settings)
-            session.drop_generated(vtree)
+            shape_meshes = session.drop_generated(vtree)
             if session.enabled:
                 self._ragdoll = RagdollExport(export_settings)
                 self._ragdoll.prepare(vtree, session.warn)  # bone parts: physics on the bones' nodes
-            if not session.hides_any_render_mesh(vtree):
+            if not session.hides_any_render_mesh(shape_meshes):
                 # No render mesh to leave out: an instance attribute of None makes the exporter skip the
                 # mesh hook (it looks hooks up with getattr) instead of calling it for every object.
                 self.gather_node_mesh_hook = None  # type: ignore[method-assign,assignment]  # see above

@@ -65,8 +65,9 @@ def compound_parent(obj: bpy.types.Object) -> bpy.types.Object | None:
 
 
 def collision_mask(rigid_body: bpy.types.RigidBodyObject) -> tuple[bool, ...]:
-    # The newest stubs type bpy_prop_array without items (not iterable); it holds the 20 switches.
-    return tuple(cast("Iterable[bool]", rigid_body.collision_collections))
+    # The 20 switches; a slice copies them at once (a tuple), where iterating reads each through RNA. (The
+    # newest stubs type bpy_prop_array without items: neither iterable nor indexable.)
+    return cast("tuple[bool, ...]", rigid_body.collision_collections)[:]
 
 
 def filters_needed(bl_scene: bpy.types.Scene) -> bool:
@@ -189,9 +190,9 @@ def _thick(value: float, obj: bpy.types.Object, what: str, issues: list[model.Is
     return MIN_THICKNESS
 
 
-def _shape(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject, bounds: Bounds,
+def _shape(obj: bpy.types.Object, rigid_body: bpy.types.RigidBodyObject, kind: str, bounds: Bounds,
            issues: list[model.Issue] | None) -> model.Shape | None:
-    kind = rigid_body.collision_shape
+    """The shape of a rigid body whose collision shape is `kind` (read once by the caller)."""
     if kind in ('CONVEX_HULL', 'MESH'):
         if obj.type != 'MESH':
             warn(issues, obj, f"a {kind.lower().replace('_', ' ')} collider needs a mesh object; collider skipped")
@@ -277,11 +278,12 @@ def rigid_body_physics(obj: bpy.types.Object, depsgraph: bpy.types.Depsgraph, is
         warn(issues, obj, f"it is scaled inside compound parent {parent.name!r}; Blender's simulation ignores "
               "that scale, the export keeps the size you see", "info")
     collider = None
-    if rigid_body.collision_shape == 'COMPOUND':
+    kind = rigid_body.collision_shape
+    if kind == 'COMPOUND':
         if not any(child.rigid_body is not None for child in obj.children):
             warn(issues, obj, "its compound rigid body has no rigid-body children, so it has no collider")
     else:
-        shape = _shape(obj, rigid_body, bounds if bounds is not None else Bounds(depsgraph), issues)
+        shape = _shape(obj, rigid_body, kind, bounds if bounds is not None else Bounds(depsgraph), issues)
         if shape is not None:
             collider = _collider(shape, _material(owner_body), _collision_filter(owner_body) if with_filter else None)
     if motion is None and collider is None:

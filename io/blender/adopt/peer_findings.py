@@ -5,7 +5,7 @@ of finding, naming the first few objects, however big the scene."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import bpy
 
@@ -17,9 +17,10 @@ from . import peer_props
 ADOPT_HINT = "Adopt Physics Settings (sidebar > Physics) turns them into this add-on's settings"
 
 
-def unadopted(objects: Iterable[bpy.types.Object]) -> list[peer_props.PeerSettings]:
-    """Objects with another add-on's physics settings that Adopt has not turned into ours."""
-    return [found for found in peer_props.found(objects) if not markers.is_adopted(found.obj)]
+def unadopted(objects: Iterable[bpy.types.Object],
+              stores_nothing: Callable[[bpy.types.Object], bool] | None = None) -> list[peer_props.PeerSettings]:
+    """Objects with another add-on's physics settings that Adopt has not turned into ours (`peer_props.found`)."""
+    return [found for found in peer_props.found(objects, stores_nothing) if not markers.is_adopted(found.obj)]
 
 
 _generation = 0
@@ -58,12 +59,14 @@ def damped(objects: Iterable[bpy.types.Object]) -> list[tuple[bpy.types.Object, 
     return result
 
 
-def findings(objects: Iterable[bpy.types.Object]) -> list[model.Issue]:
-    """The export's lines (warnings: the file differs from what the artist set up or played)."""
+def findings(objects: Iterable[bpy.types.Object],
+             stores_nothing: Callable[[bpy.types.Object], bool] | None = None) -> list[model.Issue]:
+    """The export's lines (warnings: the file differs from what the artist set up or played); `stores_nothing`
+    as for `peer_props.found`."""
     objects = list(objects)
     issues = []
     by_peer: dict[str, list[str]] = {}
-    for found in unadopted(objects):
+    for found in unadopted(objects, stores_nothing):
         by_peer.setdefault(found.peer, []).append(found.obj.name)
     for peer, names in by_peer.items():
         issues.append(model.Issue("", f"{plural(len(names), 'object')} carry {peer} physics settings that were "

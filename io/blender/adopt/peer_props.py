@@ -11,7 +11,7 @@ go back.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,11 +111,13 @@ def _holds_any(obj: bpy.types.Object) -> bool:
     return holder is not None and (ZYCAR_GROUP in holder or EOIN_GROUP in holder or EOIN_CONSTRAINT_GROUP in holder)
 
 
-def found(objects: Iterable[bpy.types.Object]) -> list[PeerSettings]:
-    """Every object with peer settings worth adopting, in the order given."""
+def found(objects: Iterable[bpy.types.Object],
+          stores_nothing: Callable[[bpy.types.Object], bool] | None = None) -> list[PeerSettings]:
+    """Every object with peer settings worth adopting, in the order given; `stores_nothing` (a caller that
+    knows it) says of an object that it stores no registered property, so it is not looked at again."""
     result = []
     for obj in objects:
-        if not _holds_any(obj):
+        if (stores_nothing is not None and stores_nothing(obj)) or not _holds_any(obj):
             continue
         if zycar_values(obj):
             result.append(PeerSettings(obj, ZYCAR))

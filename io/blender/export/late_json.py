@@ -19,6 +19,7 @@ from . import exporter_form
 
 # The node keys the exporter writes before "extensions" (gltf2_io.Node.to_dict's order).
 _BEFORE_EXTENSIONS = ("camera", "children")
+_ANY_BEFORE = frozenset(_BEFORE_EXTENSIONS)
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,11 @@ def attach(document: dict[str, Any], detached: Detached) -> None:
         if extensions is not None:
             extensions.update(taken)
             continue
-        placed = {key: node[key] for key in _BEFORE_EXTENSIONS if key in node}
-        placed["extensions"] = taken
+        if not _ANY_BEFORE.isdisjoint(node):
+            placed = {key: node[key] for key in _BEFORE_EXTENSIONS if key in node}
+            placed["extensions"] = taken
+        else:  # (most nodes: the extensions come first)
+            placed = {"extensions": taken}
         placed.update(node)  # the other keys after it, in their order
         nodes[index] = placed
     if detached.document:

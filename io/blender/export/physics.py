@@ -92,20 +92,27 @@ class PhysicsExport:
     # --- gathering ---------------------------------------------------------------------------------
 
     @staticmethod
-    def drop_generated(vtree: Any) -> None:
-        """Objects the add-on generated for Blender's simulation (markers.GENERATED) never become nodes."""
+    def drop_generated(vtree: Any) -> bool:
+        """Objects the add-on generated for Blender's simulation (markers.GENERATED) never become nodes.
+        Returns whether an object of the tree is a physics shape stand-in (markers.SHAPE_MESH), found in the
+        same pass (`hides_any_render_mesh`); an object holding no custom property is neither."""
+        shape_meshes = False
         for vnode in vtree.nodes.values():
             obj = getattr(vnode, "blender_object", None)
-            if obj is not None and markers.is_generated(obj):
+            if obj is None or not obj.keys():
+                continue
+            if markers.is_generated(obj):
                 vnode.keep_tag = False
+            if markers.is_shape_mesh(obj):
+                shape_meshes = True
+        return shape_meshes
 
-    def hides_any_render_mesh(self, vtree: Any) -> bool:
-        """Whether `hides_render_mesh` can say True for an object of the export's tree. When it cannot, the
-        export hook drops its per-object mesh check (one Python call per object the exporter gathers)."""
-        for vnode in vtree.nodes.values():
-            obj = getattr(vnode, "blender_object", None)
-            if obj is not None and markers.is_shape_mesh(obj):
-                return True
+    def hides_any_render_mesh(self, shape_meshes: bool) -> bool:
+        """Whether `hides_render_mesh` can say True for an object of the export's tree (`shape_meshes`: one is
+        a shape stand-in, as `drop_generated` found). When it cannot, the export hook drops its per-object
+        mesh check (one Python call per object the exporter gathers)."""
+        if shape_meshes:
+            return True
         if not self.enabled:
             return False
         if self._collision_meshes is None:
@@ -147,7 +154,8 @@ class PhysicsExport:
         held = static_values.held([bl_scene, *(obj for _node, obj in records)]) if bpy.data.actions else nullcontext()
         with collector_paused(), held:
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
-        self.report(peer_findings.findings(obj for _node, obj in records))
+        stores_nothing = getattr(self.tagged, "stores_nothing", None)  # objects not looked at for other add-ons'
+        self.report(peer_findings.findings((obj for _node, obj in records), stores_nothing))
 
     # --- finishing ---------------------------------------------------------------------------------
 
