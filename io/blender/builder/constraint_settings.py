@@ -29,6 +29,7 @@ from ..tables.bullet import bullet_sign
 
 EPSILON = 1e-6
 ANGLE_EPSILON = 1e-4  # radians, and the axis' components: float32 settings and matrix products stay inside it
+FLOAT32_STEPS = 16  # float32 steps a frame's place may drift through the matrix products of an export and an import
 FAR = 1.0e6  # metres: stands for "unbounded" on one side of a linear limit
 UNLIMITED_FORCE = 1.0e9  # a motor without a force limit
 HALF_PI = math.pi / 2.0
@@ -301,6 +302,22 @@ def rest_turn(axis: tuple[float, float, float], angle: float) -> tuple[float, fl
             turn = math.copysign(angle, component)
             return (turn if index == 0 else 0.0, turn if index == 1 else 0.0, turn if index == 2 else 0.0)
     return None
+
+
+def settled_offset(offset: tuple[float, float, float],
+                   positions: Iterable[Iterable[float]]) -> tuple[float, float, float]:
+    """The connected frame's starting offset (`plan_constraints`' `rest_offset`) with each component within
+    float32 noise of the world `positions` involved (the two frames' and their bodies') taken as 0.
+
+    Files written from Blender hold the joint and the connected frame as computed from float32 matrices, so two
+    frames made at one place start apart by a few float32 steps of their coordinates, which grow with the
+    distance from the origin. Taken as 0, a hinge exported far out comes back a hinge (its fixed axes at 0),
+    and the limits read back as written; a real offset, far above that noise, is kept.
+    """
+    largest = max((abs(value) for position in positions for value in position), default=0.0)
+    noise = max(EPSILON, FLOAT32_STEPS * 2.0 ** (math.frexp(largest)[1] - 24))  # steps of float32's 24-bit mantissa
+    return (0.0 if abs(offset[0]) <= noise else offset[0], 0.0 if abs(offset[1]) <= noise else offset[1],
+            0.0 if abs(offset[2]) <= noise else offset[2])
 
 
 def plan_constraints(limits: Iterable[Limit], drives: Iterable[Drive],

@@ -223,7 +223,9 @@ class Builder:
         location, rotation, _scale = frame.decompose()
         other_location, other_rotation, _ = self.frames.world(other).decompose()
         offset = rotation.inverted() @ (other_location - location)
-        rest_offset = (offset.x, offset.y, offset.z)
+        rest_offset = constraint_settings.settled_offset((offset.x, offset.y, offset.z), [
+            place.to_tuple() for place in (location, other_location, self.frames.world(first).translation,
+                                           self.frames.world(second).translation)])
         turn_axis, turn_angle = rotation.rotation_difference(other_rotation).to_axis_angle()
         rest_angles = constraint_settings.rest_turn((turn_axis.x, turn_axis.y, turn_axis.z), turn_angle)
         settings = self.joint_models.get(id(joint.settings))
