@@ -108,3 +108,16 @@ def test_a_hinge_whose_bodies_really_start_apart_keeps_the_offset(tmp_path):
                for axis in "xyz"]
     assert any(math.isclose(abs(low), 0.003, abs_tol=1e-4) and low == high for low, high in shifted), shifted
     assert [text for text in imported.warnings if "'Pin' starts" in text and "Joint" in text], imported.warnings
+
+
+@pytest.mark.parametrize(("offset", "far", "kept"), [
+    (5e-5, 100.0, False),  # float32 noise 100 m out (the benchmark scene's offsets reach 6.9e-5 m)
+    (5e-7, 0.5, False),  # near the origin: under the 1e-6 m the build always allowed
+    (2e-6, 0.5, True),  # near the origin: above it
+    (3e-4, 100.0, True),  # a third of a millimetre 100 m out
+    (1e-3, 1000.0, True),  # a millimetre 1,000 m out
+])
+def test_an_offset_counts_as_none_only_within_float32_noise(omi, offset, far, kept):
+    joints = omi("io.blender.builder.constraint_settings")
+    settled = joints.settled_offset((offset, -offset, 0.0), [(far, 0.0, 0.0), (0.0, -far / 2, 0.0)])
+    assert settled == ((offset, -offset, 0.0) if kept else (0.0, 0.0, 0.0))
