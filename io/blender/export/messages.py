@@ -25,7 +25,8 @@ class Messages:
     def flush(self) -> None:
         """Write what was said, summarised, into the exporter's log."""
         held, self.held = self.held, []
-        names = {obj.name for obj in bpy.data.objects} if held else set()  # `in bpy.data.objects` walks them all
+        # `in bpy.data.objects` walks them all; `keys()` lists their names in one call
+        names = set(bpy.data.objects.keys()) if held else set()
         LAST_SAID[:] = summary.summarise(held, is_name=names.__contains__)
         log = self.settings.get("log")
         if log is None:

@@ -112,9 +112,10 @@ class Output:
                 later.append((parent, node))
         self.new_nodes = later
 
-    def place_new_nodes(self, gltf: Any) -> int:
+    def place_new_nodes(self, gltf: Any) -> tuple[int, dict[int, int]]:
         """Append the new nodes to the exporter's indexed nodes, each in its parent's children; the index of
-        the first. A node whose parent the exporter removed goes with it.
+        the first, and every node's index by the node's id. A node whose parent the exporter removed goes
+        with it.
 
         They come after the exporter's traversal, which would otherwise give each an index by searching the
         node list (a cost growing with the scene for every node), and its conversion passes (see late_json)."""
@@ -128,7 +129,7 @@ class Output:
             gltf.nodes.append(node)
             parent.children = [*(parent.children or []), len(gltf.nodes) - 1]
         self.new_nodes = []
-        return first
+        return first, index_of
 
     def gather(self, entry: Gathered) -> None:
         """A node's model values, written with the others by `write_gathered`. A node carrying collision-only

@@ -80,9 +80,15 @@ class SameValues:
 
     def __init__(self) -> None:
         self._made: dict[tuple[Any, ...], Any] = {}
+        # (id(value), name, id(new)) -> (value, new, made): the same value object met again (bodies sharing a
+        # mesh share their shape), found without reading its fields
+        self._again: dict[tuple[int, str, int], tuple[Any, Any, Any]] = {}
 
     def replaced(self, value: Any, name: str, new: Any) -> Any:
         """`dataclasses.replace(value, <name>=new)`, the same object for the same parts."""
+        again = self._again.get((id(value), name, id(new)))
+        if again is not None and again[0] is value and again[1] is new:
+            return again[2]
         kind = type(value)
         others = _OTHER_FIELDS.get((kind, name))
         if others is None:
@@ -92,6 +98,7 @@ class SameValues:
         found = self._made.get(key)
         if found is None:
             found = self._made[key] = dataclasses.replace(value, **{name: new})
+        self._again[id(value), name, id(new)] = (value, new, found)
         return found
 
 

@@ -192,7 +192,7 @@ class PhysicsExport:
 
     def _finish(self, gltf: Any) -> None:
         self._write_gathered()  # in case the exporter did not call gather_gltf_hook
-        self._first_new_node = self.output.place_new_nodes(gltf)
+        self._first_new_node, node_index = self.output.place_new_nodes(gltf)
         for node, extensions in self.output.late:
             put(node, extensions)
         for node in self.output.carriers:
@@ -203,7 +203,6 @@ class PhysicsExport:
                 node.extensions.setdefault(name, value)
                 if name not in gltf.extensions_used:
                     gltf.extensions_used.append(name)
-        node_index = {id(node): index for index, node in enumerate(gltf.nodes)}
         mesh_index = {id(mesh): index for index, mesh in enumerate(gltf.meshes)}
         writer = self.output.writer
         for node, name in writer.resolve(node_index, mesh_index, self.warn):

@@ -323,7 +323,7 @@ class SceneWrite:
         carrier = self.carriers.get(id(anchor_node))
         if side.reuse and not (suffix == "joint" and carrier is not None and carrier.joint is not None):
             return anchor_node
-        chain = node_frames.child_chain(self.out.node_worlds.get(side.anchor, side.anchor.matrix_world), side.frame)
+        chain = node_frames.child_chain(self.out.node_worlds.get(side.anchor) or side.anchor.matrix_world, side.frame)
         if chain is None:
             return None
         target = anchor_node

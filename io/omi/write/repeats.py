@@ -103,9 +103,14 @@ class Repeats:
         mass = mass_json(part.motion, tables) if template is not None else MISSING
         if template is None or mass is MISSING:
             return None
-        content = dict(self._own(template))
-        body = dict(content[tables.body_extension])
-        body["motion"] = dict(body["motion"], **{field(tables.motion_fields, "mass").key: mass})
+        content = self._own(template)
+        # the node's own body object, with its own motion object: copied here unless `_own` made it
+        content = content if content is not template else dict(content)
+        body = content[tables.body_extension]
+        body = body if body is not template[tables.body_extension] else dict(body)
+        motion = dict(body["motion"])
+        motion[field(tables.motion_fields, "mass").key] = mass
+        body["motion"] = motion
         content[tables.body_extension] = body
         return content
 
