@@ -7,10 +7,10 @@ that poll hides the sub-panels that do not apply, and that drawing changes no da
 from __future__ import annotations
 
 import types
-from typing import Any
 
 import bpy
 import pytest
+from rna_values import rna_values
 from ui_recorder import Recorder, draw_panel, make_context
 
 SHAPE_FIELDS = {"size", "radius", "height", "radius_top", "radius_bottom", "mesh_source", "mesh_object"}
@@ -22,25 +22,6 @@ def ui(omi):
         editor=omi("panels.properties_editor"), sidebar=omi("panels.sidebar"), lists=omi("panels.lists"),
         draw=omi("panels.draw"),
     )
-
-
-def snapshot(group) -> dict:
-    """Every value of a PropertyGroup tree, to prove that drawing changed nothing."""
-    values: dict[str, Any] = {}
-    for prop in group.bl_rna.properties:
-        name = prop.identifier
-        if name == "rna_type":
-            continue
-        value = getattr(group, name)
-        if prop.type == 'POINTER' and isinstance(value, bpy.types.PropertyGroup):
-            values[name] = snapshot(value)
-        elif prop.type == 'COLLECTION':
-            values[name] = [snapshot(item) for item in value]
-        elif getattr(prop, "is_array", False):
-            values[name] = tuple(value)
-        else:
-            values[name] = value
-    return values
 
 
 @pytest.fixture
@@ -294,12 +275,12 @@ def test_drawing_changes_no_data(ui, tagged):
     settings.joint.drives.add()
     bpy.ops.omi.library_add(kind='MATERIAL')
     bpy.ops.omi.library_add(kind='FILTER')
-    before = (snapshot(settings), snapshot(bpy.context.scene.omi_physics))
+    before = (rna_values(settings), rna_values(bpy.context.scene.omi_physics))
     context = make_context(tagged, [tagged])
     for panel in (*ui.editor.CLASSES, *ui.sidebar.CLASSES):
         if panel.poll(context) if hasattr(panel, "poll") else True:
             draw_panel(panel, context)
-    assert (snapshot(settings), snapshot(bpy.context.scene.omi_physics)) == before
+    assert (rna_values(settings), rna_values(bpy.context.scene.omi_physics)) == before
 
 
 def test_ui_lists_draw_each_row(ui, tagged):

@@ -16,6 +16,7 @@ import export_support as support
 import import_support
 import pytest
 from every_setting_scene import build_scene
+from rna_values import rna_values
 
 SPEC = Path(__file__).resolve().parents[2] / "data" / "omi-spec"
 GRAVITY = SPEC / "OMI_physics_gravity" / "examples" / "ramp" / "ramp_gravity.gltf"
@@ -27,33 +28,6 @@ KINDS = {"BOOLEAN", "ENUM", "FLOAT", "FLOAT[]", "STRING", "ID"}
 @pytest.fixture(autouse=True)
 def _enabled(omi_addon):
     return omi_addon
-
-
-def rna_values(struct: Any, kinds: set[str]) -> dict[str, Any]:
-    """Every setting as RNA reads it (IDs by name), and the kinds of those that differ from their defaults."""
-    values: dict[str, Any] = {}
-    for prop in struct.bl_rna.properties:
-        name = prop.identifier
-        if name == "rna_type":
-            continue
-        value = getattr(struct, name)
-        if prop.type == 'COLLECTION':
-            values[name] = [rna_values(item, kinds) for item in value]
-        elif prop.type == 'POINTER' and isinstance(value, bpy.types.PropertyGroup):
-            values[name] = rna_values(value, kinds)
-        elif prop.type == 'POINTER':
-            values[name] = None if value is None else value.name
-            if value is not None:
-                kinds.add("ID")
-        elif getattr(prop, "is_array", False):
-            values[name] = tuple(value)
-            if values[name] != tuple(prop.default_array):
-                kinds.add(prop.type + "[]")
-        else:
-            values[name] = value
-            if value != prop.default:
-                kinds.add(prop.type)
-    return values
 
 
 def held_groups() -> dict[str, Any]:
