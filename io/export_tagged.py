@@ -27,12 +27,11 @@ def _holder(obj: bpy.types.Object) -> Any:
     return system() if system is not None else obj
 
 
-def _nothing_stored(holder: Any) -> bool:
-    """True when none of the object's OMI settings (in its `holder`) was ever set: Blender stores a
-    PropertyGroup's values only once set (reading one stores its empty groups), so every setting is at its
+def _nothing_stored(group: Any) -> bool:
+    """True when none of the object's OMI settings (`group`: as stored, or None) was ever set: Blender stores
+    a PropertyGroup's values only once set (reading one stores its empty groups), so every setting is at its
     default, which tags nothing and keeps nothing. A few microseconds, against tens for reading the settings
     of a level's every object."""
-    group = holder.get(SETTINGS_NAME) if holder is not None else None
     return group is None or not len(group) or _only_empty_groups(group)  # (an empty group: most objects)
 
 
@@ -53,21 +52,23 @@ class TaggedSettings:
         self.export_target = target.name  # its form: io/blender/export/target_form.py
         # `_nothing_stored` of each object asked about, once per export: the kept keys and the tag both ask
         self._unset: dict[bpy.types.Object, bool] = {}
-        self._bare: set[bpy.types.Object] = set()  # of those, the objects storing no registered property at all
+        self._ours_only: set[bpy.types.Object] = set()  # of those, the objects storing no other registered property
 
     def _nothing_stored(self, obj: bpy.types.Object) -> bool:
         unset = self._unset.get(obj)
         if unset is None:
             holder = _holder(obj)
-            if holder is None:
-                self._bare.add(obj)
-            unset = self._unset[obj] = _nothing_stored(holder)
+            group = holder.get(SETTINGS_NAME) if holder is not None else None
+            if holder is None or (group is not None and len(holder.keys()) == 1):  # nothing else there
+                self._ours_only.add(obj)
+            unset = self._unset[obj] = _nothing_stored(group)
         return unset
 
-    def stores_nothing(self, obj: bpy.types.Object) -> bool:
-        """True when the object stores no add-on's settings at all (Blender 5.0+ tells in the same look as
-        `_nothing_stored`): nor another add-on's, which the export then need not look for."""
-        return self._nothing_stored(obj) and obj in self._bare
+    def holds_no_peers(self, obj: bpy.types.Object) -> bool:
+        """True when the object stores no other add-on's settings (nothing but its OMI settings, if any: seen
+        in the same look as `_nothing_stored`), which the export then need not look for."""
+        self._nothing_stored(obj)
+        return obj in self._ours_only
 
     def is_tagged(self, obj: bpy.types.Object) -> bool:
         return not self._nothing_stored(obj) and convert.is_tagged(obj)

@@ -175,10 +175,12 @@ class Bounds:
 
     def half_sizes(self, obj: bpy.types.Object) -> tuple[float, float, float]:
         mesh = cast("bpy.types.Mesh", obj.data) if obj.type == 'MESH' and not obj.modifiers else None  # a MESH's data
-        if mesh is None or mesh.shape_keys is not None:
+        if mesh is None:
             return _half_sizes(obj, self.depsgraph)
-        found = self._by_mesh.get(mesh)
+        found = self._by_mesh.get(mesh)  # (only meshes without shape keys are kept: asked once per mesh)
         if found is None:
+            if mesh.shape_keys is not None:
+                return _half_sizes(obj, self.depsgraph)
             found = self._by_mesh[mesh] = _half_sizes(obj, self.depsgraph)
         return found
 

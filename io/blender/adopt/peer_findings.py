@@ -18,9 +18,9 @@ ADOPT_HINT = "Adopt Physics Settings (sidebar > Physics) turns them into this ad
 
 
 def unadopted(objects: Iterable[bpy.types.Object],
-              stores_nothing: Callable[[bpy.types.Object], bool] | None = None) -> list[peer_props.PeerSettings]:
+              holds_no_peers: Callable[[bpy.types.Object], bool] | None = None) -> list[peer_props.PeerSettings]:
     """Objects with another add-on's physics settings that Adopt has not turned into ours (`peer_props.found`)."""
-    return [found for found in peer_props.found(objects, stores_nothing) if not markers.is_adopted(found.obj)]
+    return [found for found in peer_props.found(objects, holds_no_peers) if not markers.is_adopted(found.obj)]
 
 
 _generation = 0
@@ -60,13 +60,13 @@ def damped(objects: Iterable[bpy.types.Object]) -> list[tuple[bpy.types.Object, 
 
 
 def findings(objects: Iterable[bpy.types.Object],
-             stores_nothing: Callable[[bpy.types.Object], bool] | None = None) -> list[model.Issue]:
-    """The export's lines (warnings: the file differs from what the artist set up or played); `stores_nothing`
+             holds_no_peers: Callable[[bpy.types.Object], bool] | None = None) -> list[model.Issue]:
+    """The export's lines (warnings: the file differs from what the artist set up or played); `holds_no_peers`
     as for `peer_props.found`."""
     objects = list(objects)
     issues = []
     by_peer: dict[str, list[str]] = {}
-    for found in unadopted(objects, stores_nothing):
+    for found in unadopted(objects, holds_no_peers):
         by_peer.setdefault(found.peer, []).append(found.obj.name)
     for peer, names in by_peer.items():
         issues.append(model.Issue("", f"{plural(len(names), 'object')} carry {peer} physics settings that were "

@@ -112,12 +112,12 @@ def _holds_any(obj: bpy.types.Object) -> bool:
 
 
 def found(objects: Iterable[bpy.types.Object],
-          stores_nothing: Callable[[bpy.types.Object], bool] | None = None) -> list[PeerSettings]:
-    """Every object with peer settings worth adopting, in the order given; `stores_nothing` (a caller that
-    knows it) says of an object that it stores no registered property, so it is not looked at again."""
+          holds_no_peers: Callable[[bpy.types.Object], bool] | None = None) -> list[PeerSettings]:
+    """Every object with peer settings worth adopting, in the order given; `holds_no_peers` (a caller that
+    knows it) says of an object that it stores no other add-on's settings, so it is not looked at again."""
     result = []
     for obj in objects:
-        if (stores_nothing is not None and stores_nothing(obj)) or not _holds_any(obj):
+        if (holds_no_peers is not None and holds_no_peers(obj)) or not _holds_any(obj):
             continue
         if zycar_values(obj):
             result.append(PeerSettings(obj, ZYCAR))

@@ -154,8 +154,8 @@ class PhysicsExport:
         held = static_values.held([bl_scene, *(obj for _node, obj in records)]) if bpy.data.actions else nullcontext()
         with collector_paused(), held:
             SceneWrite(self.options, self.output, self.messages, self.animation, gltf_scene, bl_scene, records).run()
-        stores_nothing = getattr(self.tagged, "stores_nothing", None)  # objects not looked at for other add-ons'
-        self.report(peer_findings.findings((obj for _node, obj in records), stores_nothing))
+        holds_no_peers = getattr(self.tagged, "holds_no_peers", None)  # objects not looked at for other add-ons'
+        self.report(peer_findings.findings((obj for _node, obj in records), holds_no_peers))
 
     # --- finishing ---------------------------------------------------------------------------------
 
