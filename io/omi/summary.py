@@ -45,31 +45,29 @@ class _Kind:
         return len(self.messages)
 
 
-# A message's text between its quoted words, and those words with each name left out (None)
-_Skeleton = tuple[tuple[str, ...], tuple[str | None, ...]]
+_QUOTED_PARTS = re.compile(f"({_QUOTED.pattern})")  # splits a message into its text and quoted words, in turn
 
 
 def _kind_key(message: str, is_name: Callable[[str], bool] | None,
-              known: dict[_Skeleton, str]) -> tuple[str, str | None, str, list[str]]:
+              numberless: dict[str, str]) -> tuple[str, str | None, str, list[str]]:
     """What messages of one kind share (object names and numbers left out; other quoted words, such as a
     file's key, kept), whom this one is about, the message without that subject, and its quoted words.
 
-    Messages of one kind differ only in the names they quote: their text between the quoted words, with the
-    words kept, is the same, so each such skeleton is turned into its key once (`known`)."""
+    The numbers are left out part by part (no number runs across a quote), each part once (`numberless`):
+    the messages of a kind repeat their text between the names."""
     found = _SUBJECT.match(message)
     rest = message[found.end():] if found else message
-    words = _QUOTED.findall(rest)
-    kept = tuple(None if is_name is None or is_name(text := word[1:-1]) or is_name(text.split(".")[0]) else word
-                 for word in words)
-    skeleton = (tuple(_QUOTED.split(rest)), kept)
-    key = known.get(skeleton)
-    if key is None:
-        pieces = skeleton[0]
-        joined = [pieces[0]]
-        for word, piece in zip(kept, pieces[1:], strict=True):
-            joined += ("'?'" if word is None else word, piece)
-        key = known[skeleton] = _NUMBER.sub("#", "".join(joined))
-    return key, found.group(1) if found else None, rest, words
+    parts = _QUOTED_PARTS.split(rest)  # text, quoted word, text, ..., text
+    key = []
+    for index, part in enumerate(parts):
+        if index % 2 and (is_name is None or is_name(text := part[1:-1]) or is_name(text.split(".")[0])):
+            key.append("'?'")
+            continue
+        plain = numberless.get(part)
+        if plain is None:
+            plain = numberless[part] = _NUMBER.sub("#", part)
+        key.append(plain)
+    return "".join(key), found.group(1) if found else None, rest, parts[1::2]
 
 
 _SUFFIX = re.compile(r" \[(?:the same for \d+ findings: .*|and \d+ more like it)\]$")
@@ -90,12 +88,12 @@ def summarise(messages: Iterable[tuple[str, str]], most: int = MOST_LINES,
     """
     kinds: dict[tuple[str, str], _Kind] = {}
     seen: set[tuple[str, str]] = set()
-    known: dict[_Skeleton, str] = {}
+    numberless: dict[str, str] = {}
     for severity, message in messages:
         if (severity, message) in seen:
             continue
         seen.add((severity, message))
-        key, subject, rest, words = _kind_key(message, is_name, known)
+        key, subject, rest, words = _kind_key(message, is_name, numberless)
         kind = kinds.get((severity, key))
         if kind is None:
             kind = kinds[severity, key] = _Kind(severity, message)

@@ -54,8 +54,9 @@ def damped(objects: Iterable[bpy.types.Object]) -> list[tuple[bpy.types.Object, 
         rigid = obj.rigid_body
         if rigid is None or rigid.type != 'ACTIVE' or rigid.kinematic or not rigid.enabled:
             continue
-        if rigid.linear_damping != 0.0 or rigid.angular_damping != 0.0:
-            result.append((obj, rigid.linear_damping, rigid.angular_damping))
+        linear, angular = rigid.linear_damping, rigid.angular_damping
+        if linear != 0.0 or angular != 0.0:
+            result.append((obj, linear, angular))
     return result
 
 
