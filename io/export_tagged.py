@@ -20,13 +20,6 @@ from .omi.dialects import builtin, registry  # noqa: F401 - builtin: the built-i
 SETTINGS_NAME = "omi_physics"  # the objects' settings pointer (properties/__init__.py registers it)
 
 
-def _holder(obj: bpy.types.Object) -> Any:
-    """Where the object's registered properties are stored: Blender 5.0+ keeps them apart (None when none
-    was ever set), 4.x on the object itself."""
-    system = getattr(obj, "bl_system_properties_get", None)
-    return system() if system is not None else obj
-
-
 def _nothing_stored(group: Any) -> bool:
     """True when none of the object's OMI settings (`group`: as stored, or None) was ever set: Blender stores
     a PropertyGroup's values only once set (reading one stores its empty groups), so every setting is at its
@@ -57,7 +50,9 @@ class TaggedSettings:
     def _nothing_stored(self, obj: bpy.types.Object) -> bool:
         unset = self._unset.get(obj)
         if unset is None:
-            holder = _holder(obj)
+            # where its registered properties are: Blender 5.0+ keeps them apart (None when none was ever set)
+            system = getattr(obj, "bl_system_properties_get", None)
+            holder: Any = system() if system is not None else obj
             group = holder.get(SETTINGS_NAME) if holder is not None else None
             if holder is None or (group is not None and len(holder.keys()) == 1):  # nothing else there
                 self._ours_only.add(obj)

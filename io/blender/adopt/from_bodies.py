@@ -78,8 +78,17 @@ def filters_needed(bl_scene: bpy.types.Scene) -> bool:
     world = bl_scene.rigidbody_world
     if world is None or world.collection is None:
         return False
-    bodies = (obj.rigid_body for obj in world.collection.all_objects)  # one `.rigid_body` per object (~1 us)
-    return len({collision_mask(body) for body in bodies if body is not None}) > 1
+    first = None
+    for obj in world.collection.all_objects:
+        body = obj.rigid_body  # once per object
+        if body is None:
+            continue
+        mask = collision_mask(body)
+        if first is None:
+            first = mask
+        elif mask != first:  # (a tuple of bools: compared in C, where a set hashed each)
+            return True
+    return False
 
 
 def _collision_filter(rigid_body: bpy.types.RigidBodyObject) -> model.CollisionFilter:
