@@ -5,7 +5,6 @@ Run in-process through io/omi/cli/commands.py (no bpy), or as the real script wh
 
 from __future__ import annotations
 
-import argparse
 import base64
 import copy
 import json
@@ -17,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import run
 from omi_core.checks import schema, schema_khr
-from omi_core.cli import commands
 from omi_core.read import reader
 from omi_core_loader import CORE_DIR, KHR_DIR, SPEC_DIR
 from present import present
@@ -28,12 +27,6 @@ DRIVE = "/extensions/OMI_physics_joint/physicsJoints/0/drives/0/velocityTarget"
 SHAPE = "/extensions/OMI_physics_shape/shapes/1/box/size"
 MASS = "/nodes/1/extensions/OMI_physics_body/motion/mass"
 
-
-def run(*argv: object) -> int:
-    parser = argparse.ArgumentParser()
-    commands.add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([*map(str, argv), "--jobs", "1", "--no-progress"])
-    return int(args.run(args))
 
 
 def animated_scene(buffer_uri: str | None = None) -> tuple[dict[str, Any], bytes]:

@@ -3,25 +3,18 @@ commands (io/omi/cli/commands.py) without bpy."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 from pathlib import Path
 
 import pytest
 import schema_check
-from omi_core.cli import commands
+from cli_run import run
 from omi_core.read import reader
 from property_inputs import omi_held
 
 KHR_DATA = Path(__file__).resolve().parents[2] / "data" / "khr"
 
-
-def run(*argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    commands.add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
-    return int(args.run(args))
 
 
 def test_khr_to_omi_and_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -5,7 +5,6 @@ said Godot ignores them."""
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import math
@@ -14,17 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from omi_core.cli import commands
+from cli_run import run
 from omi_core.write import linear_samplers
 
 MOTION = "/nodes/0/extensions/OMI_physics_body/motion"
 
-
-def run(*argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    commands.add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
-    return int(args.run(args))
 
 
 def _accessor(document: dict[str, Any], numbers: list[float], kind: str) -> int:

@@ -6,7 +6,6 @@ Before, they were written as they were: a capsule's animated height played two r
 
 from __future__ import annotations
 
-import argparse
 import base64
 import json
 import struct
@@ -14,18 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_run import run
 from omi_core.animation import one_radius
-from omi_core.cli import commands
 from omi_core.targets.godot import channels as godot_channels
 
 SHAPES = "/extensions/OMI_physics_shape/shapes"
 
-
-def run(*argv: str) -> int:
-    parser = argparse.ArgumentParser()
-    commands.add_commands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args([*argv, "--jobs", "1", "--no-progress"])
-    return int(args.run(args))
 
 
 def _document(shape: dict[str, Any], channels: dict[str, tuple[list[float], list[float]]],
